@@ -1,0 +1,1 @@
+"""fanscan.models."""
