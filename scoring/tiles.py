@@ -15,6 +15,7 @@ fanscan.errors.FanscanError: unknown tile code '0m' (expected 1m-9m, 1p-9p, 1s-9
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
 
 from fanscan.errors import FanscanError
@@ -157,3 +158,22 @@ DRAGONS: tuple[Tile, ...] = (Tile.C, Tile.F, Tile.P)
 def suited(suit: str, rank: int) -> Tile:
     """The suited tile of ``suit`` (m/p/s) and ``rank`` (1-9)."""
     return Tile(_SUITS.index(suit) * 9 + rank - 1)
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """Tiles in the given order in the notation's compact form: 1m 2m 3m 5p E -> ``123m5pE``."""
+    out: list[str] = []
+    pending = None
+    for tile in tiles:
+        suit = tile.suit
+        if pending and pending != suit:
+            out.append(pending)
+            pending = None
+        if suit is None:
+            out.append(tile.code)
+            continue
+        out.append(str(tile.rank))
+        pending = suit
+    if pending:
+        out.append(pending)
+    return "".join(out)

@@ -1,0 +1,81 @@
+"""Speed and memory of reading and scoring one 12-megapixel photo, whole process, on one core.
+
+    python benchmarks/bench_read.py [--runs 5] [--photo PHOTO.jpg] [--command read|score]
+
+Without ``--photo`` a 4000x3000 scene is generated once (seed 11) into a temporary folder. Each
+run starts ``fanscan <command> PHOTO --json`` as a fresh process pinned to one CPU core (Linux
+``sched_setaffinity``), so start-up, imports, decoding, finding, classifying, the layout and
+scoring are all counted. Prints the wall times and the peak resident memory as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _peak_rss_mb(command: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS in MB, stdout) of one run in a child pinned to one core."""
+    runner = (
+        "import os, resource, subprocess, sys, time\n"
+        "os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]}) if hasattr(os, 'sched_setaffinity') else None\n"
+        "t = time.perf_counter(); p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "w = time.perf_counter() - t\n"
+        "print(w, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, p.returncode)\n"
+        "sys.stderr.write(p.stdout[:4000] + p.stderr[-2000:])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", runner, *command], capture_output=True, text=True, check=True)
+    wall, rss, code = done.stdout.split()
+    if code != "0":
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
+    return float(wall), float(rss), done.stderr
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--photo", type=Path)
+    parser.add_argument("--command", choices=("read", "score"), default="score")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        photo = args.photo
+        if photo is None:
+            from fanscan.datasets.scenes import generate_scene
+
+            photo = Path(folder) / "hand-12mp.jpg"
+            photo.write_bytes(generate_scene(11, size=(4000, 3000)).jpeg)
+        fanscan = str(Path(sys.executable).with_name("fanscan"))
+        command = [fanscan, args.command, str(photo), "--json"]
+        _peak_rss_mb(command)  # warm the page cache
+        walls, peaks = [], []
+        output = ""
+        for _ in range(args.runs):
+            wall, peak, output = _peak_rss_mb(command)
+            walls.append(wall)
+            peaks.append(peak)
+        result = {
+            "command": f"fanscan {args.command} PHOTO --json",
+            "photo_megapixels": None,
+            "runs": args.runs,
+            "wall_seconds_median": round(statistics.median(walls), 3),
+            "wall_seconds_min": round(min(walls), 3),
+            "peak_rss_mb_max": round(max(peaks), 1),
+            "cpu": os.cpu_count(),
+            "output_head": output[:200],
+        }
+        from PIL import Image
+
+        with Image.open(photo) as image:
+            result["photo_megapixels"] = round(image.width * image.height / 1e6, 1)
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

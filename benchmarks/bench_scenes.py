@@ -1,0 +1,97 @@
+"""Photo reader accuracy on generated scenes: how many hands are read exactly.
+
+    python benchmarks/bench_scenes.py --scenes 500 --failures /tmp/reader-failures
+
+A hand is read exactly when the concealed tiles (as a multiset), every meld (type, tiles,
+concealed or not), the winning tile and the flowers all equal the scene's ground truth. Each
+failure is written to the failures folder as an annotated picture with the truth in its name.
+Scene seeds are 0..N-1 (the finder was trained on seeds from 1,000,000 on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+
+def _key(hand: dict) -> tuple:
+    melds = sorted((m["type"], tuple(m["tiles"]), m["concealed"]) for m in hand["melds"])
+    return (
+        tuple(sorted(hand["concealed"])),
+        tuple(melds),
+        hand["win_tile"],
+        tuple(sorted(hand["flowers"])),
+    )
+
+
+def _what_differs(got: dict, want: dict) -> str:
+    names = ("concealed", "melds", "win_tile", "flowers")
+    parts = [name for name, a, b in zip(names, _key(got), _key(want)) if a != b]
+    return "-".join(parts) or "none"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scenes", type=int, default=500)
+    parser.add_argument("--first", type=int, default=0, help="first seed")
+    parser.add_argument("--failures", type=Path, default=Path("/tmp/fanscan-reader-failures"))
+    parser.add_argument("--model", help="classifier ONNX (default: the shipped one)")
+    args = parser.parse_args(argv)
+
+    from fanscan.datasets.scenes import generate_scene
+    from fanscan.errors import FanscanError
+    from fanscan.vision.classifier import TileClassifier, default_classifier
+    from fanscan.vision.reader import read_photo
+
+    classifier = TileClassifier(args.model) if args.model else default_classifier()
+    args.failures.mkdir(parents=True, exist_ok=True)
+    exact = 0
+    tiles_total = tiles_right = 0
+    reasons: Counter[str] = Counter()
+    seconds = 0.0
+    for n, seed in enumerate(range(args.first, args.first + args.scenes)):
+        scene = generate_scene(seed)
+        start = time.perf_counter()
+        try:
+            reading = read_photo(scene.jpeg, classifier=classifier)
+            got = reading.hand
+        except FanscanError as error:
+            reading, got = None, None
+            reasons[error.code] += 1
+        seconds += time.perf_counter() - start
+        truth = Counter(t.code for t in scene.tiles)
+        if reading is not None:
+            found = Counter(t.code for t in reading.tiles)
+            tiles_right += sum((truth & found).values())
+        tiles_total += sum(truth.values())
+        if got is not None and _key(got) == _key(scene.hand):
+            exact += 1
+        else:
+            reason = _what_differs(got, scene.hand) if got is not None else "error"
+            reasons[reason] += 1
+            if reading is not None:
+                name = f"seed{seed}-{reason}.jpg"
+                reading.save_annotated(args.failures / name)
+                (args.failures / f"seed{seed}.json").write_text(
+                    json.dumps({"truth": scene.hand, "read": got, "doubts": reading.doubts}, indent=1)
+                )
+        if (n + 1) % 25 == 0:
+            print(f"{n + 1}/{args.scenes}: {exact} exact", file=sys.stderr, flush=True)
+    result = {
+        "scenes": args.scenes,
+        "exact": exact,
+        "exact_rate": round(exact / args.scenes, 4),
+        "tile_recall": round(tiles_right / max(tiles_total, 1), 4),
+        "mean_read_seconds": round(seconds / args.scenes, 3),
+        "failures": dict(reasons),
+    }
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Throughput of `fanscan score --jsonl` as a whole process, on random complete hands (seeded).
+
+    python benchmarks/bench_score.py [--hands 10000] [--seed 1] [--repeat 3]
+
+Writes the hands to a temporary JSON-lines file, runs ``python -m fanscan score --jsonl FILE``
+(start-up included), checks one result per hand, and prints hands per second (best of the
+repeats) with the machine it ran on. docs/benchmarks.md records the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from fanscan.scoring.generate import random_hand
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "hands.jsonl"
+        with path.open("w", encoding="utf-8") as handle:
+            for _ in range(args.hands):
+                handle.write(json.dumps(random_hand(rng).to_json()) + "\n")
+        best = float("inf")
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            out = subprocess.run(
+                [sys.executable, "-m", "fanscan", "score", "--jsonl", str(path)],
+                capture_output=True, text=True, check=True,
+            )
+            best = min(best, time.perf_counter() - start)
+            lines = out.stdout.splitlines()
+            if len(lines) != args.hands or any(json.loads(x)["error"] for x in lines):
+                print("unexpected output from fanscan score --jsonl", file=sys.stderr)
+                return 1
+    print(f"{args.hands} hands in {best:.2f} s: {args.hands / best:,.0f} hands/s "
+          f"(best of {args.repeat}; whole process, start-up included)")
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+          f"Python {platform.python_version()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

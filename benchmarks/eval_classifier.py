@@ -1,0 +1,117 @@
+"""Held-out accuracy of tile classifiers on real crops, per tile set, with a confusion matrix.
+
+    python benchmarks/eval_classifier.py --model FOLD1.onnx --model FOLD2.onnx ... \
+        [--picture models/confusion_matrix.png]
+
+Each model is scored only on the real tile sets its sidecar lists as held out (``training.hold_out``):
+sets it never trained on. With models trained on complementary folds, every set is scored once.
+Prints accuracy per set, the most confused pairs, and how confidence separates right from wrong
+answers at several thresholds (for the photo reader's "doubtful tile" flag). Needs ../shared/data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from fanscan.datasets.real_tiles import load_real_crops
+from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.vision.classifier import TileClassifier
+
+THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def evaluate(model_paths: list[str]) -> tuple[list[str], list[str], list[str], np.ndarray]:
+    """(groups, true codes, predicted codes, confidences) over every model's held-out sets."""
+    crops = load_real_crops()
+    groups: list[str] = []
+    truth: list[str] = []
+    predicted: list[str] = []
+    confidence: list[float] = []
+    for path in model_paths:
+        classifier = TileClassifier(path)
+        held = set(classifier.meta["training"]["hold_out"])
+        chosen = [c for c in crops if c.group in held]
+        codes, conf = classifier.classify([c.load() for c in chosen])
+        groups += [c.group for c in chosen]
+        truth += [c.code for c in chosen]
+        predicted += codes
+        confidence += conf.tolist()
+    return groups, truth, predicted, np.array(confidence)
+
+
+def confusion_picture(truth: list[str], predicted: list[str], path: Path) -> None:
+    """A 43 x 43 confusion matrix (rows: true class, columns: predicted), counts written in."""
+    index = {code: i for i, code in enumerate(CLASS_LABELS)}
+    n = len(CLASS_LABELS)
+    matrix = np.zeros((n, n), int)
+    for t, p in zip(truth, predicted, strict=True):
+        matrix[index[t], index[p]] += 1
+    cell, margin = 22, 44
+    size = margin + n * cell + 8
+    image = np.full((size + 30, size, 3), 255, np.uint8)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for i in range(n):
+        total = matrix[i].sum()
+        for j in range(n):
+            count = matrix[i, j]
+            x, y = margin + j * cell, margin + i * cell
+            if count:
+                share = count / max(total, 1)
+                colour = (255 - 200 * share, 255 - 120 * share, 255) if i != j else \
+                    (255 - 150 * share, 255 - 60 * share, 255 - 150 * share)
+                cv2.rectangle(image, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
+                cv2.putText(image, str(count), (x + 2, y + 15), font, 0.32, (0, 0, 0), 1, cv2.LINE_AA)
+            cv2.rectangle(image, (x, y), (x + cell, y + cell), (225, 225, 225), 1)
+        label = CLASS_LABELS[i]
+        cv2.putText(image, label, (4, margin + i * cell + 15), font, 0.38, (0, 0, 0), 1, cv2.LINE_AA)
+        cv2.putText(image, label, (margin + i * cell + 2, margin - 8), font, 0.32, (0, 0, 0), 1,
+                    cv2.LINE_AA)
+    cv2.putText(image, "rows: true tile, columns: predicted (held-out real crops; green: right, "
+                "red: wrong)", (margin, size + 18), font, 0.42, (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.imwrite(str(path), image)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", action="append", required=True, help="ONNX model (repeatable)")
+    parser.add_argument("--picture", type=Path, help="write the confusion matrix PNG here")
+    args = parser.parse_args()
+
+    groups, truth, predicted, confidence = evaluate(args.model)
+    if not truth:
+        print("no held-out real crops (is ../shared/data present?)", file=sys.stderr)
+        return 1
+    right = np.array([t == p for t, p in zip(truth, predicted, strict=True)])
+    print("| held-out tile set | crops | top-1 |\n|---|---:|---:|")
+    for group in sorted(set(groups)):
+        mask = np.array([g == group for g in groups])
+        print(f"| {group} | {mask.sum()} | {right[mask].mean():.1%} |")
+    print(f"| **all** | {len(truth)} | **{right.mean():.1%}** |\n")
+
+    pairs = Counter((t, p) for t, p in zip(truth, predicted, strict=True) if t != p)
+    print("Confused (true -> predicted: count): " + ", ".join(
+        f"{t} -> {p}: {n}" for (t, p), n in pairs.most_common(15)) + "\n")
+
+    print("| threshold | flagged (below) | accuracy above | wrong answers above | errors caught |")
+    print("|---:|---:|---:|---:|---:|")
+    errors = (~right).sum()
+    for threshold in THRESHOLDS:
+        above = confidence >= threshold
+        accuracy = right[above].mean() if above.any() else float("nan")
+        caught = (~right & ~above).sum() / errors if errors else float("nan")
+        print(f"| {threshold:.2f} | {(~above).mean():.1%} | {accuracy:.2%} | "
+              f"{(~right & above).sum()} | {caught:.0%} |")
+    if args.picture:
+        confusion_picture(truth, predicted, args.picture)
+        print(f"\nwrote {args.picture}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

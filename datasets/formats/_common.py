@@ -1,0 +1,49 @@
+"""Helpers the format modules share: class lists, rectangles, copying photos into an export."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from fanscan.datasets.labels import Corners
+from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import CLASS_LABELS
+
+SUPERCATEGORIES = {"m": "characters", "p": "dots", "s": "bamboo", "f": "flowers"}
+
+
+def supercategory(code: str) -> str:
+    """The family a class belongs to: characters, dots, bamboo, winds, dragons, flowers or back."""
+    if code == "back":
+        return "back"
+    if code in ("E", "S", "W", "N"):
+        return "winds"
+    if code in ("C", "F", "P"):
+        return "dragons"
+    return SUPERCATEGORIES[code[-1]]
+
+
+def rectangle(x_min: float, y_min: float, x_max: float, y_max: float) -> Corners:
+    """The four corners of an axis-aligned box, clockwise from the top-left."""
+    return ((x_min, y_min), (x_max, y_min), (x_max, y_max), (x_min, y_max))
+
+
+def class_code(name: str, where: str) -> str:
+    """``name`` as a tile code, or an error naming where the unknown class came from."""
+    if name not in CLASS_LABELS:
+        raise FanscanError(
+            "bad_dataset", f"{where}: class {name!r} is not a tile code (1m..9m, 1p.., E S W N C F P, 1f..8f, back)"
+        )
+    return name
+
+
+def place_photo(source: Path, target: Path) -> None:
+    """Put a copy of ``source`` at ``target``: a hard link where the file system allows it."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        target.unlink()
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)

@@ -1,0 +1,154 @@
+"""YOLO detection datasets: ``data.yaml`` naming the classes, ``images/``, and ``labels/*.txt``.
+
+Each photo ``images/<path>`` has ``labels/<path without suffix>.txt`` with one line per tile:
+``class cx cy w h`` (the axis-aligned box, normalised to 0-1 by the photo's width and height), or
+with ``obb=True`` the oriented form ``class x1 y1 x2 y2 x3 y3 x4 y4`` (the four corners, clockwise
+from the face's top-left, normalised). Classes are the contract's order, index 0 = ``1m`` through
+42 = ``back``. The layout follows Ultralytics (``data.yaml`` beside ``images/`` and ``labels/``);
+YOLO keeps only codes and boxes, so tiles read back count as set by a person, photos as reviewed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from fanscan.atomic import write_text_atomic
+from fanscan.datasets.formats._common import class_code, place_photo, rectangle
+from fanscan.datasets.labels import PhotoLabels, TileLabel, find_photos
+from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import CLASS_LABELS
+
+
+def format_yolo_data(names: Sequence[str] = CLASS_LABELS) -> str:
+    """The ``data.yaml`` text: train and val both point at ``images`` (split it as you like)."""
+    lines = [
+        "# Mahjong tiles labelled with fanscan; paths are relative to this file's folder.",
+        "train: images",
+        "val: images",
+        f"nc: {len(names)}",
+        "names:",
+        *(f'  {index}: "{name}"' for index, name in enumerate(names)),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def parse_yolo_data(text: str, name: str = "data.yaml") -> list[str]:
+    """The class names of a ``data.yaml`` (a list, or a mapping from index to name)."""
+    import yaml
+
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise FanscanError("bad_dataset", f"{name}: not valid YAML ({error})") from None
+    names = document.get("names") if isinstance(document, dict) else None
+    if isinstance(names, dict) and sorted(names) == list(range(len(names))):
+        names = [names[index] for index in range(len(names))]
+    if not isinstance(names, list) or not names:
+        raise FanscanError("bad_dataset", f"{name}: 'names' must list the classes")
+    return [class_code(str(item), name) for item in names]
+
+
+def _number(value: float) -> str:
+    return f"{value:.6f}".rstrip("0").rstrip(".") if value else "0"
+
+
+def format_yolo(photo: PhotoLabels, obb: bool = False) -> str:
+    """The ``labels/*.txt`` text of one photo."""
+    lines = []
+    for tile in photo.tiles:
+        index = CLASS_LABELS.index(tile.code)
+        if obb:
+            values = [
+                value
+                for x, y in tile.corners
+                for value in (x / photo.width, y / photo.height)
+            ]
+        else:
+            x_min, y_min, x_max, y_max = tile.bounds
+            values = [
+                (x_min + x_max) / 2 / photo.width,
+                (y_min + y_max) / 2 / photo.height,
+                (x_max - x_min) / photo.width,
+                (y_max - y_min) / photo.height,
+            ]
+        lines.append(" ".join([str(index), *(_number(value) for value in values)]))
+    return "".join(line + "\n" for line in lines)
+
+
+def parse_yolo(
+    text: str,
+    width: int,
+    height: int,
+    names: Sequence[str] = CLASS_LABELS,
+    name: str = "YOLO label file",
+) -> tuple[TileLabel, ...]:
+    """The tiles of one ``labels/*.txt`` (boxes or oriented boxes) for a photo of that size."""
+    tiles = []
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        where = f"{name} line {line_number}"
+        if len(fields) not in (5, 9):
+            raise FanscanError(
+                "bad_dataset", f"{where}: expected 5 (box) or 9 (oriented box) numbers, got {len(fields)}"
+            )
+        try:
+            index = int(fields[0])
+            values = [float(field) for field in fields[1:]]
+        except ValueError:
+            raise FanscanError("bad_dataset", f"{where}: {line.strip()!r} is not numbers") from None
+        if not 0 <= index < len(names):
+            raise FanscanError("bad_dataset", f"{where}: class {index} is not one of {len(names)}")
+        if len(values) == 4:
+            cx, cy, w, h = values
+            corners = rectangle(
+                (cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height
+            )
+        else:
+            corners = tuple(  # type: ignore[assignment]
+                (values[i] * width, values[i + 1] * height) for i in range(0, 8, 2)
+            )
+        tiles.append(TileLabel(class_code(names[index], where), corners, 1.0, "person"))
+    return tuple(tiles)
+
+
+def _label_file(root: Path, image: str) -> Path:
+    return (root / "labels" / image).with_suffix(".txt")
+
+
+def save_yolo(
+    out: str | os.PathLike[str],
+    photos: Sequence[PhotoLabels],
+    image_root: str | os.PathLike[str],
+    obb: bool = False,
+) -> None:
+    """Write a YOLO dataset into folder ``out``, placing each photo from ``image_root`` in images/."""
+    root = Path(out)
+    for photo in photos:
+        place_photo(Path(image_root) / photo.image, root / "images" / photo.image)
+        write_text_atomic(_label_file(root, photo.image), format_yolo(photo, obb))
+    write_text_atomic(root / "data.yaml", format_yolo_data())
+
+
+def load_yolo(dataset: str | os.PathLike[str]) -> list[PhotoLabels]:
+    """Read a YOLO dataset folder (``data.yaml``, ``images/``, ``labels/``); photo sizes come from
+    the images. A photo without a label file has no tiles."""
+    from fanscan.vision.image_io import load_photo
+
+    root = Path(dataset)
+    data = root / "data.yaml"
+    if not data.is_file():
+        raise FanscanError("not_found", f"{root} has no data.yaml (not a YOLO dataset folder)")
+    names = parse_yolo_data(data.read_text(encoding="utf-8"), str(data))
+    photos = []
+    for image in find_photos(root / "images"):
+        relative = image.relative_to(root / "images").as_posix()
+        width, height = load_photo(image).size
+        label_file = _label_file(root, relative)
+        text = label_file.read_text(encoding="utf-8") if label_file.is_file() else ""
+        tiles = parse_yolo(text, width, height, names, str(label_file))
+        photos.append(PhotoLabels(relative, width, height, tiles, status="reviewed"))
+    return photos

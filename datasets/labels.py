@@ -1,0 +1,286 @@
+"""The label file of one photo: ``<photo name>.fanscan.json`` beside the photo.
+
+A label file records what is on the photo: every tile as four corners plus its code, how sure the
+model was, who set it (``model`` or ``person``), the layout group it belongs to, and whether a
+person has reviewed the photo. The format is documented in docs/labelling.md; ``parse_labels`` and
+``format_labels`` are its only reader and writer, ``load_labels`` / ``save_labels`` add the file
+(saved atomically, so a crash leaves the old file or the new one, never a broken one).
+
+>>> tile = TileLabel("5p", ((10, 10), (40, 10), (40, 50), (10, 50)), 0.9, "model", 0)
+>>> labels = PhotoLabels("a.jpg", 100, 80, (tile,), (LabelGroup("concealed"),))
+>>> parse_labels(format_labels(labels)) == labels
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from fanscan.atomic import write_text_atomic
+from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import CLASS_LABELS
+
+FORMAT = "fanscan-labels/1"
+SUFFIX = ".fanscan.json"
+PHOTO_EXTENSIONS = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".gif"})
+
+Source = Literal["model", "person"]
+Status = Literal["unreviewed", "reviewed"]
+Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+SOURCES: tuple[str, ...] = ("model", "person")
+STATUSES: tuple[str, ...] = ("unreviewed", "reviewed")
+GROUP_KINDS: tuple[str, ...] = ("concealed", "win", "chow", "pung", "kong", "flowers", "unknown")
+
+
+@dataclass(frozen=True)
+class TileLabel:
+    """One tile: code, corners (clockwise from the face's top-left, image pixels) and provenance."""
+
+    code: str
+    corners: Corners
+    confidence: float
+    source: Source
+    group: int | None = None
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The axis-aligned box around the corners: (x_min, y_min, x_max, y_max)."""
+        xs = [x for x, _ in self.corners]
+        ys = [y for _, y in self.corners]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+@dataclass(frozen=True)
+class LabelGroup:
+    """A layout group the tiles are in: the standing hand, one declared set, or the flowers."""
+
+    kind: str
+    concealed: bool = False
+
+
+@dataclass(frozen=True)
+class PhotoLabels:
+    """Everything known about one photo's tiles. ``image`` is the photo's file name."""
+
+    image: str
+    width: int
+    height: int
+    tiles: tuple[TileLabel, ...] = ()
+    groups: tuple[LabelGroup, ...] = ()
+    status: Status = "unreviewed"
+    reader: str = ""
+    image_bytes: int | None = None
+
+    @property
+    def min_confidence(self) -> float:
+        """The lowest tile confidence (1.0 for a photo without tiles)."""
+        return min((tile.confidence for tile in self.tiles), default=1.0)
+
+    def reviewed(self) -> PhotoLabels:
+        """The same labels, accepted by a person."""
+        return replace(self, status="reviewed")
+
+
+def label_path(photo: str | os.PathLike[str]) -> Path:
+    """The label file that belongs to ``photo``."""
+    path = Path(photo)
+    return path.with_name(path.name + SUFFIX)
+
+
+def is_photo(path: Path) -> bool:
+    """A file the labelling tool treats as a photo (hidden and temporary files are not)."""
+    return path.suffix.lower() in PHOTO_EXTENSIONS and not path.name.startswith(".")
+
+
+def find_photos(directory: str | os.PathLike[str]) -> list[Path]:
+    """Every photo under ``directory`` (recursively, hidden folders skipped), sorted by path."""
+    root = Path(directory)
+    if not root.is_dir():
+        raise FanscanError("not_found", f"{root} is not a folder")
+    photos = [
+        path
+        for path in root.rglob("*")
+        if is_photo(path)
+        and path.is_file()
+        and not any(part.startswith(".") for part in path.relative_to(root).parts[:-1])
+    ]
+    return sorted(photos)
+
+
+def _fail(name: str, message: str) -> FanscanError:
+    return FanscanError("bad_labels", f"{name}: {message}")
+
+
+def _number(value: Any, name: str, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise _fail(name, f"{what} must be a finite number, not {value!r}")
+    return float(value)
+
+
+def _tile_from_json(obj: Any, index: int, group_count: int, name: str) -> TileLabel:
+    where = f"tile {index + 1}"
+    if not isinstance(obj, dict):
+        raise _fail(name, f"{where} must be an object")
+    unknown = set(obj) - {"code", "corners", "confidence", "source", "group"}
+    if unknown:
+        raise _fail(name, f"{where} has unknown field {sorted(unknown)[0]!r}")
+    code = obj.get("code")
+    if code not in CLASS_LABELS:
+        raise _fail(name, f"{where} has unknown code {code!r}")
+    corners = obj.get("corners")
+    if not isinstance(corners, list) or len(corners) != 4:
+        raise _fail(name, f"{where} needs 4 corners as [[x, y], ...]")
+    points = []
+    for corner in corners:
+        if not isinstance(corner, list) or len(corner) != 2:
+            raise _fail(name, f"{where} has a corner that is not [x, y]: {corner!r}")
+        points.append((_number(corner[0], name, f"{where} x"), _number(corner[1], name, f"{where} y")))
+    confidence = _number(obj.get("confidence"), name, f"{where} confidence")
+    if not 0.0 <= confidence <= 1.0:
+        raise _fail(name, f"{where} confidence {confidence} is outside 0-1")
+    source = obj.get("source")
+    if source not in SOURCES:
+        raise _fail(name, f"{where} source must be 'model' or 'person', not {source!r}")
+    group = obj.get("group")
+    if group is not None and (
+        isinstance(group, bool) or not isinstance(group, int) or not 0 <= group < group_count
+    ):
+        raise _fail(name, f"{where} group {group!r} is not one of the {group_count} groups")
+    return TileLabel(code, tuple(points), confidence, source, group)  # type: ignore[arg-type]
+
+
+def _group_from_json(obj: Any, index: int, name: str) -> LabelGroup:
+    if not isinstance(obj, dict) or obj.get("kind") not in GROUP_KINDS:
+        raise _fail(name, f"group {index + 1} needs a kind, one of {', '.join(GROUP_KINDS)}")
+    concealed = obj.get("concealed", False)
+    if not isinstance(concealed, bool) or set(obj) - {"kind", "concealed"}:
+        raise _fail(name, f"group {index + 1} may only have 'kind' and a boolean 'concealed'")
+    return LabelGroup(obj["kind"], concealed)
+
+
+def labels_from_json(obj: Any, name: str = "label file") -> PhotoLabels:
+    """A ``PhotoLabels`` from the decoded JSON object; ``name`` is used in error messages."""
+    if not isinstance(obj, dict):
+        raise _fail(name, "a label file holds one JSON object")
+    if obj.get("format") != FORMAT:
+        raise _fail(name, f"'format' must be {FORMAT!r}, not {obj.get('format')!r}")
+    known = {"format", "image", "width", "height", "status", "reader", "image_bytes", "groups"}
+    unknown = set(obj) - known - {"tiles"}
+    if unknown:
+        raise _fail(name, f"unknown field {sorted(unknown)[0]!r}")
+    image = obj.get("image")
+    if not isinstance(image, str) or not image:
+        raise _fail(name, "'image' must name the photo")
+    width, height = obj.get("width"), obj.get("height")
+    for key, value in (("width", width), ("height", height)):
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise _fail(name, f"'{key}' must be a positive whole number of pixels, not {value!r}")
+    status = obj.get("status", "unreviewed")
+    if status not in STATUSES:
+        raise _fail(name, f"'status' must be 'unreviewed' or 'reviewed', not {status!r}")
+    reader = obj.get("reader", "")
+    image_bytes = obj.get("image_bytes")
+    if not isinstance(reader, str) or not (image_bytes is None or isinstance(image_bytes, int)):
+        raise _fail(name, "'reader' must be text and 'image_bytes' a whole number")
+    raw_groups = obj.get("groups", [])
+    raw_tiles = obj.get("tiles", [])
+    if not isinstance(raw_groups, list) or not isinstance(raw_tiles, list):
+        raise _fail(name, "'groups' and 'tiles' must be lists")
+    groups = tuple(_group_from_json(group, i, name) for i, group in enumerate(raw_groups))
+    tiles = tuple(_tile_from_json(tile, i, len(groups), name) for i, tile in enumerate(raw_tiles))
+    return PhotoLabels(image, width, height, tiles, groups, status, reader, image_bytes)
+
+
+def labels_to_json(labels: PhotoLabels) -> dict[str, Any]:
+    """The JSON object of a label file."""
+    obj: dict[str, Any] = {
+        "format": FORMAT,
+        "image": labels.image,
+        "width": labels.width,
+        "height": labels.height,
+        "status": labels.status,
+        "reader": labels.reader,
+    }
+    if labels.image_bytes is not None:
+        obj["image_bytes"] = labels.image_bytes
+    obj["groups"] = [
+        {"kind": group.kind, "concealed": group.concealed} if group.concealed else {"kind": group.kind}
+        for group in labels.groups
+    ]
+    obj["tiles"] = [
+        {
+            "code": tile.code,
+            "corners": [[x, y] for x, y in tile.corners],
+            "confidence": tile.confidence,
+            "source": tile.source,
+            "group": tile.group,
+        }
+        for tile in labels.tiles
+    ]
+    return obj
+
+
+def parse_labels(text: str, name: str = "label file") -> PhotoLabels:
+    """Read a label file's text; a malformed one raises FanscanError ``bad_labels``."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _fail(name, f"not valid JSON ({error.msg} at line {error.lineno})") from None
+    return labels_from_json(obj, name)
+
+
+def format_labels(labels: PhotoLabels) -> str:
+    """The text of a label file: one tile per line, so that diffs of reviewed files stay readable."""
+    obj = labels_to_json(labels)
+    tiles = obj.pop("tiles")
+    head = json.dumps(obj, ensure_ascii=False)[:-1]
+    lines = ",\n    ".join(json.dumps(tile, ensure_ascii=False) for tile in tiles)
+    body = f"[\n    {lines}\n  ]" if tiles else "[]"
+    return f'{head}, "tiles": {body}}}\n'
+
+
+def load_labels(path: str | os.PathLike[str]) -> PhotoLabels:
+    """Read a label file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FanscanError("not_found", f"no label file {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise _fail(str(path), f"cannot be read ({error})") from None
+    return parse_labels(text, str(path))
+
+
+def save_labels(path: str | os.PathLike[str], labels: PhotoLabels) -> None:
+    """Write a label file atomically."""
+    write_text_atomic(path, format_labels(labels))
+
+
+def load_folder(directory: str | os.PathLike[str]) -> list[PhotoLabels]:
+    """The labels of every photo under ``directory`` that has a label file, sorted by path.
+
+    ``image`` is the photo's path relative to ``directory`` (with ``/``), as the dataset formats
+    name it.
+    """
+    root = Path(directory)
+    found = []
+    for photo in find_photos(root):
+        path = label_path(photo)
+        if path.is_file():
+            labels = load_labels(path)
+            found.append(replace(labels, image=photo.relative_to(root).as_posix()))
+    return found
+
+
+def save_in_folder(directory: str | os.PathLike[str], labels: PhotoLabels) -> Path:
+    """Save ``labels`` (``image`` relative to ``directory``) beside its photo; the file written."""
+    photo = Path(directory) / labels.image
+    path = label_path(photo)
+    save_labels(path, replace(labels, image=photo.name))
+    return path

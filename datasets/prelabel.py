@@ -1,0 +1,283 @@
+"""The batch step of labelling: read every photo of a folder and save its labels beside it.
+
+Each photo goes through the photo reader (``fanscan.vision.reader.read_photo`` unless another
+``module:function`` is named) in a pool of worker processes; the parent writes each label file
+atomically as its result arrives, so an interrupted run loses only the photos in flight and a
+rerun picks up where it stopped: a photo is skipped when its label file is *current*, that is
+when a person has touched it (reviewed, or any tile set by a person: never overwritten, not even
+with ``force``), or when it was written by the same reader version for a photo of the same size.
+
+With Dask (the ``cluster`` extra) the same work runs on a cluster: ``scheduler="tcp://host:8786"``
+connects to a running scheduler, ``dask_local=N`` starts N local worker processes. Workers read
+the photos by path, so on a cluster the folder must be on a file system every worker mounts at
+the same path; label files are still written by this process only.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fanscan import __version__
+from fanscan.datasets.labels import (
+    LabelGroup,
+    PhotoLabels,
+    TileLabel,
+    find_photos,
+    format_labels,
+    label_path,
+    load_labels,
+)
+from fanscan.atomic import write_text_atomic
+from fanscan.errors import FanscanError
+
+DEFAULT_READER = "fanscan.datasets.prelabel:read_photo_one_thread"
+
+
+@dataclass(frozen=True)
+class PhotoResult:
+    """What a worker sends back for one photo: the label file's text, or why there is none."""
+
+    image: str
+    text: str | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class PrelabelReport:
+    """How a run went: photos labelled, skipped as current, and failed (photo, reason)."""
+
+    labelled: int
+    skipped: int
+    failed: tuple[tuple[str, str], ...]
+
+
+@functools.cache
+def load_reader(spec: str) -> Callable[[Path], Any]:
+    """The reader function named ``module:function`` (imported once per process)."""
+    module_name, _, function_name = spec.partition(":")
+    try:
+        function = getattr(importlib.import_module(module_name), function_name or "read_photo")
+    except (ImportError, AttributeError) as error:
+        raise FanscanError("bad_reader", f"cannot load the photo reader {spec!r}: {error}") from None
+    if not callable(function):
+        raise FanscanError("bad_reader", f"the photo reader {spec!r} is not a function")
+    return function  # type: ignore[no-any-return]
+
+
+def read_photo_one_thread(path: Path) -> Any:
+    """fanscan's photo reader with a one-thread classifier: the worker processes are the
+    parallelism, and N workers each running N onnxruntime threads would only fight."""
+    from fanscan.vision.reader import read_photo
+
+    return read_photo(path, classifier=_one_thread_classifier())
+
+
+@functools.cache
+def _one_thread_classifier() -> Any:
+    from fanscan.vision.classifier import TileClassifier
+
+    return TileClassifier(threads=1)
+
+
+def reader_version(spec: str) -> str:
+    """What the label files record as their reader: the function, fanscan's version and, for
+    fanscan's own reader, a digest of the classifier model (a retrained model reads anew)."""
+    if spec != DEFAULT_READER:
+        return f"{spec} (fanscan {__version__})"
+    from fanscan.vision.classifier import DEFAULT_MODEL
+
+    try:
+        digest = hashlib.sha256(DEFAULT_MODEL.read_bytes()).hexdigest()[:12]
+    except OSError:
+        digest = "missing"
+    return f"fanscan {__version__} reader, model {digest}"
+
+
+def _group(layout_group: dict[str, Any]) -> LabelGroup:
+    """A label-file group from one of the reader's layout groups (``role``, ``meld``)."""
+    role = layout_group.get("role", "unknown")
+    meld = layout_group.get("meld") or {}
+    if role == "meld" and meld.get("type") in ("chow", "pung", "kong"):
+        return LabelGroup(meld["type"], bool(meld.get("concealed", False)))
+    if role == "concealed_kong":
+        return LabelGroup("kong", concealed=True)
+    if role in ("concealed", "win", "flowers"):
+        return LabelGroup(role)
+    return LabelGroup("unknown")
+
+
+def labels_from_reading(
+    reading: Any, image: str, size: tuple[int, int], reader: str, image_bytes: int
+) -> PhotoLabels:
+    """The unreviewed label file of a ``PhotoReading`` (tiles and layout groups)."""
+    groups = tuple(_group(group) for group in getattr(reading, "groups", ()))
+    tiles = []
+    for tile in reading.tiles:
+        corners = tuple((round(float(x), 2), round(float(y), 2)) for x, y in tile.box)
+        group = tile.group if isinstance(tile.group, int) and 0 <= tile.group < len(groups) else None
+        confidence = min(1.0, max(0.0, round(float(tile.confidence), 4)))
+        tiles.append(TileLabel(tile.code, corners, confidence, "model", group))  # type: ignore[arg-type]
+    width, height = size
+    return PhotoLabels(image, width, height, tuple(tiles), groups, "unreviewed", reader, image_bytes)
+
+
+def label_photo(root: str, image: str, spec: str) -> PhotoResult:
+    """Read one photo (``image`` relative to ``root``) and return its label file text.
+
+    Runs in a worker; any failure is sent back as text, so one bad photo never stops the run.
+    """
+    from fanscan.vision.image_io import load_photo
+
+    path = Path(root) / image
+    try:
+        size = load_photo(path).size
+        try:
+            reading = load_reader(spec)(path)
+        except FanscanError as error:
+            if error.code != "no_tiles":
+                raise
+            reading = _NoTiles()
+        labels = labels_from_reading(reading, path.name, size, reader_version(spec), path.stat().st_size)
+        return PhotoResult(image, format_labels(labels))
+    except FanscanError as error:
+        return PhotoResult(image, None, error.message)
+    except Exception as error:  # noqa: BLE001 - a reader bug on one photo must not stop the batch
+        return PhotoResult(image, None, f"{type(error).__name__}: {error}")
+
+
+class _NoTiles:
+    """A reading of a photo on which the reader found no tile."""
+
+    tiles: tuple[Any, ...] = ()
+    groups: tuple[dict[str, Any], ...] = ()
+
+
+def _person_touched(labels: PhotoLabels) -> bool:
+    return labels.status == "reviewed" or any(tile.source == "person" for tile in labels.tiles)
+
+
+def _existing(photo: Path) -> PhotoLabels | None:
+    """The photo's label file, or None when it has none or an unreadable one (to be replaced)."""
+    path = label_path(photo)
+    if not path.is_file():
+        return None
+    try:
+        return load_labels(path)
+    except FanscanError:
+        return None
+
+
+def needs_reading(photo: Path, reader: str, force: bool = False) -> bool:
+    """Whether ``photo`` is to be (re-)read: never when a person touched its labels; otherwise
+    when ``force``d, or when its label file is missing, unreadable or from another reader or photo."""
+    labels = _existing(photo)
+    if labels is None:
+        return True
+    if _person_touched(labels):
+        return False
+    return force or labels.reader != reader or labels.image_bytes != photo.stat().st_size
+
+
+def _write(directory: Path, image: str, text: str) -> None:
+    """Save a worker's result, unless a person touched that photo while the batch ran."""
+    photo = directory / image
+    labels = _existing(photo)
+    if labels is None or not _person_touched(labels):
+        write_text_atomic(label_path(photo), text)
+
+
+def _pool_results(directory: Path, todo: list[str], spec: str, workers: int) -> Iterator[PhotoResult]:
+    import multiprocessing
+
+    task = functools.partial(label_photo, str(directory), spec=spec)
+    with multiprocessing.get_context().Pool(workers, initializer=_quiet_worker) as pool:
+        yield from pool.imap_unordered(task, todo, chunksize=1)
+
+
+def _quiet_worker() -> None:
+    """One thread per worker process: the pool is the parallelism."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+def _dask_results(
+    directory: Path, todo: list[str], spec: str, scheduler: str | None, dask_local: int | None
+) -> Iterator[PhotoResult]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ModuleNotFoundError:
+        raise FanscanError(
+            "missing_extra", "running on Dask needs the cluster extra: pip install 'fanscan[cluster]'"
+        ) from None
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except OSError as error:
+            raise FanscanError("no_scheduler", f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+        cluster = None
+    else:
+        cluster = LocalCluster(
+            n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    try:
+        futures = client.map(label_photo, [str(directory)] * len(todo), todo, spec=spec, pure=False)
+        for future in as_completed(futures):
+            yield future.result()
+            future.release()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def prelabel(
+    directory: str | os.PathLike[str],
+    *,
+    reader: str = DEFAULT_READER,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    force: bool = False,
+    progress: bool = True,
+) -> PrelabelReport:
+    """Pre-label every photo under ``directory`` that has no current label file.
+
+    ``workers`` processes on this machine (default: the CPU count), or Dask with ``scheduler`` /
+    ``dask_local``. ``force`` re-reads photos whose labels no person has touched.
+    """
+    root = Path(directory).resolve()
+    load_reader(reader)  # a wrong reader name fails here, once, not in every worker
+    version = reader_version(reader)
+    photos = find_photos(root)
+    todo = [p.relative_to(root).as_posix() for p in photos if needs_reading(p, version, force)]
+    skipped = len(photos) - len(todo)
+    if not todo:
+        return PrelabelReport(0, skipped, ())
+    if scheduler is not None or dask_local is not None:
+        results: Iterable[PhotoResult] = _dask_results(root, todo, reader, scheduler, dask_local)
+    else:
+        count = max(1, min(workers or os.cpu_count() or 1, len(todo)))
+        results = _pool_results(root, todo, reader, count)
+    labelled, failed = 0, []
+    from tqdm import tqdm
+
+    with tqdm(total=len(todo), unit="photo", desc="pre-labelling", disable=not progress, file=sys.stderr) as bar:
+        for result in results:
+            if result.text is None:
+                failed.append((result.image, result.error or "unknown error"))
+            else:
+                _write(root, result.image, result.text)
+                labelled += 1
+            bar.update()
+    return PrelabelReport(labelled, skipped, tuple(sorted(failed)))

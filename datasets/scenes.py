@@ -1,0 +1,470 @@
+"""Synthetic photos of whole declared hands, with exact ground truth, for tests and benchmarks.
+
+``generate_scene(seed)`` lays out a complete hand the way a player shows it after winning: the
+concealed tiles in a row, the winning tile a little apart at its end, exposed melds as separate
+groups (one tile turned sideways: the claimed one), concealed kongs (back, face, face, back),
+flowers in a group of their own; melds either beside the concealed row or in a row of their own.
+The tiles are 3-D boxes (an ivory face layer over a coloured back layer) on a procedural table
+(``textures.py``), seen by a pinhole camera tilted up to 45 degrees and rolled, under a soft light
+with cast shadows, an uneven illumination, a shadow band and glare, then JPEG-compressed.
+
+The same seed always gives the same scene (``numpy.random.default_rng(seed)`` drives everything),
+and the ground truth is exact: the hand JSON, every tile's code, face quad in image pixels (corners
+in the face's own top-left, top-right, bottom-right, bottom-left order) and group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from fanscan.datasets import tile_art
+from fanscan.datasets.textures import TABLE_KINDS, table_texture
+from fanscan.scoring.tiles import TILE_CODES
+
+TILE_W, TILE_H, TILE_T = 26.0, 35.0, 18.0
+"""Tile width, height and thickness in millimetres (a common MCR set)."""
+
+SCENE_STYLES: tuple[str, ...] = (
+    "xmahjongg-real",
+    "kmahjongg-default",
+    "kmahjongg-traditional",
+    "gnome-smooth",
+)
+"""Art styles that look like a physical tile's face: the font styles draw an outline frame that real
+tiles do not have, and cangjie6 is drawn oblique, so they are left out."""
+
+_SUITS = ("m", "p", "s")
+_HONOURS = ("E", "S", "W", "N", "C", "F", "P")
+
+
+@dataclass(frozen=True)
+class SceneTile:
+    """One tile of a scene: code (``back`` when face down), face quad (4x2, image px), group."""
+
+    code: str
+    quad: np.ndarray
+    group: int
+    sideways: bool
+
+
+@dataclass(frozen=True)
+class SceneGroup:
+    """A group of touching tiles as laid out: kind is concealed/win/chow/pung/kong/concealed_kong/flowers."""
+
+    kind: str
+    codes: tuple[str, ...]
+    sideways: int | None = None
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A rendered photo (BGR uint8, or JPEG bytes) and its exact ground truth."""
+
+    image: np.ndarray
+    jpeg: bytes
+    hand: dict
+    tiles: tuple[SceneTile, ...]
+    groups: tuple[SceneGroup, ...]
+    style: str
+    table: str
+
+
+# --- the hand -------------------------------------------------------------------------------
+
+
+def _random_set(rng: np.random.Generator, counts: dict[str, int]) -> tuple[str, list[str]] | None:
+    """A random chow or pung that the remaining tile counts allow, or None."""
+    for _ in range(30):
+        if rng.random() < 0.55:
+            suit, start = _SUITS[rng.integers(3)], int(rng.integers(1, 8))
+            tiles = [f"{start + i}{suit}" for i in range(3)]
+            kind = "chow"
+        else:
+            code = TILE_CODES[int(rng.integers(34))]
+            tiles, kind = [code] * 3, "pung"
+        need: dict[str, int] = {}
+        for tile in tiles:
+            need[tile] = need.get(tile, 0) + 1
+        if all(counts[t] >= n for t, n in need.items()):
+            for t, n in need.items():
+                counts[t] -= n
+            return kind, tiles
+    return None
+
+
+def random_groups(rng: np.random.Generator) -> list[SceneGroup]:
+    """A complete hand (4 or, sometimes, 5 sets and a pair) split into the groups a player lays out."""
+    counts = {code: 4 for code in TILE_CODES[:34]}
+    n_sets = 5 if rng.random() < 0.15 else 4
+    sets = [s for s in (_random_set(rng, counts) for _ in range(n_sets)) if s is not None]
+    pair_code = next(c for c in rng.permutation(TILE_CODES[:34]) if counts[str(c)] >= 2)
+    counts[str(pair_code)] -= 2
+    n_melds = int(rng.choice([0, 1, 1, 2, 2, 3]))
+    groups: list[SceneGroup] = []
+    concealed: list[str] = [str(pair_code)] * 2
+    for index, (kind, tiles) in enumerate(sets):
+        if index < n_melds:
+            if kind == "pung" and counts[tiles[0]] >= 1 and rng.random() < 0.4:
+                counts[tiles[0]] -= 1
+                if rng.random() < 0.5:
+                    groups.append(SceneGroup("concealed_kong", tuple(tiles + tiles[:1])))
+                else:
+                    groups.append(SceneGroup("kong", tuple(tiles + tiles[:1]), int(rng.choice([0, 1, 3]))))
+            elif kind == "chow":
+                claimed = int(rng.integers(3))
+                order = [tiles[claimed]] + [t for i, t in enumerate(tiles) if i != claimed]
+                groups.append(SceneGroup("chow", tuple(order), 0))
+            else:
+                groups.append(SceneGroup("pung", tuple(tiles), int(rng.integers(3))))
+        else:
+            concealed += tiles
+    win_index = int(rng.integers(len(concealed)))
+    win = concealed.pop(win_index)
+    if rng.random() < 0.8:
+        concealed.sort(key=TILE_CODES.index)
+    else:
+        concealed = [str(c) for c in rng.permutation(concealed)]
+    n_flowers = int(rng.choice([0, 0, 1, 1, 2, 3]))
+    flowers = [str(f) for f in rng.choice(TILE_CODES[34:], n_flowers, replace=False)]
+    out = [SceneGroup("concealed", tuple(concealed)), SceneGroup("win", (win,))]
+    out += groups
+    if flowers:
+        out.append(SceneGroup("flowers", tuple(flowers)))
+    return out
+
+
+def hand_of(groups: list[SceneGroup]) -> dict:
+    """The hand JSON the groups show (win conditions at their defaults)."""
+    concealed: list[str] = []
+    melds: list[dict] = []
+    flowers: list[str] = []
+    win = None
+    for group in groups:
+        if group.kind == "concealed":
+            concealed += group.codes
+        elif group.kind == "win":
+            win = group.codes[0]
+            concealed.append(win)
+        elif group.kind == "flowers":
+            flowers += group.codes
+        else:
+            tiles = list(group.codes)
+            if group.kind == "chow":
+                tiles.sort(key=TILE_CODES.index)
+            melds.append(
+                {
+                    "type": "kong" if group.kind == "concealed_kong" else group.kind,
+                    "tiles": tiles,
+                    "concealed": group.kind == "concealed_kong",
+                }
+            )
+    return {
+        "concealed": concealed,
+        "melds": melds,
+        "win_tile": win,
+        "flowers": flowers,
+        "self_drawn": False,
+        "seat_wind": "E",
+        "round_wind": "E",
+        "fourth_tile": False,
+        "kong": False,
+        "last_tile": False,
+    }
+
+
+# --- layout on the table (millimetres; x right, y away from the player) -----------------------
+
+
+@dataclass(frozen=True)
+class _Placed:
+    code: str  # "back" for a face-down tile
+    x: float  # footprint centre
+    y: float
+    sideways: bool
+    rotation: int  # +1: face top points left (+90 deg), -1: right
+    group: int
+
+
+def _lay_row(
+    rng: np.random.Generator, groups: list[tuple[int, SceneGroup]], y_front: float, x0: float
+) -> tuple[list[_Placed], float]:
+    """Place groups left to right on a row whose front edge is at ``y_front``; returns the end x."""
+    placed: list[_Placed] = []
+    x = x0
+    for gi, group in groups:
+        if group.kind == "win" or (placed and group.kind != "concealed"):
+            x += rng.uniform(0.35, 0.9) * TILE_W
+        turn = 1 if rng.random() < 0.7 else -1
+        for ti, code in enumerate(group.codes):
+            sideways = group.sideways == ti
+            if group.kind == "concealed_kong" and ti in (0, 3):
+                code = "back"
+            w, h = (TILE_H, TILE_W) if sideways else (TILE_W, TILE_H)
+            gap = rng.uniform(0.1, 0.8)
+            placed.append(_Placed(code, x + w / 2, y_front + h / 2, sideways, turn, gi))
+            x += w + gap
+    return placed, x
+
+
+def _layout(rng: np.random.Generator, groups: list[SceneGroup]) -> list[_Placed]:
+    indexed = list(enumerate(groups))
+    main = [g for g in indexed if g[1].kind in ("concealed", "win")]
+    melds = [g for g in indexed if g[1].kind not in ("concealed", "win", "flowers")]
+    flowers = [g for g in indexed if g[1].kind == "flowers"]
+    placed: list[_Placed] = []
+    style = rng.integers(3)
+    if style == 0 or not melds:
+        # One row: concealed, the winning tile apart, then the melds; flowers above, at the left.
+        row, _ = _lay_row(rng, main + melds, 0.0, 0.0)
+        placed += row
+    elif style == 1:
+        # Melds in a row of their own behind the concealed row.
+        row, _ = _lay_row(rng, main, 0.0, 0.0)
+        back, _ = _lay_row(rng, melds, TILE_H + rng.uniform(8, 25), rng.uniform(0, 3 * TILE_W))
+        placed += row + back
+    else:
+        # Melds in front (nearer the player), as some players lay them.
+        row, _ = _lay_row(rng, main, TILE_H + rng.uniform(8, 25), 0.0)
+        front, _ = _lay_row(rng, melds, 0.0, rng.uniform(0, 3 * TILE_W))
+        placed += row + front
+    if flowers:
+        top = max(p.y + (TILE_W if p.sideways else TILE_H) / 2 for p in placed)
+        if rng.random() < 0.5:
+            fl, _ = _lay_row(rng, flowers, top + rng.uniform(8, 25), rng.uniform(0, 4 * TILE_W))
+        else:
+            right = max(p.x + (TILE_H if p.sideways else TILE_W) / 2 for p in placed)
+            fl, _ = _lay_row(rng, flowers, 0.0, right + rng.uniform(12, 30))
+        placed += fl
+    # A hand is rarely laid perfectly straight: jitter every tile a little.
+    return [
+        _Placed(p.code, p.x + rng.normal(0, 0.3), p.y + rng.normal(0, 0.4), p.sideways, p.rotation, p.group)
+        for p in placed
+    ]
+
+
+# --- camera and rendering ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Camera:
+    rotation: np.ndarray  # world -> camera
+    position: np.ndarray
+    focal: float
+    roll: float
+    scale: float
+    offset: np.ndarray
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        cam = (points - self.position) @ self.rotation.T
+        uv = self.focal * cam[:, :2] / cam[:, 2:3]
+        c, s = np.cos(self.roll), np.sin(self.roll)
+        uv = uv @ np.array([[c, s], [-s, c]])
+        return uv * self.scale + self.offset
+
+    def depth(self, point: np.ndarray) -> float:
+        return float(((point - self.position) @ self.rotation.T)[2])
+
+
+def _make_camera(
+    rng: np.random.Generator, placed: list[_Placed], size: tuple[int, int]
+) -> _Camera:
+    xs = np.array([p.x for p in placed])
+    ys = np.array([p.y for p in placed])
+    centre = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2, 0.0])
+    tilt = np.radians(rng.uniform(0, 45))
+    distance = rng.uniform(350, 700)
+    position = centre + distance * np.array([0.0, -np.sin(tilt), np.cos(tilt)])
+    z_axis = np.array([0.0, np.sin(tilt), -np.cos(tilt)])
+    y_axis = np.array([0.0, -np.cos(tilt), -np.sin(tilt)])
+    x_axis = np.cross(y_axis, z_axis)
+    rotation = np.stack([x_axis, y_axis, z_axis])
+    roll = np.radians(rng.uniform(-25, 25))
+    camera = _Camera(rotation, position, 1000.0, roll, 1.0, np.zeros(2))
+    corners = []
+    for p in placed:
+        for dx in (-TILE_H / 2, TILE_H / 2):
+            for dy in (-TILE_H / 2, TILE_H / 2):
+                corners.append((p.x + dx, p.y + dy, TILE_T))
+                corners.append((p.x + dx, p.y + dy, 0.0))
+    uv = camera.project(np.array(corners))
+    lo, hi = uv.min(axis=0), uv.max(axis=0)
+    width, height = size
+    fill = rng.uniform(0.6, 0.92)
+    scale = fill * min(width / (hi - lo)[0], height / (hi - lo)[1])
+    free = np.array([width, height]) - (hi - lo) * scale
+    offset = -lo * scale + free * rng.uniform(0.2, 0.8, 2)
+    return _Camera(rotation, position, 1000.0, roll, scale, offset)
+
+
+def _box_corners(p: _Placed) -> np.ndarray:
+    """8 corners: footprint (z=0) then top (z=T), each counter-clockwise from front-left."""
+    w, h = (TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)
+    xy = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) + [p.x, p.y]
+    bottom = np.column_stack([xy, np.zeros(4)])
+    top = np.column_stack([xy, np.full(4, TILE_T)])
+    return np.vstack([bottom, top])
+
+
+def _face_corners(p: _Placed, top: np.ndarray) -> np.ndarray:
+    """The top face's corners in the face art's TL, TR, BR, BL order (top 4 of _box_corners)."""
+    front_left, front_right, back_right, back_left = top
+    if not p.sideways:
+        return np.array([back_left, back_right, front_right, front_left])
+    if p.rotation > 0:  # face top points left (-x)
+        return np.array([front_left, back_left, back_right, front_right])
+    return np.array([back_right, front_right, front_left, back_left])
+
+
+def _paste(canvas: np.ndarray, art: np.ndarray, quad: np.ndarray, shade: float) -> None:
+    """Warp BGR ``art`` onto ``quad`` of the float canvas, multiplied by ``shade``."""
+    h, w = art.shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, canvas.shape[1]), min(y1, canvas.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    matrix = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
+    roi = (x1 - x0, y1 - y0)
+    warped = cv2.warpPerspective(art.astype(np.float32), matrix, roi, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.ones((h, w), np.float32), matrix, roi, flags=cv2.INTER_LINEAR)
+    region = canvas[y0:y1, x0:x1]
+    region[:] = region * (1 - mask[..., None]) + warped * shade * mask[..., None]
+
+
+def _face_art(rng: np.random.Generator, face: np.ndarray, ivory: np.ndarray) -> np.ndarray:
+    """The face art composited on the ivory body with a small rounded margin and bevel shading."""
+    h, w = face.shape[:2]
+    margin = int(round(w * rng.uniform(0.02, 0.08)))
+    out = np.empty((h + 2 * margin, w + 2 * margin, 3), np.float32)
+    out[:] = ivory
+    alpha = face[:, :, 3:4].astype(np.float32) / 255
+    inner = out[margin : margin + h, margin : margin + w]
+    inner[:] = inner * (1 - alpha) + face[:, :, :3].astype(np.float32) * (ivory / 235.0) * alpha
+    # Bevel: the rim of the face is a little darker, as the rounded edge catches less light.
+    hh, ww = out.shape[:2]
+    yy, xx = np.mgrid[0:hh, 0:ww].astype(np.float32)
+    edge = np.minimum.reduce([xx, yy, ww - 1 - xx, hh - 1 - yy])
+    out *= (0.72 + 0.28 * np.clip(edge / max(2.0, ww * 0.05), 0, 1))[..., None]
+    return out
+
+
+def _render(
+    rng: np.random.Generator,
+    placed: list[_Placed],
+    faces: dict[str, np.ndarray],
+    size: tuple[int, int],
+    table_kind: str,
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    width, height = size
+    camera = _make_camera(rng, placed, size)
+    canvas = table_texture(table_kind, rng, height, width).astype(np.float32)
+    ivory = np.float32([rng.uniform(200, 235), rng.uniform(225, 245), rng.uniform(232, 250)])
+    back_colour = np.float32(tile_art.BACK_COLOURS[str(rng.choice(list(tile_art.BACK_COLOURS)))])
+    back_art = tile_art.render_back(tuple(int(c) for c in back_colour))[:, :, :3].astype(np.float32)
+    layer = rng.uniform(0.45, 0.6)  # share of the thickness that is the ivory face layer
+
+    # Cast shadows on the table, from a light above and to one side.
+    light = np.array([rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 1.0])
+    shadow = np.zeros((height, width), np.float32)
+    for p in placed:
+        corners = _box_corners(p)
+        drop = corners[4:].copy()
+        drop[:, :2] -= light[:2] / light[2] * TILE_T
+        drop[:, 2] = 0
+        hull = cv2.convexHull(camera.project(np.vstack([corners[:4], drop])).astype(np.float32))
+        cv2.fillConvexPoly(shadow, hull.astype(np.int32), 1.0, lineType=cv2.LINE_AA)
+    blur = max(1.0, rng.uniform(0.004, 0.012) * width)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
+    canvas *= (1 - rng.uniform(0.25, 0.5) * shadow)[..., None]
+
+    quads: dict[int, np.ndarray] = {}
+    order = sorted(range(len(placed)), key=lambda i: -camera.depth(np.array([placed[i].x, placed[i].y, 0])))
+    for index in order:
+        p = placed[index]
+        corners = _box_corners(p)
+        image_pts = camera.project(corners)
+        centre = corners.mean(axis=0)
+        # Visible side walls, each split into the coloured back layer and the ivory face layer.
+        for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)):
+            mid = (corners[a] + corners[b]) / 2
+            normal = np.array([mid[0] - centre[0], mid[1] - centre[1], 0.0])
+            if normal @ (camera.position - mid) <= 0:
+                continue
+            shade = 0.45 + 0.3 * abs(normal[0] * light[0] + normal[1] * light[1]) / np.linalg.norm(normal)
+            cut_a = corners[a] + (corners[a + 4] - corners[a]) * (1 - layer)
+            cut_b = corners[b] + (corners[b + 4] - corners[b]) * (1 - layer)
+            lower = camera.project(np.array([corners[a], corners[b], cut_b, cut_a]))
+            upper = camera.project(np.array([cut_a, cut_b, corners[b + 4], corners[a + 4]]))
+            down_colour, up_colour = (
+                (ivory, back_colour) if p.code == "back" else (back_colour, ivory)
+            )
+            cv2.fillConvexPoly(canvas, lower.astype(np.int32), (down_colour * shade).tolist(), cv2.LINE_AA)
+            cv2.fillConvexPoly(canvas, upper.astype(np.int32), (up_colour * shade).tolist(), cv2.LINE_AA)
+        face_quad = _face_corners(p, image_pts[4:])
+        if p.code == "back":
+            art = back_art
+        else:
+            art = _face_art(rng, faces[p.code], ivory)
+        _paste(canvas, art, face_quad, rng.uniform(0.95, 1.05))
+        quads[index] = face_quad
+
+    # Illumination: a gradient, sometimes a soft shadow band, sometimes glare, colour cast, noise.
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (np.cos(angle) * xx + np.sin(angle) * yy) / max(width, height)
+    canvas *= (1 + rng.uniform(-0.25, 0.25) * (ramp - ramp.mean()))[..., None]
+    if rng.random() < 0.4:
+        band = np.zeros((height, width), np.float32)
+        pts = rng.uniform(0, 1, (4, 2)) * [width, height]
+        pts[:2, 0] = -width
+        cv2.fillConvexPoly(band, cv2.convexHull(pts.astype(np.int32)), 1.0)
+        band = cv2.GaussianBlur(band, (0, 0), width * 0.03)
+        canvas *= (1 - rng.uniform(0.15, 0.4) * band)[..., None]
+    if rng.random() < 0.5:
+        gx, gy = rng.uniform(0.2, 0.8) * width, rng.uniform(0.2, 0.8) * height
+        sigma = rng.uniform(0.03, 0.1) * width
+        glare = np.exp(-(((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2)))
+        canvas += (rng.uniform(30, 90) * glare)[..., None]
+    canvas *= np.float32(rng.uniform(0.93, 1.07, 3))[None, None, :] * rng.uniform(0.7, 1.15)
+    canvas += rng.normal(0, rng.uniform(1, 5), canvas.shape).astype(np.float32)
+    image = np.clip(canvas, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.0))
+    return image, [quads[i] for i in range(len(placed))]
+
+
+def generate_scene(
+    seed: int,
+    *,
+    size: tuple[int, int] | None = None,
+    style: str | None = None,
+    groups: list[SceneGroup] | None = None,
+) -> Scene:
+    """The scene for ``seed``: a rendered hand (default 1600x1200 or 1200x1600) and its truth.
+
+    ``groups`` lays out a given hand (in ``random_groups``' form) instead of a random one.
+    """
+    rng = np.random.default_rng(seed)
+    styles = [s for s in SCENE_STYLES if s in tile_art.available_styles()]
+    style = style or str(rng.choice(styles))
+    faces = tile_art.load_faces(style)
+    random_hand = random_groups(rng)
+    groups = groups if groups is not None else random_hand
+    placed = _layout(rng, groups)
+    if size is None:
+        size = (1600, 1200) if rng.random() < 0.85 else (1200, 1600)
+    table = str(rng.choice(TABLE_KINDS))
+    image, quads = _render(rng, placed, faces, size, table)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    tiles = tuple(
+        SceneTile(p.code, q.astype(np.float32), p.group, p.sideways) for p, q in zip(placed, quads)
+    )
+    return Scene(decoded, encoded.tobytes(), hand_of(groups), tiles, tuple(groups), style, table)

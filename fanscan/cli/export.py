@@ -1,0 +1,69 @@
+"""``fanscan export DIR --format coco|yolo|voc|crops --out PATH``: labels for other tools.
+
+Reads the label files under DIR (reviewed photos only, unless ``--all``) and writes them as a
+COCO JSON file, a YOLO dataset folder, a Pascal VOC folder, or per-class crop folders with a
+``labels.csv`` (what ``fanscan train --extra-crops`` takes, where that option exists).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from fanscan.errors import FanscanError
+
+ORDER = 71
+FORMATS = ("coco", "yolo", "voc", "crops")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "export",
+        help="export a labelled folder as COCO, YOLO, Pascal VOC or crop folders",
+        description="Export the labels of a folder of photos (see fanscan label). COCO: one JSON "
+        "file (--out labels.json), photos stay where they are. YOLO, VOC: a dataset folder with "
+        "copies of the photos. crops: one upright image per tile in a folder per code, and a "
+        "labels.csv (file,label) for training the classifier.",
+    )
+    parser.add_argument("directory", type=Path, metavar="DIR", help="labelled folder of photos")
+    parser.add_argument("--format", choices=FORMATS, required=True, help="what to write")
+    parser.add_argument("--out", type=Path, required=True, metavar="PATH",
+                        help="COCO: the JSON file; others: the folder to write")
+    parser.add_argument("--all", action="store_true",
+                        help="include photos no person has reviewed yet (default: reviewed only)")
+    parser.add_argument("--obb", action="store_true",
+                        help="YOLO: oriented boxes (class and four corners) instead of upright boxes")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from fanscan.datasets.labels import load_folder
+
+    if args.obb and args.format != "yolo":
+        raise FanscanError("bad_usage", "--obb only applies to --format yolo")
+    photos = load_folder(args.directory)
+    chosen = [p for p in photos if args.all or p.status == "reviewed"]
+    if not chosen:
+        hint = " (none is reviewed yet: review them with fanscan label, or pass --all)" if photos else ""
+        raise FanscanError("nothing_to_export", f"no labelled photos to export in {args.directory}{hint}")
+    if args.format == "coco":
+        from fanscan.datasets.formats.coco import save_coco
+
+        save_coco(args.out, chosen)
+    elif args.format == "yolo":
+        from fanscan.datasets.formats.yolo import save_yolo
+
+        save_yolo(args.out, chosen, args.directory, obb=args.obb)
+    elif args.format == "voc":
+        from fanscan.datasets.formats.voc import save_voc
+
+        save_voc(args.out, chosen, args.directory)
+    else:
+        from fanscan.datasets.formats.crops import save_crops
+
+        save_crops(args.out, chosen, args.directory)
+    tiles = sum(len(p.tiles) for p in chosen)
+    left = len(photos) - len(chosen)
+    note = f" ({left} unreviewed left out; --all includes them)" if left else ""
+    print(f"exported {len(chosen)} photos, {tiles} tiles, as {args.format} to {args.out}{note}")
+    return 0

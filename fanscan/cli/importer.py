@@ -1,0 +1,68 @@
+"""``fanscan import SOURCE --format coco|yolo|voc``: labels from other tools, beside the photos.
+
+Each photo named in SOURCE gets a label file (PHOTO.fanscan.json) beside it in the image folder
+(``--images``; by default the COCO file's folder, the YOLO dataset's ``images/``, or the VOC
+dataset's ``JPEGImages/``), ready for ``fanscan label`` and ``fanscan export``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from fanscan.errors import FanscanError
+
+ORDER = 72
+FORMATS = ("coco", "yolo", "voc")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "import",
+        help="read COCO, YOLO or Pascal VOC labels into label files beside the photos",
+        description="Read labels made with another tool (a COCO JSON file, a YOLO or a Pascal VOC "
+        "dataset folder) and write a fanscan label file beside each photo. Existing label files "
+        "are kept unless --overwrite.",
+    )
+    parser.add_argument("source", type=Path, metavar="SOURCE",
+                        help="COCO: the JSON file; YOLO, VOC: the dataset folder")
+    parser.add_argument("--format", choices=FORMATS, required=True, help="what SOURCE is")
+    parser.add_argument("--images", type=Path, metavar="DIR",
+                        help="the folder the photos are in (default: see above)")
+    parser.add_argument("--overwrite", action="store_true", help="replace existing label files")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from fanscan.datasets.labels import label_path, save_in_folder
+
+    if args.format == "coco":
+        from fanscan.datasets.formats.coco import load_coco
+
+        photos = load_coco(args.source)
+        images = args.images or args.source.parent
+    elif args.format == "yolo":
+        from fanscan.datasets.formats.yolo import load_yolo
+
+        photos = load_yolo(args.source)
+        images = args.images or args.source / "images"
+    else:
+        from fanscan.datasets.formats.voc import load_voc
+
+        photos = load_voc(args.source)
+        images = args.images or args.source / "JPEGImages"
+    missing = [p.image for p in photos if not (images / p.image).is_file()]
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise FanscanError("not_found", f"photo {missing[0]!r}{more} named in {args.source} is not in {images}")
+    written = kept = tiles = 0
+    for photo in photos:
+        if label_path(images / photo.image).exists() and not args.overwrite:
+            kept += 1
+            continue
+        save_in_folder(images, photo)
+        written += 1
+        tiles += len(photo.tiles)
+    note = f", kept {kept} existing label files (--overwrite replaces them)" if kept else ""
+    print(f"imported {written} photos with {tiles} tiles into {images}{note}")
+    return 0

@@ -1,0 +1,242 @@
+"""``fanscan score``: score a hand given as notation, as JSON lines, or as a photo.
+
+    fanscan score --hand "[567m2][999s3]45m678pFF6m" --self-drawn --seat S
+    fanscan score --jsonl hands.jsonl          (or - for stdin; one result per line, in order)
+    fanscan score photo.jpg --annotate out.jpg
+    fanscan score --sample                     (the bundled sample photo)
+
+Every hand, whatever its source, becomes a hand JSON object and goes through
+``fanscan.scoring.ruleset.score``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from fanscan.errors import FanscanError
+
+ORDER = 20
+
+_WINDS = ("E", "S", "W", "N")
+
+
+def add_condition_flags(parser: argparse.ArgumentParser) -> None:
+    """The win conditions a photo cannot show, as flags (shared with ``fanscan waits``)."""
+    parser.add_argument("--rules", default="mcr", help="rule set (see `fanscan rules`); default mcr")
+    parser.add_argument("--seat", choices=_WINDS, help="seat wind (default E)")
+    parser.add_argument("--round", choices=_WINDS, help="round (prevalent) wind (default E)")
+    parser.add_argument("--flowers", metavar="CODES", help="flowers held, e.g. 1f6f")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE",
+        help="a rule set's own hand field (see `fanscan rules NAME`), VALUE as JSON",
+    )
+
+
+def add_win_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--self-drawn", action="store_true", help="won on a self-drawn tile (自摸)")
+    parser.add_argument("--fourth-tile", action="store_true",
+                        help="the winning tile was the last of its kind (和绝张)")
+    parser.add_argument("--kong", action="store_true",
+                        help="with --self-drawn: kong replacement (杠上开花); else robbed a kong")
+    parser.add_argument("--last-tile", action="store_true",
+                        help="with --self-drawn: last tile of the wall (妙手回春); else last discard")
+
+
+def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The hand JSON fields the flags set (only those given)."""
+    fields: dict[str, Any] = {}
+    for flag in ("self_drawn", "fourth_tile", "kong", "last_tile"):
+        if getattr(args, flag, False):
+            fields[flag] = True
+    if args.seat:
+        fields["seat_wind"] = args.seat
+    if args.round:
+        fields["round_wind"] = args.round
+    if args.flowers:
+        fields["flowers"] = _flower_codes(args.flowers)
+    for item in args.option:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise FanscanError("bad_option", f"--option {item!r} is not NAME=VALUE")
+        try:
+            fields[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            fields[name] = raw
+    return fields
+
+
+def _flower_codes(text: str) -> list[str]:
+    from fanscan.scoring.notation import parse_flowers  # noqa: PLC0415
+
+    try:
+        return [t.code for t in parse_flowers(text)]
+    except FanscanError as error:
+        raise FanscanError("bad_flowers", f"--flowers: {error.message}") from None
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "score", help="score a hand (notation, JSON lines or a photo)",
+        description="Score a hand: --hand NOTATION, --jsonl FILE, a PHOTO or --sample.",
+    )
+    parser.add_argument("photo", nargs="?", metavar="PHOTO", help="photo of the hand to read")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--hand", metavar="NOTATION", help='hand notation, e.g. "123m456p789s123sEE"')
+    source.add_argument("--jsonl", metavar="FILE", help="hand JSON per line (- for stdin)")
+    source.add_argument("--sample", action="store_true", help="score the bundled sample photo")
+    add_condition_flags(parser)
+    add_win_flags(parser)
+    parser.add_argument("--json", action="store_true", help="print the result JSON")
+    parser.add_argument("--annotate", metavar="OUT", help="with a photo: save an annotated copy")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    sources = sum(bool(x) for x in (args.photo, args.hand, args.jsonl, args.sample))
+    if sources != 1:
+        raise FanscanError(
+            "bad_arguments", "give exactly one of PHOTO, --hand NOTATION, --jsonl FILE or --sample"
+        )
+    if args.annotate and not (args.photo or args.sample):
+        raise FanscanError("bad_arguments", "--annotate needs a PHOTO (or --sample)")
+    from fanscan.scoring.ruleset import get_ruleset  # noqa: PLC0415
+
+    get_ruleset(args.rules)  # an unknown rule set is an error before any work
+    if args.jsonl:
+        if condition_overrides(args):
+            raise FanscanError(
+                "bad_arguments",
+                "win-condition flags apply to --hand and PHOTO; put them in each JSON line",
+            )
+        return _run_jsonl(args.jsonl, args.rules)
+    if args.hand:
+        return _run_notation(args)
+    return _run_photo(args)
+
+
+def _run_notation(args: argparse.Namespace) -> int:
+    from fanscan.scoring.notation import parse_notation  # noqa: PLC0415
+    from fanscan.scoring.ruleset import get_ruleset, score  # noqa: PLC0415
+
+    size = get_ruleset(args.rules).hand_size
+    hand = parse_notation(args.hand, size=size).to_json()
+    hand.update(condition_overrides(args))
+    result = score(hand, args.rules)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+    elif not result.error:
+        print(format_table(result, title=args.hand))
+    return _exit_status(result)
+
+
+def _exit_status(result: Any) -> int:
+    if result.error:
+        print(f"fanscan: error: {result.error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _run_photo(args: argparse.Namespace) -> int:
+    from fanscan.scoring.ruleset import score  # noqa: PLC0415
+    from fanscan.vision.reader import read_photo  # noqa: PLC0415
+
+    path = args.photo
+    if args.sample:
+        from fanscan.vision.samples import sample_photo_path  # noqa: PLC0415
+
+        path = str(sample_photo_path())
+    reading = read_photo(path)
+    overrides = condition_overrides(args)
+    result = score({**reading.hand, **overrides}, args.rules)
+    alternatives = [
+        (description, score({**hand, **overrides}, args.rules))
+        for description, hand in reading.alternatives
+    ]
+    if args.annotate:
+        reading.save_annotated(args.annotate)
+    if args.json:
+        obj = result.to_json()
+        obj["reading"] = reading.to_json()
+        obj["alternatives"] = [
+            {"description": d, "total": r.total, "error": r.error} for d, r in alternatives
+        ]
+        print(json.dumps(obj, ensure_ascii=False))
+    else:
+        if not result.error:
+            print(format_table(result, title=path))
+        for doubt in reading.doubts:
+            print(f"  doubt: {doubt}")
+        for description, alt in alternatives:
+            shown = alt.total if alt.total is not None else f"not a win ({alt.error})"
+            print(f"  another reading: {description}: {shown}")
+        if args.annotate:
+            print(f"  annotated photo: {args.annotate}")
+    return _exit_status(result)
+
+
+def _run_jsonl(source: str, rules: str) -> int:
+    from fanscan.scoring.ruleset import get_ruleset, score  # noqa: PLC0415
+
+    ruleset = get_ruleset(rules)
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    if source == "-":
+        _stream(sys.stdin, sys.stdout, rules, ruleset, dumps, score)
+        return 0
+    try:
+        with open(source, encoding="utf-8") as handle:
+            _stream(handle, sys.stdout, rules, ruleset, dumps, score)
+    except OSError as error:
+        raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
+    return 0
+
+
+def _stream(lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, dumps: Any,
+            score: Any) -> None:
+    write = out.write
+    for number, line in enumerate(lines, 1):
+        write(dumps(_score_line(number, line, rules, ruleset, score)))
+        write("\n")
+    out.flush()
+
+
+def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) -> dict[str, Any]:
+    from fanscan.scoring.ruleset import ScoreResult  # noqa: PLC0415
+
+    try:
+        obj = json.loads(line)
+    except ValueError as error:
+        message = f"line {number} is not JSON ({error.msg})" if line.strip() else f"line {number} is empty"
+        return ScoreResult.failed(rules, ruleset.minimum, message).to_json()
+    return score(obj, rules).to_json()
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
+def format_table(result: Any, title: str | None = None) -> str:
+    """The readable table of a scored result: fan, Chinese name, points, count, total."""
+    rows = [(f.name, f.chinese, str(f.points), str(f.count), str(f.points * f.count))
+            for f in result.fans]
+    header = ("Fan", "中文", "Points", "Count", "Total")
+    widths = [max(_width(r[i]) for r in (header, *rows)) for i in range(5)]
+    lines = [title] if title else []
+    for row in (header, *rows):
+        cells = [_pad(row[0], widths[0]), _pad(row[1], widths[1])]
+        cells += [row[i].rjust(widths[i]) for i in (2, 3, 4)]
+        lines.append("  " + "  ".join(cells).rstrip())
+    without = result.total - (result.flower_points or 0)
+    met = "met" if result.meets_minimum else "NOT met"
+    flowers = f" ({without} without flowers)" if result.flower_points else ""
+    lines.append(f"  Total: {result.total}{flowers}; minimum {result.minimum}: {met}")
+    return "\n".join(lines)
+

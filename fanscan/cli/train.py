@@ -1,0 +1,78 @@
+"""``fanscan train``: retrain the tile classifier from scratch (needs the ``train`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from fanscan.errors import FanscanError
+
+ORDER = 80
+INSTALL_HINT = "pip install 'fanscan[train]'"
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "train",
+        help="retrain the tile classifier from scratch",
+        description="Render synthetic tiles from the tile art installed here, add the real crops "
+        "in ../shared/data when present, train the tile classifier on the CPU and export it to "
+        "ONNX with its JSON sidecar. Needs the train extra: " + INSTALL_HINT,
+    )
+    parser.add_argument("--out", type=Path, help="model file to write (default: the shipped model)")
+    parser.add_argument("--steps", type=_positive, default=2000, help="training steps (default 2000)")
+    parser.add_argument("--batch", type=_positive, default=96, help="crops per step (default 96)")
+    parser.add_argument("--synth", type=_positive, default=16000,
+                        help="synthetic crops to render (default 16000, cached in --work-dir)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--styles", action="append", default=[], metavar="STYLE",
+                        help="tile art style to render (repeatable; default: all installed)")
+    parser.add_argument("--hold-out", action="append", default=[], metavar="SET",
+                        help="real tile set to keep out of training and score at the end "
+                        "(repeatable or comma-separated)")
+    parser.add_argument("--no-real", action="store_true", help="train on rendered tiles only")
+    parser.add_argument("--threads", type=_positive, default=2, help="CPU threads (default 2)")
+    parser.add_argument("--work-dir", type=Path, default=Path("work_data"),
+                        help="cache folder for rendered tiles (default ./work_data)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from fanscan.models.train import DEFAULT_MODEL, TrainConfig, parse_groups, train
+    except ModuleNotFoundError as error:
+        raise FanscanError(
+            "missing_extra", f"training needs {error.name}, from the train extra: {INSTALL_HINT}"
+        ) from None
+    from fanscan.datasets.tile_art import available_styles
+
+    unknown = sorted(set(args.styles) - set(available_styles()))
+    if unknown:
+        raise FanscanError("unknown_style", f"tile art style {unknown[0]!r} is not installed here")
+    config = TrainConfig(
+        out=args.out or DEFAULT_MODEL,
+        steps=args.steps,
+        batch=args.batch,
+        synth_count=args.synth,
+        seed=args.seed,
+        styles=tuple(args.styles),
+        hold_out=parse_groups(args.hold_out),
+        use_real=not args.no_real,
+        threads=args.threads,
+        work_dir=args.work_dir,
+    )
+    result = train(config)
+    for group, accuracy in result.held_out_accuracy.items():
+        print(f"held-out {group}: {accuracy:.1%}")
+    print(f"wrote {config.out} in {result.seconds / 60:.1f} min")
+    return 0

@@ -1,0 +1,345 @@
+// fanscan labelling page: photo by photo, fix boxes and codes, accept; every change saved at once.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const LOW_CONFIDENCE = 0.8;
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  codes: [],
+  photos: [],     // review order, fixed when the page loads
+  index: 0,
+  labels: null,   // the current photo's label file (JSON as the API gives it)
+  selected: -1,
+  typed: "",      // a digit waiting for its suit letter
+  drag: null,
+};
+
+// ---- saving: one request at a time, in order, so the last change is the one kept ----
+let saveChain = Promise.resolve();
+
+function showSave(text, isError = false) {
+  const element = $("save-state");
+  element.textContent = text;
+  element.classList.toggle("error", isError);
+}
+
+async function detail(response) {
+  try {
+    return (await response.json()).detail || response.statusText;
+  } catch {
+    return response.statusText;
+  }
+}
+
+function save() {
+  const image = state.labels.image;
+  const body = JSON.stringify(state.labels);
+  showSave("saving…");
+  saveChain = saveChain
+    .then(async () => {
+      const response = await fetch(labelsUrl(image), {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body,
+        keepalive: body.length < 60000, // finishes even if the tab is closed right now
+      });
+      if (!response.ok) throw new Error(await detail(response));
+      showSave("saved");
+    })
+    .catch((error) => showSave(`not saved: ${error.message}`, true));
+  return saveChain;
+}
+
+function labelsUrl(image) {
+  return `/api/label/labels?image=${encodeURIComponent(image)}`;
+}
+
+// ---- loading photos ----
+async function loadList() {
+  const response = await fetch("/api/label/photos");
+  if (!response.ok) throw new Error(await detail(response));
+  const list = await response.json();
+  state.codes = list.codes;
+  state.photos = list.photos;
+  $("folder").textContent = list.folder;
+}
+
+async function openPhoto(index) {
+  if (!state.photos.length) {
+    $("position").textContent = "no photos in this folder";
+    return;
+  }
+  state.index = Math.max(0, Math.min(index, state.photos.length - 1));
+  const image = state.photos[state.index].image;
+  const response = await fetch(labelsUrl(image));
+  if (!response.ok) {
+    showSave(`cannot open ${image}: ${await detail(response)}`, true);
+    return;
+  }
+  state.labels = await response.json();
+  state.typed = "";
+  state.selected = leastSure();
+  history.replaceState(null, "", `#${encodeURIComponent(image)}`);
+  const photo = $("photo");
+  photo.setAttribute("href", `/api/label/photo?image=${encodeURIComponent(image)}`);
+  photo.setAttribute("width", state.labels.width);
+  photo.setAttribute("height", state.labels.height);
+  $("stage").setAttribute("viewBox", `0 0 ${state.labels.width} ${state.labels.height}`);
+  render();
+}
+
+// The model's least sure tile that no person has confirmed yet (-1 when there is none).
+function leastSure() {
+  let best = -1;
+  state.labels.tiles.forEach((tile, i) => {
+    if (tile.source === "model" && (best < 0 || tile.confidence < state.labels.tiles[best].confidence)) {
+      best = i;
+    }
+  });
+  return best >= 0 ? best : (state.labels.tiles.length ? 0 : -1);
+}
+
+// ---- drawing ----
+function render() {
+  const labels = state.labels;
+  const reviewed = labels.status === "reviewed";
+  const done = state.photos.filter((p) => p.status === "reviewed").length;
+  $("position").textContent = `${state.index + 1} of ${state.photos.length} (${done} reviewed): ${labels.image}`;
+  $("status").textContent = labels.status;
+  $("status").classList.toggle("reviewed", reviewed);
+  $("typed").textContent = state.typed;
+
+  const boxes = $("boxes");
+  boxes.replaceChildren();
+  const scale = Math.max(labels.width, labels.height) / 900;
+  labels.tiles.forEach((tile, i) => {
+    const polygon = document.createElementNS(SVG, "polygon");
+    polygon.setAttribute("points", tile.corners.map((c) => c.join(",")).join(" "));
+    polygon.setAttribute("stroke-width", 2 * scale);
+    polygon.classList.add("tile");
+    if (tile.source === "person") polygon.classList.add("person");
+    else if (tile.confidence < LOW_CONFIDENCE) polygon.classList.add("low");
+    if (i === state.selected) polygon.classList.add("selected");
+    polygon.dataset.index = i;
+    boxes.append(polygon);
+
+    const [x0, y0, x1, y1] = bounds(tile.corners);
+    const text = document.createElementNS(SVG, "text");
+    text.setAttribute("x", (x0 + x1) / 2);
+    text.setAttribute("y", (y0 + y1) / 2);
+    text.setAttribute("text-anchor", "middle");
+    text.setAttribute("dominant-baseline", "central");
+    text.setAttribute("font-size", Math.max(10 * scale, Math.min(x1 - x0, y1 - y0) * 0.45));
+    text.setAttribute("stroke-width", 3 * scale);
+    text.classList.add("code");
+    text.textContent = tile.code;
+    boxes.append(text);
+  });
+  const tile = labels.tiles[state.selected];
+  if (tile) {
+    tile.corners.forEach((corner, c) => {
+      const handle = document.createElementNS(SVG, "circle");
+      handle.setAttribute("cx", corner[0]);
+      handle.setAttribute("cy", corner[1]);
+      handle.setAttribute("r", 6 * scale);
+      handle.classList.add("handle");
+      handle.dataset.corner = c;
+      boxes.append(handle);
+    });
+  }
+  $("tile-info").textContent = tile
+    ? `${tile.code}: ${tile.source === "person" ? "set by a person" : `model, ${Math.round(tile.confidence * 100)}% sure`}`
+    : "no tile selected";
+
+  const list = $("tiles");
+  list.replaceChildren();
+  labels.tiles.forEach((t, i) => {
+    const item = document.createElement("li");
+    item.textContent = `${t.code} ${t.source === "person" ? "✓" : `${Math.round(t.confidence * 100)}%`}`;
+    item.dataset.index = i;
+    item.dataset.code = t.code;
+    item.classList.toggle("selected", i === state.selected);
+    item.classList.toggle("person", t.source === "person");
+    list.append(item);
+  });
+}
+
+function bounds(corners) {
+  const xs = corners.map((c) => c[0]);
+  const ys = corners.map((c) => c[1]);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+// ---- editing ----
+function touched(tile) {
+  tile.source = "person";
+  tile.confidence = 1.0;
+}
+
+function setCode(code) {
+  const tile = state.labels.tiles[state.selected];
+  state.typed = "";
+  if (!tile || !state.codes.includes(code)) {
+    showSave(tile ? `${code} is not a tile code` : "select a tile first", true);
+    render();
+    return;
+  }
+  tile.code = code;
+  touched(tile);
+  state.selected = leastSure();
+  save();
+  render();
+}
+
+function confirmTile() {
+  const tile = state.labels.tiles[state.selected];
+  if (!tile) return;
+  touched(tile);
+  state.selected = leastSure();
+  save();
+  render();
+}
+
+function removeTile() {
+  if (state.selected < 0) return;
+  state.labels.tiles.splice(state.selected, 1);
+  state.selected = Math.min(state.selected, state.labels.tiles.length - 1);
+  save();
+  render();
+}
+
+async function accept() {
+  state.labels.status = "reviewed";
+  state.photos[state.index].status = "reviewed";
+  await save();
+  if (state.index + 1 < state.photos.length) await openPhoto(state.index + 1);
+  else render();
+}
+
+function cycle(step) {
+  const count = state.labels.tiles.length;
+  if (!count) return;
+  state.selected = (state.selected + step + count) % count;
+  state.typed = "";
+  render();
+}
+
+function onKey(event) {
+  if (!state.labels || event.ctrlKey || event.metaKey || event.altKey) return;
+  const key = event.key;
+  if (key === "Enter") accept();
+  else if (key === "ArrowRight" || key === "PageDown") openPhoto(state.index + 1);
+  else if (key === "ArrowLeft" || key === "PageUp") openPhoto(state.index - 1);
+  else if (key === "Tab") cycle(event.shiftKey ? -1 : 1);
+  else if (key === "Delete" || key === "Backspace") removeTile();
+  else if (key === " ") confirmTile();
+  else if (key === "Escape") { state.typed = ""; render(); }
+  else if (/^[1-9]$/.test(key)) { state.typed = key; render(); }
+  else if (state.typed && /^[mpsf]$/i.test(key)) setCode(state.typed + key.toLowerCase());
+  else if (/^[eswncfp]$/i.test(key)) setCode(key.toUpperCase());
+  else if (key === "b" || key === "B") setCode("back");
+  else return;
+  event.preventDefault();
+}
+
+// ---- mouse: move corners, move boxes, draw new boxes ----
+function svgPoint(event) {
+  const stage = $("stage");
+  const point = stage.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  const p = point.matrixTransform(stage.getScreenCTM().inverse());
+  const clamp = (v, top) => Math.round(Math.max(0, Math.min(top, v)) * 100) / 100;
+  return [clamp(p.x, state.labels.width), clamp(p.y, state.labels.height)];
+}
+
+function onPointerDown(event) {
+  if (!state.labels) return;
+  const target = event.target;
+  const start = svgPoint(event);
+  if (target.dataset.corner !== undefined) {
+    state.drag = { kind: "corner", corner: Number(target.dataset.corner) };
+  } else if (target.dataset.index !== undefined && target.tagName === "polygon") {
+    state.selected = Number(target.dataset.index);
+    const corners = state.labels.tiles[state.selected].corners.map((c) => c.slice());
+    state.drag = { kind: "move", start, corners };
+    render();
+  } else {
+    state.drag = { kind: "draw", start };
+  }
+  state.drag.moved = false;
+  $("stage").setPointerCapture(event.pointerId);
+}
+
+function onPointerMove(event) {
+  const drag = state.drag;
+  if (!drag) return;
+  const [x, y] = svgPoint(event);
+  drag.moved = true;
+  if (drag.kind === "corner") {
+    state.labels.tiles[state.selected].corners[drag.corner] = [x, y];
+    render();
+  } else if (drag.kind === "move") {
+    const [dx, dy] = [x - drag.start[0], y - drag.start[1]];
+    state.labels.tiles[state.selected].corners = drag.corners.map(([cx, cy]) => [cx + dx, cy + dy]);
+    render();
+  } else {
+    const rubber = $("rubber");
+    const [x0, y0] = drag.start;
+    rubber.setAttribute("x", Math.min(x0, x));
+    rubber.setAttribute("y", Math.min(y0, y));
+    rubber.setAttribute("width", Math.abs(x - x0));
+    rubber.setAttribute("height", Math.abs(y - y0));
+    rubber.hidden = false;
+    drag.end = [x, y];
+  }
+}
+
+function onPointerUp() {
+  const drag = state.drag;
+  state.drag = null;
+  $("rubber").hidden = true;
+  if (!drag || !drag.moved) return;
+  if (drag.kind === "draw") {
+    const [x0, y0] = drag.start;
+    const [x1, y1] = drag.end || drag.start;
+    if (Math.abs(x1 - x0) < 4 || Math.abs(y1 - y0) < 4) return;
+    const [l, t, r, b] = [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)];
+    state.labels.tiles.push({
+      code: "back", corners: [[l, t], [r, t], [r, b], [l, b]], confidence: 1.0, source: "person", group: null,
+    });
+    state.selected = state.labels.tiles.length - 1;
+  } else {
+    touched(state.labels.tiles[state.selected]);
+  }
+  save();
+  render();
+}
+
+function start() {
+  document.addEventListener("keydown", onKey);
+  const stage = $("stage");
+  stage.addEventListener("pointerdown", onPointerDown);
+  stage.addEventListener("pointermove", onPointerMove);
+  stage.addEventListener("pointerup", onPointerUp);
+  $("tiles").addEventListener("click", (event) => {
+    if (event.target.dataset.index === undefined) return;
+    state.selected = Number(event.target.dataset.index);
+    render();
+  });
+  // Buttons never take the focus, so Enter and the arrows always go to the key handler.
+  document.querySelectorAll("button").forEach((b) => b.addEventListener("mousedown", (e) => e.preventDefault()));
+  $("prev").addEventListener("click", () => openPhoto(state.index - 1));
+  $("next").addEventListener("click", () => openPhoto(state.index + 1));
+  $("accept").addEventListener("click", accept);
+  loadList()
+    .then(() => {
+      const wanted = decodeURIComponent(location.hash.slice(1));
+      const found = state.photos.findIndex((p) => p.image === wanted);
+      return openPhoto(found >= 0 ? found : 0);
+    })
+    .catch((error) => showSave(`cannot load the photos: ${error.message}`, true));
+}
+
+start();

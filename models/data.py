@@ -1,0 +1,64 @@
+"""Training arrays: pre-rendered synthetic crops (cached on disk) and the real crops, resized.
+
+Both come as (images (n, h, w, 3) BGR uint8 at the model's input size, labels (n,) int64 class
+indices). Synthetic crops are rendered once per (count, seed, styles, size) into
+``<work_dir>/synth`` and memory-mapped afterwards, since rendering is the slow part.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from fanscan.atomic import atomic_path
+from fanscan.datasets.real_tiles import RealCrop
+from fanscan.datasets.synth_tiles import generate
+from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.vision.preprocess import PreprocessSpec, as_bgr, resize_crop
+
+SYNTH_VERSION = 1  # bump when the generator changes, so stale caches are not reused
+_INDEX = {code: i for i, code in enumerate(CLASS_LABELS)}
+
+
+@dataclass(frozen=True)
+class ArraySet:
+    """Resized crops and their class indices."""
+
+    images: np.ndarray
+    labels: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+def synthetic_set(count: int, seed: int, styles: Sequence[str], spec: PreprocessSpec,
+                  work_dir: Path) -> ArraySet:
+    """``count`` rendered crops at the input size, from the cache when it holds them."""
+    key = f"{SYNTH_VERSION}-{count}-{seed}-{','.join(styles)}-{spec.width}x{spec.height}"
+    stem = work_dir / "synth" / hashlib.sha1(key.encode()).hexdigest()[:16]
+    images_path, labels_path = stem.with_suffix(".images.npy"), stem.with_suffix(".labels.npy")
+    if not (images_path.is_file() and labels_path.is_file()):
+        images = np.zeros((count, spec.height, spec.width, 3), np.uint8)
+        labels = np.zeros(count, np.int64)
+        crops = generate(count, seed, styles)
+        for i, crop in enumerate(tqdm(crops, total=count, desc="rendering tiles", unit="tile")):
+            images[i] = resize_crop(crop.image, spec)
+            labels[i] = _INDEX[crop.code]
+        with atomic_path(labels_path) as temp:
+            np.save(temp, labels)
+        with atomic_path(images_path) as temp:
+            np.save(temp, images)
+    return ArraySet(np.load(images_path, mmap_mode="r"), np.load(labels_path))
+
+
+def real_set(crops: Sequence[RealCrop], spec: PreprocessSpec) -> ArraySet:
+    """The real ``crops`` loaded and resized to the input size."""
+    images = np.zeros((len(crops), spec.height, spec.width, 3), np.uint8)
+    for i, crop in enumerate(crops):
+        images[i] = resize_crop(as_bgr(crop.load(), str(crop.path)), spec)
+    return ArraySet(images, np.array([_INDEX[c.code] for c in crops], np.int64))

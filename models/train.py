@@ -1,0 +1,154 @@
+"""Train the tile classifier from scratch: rendered crops plus real crops, then export to ONNX.
+
+Each batch mixes augmented real crops (``real_fraction`` of it, when ../shared is present) with
+pre-rendered synthetic crops (``data.synthetic_set``). Whole tile sets named in ``hold_out`` are
+kept out of training and scored at the end, so the figures are for designs the model never saw.
+Needs the ``train`` extra (torch, onnx, tqdm); CPU is enough.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm import tqdm
+
+from fanscan.datasets.real_tiles import RealCrop, groups, load_real_crops
+from fanscan.datasets.tile_art import available_styles
+from fanscan.errors import FanscanError
+from fanscan.models.augment import augment_real
+from fanscan.models.data import ArraySet, real_set, synthetic_set
+from fanscan.models.export import export
+from fanscan.models.net import TileNet
+from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.vision.preprocess import PreprocessSpec, normalise
+
+DEFAULT_MODEL = Path(__file__).resolve().parent / "tile_classifier.onnx"
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything a training run depends on; recorded in the model's sidecar."""
+
+    out: Path = DEFAULT_MODEL
+    steps: int = 2000
+    batch: int = 96
+    synth_count: int = 16000
+    seed: int = 0
+    styles: tuple[str, ...] = ()  # empty: every style installed here
+    hold_out: tuple[str, ...] = ()
+    use_real: bool = True
+    real_fraction: float = 0.5
+    lr: float = 3e-3
+    threads: int = 2
+    work_dir: Path = Path("work_data")
+    spec: PreprocessSpec = field(default_factory=PreprocessSpec)
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """Held-out accuracy per tile set (empty without held-out sets) and the run's length."""
+
+    held_out_accuracy: dict[str, float]
+    seconds: float
+
+
+def _split_real(config: TrainConfig) -> tuple[list[RealCrop], list[RealCrop]]:
+    crops = load_real_crops() if config.use_real else []
+    unknown = set(config.hold_out) - set(groups(crops))
+    if unknown:
+        raise FanscanError("unknown_group", f"no real tile set named {sorted(unknown)[0]!r}")
+    held = [c for c in crops if c.group in config.hold_out]
+    return [c for c in crops if c.group not in config.hold_out], held
+
+
+def _batch(real: ArraySet | None, synth: ArraySet, config: TrainConfig,
+           rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    n_real = round(config.batch * config.real_fraction) if real is not None and len(real) else 0
+    synth_idx = np.sort(rng.integers(0, len(synth), config.batch - n_real))
+    images = [synth.images[synth_idx]]
+    labels = [synth.labels[synth_idx]]
+    if n_real:
+        real_idx = rng.integers(0, len(real), n_real)
+        images.append(np.stack([augment_real(real.images[i], rng) for i in real_idx]))
+        labels.append(real.labels[real_idx])
+    x = torch.from_numpy(normalise(np.concatenate(images), config.spec))
+    return x.contiguous(memory_format=torch.channels_last), torch.from_numpy(np.concatenate(labels))
+
+
+def predict(net: nn.Module, data: ArraySet, spec: PreprocessSpec, batch: int = 256) -> np.ndarray:
+    """Class probabilities (n, 43) of ``data`` under ``net`` in eval mode."""
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for start in range(0, len(data), batch):
+            x = torch.from_numpy(normalise(np.asarray(data.images[start : start + batch]), spec))
+            out.append(torch.softmax(net(x.contiguous(memory_format=torch.channels_last)), 1).numpy())
+    return np.concatenate(out) if out else np.zeros((0, len(CLASS_LABELS)), np.float32)
+
+
+def train(config: TrainConfig) -> TrainResult:
+    """Train, evaluate on the held-out sets, export ``config.out`` and its sidecar."""
+    started = time.monotonic()
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads)
+    rng = np.random.default_rng(config.seed)
+    styles = config.styles or tuple(available_styles())
+    if not styles:
+        raise FanscanError("no_tile_art", "no tile art is installed to render training crops from")
+    train_crops, held_crops = _split_real(config)
+    synth = synthetic_set(config.synth_count, config.seed, styles, config.spec, config.work_dir)
+    real = real_set(train_crops, config.spec) if train_crops else None
+
+    net = TileNet(len(CLASS_LABELS)).to(memory_format=torch.channels_last)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=1e-4)
+    warmup = max(1, config.steps // 20)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser,
+        lambda s: min(1.0, (s + 1) / warmup) * 0.5 * (1 + math.cos(math.pi * min(1.0, s / config.steps))),
+    )
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    net.train()
+    progress = tqdm(range(config.steps), desc="training", unit="step")
+    running = None
+    for _ in progress:
+        x, y = _batch(real, synth, config, rng)
+        loss = loss_fn(net(x), y)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        running = loss.item() if running is None else 0.95 * running + 0.05 * loss.item()
+        progress.set_postfix(loss=f"{running:.3f}")
+
+    accuracy: dict[str, float] = {}
+    if held_crops:
+        held = real_set(held_crops, config.spec)
+        correct = predict(net, held, config.spec).argmax(1) == held.labels
+        for group in groups(held_crops):
+            mask = np.array([c.group == group for c in held_crops])
+            accuracy[group] = float(correct[mask].mean())
+    seconds = time.monotonic() - started
+    record: dict[str, Any] = {
+        **{k: v for k, v in asdict(config).items() if k not in ("out", "work_dir", "spec")},
+        "styles": list(styles),
+        "real_crops": len(train_crops),
+        "real_groups": groups(train_crops),
+        "held_out_accuracy": accuracy,
+        "seconds": round(seconds),
+        "trained": time.strftime("%Y-%m-%d", time.gmtime()),
+    }
+    export(net.to(memory_format=torch.contiguous_format), config.spec, config.out, record)
+    return TrainResult(accuracy, seconds)
+
+
+def parse_groups(text: Sequence[str]) -> tuple[str, ...]:
+    """Group names from repeated or comma-separated command-line values."""
+    return tuple(g for item in text for g in item.split(",") if g)

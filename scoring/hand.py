@@ -1,0 +1,297 @@
+"""Hands and declared sets, and the hand JSON of the contract (../shared/docs/tiles-and-hands.md).
+
+``Hand.from_json`` is the one gate every hand passes: it checks the structure, the codes, the sets,
+the tile count, the win tile and the win conditions, and raises ``FanscanError`` with one sentence
+naming the culprit. ``Hand.to_json`` writes the same object back.
+
+>>> hand = Hand.from_json({"concealed": ["1m", "2m", "3m", "5p", "5p"],
+...     "melds": [{"type": "pung", "tiles": ["9s", "9s", "9s"], "concealed": False},
+...               {"type": "chow", "tiles": ["4s", "5s", "6s"], "concealed": False},
+...               {"type": "kong", "tiles": ["E", "E", "E", "E"], "concealed": True}],
+...     "win_tile": "5p"})
+>>> hand.melds[2].kind, hand.melds[2].concealed, hand.tile_count()
+('kong', True, 14)
+>>> Hand.from_json({"concealed": ["1m"], "win_tile": "1m", "colour": "red"})
+Traceback (most recent call last):
+...
+fanscan.errors.FanscanError: unknown field 'colour' in the hand (expected concealed, melds, win_tile, flowers, self_drawn, seat_wind, round_wind, fourth_tile, kong, last_tile)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import BACK, WINDS, Tile, format_tiles
+
+MELD_KINDS = ("chow", "pung", "kong")
+
+#: The contract's hand fields, in the order ``to_json`` writes them.
+BASE_FIELDS = (
+    "concealed", "melds", "win_tile", "flowers", "self_drawn", "seat_wind", "round_wind",
+    "fourth_tile", "kong", "last_tile",
+)
+_MELD_FIELDS = ("type", "tiles", "concealed", "claimed_from")
+_FLAG_FIELDS = ("self_drawn", "fourth_tile", "kong", "last_tile")
+
+
+def _bad(message: str) -> FanscanError:
+    return FanscanError("invalid_hand", message)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared set: a chow, a pung or a kong (``concealed`` only for a concealed kong).
+
+    ``claimed_from`` is the notation's number: for a chow which of its tiles was claimed (1-3), for
+    a pung or exposed kong the player it came from (1 left, 2 across, 3 right), 5-7 for a kong
+    added to a pung claimed from 1-3; None when unknown or concealed.
+    """
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    concealed: bool = False
+    claimed_from: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_meld(self)
+
+    @property
+    def tile(self) -> Tile:
+        """The lowest tile (a chow) or the repeated tile (a pung or kong)."""
+        return self.tiles[0]
+
+    def to_json(self) -> dict[str, Any]:
+        obj: dict[str, Any] = {
+            "type": self.kind,
+            "tiles": [t.code for t in self.tiles],
+            "concealed": self.concealed,
+        }
+        if self.claimed_from is not None:
+            obj["claimed_from"] = self.claimed_from
+        return obj
+
+    @classmethod
+    def from_json(cls, obj: Any, position: int) -> Meld:
+        """Read one meld object; ``position`` (1-based) names it in error messages."""
+        where = f"meld {position}"
+        if not isinstance(obj, Mapping):
+            raise _bad(f"{where} must be an object with type, tiles and concealed")
+        unknown = [k for k in obj if k not in _MELD_FIELDS]
+        if unknown:
+            raise _bad(f"unknown field {unknown[0]!r} in {where} (expected type, tiles, concealed)")
+        kind = obj.get("type")
+        if kind not in MELD_KINDS:
+            raise _bad(f"{where} has type {kind!r}; expected chow, pung or kong")
+        raw = obj.get("tiles")
+        if not isinstance(raw, list):
+            raise _bad(f"{where} needs a list of tiles")
+        concealed = obj.get("concealed", False)
+        if not isinstance(concealed, bool):
+            raise _bad(f"{where}: concealed must be true or false")
+        claimed = obj.get("claimed_from")
+        if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, int)):
+            raise _bad(f"{where}: claimed_from must be a whole number")
+        faces = [code for code in raw if code != BACK]
+        if kind == "kong" and len(raw) == 4 and faces and len(faces) < 4:
+            # A concealed kong is often laid with its two outer tiles face down.
+            raw = [faces[0]] * 4
+        elif len(faces) < len(raw):
+            raise _bad(f"{where} has a face-down tile; give the faces of its tiles")
+        tiles = tuple(_tile(code, where) for code in raw)
+        if kind == "chow":
+            tiles = tuple(sorted(tiles))
+        return cls(kind, tiles, concealed, claimed)
+
+
+def _check_meld(meld: Meld) -> None:
+    shown = format_tiles(meld.tiles)
+    if meld.kind not in MELD_KINDS:
+        raise _bad(f"meld {shown} has kind {meld.kind!r}; expected chow, pung or kong")
+    size = 4 if meld.kind == "kong" else 3
+    if len(meld.tiles) != size:
+        raise _bad(f"the {meld.kind} {shown} has {len(meld.tiles)} tiles; a {meld.kind} has {size}")
+    if any(t.is_flower for t in meld.tiles):
+        raise _bad(f"the {meld.kind} {shown} holds a flower; flowers are never part of a set")
+    first = meld.tiles[0]
+    if meld.kind == "chow":
+        ok = (first.is_suited and first.rank is not None and first.rank <= 7
+              and meld.tiles == (first, Tile(first + 1), Tile(first + 2)))
+        if not ok:
+            raise _bad(f"the chow {shown} is not three consecutive tiles of one suit")
+    elif any(t != first for t in meld.tiles):
+        raise _bad(f"the {meld.kind} {shown} is not {size} identical tiles")
+    if meld.concealed and meld.kind != "kong":
+        raise _bad(f"the {meld.kind} {shown} is marked concealed; only a kong can be concealed")
+    claim = meld.claimed_from
+    allowed = {"chow": (1, 2, 3), "pung": (1, 2, 3), "kong": (1, 2, 3, 5, 6, 7)}[meld.kind]
+    if claim is not None and (meld.concealed or claim not in allowed):
+        raise _bad(f"the {meld.kind} {shown} cannot be claimed from {claim}")
+
+
+def _tile(code: Any, where: str) -> Tile:
+    try:
+        return Tile.from_code(code)
+    except FanscanError as error:
+        raise _bad(f"{where}: {error.message}") from None
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand with its win conditions; ``options`` holds a rule set's own extra fields.
+
+    ``win_tile`` is None only for a waiting (incomplete) hand, as ``fanscan waits`` reads it.
+    """
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...] = ()
+    win_tile: Tile | None = None
+    flowers: tuple[Tile, ...] = ()
+    self_drawn: bool = False
+    seat_wind: Tile = Tile.E
+    round_wind: Tile = Tile.E
+    fourth_tile: bool = False
+    kong: bool = False
+    last_tile: bool = False
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+
+    def tile_count(self) -> int:
+        """Tiles in play, a kong counting as three (14 for a complete MCR hand)."""
+        return len(self.concealed) + 3 * len(self.melds)
+
+    def all_tiles(self) -> list[Tile]:
+        """Every tile held: standing tiles and all four tiles of each kong; no flowers."""
+        tiles = list(self.concealed)
+        for meld in self.melds:
+            tiles.extend(meld.tiles)
+        return tiles
+
+    def replace(self, **changes: Any) -> Hand:
+        """A copy with some fields changed (validated again by ``check``)."""
+        values = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        values.update(changes)
+        return Hand(**values)
+
+    def check(self, size: int = 14) -> Hand:
+        """Raise FanscanError unless this is a possible hand of ``size`` tiles; return self.
+
+        ``size`` 13 (or any size that is not 2 mod 3) means a waiting hand without a win tile.
+        """
+        for tile in self.concealed:
+            if tile.is_flower:
+                raise _bad(f"{tile.code} is a flower; list flowers under 'flowers', not 'concealed'")
+        for tile in self.flowers:
+            if not tile.is_flower:
+                raise _bad(f"{tile.code} is listed as a flower; flowers are 1f-8f")
+        flower_counts = Counter(self.flowers)
+        for tile, n in flower_counts.items():
+            if n > 1:
+                raise _bad(f"the flower {tile.code} appears {n} times; each flower exists once")
+        counts = Counter(self.all_tiles())
+        for tile, n in sorted(counts.items()):
+            if n > 4:
+                raise _bad(f"{tile.code} appears {n} times; there are only four of each tile")
+        count = self.tile_count()
+        if count != size:
+            parts = f"{len(self.concealed)} concealed"
+            if self.melds:
+                parts += f" + {len(self.melds)} meld{'s' if len(self.melds) > 1 else ''} x 3"
+            kind = "a complete" if size % 3 == 2 else "a waiting"
+            raise _bad(f"the hand has {count} tiles ({parts}); {kind} hand here has {size}")
+        for name in ("seat_wind", "round_wind"):
+            if getattr(self, name) not in WINDS:
+                raise _bad(f"{name} is {getattr(self, name).code}; expected one of E S W N")
+        if size % 3 != 2:
+            return self
+        if self.win_tile is None:
+            raise _bad("the hand has no win tile")
+        win = self.win_tile
+        if win not in self.concealed:
+            raise _bad(f"the win tile {win.code} is not among the concealed tiles")
+        self._check_win_conditions(win, counts)
+        return self
+
+    def _check_win_conditions(self, win: Tile, counts: Counter[Tile]) -> None:
+        held = self.concealed.count(win)
+        if self.kong and self.self_drawn and not any(m.kind == "kong" for m in self.melds):
+            raise _bad("won on a kong replacement tile (kong + self_drawn), but the hand has no kong")
+        if self.kong and not self.self_drawn and counts[win] > 1:
+            raise _bad(
+                f"robbing a kong of {win.code} (kong without self_drawn), but the hand holds"
+                f" another {win.code}"
+            )
+        if self.fourth_tile and held > 1:
+            raise _bad(
+                f"fourth_tile says {win.code} was the last of its kind, but the concealed tiles"
+                f" hold another {win.code}"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's hand object (rule-set options after the base fields)."""
+        obj: dict[str, Any] = {
+            "concealed": [t.code for t in self.concealed],
+            "melds": [m.to_json() for m in self.melds],
+            "win_tile": self.win_tile.code if self.win_tile is not None else None,
+            "flowers": [t.code for t in self.flowers],
+            "self_drawn": self.self_drawn,
+            "seat_wind": self.seat_wind.code,
+            "round_wind": self.round_wind.code,
+            "fourth_tile": self.fourth_tile,
+            "kong": self.kong,
+            "last_tile": self.last_tile,
+        }
+        obj.update(self.options)
+        return obj
+
+    @classmethod
+    def from_json(
+        cls, obj: Any, *, extra_fields: Mapping[str, Any] | None = None, size: int = 14
+    ) -> Hand:
+        """Read and check a hand object; ``extra_fields`` maps a rule set's own fields to defaults.
+
+        An extra field must have the type of its default. ``size`` is the tile count the rule set
+        wants (see ``check``).
+        """
+        extras = dict(extra_fields or {})
+        if not isinstance(obj, Mapping):
+            raise _bad("a hand must be a JSON object")
+        for key in obj:
+            if key not in BASE_FIELDS and key not in extras:
+                expected = ", ".join((*BASE_FIELDS, *extras))
+                raise _bad(f"unknown field {key!r} in the hand (expected {expected})")
+        raw = obj.get("concealed")
+        if not isinstance(raw, list):
+            raise _bad("the hand needs 'concealed', a list of tile codes")
+        concealed = tuple(_tile(code, "concealed") for code in raw)
+        melds_raw = obj.get("melds", [])
+        if not isinstance(melds_raw, list):
+            raise _bad("'melds' must be a list")
+        melds = tuple(Meld.from_json(m, i) for i, m in enumerate(melds_raw, 1))
+        win_raw = obj.get("win_tile")
+        if win_raw is None and size % 3 == 2:
+            raise _bad("the hand needs 'win_tile', the tile it was completed with")
+        win = None if win_raw is None else _tile(win_raw, "win_tile")
+        flowers_raw = obj.get("flowers", [])
+        if not isinstance(flowers_raw, list):
+            raise _bad("'flowers' must be a list of codes 1f-8f")
+        flowers = tuple(_tile(code, "flowers") for code in flowers_raw)
+        flags = {}
+        for name in _FLAG_FIELDS:
+            value = obj.get(name, False)
+            if not isinstance(value, bool):
+                raise _bad(f"{name} must be true or false, not {value!r}")
+            flags[name] = value
+        winds = {name: _tile(obj.get(name, "E"), name) for name in ("seat_wind", "round_wind")}
+        options = {}
+        for name, default in extras.items():
+            value = obj.get(name, default)
+            if type(value) is not type(default):
+                raise _bad(f"{name} must be a {type(default).__name__}, not {value!r}")
+            options[name] = value
+        hand = cls(concealed, melds, win, flowers, **flags, **winds,
+                   options=MappingProxyType(options))
+        return hand.check(size)

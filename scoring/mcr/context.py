@@ -1,0 +1,124 @@
+"""What the MCR detectors look at: facts about the whole hand and about one reading of it.
+
+``HandFacts`` is computed once per hand (tile counts, win conditions, the wait); ``Context`` adds
+one reading (its chows, pungs and pair as tile indices 0-33). Tiles are plain ints here because
+the detectors run for every reading of every hand; ``Tile(i)`` gives the face back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fanscan.scoring.decompose import Reading, is_standard_complete, tile_counts
+from fanscan.scoring.hand import Hand
+
+class HandFacts:
+    """Per-hand facts shared by all readings; ``cache`` keeps per-hand detector results."""
+
+    __slots__ = (
+        "hand", "counts", "standing", "present", "win", "self_drawn", "kong_win", "last_tile",
+        "fourth_tile", "seat", "prevalent", "exposed", "kongs", "melded_kongs", "concealed_kongs",
+        "cache", "_unique_wait",
+    )
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.standing = tile_counts(hand.concealed)
+        counts = list(self.standing)
+        melded_counts = [0] * 34
+        exposed = melded_kongs = concealed_kongs = 0
+        for meld in hand.melds:
+            for tile in meld.tiles:
+                counts[tile] += 1
+                melded_counts[tile] += 1
+            if not meld.concealed:
+                exposed += 1
+            if meld.kind == "kong":
+                if meld.concealed:
+                    concealed_kongs += 1
+                else:
+                    melded_kongs += 1
+        self.counts = counts
+        self.present = [i for i in range(34) if counts[i]]
+        assert hand.win_tile is not None
+        self.win = int(hand.win_tile)
+        self.self_drawn = hand.self_drawn
+        self.kong_win = hand.kong
+        self.last_tile = hand.last_tile
+        # The other three copies in the hand's own melds make the win tile the last one (和绝张).
+        self.fourth_tile = hand.fourth_tile or melded_counts[self.win] == 3
+        self.seat = int(hand.seat_wind)
+        self.prevalent = int(hand.round_wind)
+        self.exposed = exposed
+        self.kongs = melded_kongs + concealed_kongs
+        self.melded_kongs = melded_kongs
+        self.concealed_kongs = concealed_kongs
+        self.cache: dict[Any, Any] = {}
+        self._unique_wait: bool | None = None
+
+    @property
+    def unique_wait(self) -> bool:
+        """Whether the hand before the win tile waited on exactly one tile (sets + pair or seven
+        pairs); a tile whose four copies are all in the hand still counts as a wait."""
+        if self._unique_wait is None:
+            self._unique_wait = waits_on_one(self.standing, self.win, seven_pairs=not self.hand.melds)
+        return self._unique_wait
+
+
+def waits_on_one(counts_with_win: list[int], win: int, *, seven_pairs: bool) -> bool:
+    """Whether ``counts_with_win`` less the win tile waits on exactly one tile."""
+    counts = list(counts_with_win)
+    counts[win] -= 1
+    found = 0
+    pairs_wait = seven_pairs and sum(counts) == 13
+    for index in range(34):
+        counts[index] += 1
+        done = is_standard_complete(counts) or (
+            pairs_wait and all(n % 2 == 0 for n in counts)
+        )
+        counts[index] -= 1
+        if done:
+            found += 1
+            if found > 1:
+                return False
+    return found == 1
+
+
+class Context:
+    """One reading of a hand, as the detectors see it."""
+
+    __slots__ = ("hand", "reading", "form", "chows", "pungs", "pair", "concealed_pungs",
+                 "concealed_chows")
+
+    def __init__(self, facts: HandFacts, reading: Reading | None, form: str) -> None:
+        self.hand = facts
+        self.reading = reading
+        self.form = form
+        chows: list[int] = []
+        pungs: list[int] = []
+        concealed_chows: list[int] = []
+        standing_pungs: list[int] = []
+        if reading is not None:
+            for group in reading.groups:
+                tile = int(group.tile)
+                if group.kind == "chow":
+                    chows.append(tile)
+                    if not group.declared:
+                        concealed_chows.append(tile)
+                else:
+                    pungs.append(tile)
+                    if group.kind == "pung" and not group.declared:
+                        standing_pungs.append(tile)
+        chows.sort()
+        pungs.sort()
+        self.chows = chows
+        self.pungs = pungs
+        self.concealed_chows = concealed_chows
+        self.pair = int(reading.pair) if reading is not None and reading.pair is not None else -1
+        win = facts.win
+        if not facts.self_drawn and win in standing_pungs and not any(
+            c <= win <= c + 2 for c in concealed_chows
+        ):
+            # Won on a discard that can only complete this pung: the pung is exposed.
+            standing_pungs.remove(win)
+        self.concealed_pungs = len(standing_pungs)

@@ -1,0 +1,72 @@
+"""Wait analysis: which tiles complete a waiting hand, and what each win would score.
+
+>>> from fanscan.scoring.notation import parse_notation
+>>> options = waits(parse_notation("123m456p789s123sE", complete=False))
+>>> [(o.tile.code, o.discard.total, o.self_drawn.total) for o in options]
+[('E', 12, 14)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fanscan.errors import FanscanError
+from fanscan.scoring.decompose import FORMS, waiting_tiles
+from fanscan.scoring.hand import Hand
+from fanscan.scoring.ruleset import ScoreResult, get_ruleset
+from fanscan.scoring.tiles import Tile
+
+
+@dataclass(frozen=True)
+class WaitOption:
+    """One winning tile: how many copies are still unseen by the hand, and both ways to win."""
+
+    tile: Tile
+    remaining: int
+    discard: ScoreResult
+    self_drawn: ScoreResult
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile.code,
+            "remaining": self.remaining,
+            "discard": self.discard.to_json(),
+            "self_drawn": self.self_drawn.to_json(),
+        }
+
+
+def waits(hand: Hand, rules: str = "mcr") -> list[WaitOption]:
+    """The winning tiles of the waiting ``hand`` (no win tile) under ``rules``, in tile order.
+
+    A tile whose four copies are all in the hand is listed with ``remaining`` 0 and results that
+    say it cannot be won on.
+    """
+    ruleset = get_ruleset(rules)
+    hand.check(ruleset.hand_size - 1)
+    forms = getattr(ruleset, "forms", FORMS)
+    chows = getattr(ruleset, "chows", True)
+    held = hand.all_tiles()
+    options = []
+    for tile in waiting_tiles(hand, forms, chows=chows):
+        remaining = 4 - held.count(tile)
+        results = []
+        for self_drawn in (False, True):
+            complete = hand.replace(
+                concealed=(*hand.concealed, tile), win_tile=tile, self_drawn=self_drawn,
+                fourth_tile=False, kong=False, last_tile=False,
+            )
+            if remaining <= 0:
+                results.append(ScoreResult.failed(
+                    ruleset.name, ruleset.minimum,
+                    f"all four {tile.code} are already in the hand, so none is left to win on",
+                ))
+                continue
+            try:
+                complete.check(ruleset.hand_size)
+            except FanscanError as error:
+                results.append(ScoreResult.failed(ruleset.name, ruleset.minimum, error.message))
+                continue
+            results.append(ruleset.score(complete))
+        options.append(WaitOption(tile, remaining, results[0], results[1]))
+    return options

@@ -1,0 +1,57 @@
+"""``fanscan classify``: JSON lines per the contract, a table, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from fanscan.cli import main
+from fanscan.datasets import tile_art
+
+STYLE = next((s for s in ("xmahjongg-real", "gnome-smooth") if s in tile_art.available_styles()), None)
+
+
+@pytest.fixture
+def crops(tmp_path):
+    if STYLE is None:
+        pytest.skip("no tile art packages installed")
+    faces = tile_art.load_faces(STYLE)
+    paths = []
+    for code in ("5p", "E", "8s"):
+        path = tmp_path / f"{code}.png"
+        cv2.imwrite(str(path), cv2.resize(faces[code][..., :3], (75, 100)))
+        paths.append(str(path))
+    return paths
+
+
+def test_classify_json_prints_one_object_per_file(crops, capsys):
+    assert main(["classify", *crops, "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    objects = [json.loads(line) for line in lines]
+    assert [o["file"] for o in objects] == crops
+    assert [o["code"] for o in objects] == ["5p", "E", "8s"]
+    assert all(set(o) == {"file", "code", "confidence"} and 0 < o["confidence"] <= 1 for o in objects)
+
+
+def test_classify_prints_a_table_without_json(crops, capsys):
+    assert main(["classify", *crops]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["file", "code", "confidence"]
+    assert [line.split()[1] for line in lines[1:]] == ["5p", "E", "8s"]
+
+
+def test_classify_unreadable_file_is_a_one_line_error(tmp_path, capsys):
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not an image", encoding="utf-8")
+    assert main(["classify", str(bad), "--json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and "notes.jpg" in captured.err
+
+
+def test_classify_missing_file_is_a_one_line_error(tmp_path, capsys):
+    assert main(["classify", str(tmp_path / "gone.png")]) == 1
+    assert "gone.png" in capsys.readouterr().err

@@ -1,0 +1,47 @@
+"""``fanscan train``: a tiny end-to-end run, and the message when the train extra is missing."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+import pytest
+
+from fanscan.cli import main
+from fanscan.datasets.tile_art import available_styles
+from fanscan.scoring.tiles import CLASS_LABELS
+
+
+def test_train_tiny_run_writes_a_usable_model(tmp_path, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    style = next((s for s in available_styles() if s.startswith("font-")), None)
+    if style is None:
+        pytest.skip("no Unicode mahjong font installed")
+    out = tmp_path / "tiny.onnx"
+    argv = ["train", "--out", str(out), "--steps", "2", "--batch", "8", "--synth", "24",
+            "--styles", style, "--no-real", "--threads", "1", "--work-dir", str(tmp_path)]
+    assert main(argv) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    sidecar = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert tuple(sidecar["labels"]) == CLASS_LABELS
+    assert sidecar["training"]["styles"] == [style] and sidecar["training"]["steps"] == 2
+
+    from fanscan.vision.classifier import TileClassifier
+
+    probs = TileClassifier(out).probabilities([np.zeros((50, 40, 3), np.uint8)])
+    assert probs.shape == (1, len(CLASS_LABELS))
+
+
+def test_train_without_torch_names_the_extra(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.delitem(sys.modules, "fanscan.models.train", raising=False)
+    assert main(["train", "--steps", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "fanscan[train]" in err and err.count("\n") == 1
+
+
+def test_train_unknown_style_is_an_error(capsys):
+    assert main(["train", "--styles", "pastel"]) == 1
+    assert "'pastel'" in capsys.readouterr().err

@@ -1,0 +1,61 @@
+"""Pascal VOC export and import: round trip of boxes and the published XML structure."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from fanscan.datasets.formats.voc import format_voc, load_voc, parse_voc, save_voc
+from fanscan.datasets.labels import PhotoLabels, TileLabel
+from fanscan.errors import FanscanError
+
+
+def _boxes_by_person(photo: PhotoLabels) -> PhotoLabels:
+    """What VOC keeps: codes and axis-aligned boxes, set by a person."""
+    tiles = []
+    for tile in photo.tiles:
+        x0, y0, x1, y1 = tile.bounds
+        tiles.append(TileLabel(tile.code, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), 1.0, "person"))
+    return PhotoLabels(photo.image, photo.width, photo.height, tuple(tiles), status="reviewed")
+
+
+def test_voc_round_trip_keeps_codes_and_boxes(scene: PhotoLabels) -> None:
+    assert parse_voc(format_voc(scene)) == _boxes_by_person(scene)
+
+
+def test_voc_xml_has_the_published_elements(scene: PhotoLabels) -> None:
+    root = ET.fromstring(format_voc(scene))
+    assert root.tag == "annotation"
+    assert root.findtext("filename") == "table/hand.png"
+    assert [root.findtext(f"size/{key}") for key in ("width", "height", "depth")] == ["320", "200", "3"]
+    objects = root.findall("object")
+    assert [o.findtext("name") for o in objects] == ["5p", "E", "back"]
+    tilted = objects[2].find("bndbox")
+    assert tilted is not None
+    assert [tilted.findtext(k) for k in ("xmin", "ymin", "xmax", "ymax")] == ["160", "60", "240", "140"]
+    assert all(o.findtext("difficult") == "0" for o in objects)
+
+
+def test_voc_dataset_round_trip_through_folders(
+    tmp_path: Path, scene: PhotoLabels, scene_root: Path
+) -> None:
+    save_voc(tmp_path / "voc", [scene], scene_root)
+    assert (tmp_path / "voc" / "JPEGImages" / "table__hand.png").is_file()
+    assert (tmp_path / "voc" / "ImageSets" / "Main" / "trainval.txt").read_text() == "table__hand\n"
+    (photo,) = load_voc(tmp_path / "voc")
+    assert photo == replace(_boxes_by_person(scene), image="table__hand.png")
+
+
+def test_voc_missing_box_is_named(scene: PhotoLabels) -> None:
+    text = format_voc(scene).replace("<xmin>160</xmin>", "")
+    with pytest.raises(FanscanError, match="a.xml object 3: missing <bndbox/xmin>"):
+        parse_voc(text, "a.xml")
+
+
+def test_voc_unknown_class_is_named(scene: PhotoLabels) -> None:
+    text = format_voc(scene).replace("<name>E</name>", "<name>east</name>")
+    with pytest.raises(FanscanError, match="a.xml object 2: class 'east' is not a tile code"):
+        parse_voc(text, "a.xml")

@@ -1,0 +1,162 @@
+"""The batch pre-labelling step, with a fake photo reader: parallel, resumable, person-safe."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from fanscan.datasets.labels import label_path, load_labels, save_labels
+from fanscan.datasets.prelabel import labels_from_reading, prelabel
+from fanscan.errors import FanscanError
+
+# A reader that logs each photo it reads, sleeps if asked, and finds two tiles in a pung.
+_FAKE_READER = textwrap.dedent(
+    """
+    import os, time
+    from pathlib import Path
+    from types import SimpleNamespace as NS
+    from fanscan.errors import FanscanError
+
+    def read(path):
+        with open(os.environ["FAKE_READER_LOG"], "a") as log:
+            log.write(Path(path).name + "\\n")
+        time.sleep(float(os.environ.get("FAKE_READER_SLEEP", "0")))
+        if Path(path).name.startswith("empty"):
+            raise FanscanError("no_tiles", "no tiles found")
+        if Path(path).name.startswith("crash"):
+            raise RuntimeError("reader bug")
+        box = [[1, 2], [11, 2], [11, 16], [1, 16]]
+        tiles = [NS(code="5p", confidence=0.75, box=box, orientation=0, group=0),
+                 NS(code="back", confidence=0.5, box=box, orientation=90, group=None)]
+        return NS(tiles=tiles, groups=[{"role": "meld", "tiles": [0], "meld": {"type": "pung", "concealed": False}}])
+    """
+)
+READER = "fake_reader_for_tests:read"
+
+
+@pytest.fixture
+def photos(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder of 6 small photos (one in a subfolder) and the fake reader on the import path."""
+    import cv2
+
+    modules = tmp_path / "modules"
+    modules.mkdir()
+    (modules / "fake_reader_for_tests.py").write_text(_FAKE_READER)
+    monkeypatch.syspath_prepend(str(modules))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(modules), *sys.path]))
+    monkeypatch.setenv("FAKE_READER_LOG", str(tmp_path / "reads.log"))
+    folder = tmp_path / "photos"
+    for name in ("a.png", "b.png", "c.jpg", "sub/d.png", "empty.png", "crash.png"):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / name), np.full((48, 64, 3), 128, np.uint8))
+    return folder
+
+
+def _reads(folder: Path) -> list[str]:
+    log = folder.parent / "reads.log"
+    return sorted(log.read_text().split()) if log.exists() else []
+
+
+def test_prelabel_writes_a_label_file_beside_each_photo(photos: Path) -> None:
+    report = prelabel(photos, reader=READER, workers=2, progress=False)
+    assert (report.labelled, report.skipped) == (5, 0)
+    assert report.failed == (("crash.png", "RuntimeError: reader bug"),)
+    labels = load_labels(photos / "sub" / "d.png.fanscan.json")
+    assert (labels.image, labels.width, labels.height, labels.status) == ("d.png", 64, 48, "unreviewed")
+    assert [(t.code, t.confidence, t.source, t.group) for t in labels.tiles] == [
+        ("5p", 0.75, "model", 0),
+        ("back", 0.5, "model", None),
+    ]
+    assert labels.tiles[0].corners == ((1, 2), (11, 2), (11, 16), (1, 16))
+    assert [(g.kind, g.concealed) for g in labels.groups] == [("pung", False)]
+    assert load_labels(photos / "empty.png.fanscan.json").tiles == ()
+    assert not label_path(photos / "crash.png").exists()
+
+
+def test_prelabel_rerun_reads_only_what_is_not_current(photos: Path) -> None:
+    prelabel(photos, reader=READER, workers=1, progress=False)
+    first = _reads(photos)
+    report = prelabel(photos, reader=READER, workers=1, progress=False)
+    assert (report.labelled, report.skipped) == (0, 5)
+    assert _reads(photos) == sorted([*first, "crash.png"])  # only the failed one is retried
+
+
+def test_prelabel_force_never_overwrites_a_persons_work(photos: Path) -> None:
+    prelabel(photos, reader=READER, workers=1, progress=False)
+    path = photos / "a.png.fanscan.json"
+    save_labels(path, load_labels(path).reviewed())
+    reviewed = path.read_text()
+    (photos.parent / "reads.log").unlink()
+    report = prelabel(photos, reader=READER, workers=1, progress=False, force=True)
+    assert report.skipped == 1
+    assert "a.png" not in _reads(photos) and "b.png" in _reads(photos)
+    assert path.read_text() == reviewed
+
+
+def test_prelabel_resumes_after_being_killed(photos: Path) -> None:
+    for name in ("e", "f", "g", "h", "i", "j"):
+        (photos / f"{name}.png").write_bytes((photos / "a.png").read_bytes())
+    script = "from fanscan.datasets.prelabel import prelabel; import sys; prelabel(sys.argv[1], reader=sys.argv[2], workers=1, progress=False)"
+    env = {**os.environ, "FAKE_READER_SLEEP": "0.3"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, str(photos), READER], env=env, start_new_session=True
+    )
+    deadline = time.monotonic() + 20
+    while len(list(photos.glob("*.fanscan.json"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None, "the batch finished before it could be interrupted"
+    os.killpg(process.pid, signal.SIGKILL)  # the batch and its worker processes
+    process.wait()
+    done = sorted(p.name for p in photos.rglob("*.fanscan.json"))
+    assert 3 <= len(done) < 11
+    for path in photos.rglob("*.fanscan.json"):
+        load_labels(path)  # every file written is whole
+    (photos.parent / "reads.log").unlink()
+    report = prelabel(photos, reader=READER, workers=2, progress=False)
+    assert report.skipped == len(done)
+    assert report.labelled + len(report.failed) == 12 - len(done)
+
+
+@pytest.mark.slow
+def test_prelabel_on_a_local_dask_cluster(photos: Path) -> None:
+    pytest.importorskip("dask.distributed")
+    report = prelabel(photos, reader=READER, dask_local=1, progress=False)
+    assert (report.labelled, report.skipped, len(report.failed)) == (5, 0, 1)
+    assert load_labels(photos / "b.png.fanscan.json").tiles[0].code == "5p"
+
+
+def test_prelabel_unknown_reader_is_one_error(photos: Path) -> None:
+    with pytest.raises(FanscanError, match="cannot load the photo reader 'no_such_module:read'"):
+        prelabel(photos, reader="no_such_module:read", progress=False)
+
+
+def test_prelabel_maps_layout_roles_to_group_kinds() -> None:
+    box = [[0, 0], [1, 0], [1, 1], [0, 1]]
+    reading = SimpleNamespace(
+        tiles=[SimpleNamespace(code="E", confidence=1.2, box=box, group=3)],
+        groups=[
+            {"role": "concealed", "tiles": []},
+            {"role": "concealed_kong", "tiles": []},
+            {"role": "meld", "tiles": [0], "meld": {"type": "chow", "concealed": False}},
+            {"role": "flowers", "tiles": []},
+            {"role": "something new", "tiles": []},
+        ],
+    )
+    labels = labels_from_reading(reading, "x.jpg", (10, 10), "r", 5)
+    assert [(g.kind, g.concealed) for g in labels.groups] == [
+        ("concealed", False),
+        ("kong", True),
+        ("chow", False),
+        ("flowers", False),
+        ("unknown", False),
+    ]
+    assert (labels.tiles[0].group, labels.tiles[0].confidence) == (3, 1.0)

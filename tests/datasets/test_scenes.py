@@ -1,0 +1,68 @@
+"""The scene generator: deterministic, and its ground truth agrees with itself and the picture."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from fanscan.datasets import tile_art
+from fanscan.datasets.scenes import SCENE_STYLES, generate_scene, hand_of, random_groups
+
+pytestmark = pytest.mark.skipif(
+    not set(SCENE_STYLES) & set(tile_art.available_styles()), reason="no tile art installed"
+)
+
+
+def test_scenes_same_seed_same_scene() -> None:
+    a = generate_scene(7, size=(480, 360))
+    b = generate_scene(7, size=(480, 360))
+    assert np.array_equal(a.image, b.image)
+    assert a.hand == b.hand
+    assert all(np.array_equal(x.quad, y.quad) for x, y in zip(a.tiles, b.tiles))
+    assert not np.array_equal(a.image, generate_scene(8, size=(480, 360)).image)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_scenes_hands_are_complete_and_possible(seed: int) -> None:
+    groups = random_groups(np.random.default_rng(seed))
+    hand = hand_of(groups)
+    counts = Counter(hand["concealed"]) + Counter(t for m in hand["melds"] for t in m["tiles"])
+    assert max(counts.values()) <= 4
+    sets = len(hand["melds"]) + (len(hand["concealed"]) - 2) / 3
+    assert sets in (4, 5)
+    assert hand["win_tile"] in hand["concealed"]
+    for meld in hand["melds"]:
+        if meld["type"] == "chow":
+            ranks = [int(t[0]) for t in meld["tiles"]]
+            assert ranks == list(range(ranks[0], ranks[0] + 3))
+        else:
+            assert len(set(meld["tiles"])) == 1
+
+
+def test_scenes_ground_truth_matches_the_picture() -> None:
+    scene = generate_scene(3, size=(800, 600))
+    h, w = scene.image.shape[:2]
+    assert (w, h) == (800, 600)
+    faces = [t for t in scene.tiles if t.code != "back"]
+    table = np.median(scene.image.reshape(-1, 3), axis=0)
+    for tile in scene.tiles:
+        assert tile.quad.shape == (4, 2)
+        assert (tile.quad >= 0).all() and (tile.quad[:, 0] < w).all() and (tile.quad[:, 1] < h).all()
+    # Inside every face quad the picture is the tile, not the table: far from the table colour.
+    for tile in faces:
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, tile.quad.astype(np.int32), 1)
+        inside = scene.image[mask > 0].astype(float)
+        assert np.abs(np.median(inside, axis=0) - table).max() > 10
+    # Every tile of the hand is drawn: the scene's tiles are the hand's tiles.
+    drawn = Counter(t.code for t in faces)
+    hand = scene.hand
+    shown = Counter(hand["concealed"]) + Counter(hand["flowers"])
+    for meld in hand["melds"]:
+        shown += Counter(meld["tiles"][1:3] if meld["concealed"] else meld["tiles"])
+    assert drawn == shown
+    decoded = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert np.array_equal(decoded, scene.image)

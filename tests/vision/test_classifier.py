@@ -1,0 +1,111 @@
+"""The shipped tile classifier: its labels, its reading of clean rendered faces, its interface."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import cv2
+import numpy as np
+import pytest
+
+from fanscan.datasets import tile_art
+from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import CLASS_LABELS, TILE_CODES
+from fanscan.vision.classifier import DEFAULT_MODEL, TileClassifier, default_classifier
+
+# Debian-packaged art that a fresh machine can install; the model never trains on exactly these
+# clean, upright renders (only on augmented crops of them).
+PACKAGED_STYLES = [s for s in ("xmahjongg-real", "kmahjongg-traditional", "gnome-smooth")
+                   if s in tile_art.available_styles()]
+
+
+def on_body(face: np.ndarray) -> np.ndarray:
+    """A BGRA face on an ivory tile body, as a 75 x 100 BGR crop."""
+    alpha = face[..., 3:].astype(np.float32) / 255
+    body = np.float32([215, 235, 245])
+    bgr = (face[..., :3] * alpha + body * (1 - alpha)).astype(np.uint8)
+    return cv2.resize(bgr, (75, 100), interpolation=cv2.INTER_AREA)
+
+
+def test_classifier_shipped_labels_are_the_contract_classes():
+    sidecar = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
+    assert tuple(sidecar["labels"]) == CLASS_LABELS
+    assert default_classifier().labels == CLASS_LABELS
+
+
+def test_classifier_shipped_model_is_small():
+    assert DEFAULT_MODEL.stat().st_size <= 5 * 1024 * 1024
+
+
+@pytest.mark.parametrize("style", PACKAGED_STYLES or [pytest.param("none", marks=pytest.mark.skip("no tile art packages"))])
+def test_classifier_reads_every_rendered_face(style):
+    faces = tile_art.load_faces(style)
+    crops = [on_body(faces[code]) for code in TILE_CODES]
+    codes, confidences = default_classifier().classify(crops)
+    wrong = [(want, got) for want, got in zip(TILE_CODES, codes, strict=True) if want != got]
+    assert wrong == []
+    assert float(np.median(confidences)) > 0.8
+
+
+def test_classifier_reads_upside_down_faces():
+    if not PACKAGED_STYLES:
+        pytest.skip("no tile art packages installed")
+    faces = tile_art.load_faces(PACKAGED_STYLES[0])
+    crops = [cv2.rotate(on_body(faces[code]), cv2.ROTATE_180) for code in TILE_CODES]
+    codes, _ = default_classifier().classify(crops)
+    assert sum(a == b for a, b in zip(codes, TILE_CODES, strict=True)) >= len(TILE_CODES) - 1
+
+
+@pytest.mark.parametrize("colour", ["green", "blue", "yellow", "orange"])
+def test_classifier_reads_face_down_tiles_as_back(colour):
+    back = cv2.resize(tile_art.render_back(colour)[..., :3], (75, 100))
+    codes, _ = default_classifier().classify([back])
+    assert codes == ["back"]
+
+
+def test_classifier_probabilities_are_distributions_over_the_labels():
+    rng = np.random.default_rng(0)
+    crops = [rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for h, w in [(90, 70), (40, 30), (300, 200)]]
+    probs = default_classifier().probabilities(crops)
+    assert probs.shape == (3, len(CLASS_LABELS))
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    codes, confidences = default_classifier().classify(crops)
+    assert confidences == pytest.approx(probs.max(axis=1))
+    assert codes == [CLASS_LABELS[i] for i in probs.argmax(axis=1)]
+
+
+def test_classifier_batches_larger_than_one_run_agree_with_single_crops():
+    rng = np.random.default_rng(1)
+    crops = [rng.integers(0, 256, (80, 60, 3), dtype=np.uint8) for _ in range(70)]
+    together = default_classifier().probabilities(crops)
+    alone = np.concatenate([default_classifier().probabilities([c]) for c in crops[60:]])
+    assert np.allclose(together[60:], alone, atol=1e-5)
+
+
+def test_classifier_empty_input_gives_empty_output():
+    codes, confidences = default_classifier().classify([])
+    assert codes == [] and confidences.shape == (0,)
+
+
+def test_classifier_threads_share_one_session():
+    classifier = TileClassifier()
+    crop = np.full((80, 60, 3), 200, np.uint8)
+    results: list[str] = []
+    threads = [threading.Thread(target=lambda: results.append(classifier.classify([crop])[0][0]))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(results)) == 1 and len(results) == 4
+
+
+def test_classifier_rejects_a_non_image():
+    with pytest.raises(FanscanError, match="image 0"):
+        default_classifier().classify([np.zeros((10, 10), np.float64)])
+
+
+def test_classifier_missing_model_is_an_error_naming_it(tmp_path):
+    with pytest.raises(FanscanError, match="nothing.onnx"):
+        TileClassifier(tmp_path / "nothing.onnx")

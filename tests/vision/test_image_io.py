@@ -1,0 +1,125 @@
+"""Loading photos: orientation, reduced decodes, crops and every kind of bad input."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from fanscan.errors import FanscanError
+from fanscan.vision.image_io import MAX_PIXELS, load_photo
+
+
+def _jpeg(image: Image.Image, **kwargs: object) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=95, **kwargs)
+    return buffer.getvalue()
+
+
+def _marked(width: int = 400, height: int = 200) -> Image.Image:
+    """A picture whose top-left quarter is red and the rest blue, to see how it was turned."""
+    array = np.zeros((height, width, 3), np.uint8)
+    array[:, :] = (0, 0, 255)
+    array[: height // 2, : width // 2] = (255, 0, 0)
+    return Image.fromarray(array)
+
+
+def test_image_io_exif_orientation_is_applied() -> None:
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored sideways: rotate 90 degrees clockwise to show
+    photo = load_photo(_jpeg(_marked(), exif=exif.tobytes()))
+    assert photo.size == (200, 400)
+    image = photo.decode(1)
+    assert image.shape == (400, 200, 3)
+    # After a clockwise turn the red quarter sits top-right (BGR: red is channel 2).
+    assert image[50, 150, 2] > 200 and image[50, 150, 0] < 60
+    assert image[50, 50, 0] > 200
+
+
+def test_image_io_reduced_decode_has_the_scaled_size() -> None:
+    photo = load_photo(_jpeg(_marked(1600, 1200)))
+    assert photo.decode(4).shape == (300, 400, 3)
+    assert photo.decode(8).shape == (150, 200, 3)
+
+
+def test_image_io_crop_quad_is_upright_and_sized() -> None:
+    photo = load_photo(_jpeg(_marked(800, 400)))
+    quad = np.float32([[0, 0], [400, 0], [400, 200], [0, 200]])  # the red quarter
+    crop = photo.crop_quad(quad, 48, 64, 2)
+    assert crop.shape == (64, 48, 3)
+    assert crop[:, :, 2].mean() > 200 and crop[:, :, 0].mean() < 60
+
+
+@pytest.mark.parametrize("mode", ["L", "CMYK", "RGBA", "P", "I;16"])
+def test_image_io_decodes_any_mode_to_bgr(mode: str) -> None:
+    image = _marked().convert("RGBA") if mode == "RGBA" else _marked()
+    if mode == "RGBA":
+        alpha = np.full((200, 400), 255, np.uint8)
+        alpha[:, 200:] = 0  # transparent right half shows as white
+        image.putalpha(Image.fromarray(alpha))
+    elif mode == "I;16":
+        image = Image.fromarray((np.asarray(image.convert("L")).astype(np.uint16) * 256))
+    else:
+        image = image.convert(mode)
+    buffer = io.BytesIO()
+    image.save(buffer, "TIFF" if mode in ("CMYK", "I;16") else "PNG")
+    decoded = load_photo(buffer.getvalue()).decode(1)
+    assert decoded.shape == (200, 400, 3) and decoded.dtype == np.uint8
+    if mode == "RGBA":
+        assert decoded[100, 300].min() == 255
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    """A PNG whose header claims width x height (the pixel data is never read)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 16)) + chunk(b"IEND", b"")
+
+
+def _truncated_jpeg() -> bytes:
+    data = _jpeg(_marked(800, 600))
+    return data[: len(data) // 2]
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "words"),
+    [
+        pytest.param(b"", "unreadable_image", "empty", id="empty"),
+        pytest.param(b"hello, this is not a picture", "unreadable_image", "not an image", id="text"),
+        pytest.param(_png_header_only(20000, 20000), "image_too_large", "megapixel", id="bomb"),
+        pytest.param(_png_header_only(12000, 12000), "image_too_large", "megapixel", id="over-limit"),
+    ],
+)
+def test_image_io_rejects_bad_bytes(data: bytes, code: str, words: str) -> None:
+    with pytest.raises(FanscanError) as caught:
+        load_photo(data).decode(1)
+    assert caught.value.code == code
+    assert words in caught.value.message
+    assert "\n" not in caught.value.message
+
+
+def test_image_io_limit_is_checked_before_decoding() -> None:
+    assert 12000 * 12000 > MAX_PIXELS
+    with pytest.raises(FanscanError):
+        load_photo(_png_header_only(12000, 12000))  # fails on open, with no decode asked for
+
+
+def test_image_io_truncated_file_fails_on_decode() -> None:
+    photo = load_photo(_truncated_jpeg())
+    with pytest.raises(FanscanError) as caught:
+        photo.decode(1)
+    assert caught.value.code == "unreadable_image"
+
+
+def test_image_io_missing_file_and_directory(tmp_path) -> None:
+    with pytest.raises(FanscanError) as missing:
+        load_photo(tmp_path / "nope.jpg")
+    assert missing.value.code == "not_found" and "nope.jpg" in missing.value.message
+    with pytest.raises(FanscanError) as folder:
+        load_photo(tmp_path)
+    assert folder.value.code == "unreadable_image" and "directory" in folder.value.message

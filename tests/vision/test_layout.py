@@ -1,0 +1,132 @@
+"""The layout analyser on hand-made tile arrangements (no images): rows, groups, melds, doubts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fanscan.vision.detections import TileReading
+from fanscan.vision.layout import analyse, hand_frame, orient_box, orientation_degrees
+
+W, H = 30.0, 40.0  # a tile's face in pixels
+
+
+def _tile(code: str, x: float, y: float, sideways: bool = False, confidence: float = 0.99) -> TileReading:
+    w, h = (H, W) if sideways else (W, H)
+    box = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+    return TileReading(code, confidence, box, 90.0 if sideways else 0.0, sideways, x + w / 2)
+
+
+def _row(spec: str, y: float = 100.0, x: float = 0.0, gap: float = 12.0) -> list[TileReading]:
+    """Tiles from a spec such as '1m 2m 3m | 4p' ('|' is a gap, '_' marks a sideways tile)."""
+    tiles = []
+    for token in spec.split():
+        if token == "|":
+            x += gap
+            continue
+        sideways = token.startswith("_")
+        code = token.lstrip("_")
+        tiles.append(_tile(code, x, y + (H - W if sideways else 0), sideways))
+        x += (H if sideways else W) + 1
+    return tiles
+
+
+def _analyse(tiles: list[TileReading]):
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    return analyse(tiles, right, up)
+
+
+def test_layout_concealed_row_and_win_tile_apart() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | 8m")
+    layout = _analyse(tiles)
+    assert layout.hand["concealed"] == "1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m".split()
+    assert layout.hand["win_tile"] == "8m"
+    assert layout.hand["melds"] == []
+    assert layout.doubts == ()
+
+
+def test_layout_sideways_tile_makes_an_exposed_meld() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | _5s 4s 6s | 9p _9p 9p")
+    layout = _analyse(tiles)
+    assert {"type": "chow", "tiles": ["4s", "5s", "6s"], "concealed": False} in layout.hand["melds"]
+    assert {"type": "pung", "tiles": ["9p"] * 3, "concealed": False} in layout.hand["melds"]
+    assert layout.hand["win_tile"] == "8m"
+    assert len(layout.hand["concealed"]) == 11
+
+
+def test_layout_concealed_kong_and_flowers_anywhere() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | back C C back | 3f", y=100)
+    tiles += _row("6f", y=20, x=40)
+    layout = _analyse(tiles)
+    assert {"type": "kong", "tiles": ["C"] * 4, "concealed": True} in layout.hand["melds"]
+    assert sorted(layout.hand["flowers"]) == ["3f", "6f"]
+    assert "back" not in layout.hand["concealed"]
+
+
+def test_layout_four_backs_is_a_doubt() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | back back back back")
+    layout = _analyse(tiles)
+    assert layout.hand["melds"] == []
+    assert any("four backs" in d for d in layout.doubts)
+
+
+def test_layout_melds_in_a_row_of_their_own() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m", y=100)
+    tiles += _row("9s 9s 9s", y=30, x=60)
+    layout = _analyse(tiles)
+    assert layout.hand["melds"] == [{"type": "pung", "tiles": ["9s"] * 3, "concealed": False}]
+    assert len(layout.alternatives) == 1
+    description, other = layout.alternatives[0]
+    assert "concealed" in description
+    assert other["melds"] == [] and other["concealed"].count("9s") == 3
+    assert other["concealed"][-1] == "8m"
+
+
+def test_layout_no_tile_apart_gives_win_alternatives() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m")
+    layout = _analyse(tiles)
+    assert layout.hand["win_tile"] == "8m"
+    assert any("winning tile" in d for d in layout.doubts)
+    wins = {alt["win_tile"] for _, alt in layout.alternatives}
+    assert wins == {"1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "6m", "7m"}
+
+
+def test_layout_sixteen_tile_hand_is_not_forced_to_fourteen() -> None:
+    tiles = _row("1m 2m 3m 4m 5m 6m 7p 8p 9p 1s 2s 3s 4s 5s 6s E | E")
+    layout = _analyse(tiles)
+    assert len(layout.hand["concealed"]) == 17
+    assert layout.hand["win_tile"] == "E"
+    assert not any("cannot be a complete hand" in d for d in layout.doubts)
+
+
+def test_layout_impossible_count_is_a_doubt() -> None:
+    layout = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m | 7m"))
+    assert any("13 playing tiles" in d for d in layout.doubts)
+
+
+def test_layout_sideways_group_that_is_no_set_is_a_doubt() -> None:
+    layout = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E | 8m | _1s 5p 9m"))
+    assert any("not a chow, pung or kong" in d for d in layout.doubts)
+    assert layout.hand["melds"] == []
+
+
+@pytest.mark.parametrize(("up", "degrees"), [((0, -1), 0), ((-1, 0), 90), ((0, 1), 180), ((1, 0), 270)])
+def test_layout_orientation_degrees(up: tuple[int, int], degrees: float) -> None:
+    assert orientation_degrees(np.array(up, float)) == pytest.approx(degrees)
+
+
+def test_layout_orient_box_puts_the_face_top_left_first() -> None:
+    quad = np.float32([[0, 0], [30, 0], [30, 40], [0, 40]])
+    assert orient_box(quad, np.array([0.0, -1.0])).tolist() == quad.tolist()
+    # Face top pointing left: the face's top-left corner is the quad's bottom-left one.
+    turned = orient_box(quad, np.array([-1.0, 0.0]))
+    assert turned[0].tolist() == [0, 40] and turned[1].tolist() == [0, 0]
+
+
+def test_layout_hand_frame_follows_a_rotated_hand() -> None:
+    angle = np.radians(20)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    quads = np.stack([t.box @ rotation.T for t in _row("1m 2m 3m 4m _5m 6m")])
+    right, up = hand_frame(quads)
+    assert right @ rotation[:, 0] == pytest.approx(1, abs=0.02)
+    assert up[1] < 0

@@ -1,0 +1,306 @@
+"""The web app's JSON API, page and files, through FastAPI's test client (no network)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("multipart")
+
+from fastapi.testclient import TestClient
+
+from fanscan.web.app import MAX_UPLOAD_BYTES, create_app
+
+FakeReader = Any
+FakeScorer = Any
+
+SEVEN_PAIRS = ["1m", "1m", "3m", "3m", "5p", "5p", "7p", "7p", "9s", "9s", "E", "E", "C", "C"]
+
+
+def seven_pairs(**changes: Any) -> dict[str, Any]:
+    hand: dict[str, Any] = {
+        "concealed": list(SEVEN_PAIRS),
+        "melds": [],
+        "win_tile": "C",
+        "flowers": [],
+        "self_drawn": False,
+        "seat_wind": "E",
+        "round_wind": "E",
+    }
+    hand.update(changes)
+    return hand
+
+
+def test_app_read_returns_the_readers_json(
+    client: TestClient, reader: FakeReader, photo: bytes, reading: dict[str, Any]
+) -> None:
+    response = client.post("/api/read", files={"photo": ("hand.png", photo, "image/png")})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["hand"]["concealed"] == reading["hand"]["concealed"]
+    assert body["tiles"][7]["confidence"] == 0.55
+    assert reader.calls == [photo]
+
+
+def test_app_read_accepts_jpeg(client: TestClient, reader: FakeReader) -> None:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 48), (200, 10, 10)).save(buffer, format="JPEG")
+    response = client.post("/api/read", files={"photo": ("p.jpg", buffer.getvalue(), "image/jpeg")})
+    assert response.status_code == 200
+    assert len(reader.calls) == 1
+
+
+def test_app_read_without_photo_field_is_422(
+    client: TestClient, reader: FakeReader, photo: bytes
+) -> None:
+    response = client.post("/api/read", files={"picture": ("hand.png", photo, "image/png")})
+    assert response.status_code == 422
+    assert "'photo'" in response.json()["detail"]
+    assert reader.calls == []
+
+
+def test_app_read_empty_upload_is_400(client: TestClient, reader: FakeReader) -> None:
+    response = client.post("/api/read", files={"photo": ("hand.jpg", b"", "image/jpeg")})
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "the uploaded photo 'hand.jpg' is empty",
+        "code": "empty_upload",
+    }
+    assert reader.calls == []
+
+
+def test_app_read_non_image_is_415(client: TestClient, reader: FakeReader) -> None:
+    response = client.post(
+        "/api/read", files={"photo": ("notes.txt", b"hello, referee", "text/plain")}
+    )
+    assert response.status_code == 415
+    assert "'notes.txt' is not a JPEG" in response.json()["detail"]
+    assert reader.calls == []
+
+
+def test_app_read_reader_error_is_a_4xx_with_its_message(scorer: FakeScorer, photo: bytes) -> None:
+    from fanscan.errors import FanscanError
+
+    def failing(_data: bytes) -> dict[str, Any]:
+        raise FanscanError("no_tiles", "no tiles found in the photo")
+
+    with TestClient(create_app(reader=failing, scorer=scorer)) as client:
+        response = client.post("/api/read", files={"photo": ("a.png", photo, "image/png")})
+    assert response.status_code == 422
+    assert response.json() == {"detail": "no tiles found in the photo", "code": "no_tiles"}
+
+
+def test_app_read_declared_over_limit_is_413_before_reading(
+    reader: FakeReader, scorer: FakeScorer
+) -> None:
+    app = create_app(reader=reader, scorer=scorer)
+    with TestClient(app) as client:
+        response = client.post(
+            "/api/read",
+            content=b"x" * 10,
+            headers={
+                "content-type": "multipart/form-data; boundary=b",
+                "content-length": str(MAX_UPLOAD_BYTES + 1),
+            },
+        )
+    assert response.status_code == 413
+    assert response.json()["detail"] == "the upload is larger than the 25 MB limit"
+    assert reader.calls == []
+
+
+def test_app_read_streamed_over_limit_is_413(
+    reader: FakeReader, scorer: FakeScorer, photo: bytes
+) -> None:
+    limit = 64 * 1024
+    big = photo + b"\0" * limit  # a PNG signature, then too many bytes
+
+    def chunks() -> Any:
+        for start in range(0, len(big), 8192):
+            yield big[start : start + 8192]
+
+    boundary = "fanscanboundary"
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="big.png"\r\n'
+        "Content-Type: image/png\r\n\r\n"
+    ).encode()
+    tail = f"\r\n--{boundary}--\r\n".encode()
+
+    def body() -> Any:
+        yield head
+        yield from chunks()
+        yield tail
+
+    with TestClient(create_app(reader=reader, scorer=scorer, max_upload_bytes=limit)) as client:
+        response = client.post(
+            "/api/read",
+            content=body(),
+            headers={"content-type": f"multipart/form-data; boundary={boundary}"},
+        )
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+    assert reader.calls == []
+
+
+def test_app_read_just_under_limit_is_read(
+    reader: FakeReader, scorer: FakeScorer, photo: bytes
+) -> None:
+    limit = len(photo) + 400  # room for the multipart framing
+    with TestClient(create_app(reader=reader, scorer=scorer, max_upload_bytes=limit)) as client:
+        response = client.post("/api/read", files={"photo": ("a.png", photo, "image/png")})
+    assert response.status_code == 200
+    assert reader.calls == [photo]
+
+
+def test_app_score_passes_hand_and_rules_to_the_scorer(
+    client: TestClient, scorer: FakeScorer
+) -> None:
+    hand = seven_pairs(self_drawn=True)
+    response = client.post("/api/score", json={**hand, "rules": "other"})
+    assert response.status_code == 200
+    assert response.json()["total"] == 24
+    assert scorer.hands == [(hand, "other")]
+
+
+def test_app_score_defaults_to_mcr(client: TestClient, scorer: FakeScorer) -> None:
+    response = client.post("/api/score", json=seven_pairs())
+    assert response.status_code == 200
+    assert scorer.hands[0][1] == "mcr"
+
+
+def test_app_score_unknown_rules_is_400(client: TestClient, scorer: FakeScorer) -> None:
+    response = client.post("/api/score", json={**seven_pairs(), "rules": "riichi"})
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "unknown rule set 'riichi' (available: mcr, other)",
+        "code": "unknown_rules",
+    }
+    assert scorer.hands == []
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        pytest.param(b"[1, 2]", "must be a JSON object", id="array"),
+        pytest.param(b'{"concealed": [', "not valid JSON", id="truncated"),
+        pytest.param(b"", "body is empty", id="empty"),
+    ],
+)
+def test_app_score_bad_body_is_422(client: TestClient, content: bytes, fragment: str) -> None:
+    response = client.post(
+        "/api/score", content=content, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert fragment in response.json()["detail"]
+
+
+def test_app_rules_lists_the_scorers_rule_sets(client: TestClient) -> None:
+    response = client.get("/api/rules")
+    assert response.status_code == 200
+    assert [r["name"] for r in response.json()] == ["mcr", "other"]
+
+
+def test_app_tiles_lists_42_faces_in_contract_order(client: TestClient) -> None:
+    tiles = client.get("/api/tiles").json()["tiles"]
+    assert len(tiles) == 42
+    assert [t["code"] for t in tiles[:3]] == ["1m", "2m", "3m"]
+    assert tiles[27] == {"code": "E", "chinese": "東"}
+    assert tiles[-1]["code"] == "8f"
+
+
+def test_app_tile_image_is_svg(client: TestClient) -> None:
+    response = client.get("/tiles/5p.svg")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    root = ET.fromstring(response.text)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+
+
+@pytest.mark.parametrize("name", ["0p.svg", "5p.png", "5p", "..%2Fapp.py"])
+def test_app_tile_image_unknown_is_404(client: TestClient, name: str) -> None:
+    assert client.get(f"/tiles/{name}").status_code == 404
+
+
+def test_app_index_serves_the_page(client: TestClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "text/html" in response.headers["content-type"]
+    assert '<script src="/static/app.js"' in response.text
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+
+
+def test_app_page_loads_nothing_from_other_hosts(client: TestClient) -> None:
+    for path in ("/", "/static/app.js", "/static/style.css"):
+        text = client.get(path).text
+        assert not re.search(r"https?://", text), path
+
+
+@pytest.mark.parametrize("path", ["/static/app.js", "/static/style.css"])
+def test_app_static_files_are_served(client: TestClient, path: str) -> None:
+    assert client.get(path).status_code == 200
+
+
+def test_app_openapi_documents_the_api(client: TestClient) -> None:
+    spec = client.get("/api/openapi.json").json()
+    assert {"/api/read", "/api/score", "/api/rules", "/api/tiles"} <= set(spec["paths"])
+    read = spec["paths"]["/api/read"]["post"]["requestBody"]["content"]
+    assert "multipart/form-data" in read
+
+
+def test_app_labelling_hook_includes_the_labelling_router(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, reader: FakeReader, scorer: FakeScorer
+) -> None:
+    import types
+
+    from fastapi import APIRouter
+
+    seen: list[Any] = []
+
+    def build_router(folder: Any) -> APIRouter:
+        seen.append(folder)
+        router = APIRouter()
+        router.add_api_route("/api/label/where", lambda: {"folder": str(folder)})
+        return router
+
+    module = types.ModuleType("fanscan.web.labelling")
+    module.build_router = build_router  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fanscan.web.labelling", module)
+    with TestClient(create_app(reader=reader, scorer=scorer, labelling_dir=tmp_path)) as client:
+        assert client.get("/api/label/where").json() == {"folder": str(tmp_path)}
+    assert seen == [tmp_path]
+    with TestClient(create_app(reader=reader, scorer=scorer)) as client:
+        assert client.get("/api/label/where").status_code == 404
+
+
+@pytest.mark.slow
+def test_app_read_with_the_project_reader(scorer: FakeScorer) -> None:
+    from fanscan.datasets.shared import shared_path
+
+    reader = pytest.importorskip("fanscan.vision.reader")
+    classifier = pytest.importorskip("fanscan.vision.classifier")
+    if not classifier.DEFAULT_MODEL.is_file():
+        pytest.skip("no classifier model shipped yet")
+    photo = shared_path("data", "camerash", "untagged-photos", "dots2.jpg")
+    if photo is None:
+        pytest.skip("no shared photos on this machine")
+    data = photo.read_bytes()
+    with TestClient(create_app(scorer=scorer)) as client:
+        response = client.post("/api/read", files={"photo": ("dots2.jpg", data, "image/jpeg")})
+    assert response.status_code == 200
+    body = response.json()
+    assert body == reader.read_photo(data).to_json()
+    assert body["tiles"]
+    assert set(body["hand"]) >= {"concealed", "melds", "win_tile", "flowers"}
+
+
+def test_app_config_reports_the_upload_limit(reader: FakeReader, scorer: FakeScorer) -> None:
+    with TestClient(create_app(reader=reader, scorer=scorer, max_upload_bytes=12345)) as client:
+        assert client.get("/api/config").json()["max_upload_bytes"] == 12345

@@ -1,0 +1,136 @@
+"""The labelling routes: review order, label files read and saved at once, only the folder served."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fanscan.datasets.labels import PhotoLabels, TileLabel, label_path, load_labels, save_labels
+
+pytest.importorskip("fastapi")
+pytest.importorskip("multipart")
+
+BOX = ((4.0, 4.0), (24.0, 4.0), (24.0, 34.0), (4.0, 34.0))
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """sure.png (0.95), unsure.png (0.3), done.png (reviewed, 0.1), sub/new.png (no labels yet)."""
+    import cv2
+
+    root = tmp_path / "photos"
+    for name, confidence, status in (
+        ("sure.png", 0.95, "unreviewed"),
+        ("unsure.png", 0.3, "unreviewed"),
+        ("done.png", 0.1, "reviewed"),
+        ("sub/new.png", None, None),
+    ):
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(path), np.full((40, 60, 3), 120, np.uint8))
+        if confidence is not None:
+            tile = TileLabel("2s", BOX, confidence, "model")
+            save_labels(label_path(path), PhotoLabels(path.name, 60, 40, (tile,), status=status))
+    (tmp_path / "secret.png").write_bytes((root / "sure.png").read_bytes())
+    return root
+
+
+@pytest.fixture
+def labelling(folder: Path) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    from fanscan.web.app import create_app
+
+    with TestClient(create_app(labelling_dir=folder)) as test_client:
+        yield test_client
+
+
+def test_labelling_lists_unreviewed_least_sure_first(labelling: Any) -> None:
+    listing = labelling.get("/api/label/photos").json()
+    assert [(p["image"], p["status"], p["min_confidence"]) for p in listing["photos"]] == [
+        ("sub/new.png", "unreviewed", 0.0),
+        ("unsure.png", "unreviewed", 0.3),
+        ("sure.png", "unreviewed", 0.95),
+        ("done.png", "reviewed", 0.1),
+    ]
+    assert len(listing["codes"]) == 43
+
+
+def test_labelling_gives_an_empty_label_file_for_a_new_photo(labelling: Any) -> None:
+    labels = labelling.get("/api/label/labels", params={"image": "sub/new.png"}).json()
+    assert (labels["image"], labels["width"], labels["height"], labels["tiles"]) == ("sub/new.png", 60, 40, [])
+
+
+def test_labelling_put_saves_the_file_at_once(labelling: Any, folder: Path) -> None:
+    labels = labelling.get("/api/label/labels", params={"image": "unsure.png"}).json()
+    labels["tiles"][0].update(code="5p", source="person", confidence=1.0)
+    labels["status"] = "reviewed"
+    saved = labelling.put("/api/label/labels", params={"image": "unsure.png"}, json=labels)
+    assert saved.status_code == 200
+    on_disk = load_labels(folder / "unsure.png.fanscan.json")
+    assert (on_disk.image, on_disk.status, on_disk.tiles[0].code, on_disk.tiles[0].source) == (
+        "unsure.png",
+        "reviewed",
+        "5p",
+        "person",
+    )
+    listing = labelling.get("/api/label/photos").json()["photos"]
+    assert [p["image"] for p in listing][-2:] == ["done.png", "unsure.png"]
+
+
+def test_labelling_put_of_a_new_photo_creates_its_file(labelling: Any, folder: Path) -> None:
+    labels = labelling.get("/api/label/labels", params={"image": "sub/new.png"}).json()
+    labels["tiles"] = [{"code": "E", "corners": [[1, 1], [9, 1], [9, 9], [1, 9]], "confidence": 1.0,
+                        "source": "person", "group": None}]
+    assert labelling.put("/api/label/labels", params={"image": "sub/new.png"}, json=labels).status_code == 200
+    assert load_labels(folder / "sub" / "new.png.fanscan.json").tiles[0].code == "E"
+
+
+def test_labelling_refuses_bad_labels_and_keeps_the_file(labelling: Any, folder: Path) -> None:
+    before = (folder / "sure.png.fanscan.json").read_text()
+    labels = labelling.get("/api/label/labels", params={"image": "sure.png"}).json()
+    labels["tiles"][0]["code"] = "10m"
+    response = labelling.put("/api/label/labels", params={"image": "sure.png"}, json=labels)
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "labels for sure.png: tile 1 has unknown code '10m'",
+        "code": "bad_labels",
+    }
+    assert (folder / "sure.png.fanscan.json").read_text() == before
+
+
+@pytest.mark.parametrize("image", ["../secret.png", "/etc/passwd", "sure.png.fanscan.json", "gone.png"])
+def test_labelling_serves_only_photos_in_the_folder(labelling: Any, image: str) -> None:
+    assert labelling.get("/api/label/photo", params={"image": image}).status_code == 404
+    assert labelling.get("/api/label/labels", params={"image": image}).status_code == 404
+    body = json.dumps({"format": "fanscan-labels/1", "image": "x", "width": 1, "height": 1})
+    assert labelling.put("/api/label/labels", params={"image": image}, content=body).status_code == 404
+
+
+def test_labelling_serves_the_photo_upright(labelling: Any, folder: Path) -> None:
+    from PIL import Image
+
+    sideways = Image.new("RGB", (60, 40), (10, 200, 10))
+    exif = sideways.getexif()
+    exif[0x0112] = 6  # stored landscape, shown portrait
+    sideways.save(folder / "phone.jpg", exif=exif)
+    response = labelling.get("/api/label/photo", params={"image": "phone.jpg"})
+    assert response.status_code == 200
+    import io
+
+    assert Image.open(io.BytesIO(response.content)).size == (40, 60)
+    assert labelling.get("/api/label/photo", params={"image": "sure.png"}).content == (
+        folder / "sure.png"
+    ).read_bytes()
+
+
+def test_labelling_page_and_its_files_are_served(labelling: Any) -> None:
+    page = labelling.get("/label")
+    assert page.status_code == 200 and "/static/label/label.js" in page.text
+    assert labelling.get("/static/label/label.js").status_code == 200
+    assert labelling.get("/static/label/label.css").status_code == 200

@@ -1,0 +1,308 @@
+"""The referee page in real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright).
+
+Skips cleanly when Chromium or the playwright package is missing. The reader is a fake (a fixed
+reading of ``photo_png``); the scorer is a fake that records what the page sends, except in the
+test that scores with the project's MCR rule set.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("FANSCAN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("fastapi")
+pytest.importorskip("multipart")
+
+from fanscan.web.app import create_app  # noqa: E402
+
+expect = sync_api.expect
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def photo_file(tmp_path: Path, photo: bytes) -> Path:
+    path = tmp_path / "hand.png"
+    path.write_bytes(photo)
+    return path
+
+
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Any]:
+    """Opens the app's page on a phone-sized viewport, collecting the page's errors."""
+    pages: list[Any] = []
+
+    def opener(url: str, errors: list[str]) -> Any:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        pages.append(page)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.set_default_timeout(10_000)
+        page.goto(url + "/")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        return page
+
+    yield opener
+    for page in pages:
+        page.close()
+
+
+def test_page_upload_correct_tile_and_win_condition_update_total(
+    open_page: Any, fakes: Any, reader: Any, scorer: Any, photo_file: Path
+) -> None:
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(photo_file))
+
+        # the fake scorer's total is the number of concealed tiles (+10 self-drawn)
+        expect(page.locator("#spot-total")).to_have_text("14")
+        expect(page.locator("#status")).to_contain_text("14 tiles found, 1 doubtful")
+        expect(page.locator("#annotated")).to_be_visible()
+        expect(page.locator("#doubts li")).to_have_text(["tile 8 from the left may not be 7s"])
+        doubtful = page.locator("#concealed .tile.doubt")
+        expect(doubtful).to_have_count(1)
+        expect(doubtful).to_have_attribute("data-code", "7s")
+        expect(page.locator("#concealed .tile img").first).to_have_attribute("src", "/tiles/1m.svg")
+
+        doubtful.click()
+        expect(page.locator("#picker")).to_be_visible()
+        page.locator('#picker-grid .tile[data-code="7p"]').click()
+        expect(page.locator("#picker")).to_be_hidden()
+        expect(page.locator("#concealed .tile").nth(7)).to_have_attribute("data-code", "7p")
+
+        page.locator("#self_drawn").check()
+        expect(page.locator("#spot-total")).to_have_text("24")
+        expect(page.locator("#total")).to_have_text("24")
+        expect(page.locator("#spot-minimum")).to_have_text("minimum 8: met ✓")
+
+    hand, rules = scorer.hands[-1]
+    assert rules == "mcr"
+    assert hand == {
+        "concealed": [
+            "1m",
+            "1m",
+            "3m",
+            "3m",
+            "5p",
+            "5p",
+            "7p",
+            "7p",
+            "9s",
+            "9s",
+            "E",
+            "E",
+            "C",
+            "C",
+        ],
+        "melds": [],
+        "win_tile": "C",
+        "flowers": [],
+        "self_drawn": True,
+        "seat_wind": "E",
+        "round_wind": "E",
+        "fourth_tile": False,
+        "kong": False,
+        "last_tile": False,
+    }
+    assert errors == []
+
+
+def test_page_melds_winning_tile_winds_and_rule_fields_reach_the_scorer(
+    open_page: Any, fakes: Any, reader: Any, scorer: Any, photo_file: Path
+) -> None:
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(photo_file))
+        expect(page.locator("#spot-total")).to_have_text("14")
+
+        # a third 9s, then the three 9s become a pung
+        page.locator("#add-concealed").click()
+        page.locator('#picker-grid .tile[data-code="9s"]').click()
+        expect(page.locator("#spot-total")).to_have_text("15")
+        page.locator('#concealed .tile[data-code="9s"]').first.click()
+        page.locator('[data-make="pung"]').click()
+        expect(page.locator("#melds .meld .tile")).to_have_count(3)
+        expect(page.locator("#spot-total")).to_have_text("12")
+
+        # two E make no pung: the picker says why and changes nothing
+        page.locator('#concealed .tile[data-code="E"]').first.click()
+        page.locator('[data-make="pung"]').click()
+        expect(page.locator("#picker-note")).to_have_text(
+            "the concealed tiles have no E for this pung"
+        )
+        page.locator("#picker button[value=close]").click()
+
+        # a flower picked for a concealed tile goes to the flowers
+        page.locator("#add-concealed").click()
+        page.locator('#picker-grid .tile[data-code="6f"]').click()
+        expect(page.locator("#flowers .tile")).to_have_count(1)
+
+        page.locator('#concealed .tile[data-code="5p"]').first.click()
+        page.locator("#act-win").click()
+        expect(page.locator("#win-tile")).to_contain_text("5p")
+        page.select_option("#seat_wind", "S")
+        page.select_option("#rules", "other")
+        page.locator("#field-heavenly").check()
+        expect(page.locator("#spot-minimum")).to_have_text("minimum 3: met ✓")
+
+    hand, rules = scorer.hands[-1]
+    assert rules == "other"
+    assert hand["concealed"] == ["1m", "1m", "3m", "3m", "5p", "5p", "7p", "7s", "E", "E", "C", "C"]
+    assert hand["melds"] == [{"type": "pung", "tiles": ["9s", "9s", "9s"], "concealed": False}]
+    assert hand["flowers"] == ["6f"]
+    assert hand["win_tile"] == "5p"
+    assert hand["seat_wind"] == "S"
+    assert hand["heavenly"] is True
+    assert errors == []
+
+
+def test_page_meld_editing_moves_tiles_between_groups(
+    open_page: Any, fakes: Any, reader: Any, scorer: Any, photo_file: Path
+) -> None:
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(photo_file))
+        expect(page.locator("#spot-total")).to_have_text("14")
+
+        # + meld starts a pung of the picked face; as a chow it runs up from that face
+        page.locator("#add-meld").click()
+        page.locator('#picker-grid .tile[data-code="5m"]').click()
+        page.select_option("#melds select", "chow")
+        expect(page.locator("#melds .tile")).to_have_count(3)
+
+        # the misread 7s moves into that meld, then back to the concealed tiles
+        page.locator("#concealed .tile.doubt").click()
+        page.select_option("#move-to", "0")
+        expect(page.locator("#melds .tile")).to_have_count(4)
+        expect(page.locator("#spot-total")).to_have_text("13")
+        page.locator("#melds .tile").nth(3).click()
+        page.select_option("#move-to", "concealed")
+        expect(page.locator("#spot-total")).to_have_text("14")
+
+        page.locator("#melds .link").click()  # break up: its tiles join the concealed ones
+        expect(page.locator("#spot-total")).to_have_text("17")
+        expect(page.locator("#melds .tile")).to_have_count(0)
+
+    hand = scorer.hands[-1][0]
+    assert hand["concealed"][-4:] == ["7s", "5m", "6m", "7m"]
+    assert hand["melds"] == []
+    assert errors == []
+
+
+def test_page_bad_upload_shows_the_servers_message(
+    open_page: Any, fakes: Any, reader: Any, scorer: Any, tmp_path: Path
+) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a photo")
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(junk))
+        expect(page.locator("#status")).to_have_text(
+            "Cannot read this photo: 'notes.txt' is not a JPEG, PNG, WebP, BMP or TIFF image"
+        )
+    assert reader.calls == []
+    # the browser logs the refused request itself; nothing else may fail
+    assert [e for e in errors if "415" not in e] == []
+
+
+def test_page_refuses_an_oversize_photo_before_uploading(
+    open_page: Any, fakes: Any, reader: Any, scorer: Any, photo: bytes, tmp_path: Path
+) -> None:
+    big = tmp_path / "big.png"
+    big.write_bytes(photo + bytes(8192))  # over the 4 KB limit below
+    errors: list[str] = []
+    app = create_app(reader=reader, scorer=scorer, max_upload_bytes=4096)
+    with fakes.live_server(app) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(big))
+        expect(page.locator("#status")).to_have_text(
+            "This photo is over the 4 KB upload limit: send a smaller one."
+        )
+    assert reader.calls == []
+    assert errors == []
+
+
+def test_page_offers_the_readers_alternative_layouts(
+    open_page: Any, fakes: Any, scorer: Any, reading: dict[str, Any], photo_file: Path
+) -> None:
+    other = {
+        **reading["hand"],
+        "concealed": reading["hand"]["concealed"][:11],
+        "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "concealed": False}],
+    }
+    reader = fakes.Reader(
+        {
+            **reading,
+            "alternatives": [{"description": "the three C at the right as a pung", "hand": other}],
+        }
+    )
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(photo_file))
+        expect(page.locator("#spot-total")).to_have_text("14")
+        page.get_by_role("button", name="Use instead: the three C at the right as a pung").click()
+        expect(page.locator("#melds .meld .tile")).to_have_count(3)
+        expect(page.locator("#spot-total")).to_have_text("11")
+    assert scorer.hands[-1][0]["melds"] == other["melds"]
+    assert errors == []
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("fanscan.scoring.mcr") is None, reason="MCR rule set not installed"
+)
+def test_page_scores_seven_pairs_with_the_mcr_rules(
+    open_page: Any, fakes: Any, reader: Any, photo_file: Path
+) -> None:
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(photo_file))
+        # as read (one 7p misread as 7s) the tiles make no winning hand
+        expect(page.locator("#spot-minimum")).to_have_text("cannot score")
+        expect(page.locator("#score-error")).to_be_visible()
+        expect(page.locator("#spot-fans")).to_have_text(page.locator("#score-error").inner_text())
+
+        page.locator("#concealed .tile.doubt").click()
+        page.locator('#picker-grid .tile[data-code="7p"]').click()
+        # Seven Pairs 24 + All Types 6 (m, p, s, a wind and a dragon)
+        expect(page.locator("#total")).to_have_text("30")
+        expect(page.locator("#spot-minimum")).to_have_text("minimum 8: met ✓")
+        expect(page.locator("#fans tbody tr")).to_have_count(2)
+        expect(page.locator("#spot-fans")).to_have_text("Seven Pairs 24 · All Types 6")
+
+        page.locator("#self_drawn").check()  # + Self-Drawn 1
+        expect(page.locator("#total")).to_have_text("31")
+    assert errors == []

@@ -1,0 +1,96 @@
+"""Tile face classification with the shipped ONNX model (onnxruntime), batched.
+
+``TileClassifier(model_path=None)`` reads the model's JSON sidecar (labels, input size, channel
+order, mean/std; see ``fanscan.models.export``) and creates its onnxruntime session on first use,
+under a lock, then shares it: onnxruntime documents ``run`` as thread-safe. Crops are BGR uint8
+arrays of any size, preprocessed exactly as in training (``vision.preprocess``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import fanscan.models
+from fanscan.errors import FanscanError
+from fanscan.vision.preprocess import PreprocessSpec, preprocess
+
+DEFAULT_MODEL = Path(fanscan.models.__file__).resolve().parent / "tile_classifier.onnx"
+BATCH = 64  # crops per onnxruntime call
+
+
+class TileClassifier:
+    """Classify tile crops into the 42 faces plus ``back``.
+
+    ``threads`` caps onnxruntime's intra-op threads (default: onnxruntime's choice).
+    """
+
+    def __init__(self, model_path: str | Path | None = None,
+                 providers: Sequence[str] | None = None, *, threads: int | None = None) -> None:
+        self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        sidecar = self.model_path.with_suffix(".json")
+        if not self.model_path.is_file():
+            raise FanscanError("not_found", f"no classifier model at {self.model_path}")
+        try:
+            meta: dict[str, Any] = json.loads(sidecar.read_text(encoding="utf-8"))
+            self.spec = PreprocessSpec.from_json(meta["input"])
+            self.labels: tuple[str, ...] = tuple(meta["labels"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise FanscanError(
+                "bad_model", f"cannot read the classifier's sidecar {sidecar} ({error})"
+            ) from None
+        self.meta = meta
+        self._providers = list(providers) if providers else ["CPUExecutionProvider"]
+        self._threads = threads
+        self._session: Any = None
+        self._input_name = ""
+        self._lock = threading.Lock()
+
+    def _run(self, tensor: np.ndarray) -> np.ndarray:
+        if self._session is None:
+            with self._lock:
+                if self._session is None:
+                    import onnxruntime as ort
+
+                    options = ort.SessionOptions()
+                    if self._threads:
+                        options.intra_op_num_threads = self._threads
+                        options.inter_op_num_threads = 1
+                    session = ort.InferenceSession(
+                        str(self.model_path), options, providers=self._providers
+                    )
+                    self._input_name = session.get_inputs()[0].name
+                    self._session = session
+        return self._session.run(None, {self._input_name: tensor})[0]
+
+    def probabilities(self, images: Sequence[np.ndarray]) -> np.ndarray:
+        """Class probabilities (n, len(labels)) for BGR uint8 crops of any size."""
+        out = [
+            self._run(preprocess(images[start : start + BATCH], self.spec))
+            for start in range(0, len(images), BATCH)
+        ]
+        return np.concatenate(out) if out else np.zeros((0, len(self.labels)), np.float32)
+
+    def classify(self, images: Sequence[np.ndarray]) -> tuple[list[str], np.ndarray]:
+        """The most likely code of each crop, and its probability (the confidence)."""
+        probs = self.probabilities(images)
+        best = probs.argmax(axis=1)
+        return [self.labels[i] for i in best], probs[np.arange(len(best)), best]
+
+
+_default: TileClassifier | None = None
+_default_lock = threading.Lock()
+
+
+def default_classifier() -> TileClassifier:
+    """One shared classifier on the shipped model."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = TileClassifier()
+        return _default

@@ -1,0 +1,83 @@
+"""The records passed between the reader's stages.
+
+``TileDetections`` (finder -> rectify/classifier) holds parallel arrays, shape-checked on creation.
+``TileReading`` is one classified tile in the hand's own frame; ``HandLayout`` (layout -> reader)
+is what the layout analyser made of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class TileDetections:
+    """Tiles found in a photo: ``quads`` (n, 4, 2) float32, corners clockwise in image space;
+    ``scores`` (n,) float32 in [0, 1]; ``backs`` (n,) bool, True for a face-down tile."""
+
+    quads: np.ndarray
+    scores: np.ndarray
+    backs: np.ndarray
+
+    def __post_init__(self) -> None:
+        quads = np.asarray(self.quads, dtype=np.float32)
+        scores = np.asarray(self.scores, dtype=np.float32)
+        backs = np.asarray(self.backs, dtype=bool)
+        if quads.ndim != 3 or quads.shape[1:] != (4, 2):
+            raise ValueError(f"quads must have shape (n, 4, 2), got {quads.shape}")
+        n = quads.shape[0]
+        for name, array in (("scores", scores), ("backs", backs)):
+            if array.shape != (n,):
+                raise ValueError(f"{name} must have shape ({n},), got {array.shape}")
+        object.__setattr__(self, "quads", quads)
+        object.__setattr__(self, "scores", scores)
+        object.__setattr__(self, "backs", backs)
+
+    def __len__(self) -> int:
+        return int(self.quads.shape[0])
+
+    @classmethod
+    def empty(cls) -> TileDetections:
+        return cls(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, bool))
+
+    def scaled(self, factor: float) -> TileDetections:
+        """The same detections with coordinates multiplied by ``factor``."""
+        return TileDetections(self.quads * np.float32(factor), self.scores, self.backs)
+
+
+@dataclass(frozen=True)
+class TileReading:
+    """One classified tile: ``box`` is the face quad in the face's TL, TR, BR, BL order (full-res
+    pixels), ``orientation`` the face's counter-clockwise rotation in the image in degrees,
+    ``sideways`` whether it lies across its row, ``position`` its centre along the hand's rows."""
+
+    code: str
+    confidence: float
+    box: np.ndarray
+    orientation: float
+    sideways: bool
+    position: float
+
+
+@dataclass(frozen=True)
+class LayoutGroup:
+    """Touching tiles in one row: ``members`` index into the readings, left to right; ``role`` is
+    concealed, win, meld, concealed_kong, flowers or unknown."""
+
+    members: tuple[int, ...]
+    row: int
+    role: str
+    meld: dict | None = None
+
+
+@dataclass(frozen=True)
+class HandLayout:
+    """The layout analyser's reading: groups, the hand JSON, other readings and doubts."""
+
+    groups: tuple[LayoutGroup, ...]
+    hand: dict
+    alternatives: tuple[tuple[str, dict], ...] = ()
+    doubts: tuple[str, ...] = ()
+    group_of: tuple[int, ...] = field(default=())

@@ -1,0 +1,199 @@
+"""Loading photos: EXIF orientation, a pixel-count limit, reduced decodes and full-resolution crops.
+
+A ``Photo`` opens the file lazily: only the header is read until a pixel is asked for, so a
+decompression bomb is refused by its pixel count before any decoding. ``Photo.decode(scale)``
+returns the oriented picture at a reduced scale (JPEG's DCT scaling through PIL's draft mode, so a
+12-megapixel photo is decoded at 1/4 or 1/8 for finding), and ``Photo.crop_quad`` cuts a
+perspective-corrected crop from the smallest decode that still holds the requested detail.
+
+All coordinates are in pixels of the photo as the user sees it (EXIF orientation applied) at full
+resolution.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageFile, UnidentifiedImageError
+
+from fanscan.errors import FanscanError
+
+MAX_PIXELS = 120_000_000
+"""Photos with more pixels than this are refused before decoding (a 50 MP photo is fine)."""
+
+MAX_FILE_BYTES = 200 * 1024 * 1024
+_DCT_SCALES = (8, 4, 2, 1)
+
+# EXIF orientation -> PIL transpose operation that shows the picture upright.
+_ORIENTATION_OPS: dict[int, tuple[Image.Transpose, ...]] = {
+    2: (Image.Transpose.FLIP_LEFT_RIGHT,),
+    3: (Image.Transpose.ROTATE_180,),
+    4: (Image.Transpose.FLIP_TOP_BOTTOM,),
+    5: (Image.Transpose.TRANSPOSE,),
+    6: (Image.Transpose.ROTATE_270,),
+    7: (Image.Transpose.TRANSVERSE,),
+    8: (Image.Transpose.ROTATE_90,),
+}
+
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+ImageFile.LOAD_TRUNCATED_IMAGES = False
+
+
+def _read_source(source: str | os.PathLike[str] | bytes) -> tuple[bytes, str]:
+    """The file's bytes and a name for messages."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), "the image data"
+    path = Path(source)
+    name = str(path)
+    if path.is_dir():
+        raise FanscanError("unreadable_image", f"{name} is a directory, not an image file")
+    if not path.exists():
+        raise FanscanError("not_found", f"no such file: {name}")
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise FanscanError(
+                "image_too_large", f"{name} is {size // (1024 * 1024)} MB, more than the 200 MB limit"
+            )
+        return path.read_bytes(), name
+    except OSError as error:
+        raise FanscanError("unreadable_image", f"cannot read {name}: {error.strerror}") from None
+
+
+@dataclass
+class Photo:
+    """A photo opened from a path or bytes; pixels are decoded on demand and cached per scale."""
+
+    data: bytes
+    name: str
+    width: int
+    height: int
+    orientation: int
+    format: str
+    _cache: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the upright photo at full resolution."""
+        return self.width, self.height
+
+    def _open(self) -> Image.Image:
+        return Image.open(io.BytesIO(self.data))
+
+    def decode(self, scale: int = 1) -> np.ndarray:
+        """The upright photo as BGR uint8, decoded at about 1/``scale`` (1, 2, 4 or 8) of full size.
+
+        The returned array is exactly ``ceil(size / scale)`` when JPEG DCT scaling applies, and is
+        resized to that otherwise, so ``full_coordinate = array_coordinate * (full / array)``.
+        """
+        if scale not in _DCT_SCALES:
+            raise ValueError(f"scale must be one of {_DCT_SCALES}, got {scale}")
+        if scale in self._cache:
+            return self._cache[scale]
+        try:
+            image = self._open()
+            stored_w, stored_h = image.size
+            if scale > 1 and image.format == "JPEG":
+                image.draft("RGB", (stored_w // scale, stored_h // scale))
+            image.load()
+            image = _to_rgb(image)
+        except FanscanError:
+            raise
+        except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
+            raise FanscanError(
+                "unreadable_image", f"{self.name} could not be decoded ({_reason(error)})"
+            ) from None
+        for op in _ORIENTATION_OPS.get(self.orientation, ()):
+            image = image.transpose(op)
+        target = (-(-self.width // scale), -(-self.height // scale))
+        if image.size != target:
+            image = image.resize(target, Image.Resampling.BOX if scale > 1 else Image.Resampling.BILINEAR)
+        array = np.asarray(image)[:, :, ::-1].copy()
+        self._cache[scale] = array
+        return array
+
+    def scale_for(self, quads: np.ndarray, min_side: float) -> int:
+        """The coarsest decode scale at which every quad's shorter side still spans ``min_side`` px."""
+        if len(quads) == 0:
+            return 8
+        sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+        shortest = float(np.median(sides.min(axis=1)))
+        for scale in _DCT_SCALES:
+            if shortest / scale >= min_side:
+                return scale
+        return 1
+
+    def crop_quad(self, quad: np.ndarray, out_w: int, out_h: int, scale: int) -> np.ndarray:
+        """Warp the quad (4 corners, full-resolution pixels, clockwise from top-left) to out_w x out_h."""
+        image = self.decode(scale)
+        fx = image.shape[1] / self.width
+        fy = image.shape[0] / self.height
+        src = (np.asarray(quad, dtype=np.float32) * np.float32([fx, fy])).astype(np.float32)
+        dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
+        matrix = cv2.getPerspectiveTransform(src, dst)
+        return cv2.warpPerspective(
+            image, matrix, (out_w, out_h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+        )
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).strip().rstrip(".")
+    return text.split("\n")[0] if text else type(error).__name__
+
+
+def _to_rgb(image: Image.Image) -> Image.Image:
+    """RGB from any mode: transparent parts over white, CMYK and grayscale converted."""
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(background, rgba).convert("RGB")
+    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
+        array = np.asarray(image, dtype=np.float64)
+        top = max(float(array.max()), 1.0)
+        return Image.fromarray((array * (255.0 / top)).astype(np.uint8)).convert("RGB")
+    if image.mode != "RGB":
+        return image.convert("RGB")
+    return image
+
+
+def load_photo(source: str | os.PathLike[str] | bytes) -> Photo:
+    """Open a photo (path or bytes), check it is an image of acceptable size; nothing is decoded yet.
+
+    Raises FanscanError ``not_found``, ``unreadable_image`` or ``image_too_large``.
+    """
+    data, name = _read_source(source)
+    if not data:
+        raise FanscanError("unreadable_image", f"{name} is empty")
+    try:
+        with warnings.catch_warnings():
+            # Our own limit below gives the message; PIL's warning would only repeat it.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+        width, height = image.size
+    except Image.DecompressionBombError:
+        raise FanscanError(
+            "image_too_large", f"{name} has more than {MAX_PIXELS // 1_000_000} megapixels"
+        ) from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        raise FanscanError("unreadable_image", f"{name} is not an image file fanscan can read") from None
+    if width * height > MAX_PIXELS:
+        raise FanscanError(
+            "image_too_large",
+            f"{name} is {width}x{height} ({width * height / 1e6:.0f} megapixels), "
+            f"more than the {MAX_PIXELS // 1_000_000}-megapixel limit",
+        )
+    if width < 16 or height < 16:
+        raise FanscanError("unreadable_image", f"{name} is only {width}x{height} pixels")
+    try:
+        orientation = int(image.getexif().get(0x0112, 1))
+    except Exception:  # noqa: BLE001 - a broken EXIF block only loses the orientation
+        orientation = 1
+    if orientation in (5, 6, 7, 8):
+        width, height = height, width
+    return Photo(data, name, width, height, orientation, image.format or "unknown")

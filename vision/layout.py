@@ -1,0 +1,340 @@
+"""The layout analyser: from classified tiles to rows, groups and the declared hand.
+
+1. The hand's frame: ``up`` is the dominant long axis of the tiles (most tiles stand upright in
+   their row), ``right`` is perpendicular to it. A tile whose long axis runs along the row lies
+   sideways: the claimed tile of an exposed meld.
+2. Rows: tiles are sorted along ``up``; a jump of more than half a tile height starts a new row.
+3. Groups: along a row, a gap of more than a fifth of a tile width separates groups.
+4. Roles: flower tiles go to ``flowers`` wherever they lie; a group with a sideways tile is an
+   exposed chow, pung or kong; back, face, face, back (or four backs) is a concealed kong; the
+   largest other group is the concealed hand; a single tile standing apart at the end of the
+   concealed row is the winning tile; any other group that forms a set is read as an exposed meld
+   laid without a sideways tile, with the concealed reading as an alternative.
+5. Doubts: everything the analyser had to guess is said in a sentence a player can act on, and
+   where two readings are plausible the other one is returned as an alternative hand.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from fanscan.scoring.tiles import BACK, TILE_CODES
+from fanscan.vision.detections import HandLayout, LayoutGroup, TileReading
+
+_FLOWERS = set(TILE_CODES[34:])
+_ORDER = {code: i for i, code in enumerate(TILE_CODES)}
+
+
+# --- geometry ---------------------------------------------------------------------------------
+
+
+def _axes(quad: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """(unit long axis, long side, short side) of a quad."""
+    a = ((quad[1] - quad[0]) + (quad[2] - quad[3])) / 2
+    b = ((quad[2] - quad[1]) + (quad[3] - quad[0])) / 2
+    la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    if la >= lb:
+        return a / max(la, 1e-6), la, lb
+    return b / max(lb, 1e-6), lb, la
+
+
+def hand_frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(right, up) unit vectors of the hand in image coordinates (y down); up points up the image."""
+    doubled = np.zeros(2)
+    for quad in quads:
+        axis, long, _ = _axes(quad)
+        angle = np.arctan2(axis[1], axis[0])
+        doubled += long * np.array([np.cos(2 * angle), np.sin(2 * angle)])
+    angle = np.arctan2(doubled[1], doubled[0]) / 2
+    up = np.array([np.cos(angle), np.sin(angle)])
+    if up[1] > 0 or (abs(up[1]) < 1e-6 and up[0] > 0):
+        up = -up
+    right = np.array([-up[1], up[0]])
+    return right, up
+
+
+def is_sideways(quad: np.ndarray, up: np.ndarray) -> bool:
+    axis, _, _ = _axes(quad)
+    return abs(float(axis @ up)) < 0.5
+
+
+def orient_box(quad: np.ndarray, face_up: np.ndarray) -> np.ndarray:
+    """The quad's corners in the face's TL, TR, BR, BL order, for a face whose top points ``face_up``."""
+    face_right = np.array([-face_up[1], face_up[0]])
+    rel = quad - quad.mean(axis=0)
+    s, t = rel @ face_right, -(rel @ face_up)  # t grows downwards on the face
+    angles = np.degrees(np.arctan2(t, s))  # TL -135, TR -45, BR 45, BL 135
+    targets = (-135.0, -45.0, 45.0, 135.0)
+    order = []
+    for target in targets:
+        diff = np.abs((angles - target + 180) % 360 - 180)
+        diff[order] = np.inf
+        order.append(int(np.argmin(diff)))
+    return quad[order].astype(np.float32)
+
+
+def orientation_degrees(face_up: np.ndarray) -> float:
+    """Counter-clockwise rotation of a face whose top points ``face_up`` (image coords, y down)."""
+    return float(np.degrees(np.arctan2(-face_up[0], -face_up[1])) % 360)
+
+
+# --- rows and groups --------------------------------------------------------------------------
+
+
+def _rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> list[list[list[int]]]:
+    """Rows (top of the hand first) of groups (left to right) of reading indices."""
+    boxes = [r.box for r in readings]
+    centres = np.array([b.mean(axis=0) for b in boxes])
+    sizes = np.array([_axes(b)[1:] for b in boxes])
+    tile_long = float(np.median(sizes[:, 0]))
+    tile_short = float(np.median(sizes[:, 1]))
+    heights = centres @ up
+    order = np.argsort(-heights)
+    rows: list[list[int]] = [[int(order[0])]]
+    for index in order[1:]:
+        if heights[rows[-1][-1]] - heights[index] > 0.5 * tile_long:
+            rows.append([])
+        rows[-1].append(int(index))
+    result = []
+    for row in rows:
+        spans = []
+        for index in row:
+            along = boxes[index] @ right
+            spans.append((float(along.min()), float(along.max()), index))
+        spans.sort()
+        groups = [[spans[0][2]]]
+        end = spans[0][1]
+        for start, stop, index in spans[1:]:
+            if start - end > 0.2 * tile_short:
+                groups.append([])
+            groups[-1].append(index)
+            end = max(end, stop)
+        result.append(groups)
+    return result
+
+
+# --- sets -------------------------------------------------------------------------------------
+
+
+def _as_set(codes: list[str]) -> tuple[str, list[str]] | None:
+    """(type, tiles in order) when the codes form a chow, pung or kong, else None."""
+    if any(c == BACK or c in _FLOWERS for c in codes):
+        return None
+    if len(codes) == 4 and len(set(codes)) == 1:
+        return "kong", list(codes)
+    if len(codes) != 3:
+        return None
+    if len(set(codes)) == 1:
+        return "pung", list(codes)
+    ordered = sorted(codes, key=_ORDER.__getitem__)
+    suits = {c[1] for c in ordered if len(c) == 2 and c[1] in "mps"}
+    if len(suits) == 1 and all(len(c) == 2 for c in ordered):
+        ranks = [int(c[0]) for c in ordered]
+        if ranks == list(range(ranks[0], ranks[0] + 3)):
+            return "chow", ordered
+    return None
+
+
+def _concealed_kong(codes: list[str]) -> str | None:
+    """The face of a concealed kong (back, face, face, back), '' for four backs, None otherwise."""
+    if len(codes) != 4:
+        return None
+    if all(c == BACK for c in codes):
+        return ""
+    faces = [c for c in codes if c != BACK]
+    if len(faces) == 2 and faces[0] == faces[1] and faces[0] not in _FLOWERS:
+        return faces[0]
+    return None
+
+
+def _describe(codes: list[str]) -> str:
+    return " ".join(codes)
+
+
+# --- the analysis -----------------------------------------------------------------------------
+
+
+def _empty_hand() -> dict:
+    return {
+        "concealed": [],
+        "melds": [],
+        "win_tile": None,
+        "flowers": [],
+        "self_drawn": False,
+        "seat_wind": "E",
+        "round_wind": "E",
+        "fourth_tile": False,
+        "kong": False,
+        "last_tile": False,
+    }
+
+
+def analyse(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> HandLayout:
+    """Group the readings and work out the declared hand, with doubts and alternative readings."""
+    if not readings:
+        return HandLayout((), _empty_hand(), (), ("No tiles were found.",), ())
+    rows = _rows_and_groups(readings, right, up)
+    doubts: list[str] = []
+    alternatives: list[tuple[str, dict]] = []
+    hand = _empty_hand()
+    codes = [r.code for r in readings]
+
+    flowers = [i for i, c in enumerate(codes) if c in _FLOWERS]
+    hand["flowers"] = [codes[i] for i in flowers]
+    plain_groups: list[tuple[int, list[int]]] = []  # (row, members) without flowers
+    row_of: dict[int, int] = {}
+    for row_index, row in enumerate(rows):
+        for members in row:
+            row_of.update((i, row_index) for i in members)
+            rest = [i for i in members if codes[i] not in _FLOWERS]
+            if rest:
+                plain_groups.append((row_index, rest))
+
+    groups: list[LayoutGroup] = []
+    if flowers:
+        groups.append(LayoutGroup(tuple(flowers), row_of[flowers[0]], "flowers"))
+    melds: list[dict] = []
+    free: list[tuple[int, list[int]]] = []
+    for row_index, members in plain_groups:
+        member_codes = [codes[i] for i in members]
+        sideways = [i for i in members if readings[i].sideways]
+        kong_face = _concealed_kong(member_codes)
+        if kong_face is not None:
+            if kong_face:
+                meld = {"type": "kong", "tiles": [kong_face] * 4, "concealed": True}
+                melds.append(meld)
+                groups.append(LayoutGroup(tuple(members), row_index, "concealed_kong", meld))
+            else:
+                doubts.append(
+                    "A concealed kong shows four backs, so its tiles cannot be read: turn its two "
+                    "middle tiles face up and take the photo again."
+                )
+                groups.append(LayoutGroup(tuple(members), row_index, "concealed_kong"))
+            continue
+        if sideways:
+            found = _as_set(member_codes)
+            if found is not None:
+                kind, tiles = found
+                meld = {"type": kind, "tiles": tiles, "concealed": False}
+                melds.append(meld)
+                groups.append(LayoutGroup(tuple(members), row_index, "meld", meld))
+            else:
+                doubts.append(
+                    f"The group {_describe(member_codes)} has a sideways (claimed) tile but is not "
+                    "a chow, pung or kong: check those tiles; they were counted as concealed."
+                )
+                free.append((row_index, members))
+            continue
+        free.append((row_index, members))
+
+    if not free:
+        hand["melds"] = melds
+        layout_groups = tuple(groups)
+        doubts.append("No concealed tiles were found.")
+        return HandLayout(layout_groups, hand, (), tuple(doubts), _group_of(layout_groups, len(readings)))
+
+    # The concealed hand: the largest free group; the winning tile: a single tile beside its row's end.
+    main_index = max(range(len(free)), key=lambda k: (len(free[k][1]), -k))
+    main_row, main_members = free[main_index]
+    win: int | None = None
+    same_row = [k for k, (row, m) in enumerate(free) if row == main_row and k != main_index]
+    singles = [k for k in same_row if len(free[k][1]) == 1 and codes[free[k][1][0]] != BACK]
+    main_right = max(float(readings[i].position) for i in main_members)
+    after = [k for k in singles if readings[free[k][1][0]].position > main_right]
+    if after:
+        win_k = min(after, key=lambda k: readings[free[k][1][0]].position)
+        win = free[win_k][1][0]
+    elif singles:
+        win_k = singles[0]
+        win = free[win_k][1][0]
+        doubts.append(
+            f"The tile standing apart ({codes[win]}) is left of the concealed tiles; it was taken "
+            "as the winning tile."
+        )
+    concealed = list(main_members)
+    groups.append(LayoutGroup(tuple(main_members), main_row, "concealed"))
+    if win is not None:
+        groups.append(LayoutGroup((win,), main_row, "win"))
+
+    set_groups: list[tuple[int, list[int], str, list[str]]] = []
+    for k, (row_index, members) in enumerate(free):
+        if k == main_index or (win is not None and members == [win]):
+            continue
+        member_codes = [codes[i] for i in members]
+        found = _as_set(member_codes)
+        if found is not None:
+            set_groups.append((row_index, members, *found))
+        else:
+            concealed += members
+            groups.append(LayoutGroup(tuple(members), row_index, "concealed"))
+            if row_index == main_row:
+                doubts.append(
+                    f"The tiles {_describe(member_codes)} stand apart but do not form a set; they "
+                    "were counted as concealed tiles."
+                )
+            else:
+                doubts.append(
+                    f"The row {_describe(member_codes)} is not a chow, pung or kong; its tiles "
+                    "were counted as concealed tiles."
+                )
+    for row_index, members, kind, tiles in set_groups:
+        meld = {"type": kind, "tiles": tiles, "concealed": False}
+        melds.append(meld)
+        groups.append(LayoutGroup(tuple(members), row_index, "meld", meld))
+
+    hand["melds"] = melds
+    hand["concealed"] = [codes[i] for i in concealed] + ([codes[win]] if win is not None else [])
+    backs = [i for i in concealed if codes[i] == BACK]
+    if backs:
+        doubts.append(
+            f"{len(backs)} face-down tile(s) lie among the concealed tiles: turn them face up and "
+            "take the photo again."
+        )
+        hand["concealed"] = [c for c in hand["concealed"] if c != BACK]
+    if win is not None:
+        hand["win_tile"] = codes[win]
+    elif hand["concealed"]:
+        last = hand["concealed"][-1]
+        hand["win_tile"] = last
+        doubts.append(
+            f"No tile stands apart as the winning tile, so the last concealed tile ({last}) was "
+            "taken; put the winning tile a little apart at the right end, or pick another reading."
+        )
+        for code in dict.fromkeys(hand["concealed"][:-1]):
+            if code != last:
+                other = copy.deepcopy(hand)
+                other["win_tile"] = code
+                alternatives.append((f"winning tile {code}", other))
+
+    # Sets laid apart without a sideways tile may be concealed tiles merely spaced out.
+    for _, members, kind, tiles in set_groups:
+        other = copy.deepcopy(hand)
+        other["melds"] = [m for m in other["melds"] if m["tiles"] != tiles or m["type"] != kind]
+        win_code = other["concealed"].pop()
+        other["concealed"] += [codes[i] for i in members] + [win_code]
+        alternatives.append((f"{_describe(tiles)} as concealed tiles, not a declared {kind}", other))
+        doubts.append(
+            f"The {kind} {_describe(tiles)} lies apart without a sideways tile: it was read as "
+            "declared (exposed); if it is part of the concealed hand, use the alternative reading."
+        )
+
+    count = len(hand["concealed"]) + 3 * len(hand["melds"])
+    if count % 3 != 2:
+        doubts.append(
+            f"The photo shows {count} playing tiles (a kong counted as three), which cannot be a "
+            "complete hand: look for a tile that is missing, hidden or read twice."
+        )
+    layout_groups = tuple(groups)
+    return HandLayout(
+        layout_groups, hand, tuple(alternatives), tuple(doubts), _group_of(layout_groups, len(readings))
+    )
+
+
+def _group_of(groups: tuple[LayoutGroup, ...], n: int) -> tuple[int, ...]:
+    out = [-1] * n
+    for g, group in enumerate(groups):
+        for i in group.members:
+            out[i] = g
+    return tuple(out)

@@ -1,0 +1,266 @@
+"""The photo reader: a phone photo of a declared hand in, the hand JSON (as far as it shows) out.
+
+Stages (each a module of its own): ``image_io`` opens the photo (EXIF orientation, pixel limit)
+and decodes it at a reduced scale; ``finder`` finds every tile's top face on that small copy;
+``layout.hand_frame`` works out which way the rows run and which tiles lie sideways; each face is
+cut from the smallest decode that still shows it in detail (``Photo.crop_quad``, perspective
+corrected, upright) and classified; sideways tiles are tried turned both ways, and when the tiles
+read poorly the whole hand is tried upside down; ``layout.analyse`` makes groups, melds, the
+winning tile and the doubts; ``annotate`` draws the result.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from fanscan.atomic import atomic_path
+from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import BACK, CLASS_LABELS
+from fanscan.vision import annotate, finder, layout
+from fanscan.vision.detections import HandLayout, TileDetections, TileReading
+from fanscan.vision.image_io import Photo, load_photo
+
+CROP_W, CROP_H = 96, 128
+CROP_MIN_SIDE = 72
+"""Crops come from the coarsest decode in which a tile's short side still spans this many pixels."""
+FLIP_BELOW = 0.75
+"""When the upright tiles' mean confidence is below this, the hand is also tried upside down."""
+_BACK_INDEX = CLASS_LABELS.index(BACK)
+
+
+@dataclass(frozen=True)
+class FoundTile:
+    """One tile as the reader reports it: ``box`` corners are the face's TL, TR, BR, BL in pixels
+    of the upright photo; ``orientation`` is the face's counter-clockwise turn in degrees."""
+
+    code: str
+    confidence: float
+    box: tuple[tuple[float, float], ...]
+    orientation: float
+    group: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "confidence": round(self.confidence, 3),
+            "box": [[round(x, 1), round(y, 1)] for x, y in self.box],
+            "orientation": round(self.orientation),
+            "group": self.group,
+        }
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """What a photo shows: tiles, the hand, other plausible readings and doubts."""
+
+    tiles: list[FoundTile]
+    hand: dict
+    alternatives: list[tuple[str, dict]]
+    doubts: list[str]
+    image_size: tuple[int, int]
+    groups: list[dict] = field(default_factory=list)
+    _photo: Photo | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's ``read`` object, plus groups, alternatives and the image size."""
+        return {
+            "tiles": [t.to_json() for t in self.tiles],
+            "hand": self.hand,
+            "doubts": list(self.doubts),
+            "groups": self.groups,
+            "alternatives": [{"description": d, "hand": h} for d, h in self.alternatives],
+            "image_size": list(self.image_size),
+        }
+
+    def annotated(self, max_side: int = 2000) -> np.ndarray:
+        """The photo (long side at most about ``max_side``) with tiles, groups and doubts drawn."""
+        if self._photo is None:
+            raise ValueError("this reading holds no photo to draw on")
+        scale = 1
+        while scale < 8 and max(self.image_size) / (scale * 2) >= max_side:
+            scale *= 2
+        image = self._photo.decode(scale)
+        factor = image.shape[1] / self.image_size[0]
+        groups = [(g["role"], g["tiles"]) for g in self.groups]
+        return annotate.draw(
+            image,
+            [np.array(t.box) for t in self.tiles],
+            [t.code for t in self.tiles],
+            [t.confidence for t in self.tiles],
+            groups,
+            factor,
+        )
+
+    def save_annotated(self, path: str | os.PathLike[str]) -> None:
+        """Write the annotated photo (JPEG or PNG by extension) atomically."""
+        _write_image(Path(path), self.annotated())
+
+
+def _write_image(path: Path, image: np.ndarray) -> None:
+    if path.suffix.lower() not in (".jpg", ".jpeg", ".png"):
+        raise FanscanError("bad_path", f"{path} should end in .jpg or .png")
+    with atomic_path(path) as temp:
+        if not cv2.imwrite(str(temp), image):
+            raise FanscanError("unwritable", f"cannot write {path}")
+
+
+def _find_scale(photo: Photo) -> int:
+    for scale in (8, 4, 2):
+        if max(photo.size) / scale >= finder.WORK_SIDE:
+            return scale
+    return 1
+
+
+def _classify(classifier: Any, crops: list[np.ndarray]) -> np.ndarray:
+    if not crops:
+        return np.zeros((0, len(CLASS_LABELS)), np.float32)
+    return np.asarray(classifier.probabilities(crops), dtype=np.float32)
+
+
+def _read_tiles(
+    photo: Photo, detections: TileDetections, classifier: Any
+) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
+    """Classify every detection in its best orientation; returns the readings and the hand frame."""
+    right, up = layout.hand_frame(detections.quads)
+    scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
+    sideways = [layout.is_sideways(q, up) for q in detections.quads]
+
+    def options(hand_up: np.ndarray, hand_right: np.ndarray) -> list[list[np.ndarray]]:
+        return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
+
+    def best(choices: list[list[np.ndarray]]) -> tuple[list[int], np.ndarray, list[np.ndarray]]:
+        boxes = [layout.orient_box(q, w) for q, ws in zip(detections.quads, choices) for w in ws]
+        crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
+        probs = _classify(classifier, crops)
+        picks, rows, chosen = [], [], []
+        k = 0
+        for ws in choices:
+            block = probs[k : k + len(ws)]
+            j = int(np.argmax(block.max(axis=1)))
+            picks.append(j)
+            rows.append(block[j])
+            chosen.append(boxes[k + j])
+            k += len(ws)
+        return picks, np.array(rows), chosen
+
+    choices = options(up, right)
+    picks, probs, boxes = best(choices)
+    upright = [i for i, side in enumerate(sideways) if not side]
+    if upright and float(probs[upright].max(axis=1).mean()) < FLIP_BELOW:
+        flipped = options(-up, -right)
+        f_picks, f_probs, f_boxes = best(flipped)
+        if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
+            choices, picks, probs, boxes, right, up = flipped, f_picks, f_probs, f_boxes, -right, -up
+
+    readings = []
+    for i, quad in enumerate(detections.quads):
+        face_up = choices[i][picks[i]]
+        index = int(np.argmax(probs[i]))
+        code, confidence = CLASS_LABELS[index], float(probs[i][index])
+        if detections.backs[i] and code != BACK:
+            code, confidence = BACK, max(float(detections.scores[i]), float(probs[i][_BACK_INDEX]))
+        readings.append(
+            TileReading(
+                code=code,
+                confidence=confidence,
+                box=boxes[i],
+                orientation=layout.orientation_degrees(face_up),
+                sideways=sideways[i],
+                position=float(quad.mean(axis=0) @ right),
+            )
+        )
+    return readings, right, up
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _uncertain_doubts(readings: list[TileReading], hand_layout: HandLayout) -> list[str]:
+    place: dict[int, str] = {}
+    names = {"concealed": "concealed tiles", "win": "winning tile", "meld": "declared set",
+             "concealed_kong": "concealed kong", "flowers": "flowers"}
+    for group in hand_layout.groups:
+        for k, i in enumerate(group.members):
+            where = names.get(group.role, "tiles")
+            place[i] = where if len(group.members) == 1 else f"{_ordinal(k + 1)} of the {where}"
+    doubts = []
+    for i, r in enumerate(readings):
+        if r.confidence < annotate.DOUBT_BELOW:
+            doubts.append(
+                f"The {place.get(i, 'tile')} was read as {r.code} with only {r.confidence:.0%} "
+                "confidence: check that tile (a sharper, less glary photo helps)."
+            )
+    return doubts
+
+
+def _debug(debug_dir: Path, small: np.ndarray, detections: TileDetections, reading: PhotoReading,
+           crops: list[np.ndarray]) -> None:
+    debug_dir.mkdir(parents=True, exist_ok=True)
+    maps = finder.tile_maps(small)
+    overlay = small.copy()
+    factor = small.shape[1] / reading.image_size[0]
+    for quad, back in zip(detections.quads, detections.backs):
+        cv2.polylines(overlay, [(quad * factor).astype(np.int32)], True, (0, 0, 255) if back else (0, 255, 0), 1)
+    images = {
+        "1-find-input.png": small,
+        "2-face-map.png": (maps[:, :, 1] * 255).astype(np.uint8),
+        "3-back-map.png": (maps[:, :, 2] * 255).astype(np.uint8),
+        "4-detections.png": overlay,
+        "5-crops.png": np.hstack(crops) if crops else np.zeros((CROP_H, CROP_W, 3), np.uint8),
+        "6-annotated.jpg": reading.annotated(),
+    }
+    for name, image in images.items():
+        _write_image(debug_dir / name, image)
+
+
+def read_photo(
+    source: str | os.PathLike[str] | bytes,
+    *,
+    classifier: Any = None,
+    debug_dir: str | os.PathLike[str] | None = None,
+) -> PhotoReading:
+    """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
+    ``image_too_large`` or ``no_tiles``."""
+    photo = load_photo(source)
+    image = photo.decode(_find_scale(photo))
+    small, back_factor = finder.working_image(image)
+    found = finder.find_tiles(small)
+    detections = found.scaled(back_factor * photo.width / image.shape[1])
+    if len(detections) == 0:
+        raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
+    if classifier is None:
+        from fanscan.vision.classifier import default_classifier
+
+        classifier = default_classifier()
+    readings, right, up = _read_tiles(photo, detections, classifier)
+    hand_layout = layout.analyse(readings, right, up)
+    tiles = [
+        FoundTile(r.code, r.confidence, tuple((float(x), float(y)) for x, y in r.box), r.orientation,
+                  hand_layout.group_of[i])
+        for i, r in enumerate(readings)
+    ]
+    groups = [
+        {"role": g.role, "tiles": list(g.members), **({"meld": g.meld} if g.meld else {})}
+        for g in hand_layout.groups
+    ]
+    reading = PhotoReading(
+        tiles=tiles,
+        hand=hand_layout.hand,
+        alternatives=list(hand_layout.alternatives),
+        doubts=_uncertain_doubts(readings, hand_layout) + list(hand_layout.doubts),
+        image_size=photo.size,
+        groups=groups,
+        _photo=photo,
+    )
+    if debug_dir is not None:
+        scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
+        crops = [photo.crop_quad(r.box, CROP_W, CROP_H, scale) for r in readings]
+        _debug(Path(debug_dir), small, detections, reading, crops)
+    return reading

@@ -1,0 +1,169 @@
+"""Training of the tile finder's segmentation network on generated scenes (needs the ``train`` extra).
+
+The network (``FinderNet``, a small U-Net, about 30k weights) maps a photo downscaled to
+``finder.WORK_SIDE`` to three maps at half that resolution: table, face, back (face-down tile).
+Each tile is drawn into its map shrunk to ``finder.SHRINK`` of its size around its centre, so that
+touching tiles come out as separate blobs; the finder grows each blob back to the whole face.
+
+    python -m fanscan.vision.train_finder --scenes 800 --steps 1500 --out vision/tile_finder.onnx
+
+Scene seeds for training start at ``TRAIN_SEED_BASE``, far from the benchmark's seeds (0-9999).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from fanscan.vision.finder import SHRINK, WORK_SIDE
+
+TRAIN_SEED_BASE = 1_000_000
+
+
+def target_mask(shape: tuple[int, int], quads: list[np.ndarray], backs: list[bool]) -> np.ndarray:
+    """Class map (0 table, 1 face, 2 back) of ``shape`` with every quad shrunk around its centre."""
+    mask = np.zeros(shape, np.uint8)
+    for quad, back in zip(quads, backs):
+        centre = quad.mean(axis=0)
+        small = centre + (quad - centre) * SHRINK
+        cv2.fillConvexPoly(mask, np.round(small).astype(np.int32), 2 if back else 1)
+    return mask
+
+
+def make_example(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(image at the finder's working size, class map at half of it) for one generated scene."""
+    from fanscan.datasets.scenes import generate_scene
+
+    rng = np.random.default_rng(seed)
+    size = (WORK_SIDE, WORK_SIDE * 3 // 4) if rng.random() < 0.8 else (WORK_SIDE * 3 // 4, WORK_SIDE)
+    scene = generate_scene(seed, size=size)
+    half = (scene.image.shape[0] // 2, scene.image.shape[1] // 2)
+    quads = [t.quad / 2 for t in scene.tiles]
+    mask = target_mask(half, quads, [t.code == "back" for t in scene.tiles])
+    return scene.image, mask
+
+
+def build_net():  # noqa: ANN201 - torch is imported lazily
+    """The finder network (torch.nn.Module), input (n, 3, h, w) float in [0, 1], h and w % 8 == 0."""
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    class FinderNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stem = block(3, 8, 2)  # 1/2
+            self.down1 = nn.Sequential(block(8, 24, 2), block(24, 24))  # 1/4
+            self.down2 = nn.Sequential(block(24, 32, 2), block(32, 32, dilation=2),
+                                       block(32, 32, dilation=4))  # 1/8
+            self.up1 = nn.Sequential(nn.Conv2d(56, 16, 1), block(16, 16))
+            self.up2 = nn.Sequential(nn.Conv2d(24, 8, 1), block(8, 8))
+            self.head = nn.Conv2d(8, 3, 1)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            s = self.stem(x)
+            d1 = self.down1(s)
+            d2 = self.down2(d1)
+            u1 = self.up1(torch.cat([nn.functional.interpolate(d2, scale_factor=2.0), d1], 1))
+            u2 = self.up2(torch.cat([nn.functional.interpolate(u1, scale_factor=2.0), s], 1))
+            return self.head(u2)
+
+    return FinderNet()
+
+
+def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int):  # noqa: ANN202
+    """Endless random (crop, mask) batches with flips, 90-degree turns and light jitter."""
+    crop = 192
+    while True:
+        xs, ys = [], []
+        for _ in range(size):
+            i = int(rng.integers(len(images)))
+            image, mask = images[i], masks[i]
+            y0 = int(rng.integers(0, mask.shape[0] - crop // 2 + 1))
+            x0 = int(rng.integers(0, mask.shape[1] - crop // 2 + 1))
+            m = mask[y0 : y0 + crop // 2, x0 : x0 + crop // 2]
+            im = image[2 * y0 : 2 * y0 + crop, 2 * x0 : 2 * x0 + crop]
+            k = int(rng.integers(4))
+            im, m = np.rot90(im, k), np.rot90(m, k)
+            if rng.random() < 0.5:
+                im, m = im[:, ::-1], m[:, ::-1]
+            im = im.astype(np.float32) / 255 * rng.uniform(0.75, 1.25) + rng.uniform(-0.1, 0.1)
+            xs.append(np.ascontiguousarray(im.transpose(2, 0, 1)))
+            ys.append(np.ascontiguousarray(m))
+        yield np.stack(xs), np.stack(ys).astype(np.int64)
+
+
+def _examples(scenes: int, cache: Path | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The training scenes, from ``cache`` (an .npz) when it holds at least that many."""
+    if cache is not None and cache.is_file():
+        with np.load(cache) as data:
+            if len(data.files) // 2 >= scenes:
+                return ([data[f"image{n}"] for n in range(scenes)], [data[f"mask{n}"] for n in range(scenes)])
+    images, masks = [], []
+    for n in range(scenes):
+        image, mask = make_example(TRAIN_SEED_BASE + n)
+        images.append(image)
+        masks.append(mask)
+        if n % 50 == 0:
+            print(f"scene {n}/{scenes}", file=sys.stderr, flush=True)
+    if cache is not None:
+        arrays = {f"image{n}": a for n, a in enumerate(images)} | {f"mask{n}": m for n, m in enumerate(masks)}
+        np.savez(cache, **arrays)
+    return images, masks
+
+
+def train(scenes: int, steps: int, out: Path, cache: Path | None = None) -> None:
+    """Generate ``scenes`` scenes, train for ``steps`` steps, export ONNX to ``out``."""
+    import torch
+
+    torch.manual_seed(0)
+    images, masks = _examples(scenes, cache)
+    net = build_net()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    weights = torch.tensor([1.0, 2.0, 4.0])
+    batches = _batches(images, masks, np.random.default_rng(0), 8)
+    net.train()
+    for step in range(steps):
+        x, y = next(batches)
+        logits = net(torch.from_numpy(x))
+        loss = torch.nn.functional.cross_entropy(logits, torch.from_numpy(y), weight=weights)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if step % 25 == 0:
+            print(f"step {step}/{steps} loss {loss.item():.4f}", file=sys.stderr, flush=True)
+    net.eval()
+    dummy = torch.zeros(1, 3, 480, 640)
+    torch.onnx.export(
+        net, dummy, str(out), input_names=["image"], output_names=["logits"],
+        dynamic_axes={"image": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}}, opset_version=17,
+        dynamo=False,
+    )
+    print(f"wrote {out}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scenes", type=int, default=800)
+    parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("tile_finder.onnx"))
+    parser.add_argument("--cache", type=Path, help="an .npz keeping the generated scenes for reruns")
+    args = parser.parse_args(argv)
+    train(args.scenes, args.steps, args.out, args.cache)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
