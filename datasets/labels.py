@@ -129,7 +129,7 @@ def _tile_from_json(obj: Any, index: int, group_count: int, name: str) -> TileLa
         raise _fail(name, f"{where} must be an object")
     unknown = set(obj) - {"code", "corners", "confidence", "source", "group"}
     if unknown:
-        raise _fail(name, f"{where} has unknown field {sorted(unknown)[0]!r}")
+        raise _fail(name, f"{where} has unknown field {min(unknown)!r}")
     code = obj.get("code")
     if code not in CLASS_LABELS:
         raise _fail(name, f"{where} has unknown code {code!r}")
@@ -140,7 +140,9 @@ def _tile_from_json(obj: Any, index: int, group_count: int, name: str) -> TileLa
     for corner in corners:
         if not isinstance(corner, list) or len(corner) != 2:
             raise _fail(name, f"{where} has a corner that is not [x, y]: {corner!r}")
-        points.append((_number(corner[0], name, f"{where} x"), _number(corner[1], name, f"{where} y")))
+        points.append(
+            (_number(corner[0], name, f"{where} x"), _number(corner[1], name, f"{where} y"))
+        )
     confidence = _number(obj.get("confidence"), name, f"{where} confidence")
     if not 0.0 <= confidence <= 1.0:
         raise _fail(name, f"{where} confidence {confidence} is outside 0-1")
@@ -164,6 +166,12 @@ def _group_from_json(obj: Any, index: int, name: str) -> LabelGroup:
     return LabelGroup(obj["kind"], concealed)
 
 
+def _pixels(value: Any, key: str, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise _fail(name, f"'{key}' must be a positive whole number of pixels, not {value!r}")
+    return value
+
+
 def labels_from_json(obj: Any, name: str = "label file") -> PhotoLabels:
     """A ``PhotoLabels`` from the decoded JSON object; ``name`` is used in error messages."""
     if not isinstance(obj, dict):
@@ -173,14 +181,11 @@ def labels_from_json(obj: Any, name: str = "label file") -> PhotoLabels:
     known = {"format", "image", "width", "height", "status", "reader", "image_bytes", "groups"}
     unknown = set(obj) - known - {"tiles"}
     if unknown:
-        raise _fail(name, f"unknown field {sorted(unknown)[0]!r}")
+        raise _fail(name, f"unknown field {min(unknown)!r}")
     image = obj.get("image")
     if not isinstance(image, str) or not image:
         raise _fail(name, "'image' must name the photo")
-    width, height = obj.get("width"), obj.get("height")
-    for key, value in (("width", width), ("height", height)):
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise _fail(name, f"'{key}' must be a positive whole number of pixels, not {value!r}")
+    width, height = (_pixels(obj.get(key), key, name) for key in ("width", "height"))
     status = obj.get("status", "unreviewed")
     if status not in STATUSES:
         raise _fail(name, f"'status' must be 'unreviewed' or 'reviewed', not {status!r}")
@@ -210,7 +215,9 @@ def labels_to_json(labels: PhotoLabels) -> dict[str, Any]:
     if labels.image_bytes is not None:
         obj["image_bytes"] = labels.image_bytes
     obj["groups"] = [
-        {"kind": group.kind, "concealed": group.concealed} if group.concealed else {"kind": group.kind}
+        {"kind": group.kind, "concealed": group.concealed}
+        if group.concealed
+        else {"kind": group.kind}
         for group in labels.groups
     ]
     obj["tiles"] = [
@@ -236,7 +243,7 @@ def parse_labels(text: str, name: str = "label file") -> PhotoLabels:
 
 
 def format_labels(labels: PhotoLabels) -> str:
-    """The text of a label file: one tile per line, so that diffs of reviewed files stay readable."""
+    """The text of a label file: one tile per line, so that diffs of reviewed files read well."""
     obj = labels_to_json(labels)
     tiles = obj.pop("tiles")
     head = json.dumps(obj, ensure_ascii=False)[:-1]

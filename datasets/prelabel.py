@@ -1,11 +1,12 @@
 """The batch step of labelling: read every photo of a folder and save its labels beside it.
 
-Each photo goes through the photo reader (``fanscan.vision.reader.read_photo`` unless another
-``module:function`` is named) in a pool of worker processes; the parent writes each label file
-atomically as its result arrives, so an interrupted run loses only the photos in flight and a
-rerun picks up where it stopped: a photo is skipped when its label file is *current*, that is
-when a person has touched it (reviewed, or any tile set by a person: never overwritten, not even
-with ``force``), or when it was written by the same reader version for a photo of the same size.
+Each photo goes through the photo reader (fanscan's own, with one classifier thread per worker,
+unless another ``module:function`` is named) in a pool of worker processes; the parent writes
+each label file atomically as its result arrives, so an interrupted run loses only the photos in
+flight and a rerun picks up where it stopped: a photo is skipped when its label file is
+*current*, that is when a person has touched it (reviewed, or any tile set by a person: never
+overwritten, not even with ``force``), or when it was written by the same reader version for a
+photo of the same size.
 
 With Dask (the ``cluster`` extra) the same work runs on a cluster: ``scheduler="tcp://host:8786"``
 connects to a running scheduler, ``dask_local=N`` starts N local worker processes. Workers read
@@ -34,6 +35,7 @@ from fanscan.datasets.labels import (
     format_labels,
     label_path,
     load_labels,
+    parse_labels,
 )
 from fanscan.atomic import write_text_atomic
 from fanscan.errors import FanscanError
@@ -66,7 +68,9 @@ def load_reader(spec: str) -> Callable[[Path], Any]:
     try:
         function = getattr(importlib.import_module(module_name), function_name or "read_photo")
     except (ImportError, AttributeError) as error:
-        raise FanscanError("bad_reader", f"cannot load the photo reader {spec!r}: {error}") from None
+        raise FanscanError(
+            "bad_reader", f"cannot load the photo reader {spec!r}: {error}"
+        ) from None
     if not callable(function):
         raise FanscanError("bad_reader", f"the photo reader {spec!r} is not a function")
     return function  # type: ignore[no-any-return]
@@ -122,11 +126,15 @@ def labels_from_reading(
     tiles = []
     for tile in reading.tiles:
         corners = tuple((round(float(x), 2), round(float(y), 2)) for x, y in tile.box)
-        group = tile.group if isinstance(tile.group, int) and 0 <= tile.group < len(groups) else None
+        group = (
+            tile.group if isinstance(tile.group, int) and 0 <= tile.group < len(groups) else None
+        )
         confidence = min(1.0, max(0.0, round(float(tile.confidence), 4)))
         tiles.append(TileLabel(tile.code, corners, confidence, "model", group))  # type: ignore[arg-type]
     width, height = size
-    return PhotoLabels(image, width, height, tuple(tiles), groups, "unreviewed", reader, image_bytes)
+    return PhotoLabels(
+        image, width, height, tuple(tiles), groups, "unreviewed", reader, image_bytes
+    )
 
 
 def label_photo(root: str, image: str, spec: str) -> PhotoResult:
@@ -145,8 +153,12 @@ def label_photo(root: str, image: str, spec: str) -> PhotoResult:
             if error.code != "no_tiles":
                 raise
             reading = _NoTiles()
-        labels = labels_from_reading(reading, path.name, size, reader_version(spec), path.stat().st_size)
-        return PhotoResult(image, format_labels(labels))
+        labels = labels_from_reading(
+            reading, path.name, size, reader_version(spec), path.stat().st_size
+        )
+        text = format_labels(labels)
+        parse_labels(text, image)  # a reader's bad code or corner fails here, named, not on reload
+        return PhotoResult(image, text)
     except FanscanError as error:
         return PhotoResult(image, None, error.message)
     except Exception as error:  # noqa: BLE001 - a reader bug on one photo must not stop the batch
@@ -177,7 +189,8 @@ def _existing(photo: Path) -> PhotoLabels | None:
 
 def needs_reading(photo: Path, reader: str, force: bool = False) -> bool:
     """Whether ``photo`` is to be (re-)read: never when a person touched its labels; otherwise
-    when ``force``d, or when its label file is missing, unreadable or from another reader or photo."""
+    when ``force``d, or when its label file is missing, unreadable, or from another reader or
+    photo."""
     labels = _existing(photo)
     if labels is None:
         return True
@@ -194,11 +207,14 @@ def _write(directory: Path, image: str, text: str) -> None:
         write_text_atomic(label_path(photo), text)
 
 
-def _pool_results(directory: Path, todo: list[str], spec: str, workers: int) -> Iterator[PhotoResult]:
+def _pool_results(
+    directory: Path, todo: list[str], spec: str, workers: int
+) -> Iterator[PhotoResult]:
     import multiprocessing
 
     task = functools.partial(label_photo, str(directory), spec=spec)
-    with multiprocessing.get_context().Pool(workers, initializer=_quiet_worker) as pool:
+    # Spawned, not forked: a child forked after OpenCV has used its thread pool can deadlock.
+    with multiprocessing.get_context("spawn").Pool(workers, initializer=_quiet_worker) as pool:
         yield from pool.imap_unordered(task, todo, chunksize=1)
 
 
@@ -217,13 +233,16 @@ def _dask_results(
         from dask.distributed import Client, LocalCluster, as_completed
     except ModuleNotFoundError:
         raise FanscanError(
-            "missing_extra", "running on Dask needs the cluster extra: pip install 'fanscan[cluster]'"
+            "missing_extra",
+            "running on Dask needs the cluster extra: pip install 'fanscan[cluster]'",
         ) from None
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout="10s")
         except OSError as error:
-            raise FanscanError("no_scheduler", f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+            raise FanscanError(
+                "no_scheduler", f"cannot reach the Dask scheduler {scheduler}: {error}"
+            ) from None
         cluster = None
     else:
         cluster = LocalCluster(
@@ -272,7 +291,9 @@ def prelabel(
     labelled, failed = 0, []
     from tqdm import tqdm
 
-    with tqdm(total=len(todo), unit="photo", desc="pre-labelling", disable=not progress, file=sys.stderr) as bar:
+    with tqdm(
+        total=len(todo), unit="photo", desc="pre-labelling", disable=not progress, file=sys.stderr
+    ) as bar:
         for result in results:
             if result.text is None:
                 failed.append((result.image, result.error or "unknown error"))

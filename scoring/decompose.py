@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import product
 from typing import NamedTuple
 
@@ -39,8 +39,13 @@ ORPHANS: tuple[Tile, ...] = tuple(
 )
 #: The six knitted straights (147 in one suit, 258 in another, 369 in the third), as tile tuples.
 KNITTED_STRAIGHTS: tuple[tuple[Tile, ...], ...] = tuple(
-    tuple(sorted(Tile(9 * suit + start + step) for suit, start in zip(perm, (0, 1, 2))
-                 for step in (0, 3, 6)))
+    tuple(
+        sorted(
+            Tile(9 * suit + start + step)
+            for suit, start in zip(perm, (0, 1, 2), strict=True)
+            for step in (0, 3, 6)
+        )
+    )
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
 _HONOR_SET = frozenset(range(27, 34))
@@ -124,7 +129,7 @@ def tile_counts(tiles: Iterable[Tile]) -> list[int]:
 _Split = tuple[tuple[tuple[str, int], ...], int]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _split_suit(counts: tuple[int, ...], chows: bool) -> tuple[_Split, ...]:
     """All splits of one suit's counts into sets and at most one pair (memoised)."""
     out: list[_Split] = []
@@ -161,67 +166,118 @@ def _split_suit(counts: tuple[int, ...], chows: bool) -> tuple[_Split, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _split_honors(counts: tuple[int, ...]) -> tuple[_Split, ...]:
-    pairs = [i for i, n in enumerate(counts) if n == 2]
-    if any(n not in (0, 2, 3) for n in counts) or len(pairs) > 1:
+    # Five of an honor (a waiting hand trying a fifth copy) is a pung and the pair.
+    pairs = [i for i, n in enumerate(counts) if n in (2, 5)]
+    if any(n not in (0, 2, 3, 5) for n in counts) or len(pairs) > 1:
         return ()
-    sets = tuple(("pung", i) for i, n in enumerate(counts) if n == 3)
+    sets = tuple(("pung", i) for i, n in enumerate(counts) if n in (3, 5))
     return ((sets, pairs[0] if pairs else -1),)
 
 
-def _parts(counts: Sequence[int], chows: bool) -> list[tuple[_Split, ...]]:
-    return [
-        _split_suit(tuple(counts[0:9]), chows),
-        _split_suit(tuple(counts[9:18]), chows),
-        _split_suit(tuple(counts[18:27]), chows),
-        _split_honors(tuple(counts[27:34])),
-    ]
+@cache
+def _shape(counts: tuple[int, ...], chows: bool, honors: bool) -> int:
+    """Bit 1: the counts split into sets alone; bit 2: into sets and one pair (memoised)."""
+    splits = _split_honors(counts) if honors else _split_suit(counts, chows)
+    shape = 0
+    for split in splits:
+        shape |= 2 if split[1] >= 0 else 1
+    return shape
 
 
-def standard_splits(counts: Sequence[int], chows: bool = True) -> list[tuple[tuple[Group, ...], Tile]]:
+def _complete_shapes(shapes: Sequence[int]) -> bool:
+    """Whether per-part shapes allow sets everywhere and the one pair in exactly one part."""
+    forced = flexible = 0
+    for shape in shapes:
+        if shape == 0:
+            return False
+        if shape == 2:
+            forced += 1
+        elif shape == 3:
+            flexible += 1
+    return forced == 1 or (forced == 0 and flexible > 0)
+
+
+_BOUNDS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def _part_shapes(counts: Sequence[int], chows: bool = True) -> list[int]:
+    """The ``_shape`` of each suit and of the honors, in tile order."""
+    return [_shape(tuple(counts[lo:hi]), chows, lo == 27) for lo, hi in _BOUNDS]
+
+
+@cache
+def _additions(counts: tuple[int, ...], chows: bool, honors: bool) -> tuple[tuple[int, int], ...]:
+    """(offset, shape after adding that tile) for each tile next to a held one (memoised)."""
+    found = []
+    for offset in range(len(counts)):
+        near = counts[offset] or (not honors and any(counts[max(0, offset - 2) : offset + 3]))
+        if near:
+            trial = list(counts)
+            trial[offset] += 1
+            found.append((offset, _shape(tuple(trial), chows, honors)))
+    return tuple(found)
+
+
+def completing_tiles(counts: Sequence[int], chows: bool = True) -> list[int]:
+    """Tile indices that complete ``counts`` into sets and one pair (a fifth copy included).
+
+    Only a tile next to a held tile (or a copy of one) can help; the shapes of each part with
+    each such tile added are memoised, so this is a few look-ups per hand.
+    """
+    parts = [tuple(counts[lo:hi]) for lo, hi in _BOUNDS]
+    shapes = [_shape(part, chows, index == 3) for index, part in enumerate(parts)]
+    found = []
+    for index, part in enumerate(parts):
+        trial = list(shapes)
+        for offset, shape in _additions(part, chows, index == 3):
+            trial[index] = shape
+            if _complete_shapes(trial):
+                found.append(_BOUNDS[index][0] + offset)
+    return found
+
+
+@cache
+def _part_groups(
+    counts: tuple[int, ...], base: int, chows: bool
+) -> tuple[tuple[tuple[Group, ...], int], ...]:
+    """The splits of one part as Groups of real tiles and the pair tile or -1 (memoised)."""
+    splits = _split_honors(counts) if base == 27 else _split_suit(counts, chows)
+    return tuple(
+        (
+            tuple(Group(kind, Tile(base + offset), False, True) for kind, offset in sets),
+            base + pair if pair >= 0 else -1,
+        )
+        for sets, pair in splits
+    )
+
+
+def standard_splits(
+    counts: Sequence[int], chows: bool = True
+) -> list[tuple[tuple[Group, ...], Tile]]:
     """All ways to split concealed ``counts`` (34) into sets and exactly one pair."""
-    parts = _parts(counts, chows)
+    parts = [_part_groups(tuple(counts[lo:hi]), lo, chows) for lo, hi in _BOUNDS]
     if not all(parts):
         return []
     found = []
     for combo in product(*parts):
-        pair = -1
-        groups: list[Group] = []
-        for base, (sets, pair_offset) in zip((0, 9, 18, 27), combo):
-            if pair_offset >= 0:
-                if pair >= 0:
-                    break
-                pair = base + pair_offset
-            groups.extend(Group(kind, Tile(base + off), False, True) for kind, off in sets)
-        else:
-            if pair >= 0:
-                found.append((tuple(groups), Tile(pair)))
+        pairs = [pair for _, pair in combo if pair >= 0]
+        if len(pairs) == 1:
+            found.append((combo[0][0] + combo[1][0] + combo[2][0] + combo[3][0], Tile(pairs[0])))
     return found
 
 
 def is_standard_complete(counts: Sequence[int], chows: bool = True) -> bool:
     """Whether ``counts`` split into sets and exactly one pair (without listing the splits)."""
-    forced = flexible = 0
-    for part in _parts(counts, chows):
-        with_pair = any(split[1] >= 0 for split in part)
-        without = any(split[1] < 0 for split in part)
-        if not without:
-            if not with_pair:
-                return False
-            forced += 1
-        elif with_pair:
-            flexible += 1
-    return forced == 1 or (forced == 0 and flexible > 0)
+    return _complete_shapes(_part_shapes(counts, chows))
 
 
 def _meld_group(meld: Meld) -> Group:
     return Group(meld.kind, meld.tile, True, meld.concealed)
 
 
-def readings(
-    hand: Hand, forms: Sequence[str] = FORMS, *, chows: bool = True
-) -> list[Reading]:
+def readings(hand: Hand, forms: Sequence[str] = FORMS, *, chows: bool = True) -> list[Reading]:
     """Every reading of the complete ``hand`` in the given ``forms``."""
     counts = tile_counts(hand.concealed)
     fixed = tuple(_meld_group(m) for m in hand.melds)
@@ -245,7 +301,7 @@ def readings(
 
 
 def _thirteen_orphans(counts: Sequence[int]) -> list[Reading]:
-    if sum(counts) != 14 or any(counts[t] == 0 for t in ORPHANS):
+    if not counts[0] or sum(counts) != 14 or any(counts[t] == 0 for t in ORPHANS):
         return []
     if sum(counts[t] for t in ORPHANS) != 14:
         return []
@@ -254,7 +310,7 @@ def _thirteen_orphans(counts: Sequence[int]) -> list[Reading]:
 
 
 def _honors_knitted(counts: Sequence[int]) -> list[Reading]:
-    if sum(counts) != 14 or any(n > 1 for n in counts):
+    if max(counts) > 1 or sum(counts) != 14:
         return []
     tiles = [Tile(i) for i, n in enumerate(counts) if n]
     suited = frozenset(t for t in tiles if t < 27)
@@ -267,7 +323,9 @@ def _honors_knitted(counts: Sequence[int]) -> list[Reading]:
 def _knitted_straight(
     counts: Sequence[int], fixed: tuple[Group, ...], chows: bool
 ) -> list[Reading]:
-    found = []
+    found: list[Reading] = []
+    if sum(1 for n in counts[:27] if n) < 9:
+        return found
     for straight in KNITTED_STRAIGHTS:
         if any(counts[t] == 0 for t in straight):
             continue
@@ -298,8 +356,10 @@ def _complete(counts: list[int], melds: Sequence[Meld], forms: Sequence[str], ch
     if "standard" in forms and is_standard_complete(counts, chows):
         return True
     if melds:
-        return "knitted_straight" in forms and len(melds) == 1 and bool(
-            _knitted_straight(counts, (), chows)
+        return (
+            "knitted_straight" in forms
+            and len(melds) == 1
+            and bool(_knitted_straight(counts, (), chows))
         )
     if "seven_pairs" in forms and sum(counts) == 14 and all(n % 2 == 0 for n in counts):
         return True

@@ -101,17 +101,15 @@ def _try_hand(rng: random.Random) -> Hand | None:
         concealed = [pair, pair]
         declared = rng.choice((0, 0, 0, 1, 1, 2, 2, 3, 4))
         for index, (kind, tile) in enumerate(sets):
-            if kind == "chow":
-                tiles = [tile, tile + 1, tile + 2]
-            else:
-                tiles = [tile] * 3
+            tiles = [tile, tile + 1, tile + 2] if kind == "chow" else [tile] * 3
             if index < declared:
                 melds.append(_declare(rng, kind, tiles))
             else:
                 concealed += tiles
     else:
-        form = rng.choice(("seven_pairs", "seven_pairs", "thirteen_orphans", "honors_knitted",
-                           "knitted_straight"))
+        form = rng.choice(
+            ("seven_pairs", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
+        )
         special = _special_concealed(rng, form)
         if special is None:
             return None
@@ -150,6 +148,14 @@ def _with_conditions(
     fourth = concealed.count(win) == 1 and rng.random() < 0.1
     flowers = tuple(sorted(rng.sample(FLOWERS, rng.choice((0, 0, 0, 1, 2, 3)))))
     return Hand(
-        tuple(concealed), tuple(melds), win, flowers, self_drawn,
-        rng.choice(WINDS), rng.choice(WINDS), fourth, kong, rng.random() < 0.05,
+        tuple(concealed),
+        tuple(melds),
+        win,
+        flowers,
+        self_drawn,
+        rng.choice(WINDS),
+        rng.choice(WINDS),
+        fourth,
+        kong,
+        rng.random() < 0.05,
     )

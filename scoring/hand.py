@@ -11,10 +11,10 @@ naming the culprit. ``Hand.to_json`` writes the same object back.
 ...     "win_tile": "5p"})
 >>> hand.melds[2].kind, hand.melds[2].concealed, hand.tile_count()
 ('kong', True, 14)
->>> Hand.from_json({"concealed": ["1m"], "win_tile": "1m", "colour": "red"})
+>>> Hand.from_json({"concealed": ["1m"], "win_tile": "1m", "colour": "red"})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-fanscan.errors.FanscanError: unknown field 'colour' in the hand (expected concealed, melds, win_tile, flowers, self_drawn, seat_wind, round_wind, fourth_tile, kong, last_tile)
+fanscan.errors.FanscanError: unknown field 'colour' in the hand (expected concealed, melds, ...)
 """
 
 from __future__ import annotations
@@ -25,15 +25,27 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from fanscan.scoring.tiles import BACK, TILE_BY_CODE, WINDS, Tile, format_tiles
+
 from fanscan.errors import FanscanError
-from fanscan.scoring.tiles import BACK, WINDS, Tile, format_tiles
+
+_FIRST_FLOWER = Tile.F1
 
 MELD_KINDS = ("chow", "pung", "kong")
+_CLAIMS = {"chow": (1, 2, 3), "pung": (1, 2, 3), "kong": (1, 2, 3, 5, 6, 7)}
 
 #: The contract's hand fields, in the order ``to_json`` writes them.
 BASE_FIELDS = (
-    "concealed", "melds", "win_tile", "flowers", "self_drawn", "seat_wind", "round_wind",
-    "fourth_tile", "kong", "last_tile",
+    "concealed",
+    "melds",
+    "win_tile",
+    "flowers",
+    "self_drawn",
+    "seat_wind",
+    "round_wind",
+    "fourth_tile",
+    "kong",
+    "last_tile",
 )
 _MELD_FIELDS = ("type", "tiles", "concealed", "claimed_from")
 _FLAG_FIELDS = ("self_drawn", "fourth_tile", "kong", "last_tile")
@@ -102,42 +114,75 @@ class Meld:
             raw = [faces[0]] * 4
         elif len(faces) < len(raw):
             raise _bad(f"{where} has a face-down tile; give the faces of its tiles")
-        tiles = tuple(_tile(code, where) for code in raw)
+        tiles = _tiles(raw, where)
         if kind == "chow":
             tiles = tuple(sorted(tiles))
         return cls(kind, tiles, concealed, claimed)
 
 
 def _check_meld(meld: Meld) -> None:
-    shown = format_tiles(meld.tiles)
-    if meld.kind not in MELD_KINDS:
-        raise _bad(f"meld {shown} has kind {meld.kind!r}; expected chow, pung or kong")
-    size = 4 if meld.kind == "kong" else 3
-    if len(meld.tiles) != size:
-        raise _bad(f"the {meld.kind} {shown} has {len(meld.tiles)} tiles; a {meld.kind} has {size}")
-    if any(t.is_flower for t in meld.tiles):
-        raise _bad(f"the {meld.kind} {shown} holds a flower; flowers are never part of a set")
-    first = meld.tiles[0]
-    if meld.kind == "chow":
-        ok = (first.is_suited and first.rank is not None and first.rank <= 7
-              and meld.tiles == (first, Tile(first + 1), Tile(first + 2)))
-        if not ok:
-            raise _bad(f"the chow {shown} is not three consecutive tiles of one suit")
-    elif any(t != first for t in meld.tiles):
-        raise _bad(f"the {meld.kind} {shown} is not {size} identical tiles")
-    if meld.concealed and meld.kind != "kong":
-        raise _bad(f"the {meld.kind} {shown} is marked concealed; only a kong can be concealed")
+    kind, tiles = meld.kind, meld.tiles
+    size = 4 if kind == "kong" else 3
+    first = tiles[0] if tiles else None
+    if kind == "chow":
+        ok = (
+            len(tiles) == 3
+            and first is not None
+            and first < 27
+            and first % 9 <= 6
+            and tiles[1] == first + 1
+            and tiles[2] == first + 2
+        )
+    else:
+        ok = (
+            kind in MELD_KINDS
+            and len(tiles) == size
+            and first is not None
+            and first < 34
+            and all(t == first for t in tiles)
+        )
     claim = meld.claimed_from
-    allowed = {"chow": (1, 2, 3), "pung": (1, 2, 3), "kong": (1, 2, 3, 5, 6, 7)}[meld.kind]
+    allowed = _CLAIMS.get(kind, ())
+    if (
+        ok
+        and (not meld.concealed or kind == "kong")
+        and (claim is None or (not meld.concealed and claim in allowed))
+    ):
+        return
+    shown = format_tiles(tiles)
+    if kind not in MELD_KINDS:
+        raise _bad(f"meld {shown} has kind {kind!r}; expected chow, pung or kong")
+    if len(tiles) != size:
+        raise _bad(f"the {kind} {shown} has {len(tiles)} tiles; a {kind} has {size}")
+    if any(t.is_flower for t in tiles):
+        raise _bad(f"the {kind} {shown} holds a flower; flowers are never part of a set")
+    if not ok and kind == "chow":
+        raise _bad(f"the chow {shown} is not three consecutive tiles of one suit")
+    if not ok:
+        raise _bad(f"the {kind} {shown} is not {size} identical tiles")
+    if meld.concealed and kind != "kong":
+        raise _bad(f"the {kind} {shown} is marked concealed; only a kong can be concealed")
     if claim is not None and (meld.concealed or claim not in allowed):
-        raise _bad(f"the {meld.kind} {shown} cannot be claimed from {claim}")
+        raise _bad(f"the {kind} {shown} cannot be claimed from {claim}")
+
+
+def _tiles(codes: list[Any], where: str) -> tuple[Tile, ...]:
+    """The tiles of a list of codes; the first bad code is named in the error."""
+    try:
+        tiles = tuple(map(TILE_BY_CODE.__getitem__, codes))
+    except (KeyError, TypeError):
+        return tuple(_tile(code, where) for code in codes)
+    return tiles
 
 
 def _tile(code: Any, where: str) -> Tile:
-    try:
-        return Tile.from_code(code)
-    except FanscanError as error:
-        raise _bad(f"{where}: {error.message}") from None
+    tile = TILE_BY_CODE.get(code) if isinstance(code, str) else None
+    if tile is None:
+        try:
+            Tile.from_code(code)
+        except FanscanError as error:
+            raise _bad(f"{where}: {error.message}") from None
+    return tile  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -182,19 +227,20 @@ class Hand:
         ``size`` 13 (or any size that is not 2 mod 3) means a waiting hand without a win tile.
         """
         for tile in self.concealed:
-            if tile.is_flower:
-                raise _bad(f"{tile.code} is a flower; list flowers under 'flowers', not 'concealed'")
+            if tile >= _FIRST_FLOWER:
+                raise _bad(
+                    f"{tile.code} is a flower; list flowers under 'flowers', not 'concealed'"
+                )
         for tile in self.flowers:
-            if not tile.is_flower:
+            if tile < _FIRST_FLOWER:
                 raise _bad(f"{tile.code} is listed as a flower; flowers are 1f-8f")
-        flower_counts = Counter(self.flowers)
-        for tile, n in flower_counts.items():
-            if n > 1:
-                raise _bad(f"the flower {tile.code} appears {n} times; each flower exists once")
+        if len(set(self.flowers)) < len(self.flowers):
+            tile, n = Counter(self.flowers).most_common(1)[0]
+            raise _bad(f"the flower {tile.code} appears {n} times; each flower exists once")
         counts = Counter(self.all_tiles())
-        for tile, n in sorted(counts.items()):
-            if n > 4:
-                raise _bad(f"{tile.code} appears {n} times; there are only four of each tile")
+        if max(counts.values(), default=0) > 4:
+            tile, n = min((t, n) for t, n in counts.items() if n > 4)
+            raise _bad(f"{tile.code} appears {n} times; there are only four of each tile")
         count = self.tile_count()
         if count != size:
             parts = f"{len(self.concealed)} concealed"
@@ -218,7 +264,9 @@ class Hand:
     def _check_win_conditions(self, win: Tile, counts: Counter[Tile]) -> None:
         held = self.concealed.count(win)
         if self.kong and self.self_drawn and not any(m.kind == "kong" for m in self.melds):
-            raise _bad("won on a kong replacement tile (kong + self_drawn), but the hand has no kong")
+            raise _bad(
+                "won on a kong replacement tile (kong + self_drawn), but the hand has no kong"
+            )
         if self.kong and not self.self_drawn and counts[win] > 1:
             raise _bad(
                 f"robbing a kong of {win.code} (kong without self_drawn), but the hand holds"
@@ -266,7 +314,7 @@ class Hand:
         raw = obj.get("concealed")
         if not isinstance(raw, list):
             raise _bad("the hand needs 'concealed', a list of tile codes")
-        concealed = tuple(_tile(code, "concealed") for code in raw)
+        concealed = _tiles(raw, "concealed")
         melds_raw = obj.get("melds", [])
         if not isinstance(melds_raw, list):
             raise _bad("'melds' must be a list")
@@ -278,7 +326,7 @@ class Hand:
         flowers_raw = obj.get("flowers", [])
         if not isinstance(flowers_raw, list):
             raise _bad("'flowers' must be a list of codes 1f-8f")
-        flowers = tuple(_tile(code, "flowers") for code in flowers_raw)
+        flowers = _tiles(flowers_raw, "flowers")
         flags = {}
         for name in _FLAG_FIELDS:
             value = obj.get(name, False)
@@ -292,6 +340,7 @@ class Hand:
             if type(value) is not type(default):
                 raise _bad(f"{name} must be a {type(default).__name__}, not {value!r}")
             options[name] = value
-        hand = cls(concealed, melds, win, flowers, **flags, **winds,
-                   options=MappingProxyType(options))
+        hand = cls(
+            concealed, melds, win, flowers, **flags, **winds, options=MappingProxyType(options)
+        )
         return hand.check(size)

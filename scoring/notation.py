@@ -73,9 +73,10 @@ fanscan.errors.FanscanError: '[111m]' has no standing tiles, so no winning tile
 
 from __future__ import annotations
 
-from fanscan.errors import FanscanError
 from fanscan.scoring.hand import Hand, Meld
 from fanscan.scoring.tiles import Tile, format_tiles, suited
+
+from fanscan.errors import FanscanError
 
 _HONORS = "ESWNCFP"
 _SUITS = "mps"
@@ -93,7 +94,9 @@ class _Parser:
         self.pos = 0
 
     def fail_unexpected(self) -> FanscanError:
-        return _error(f"unexpected {self.text[self.pos]!r} at column {self.pos + 1} in {self.text!r}")
+        return _error(
+            f"unexpected {self.text[self.pos]!r} at column {self.pos + 1} in {self.text!r}"
+        )
 
     def tiles_group(self) -> list[Tile] | None:
         """Read ``digits suit`` or one honor letter at pos; None if neither starts here."""
@@ -153,7 +156,7 @@ class _Parser:
                 raise self.digits_without_suit()
             raise self.fail_unexpected()
         self.pos = close + 1
-        shown = text[start:close + 1]
+        shown = text[start : close + 1]
         kinds = {3: ("chow", "pung"), 4: ("kong",)}.get(len(tiles), ())
         kind = next((k for k in kinds if _is_set(k, tiles)), None)
         if kind is None:
@@ -161,7 +164,9 @@ class _Parser:
         allowed = (1, 2, 3, 5, 6, 7) if kind == "kong" else (1, 2, 3)
         if claim is not None and claim not in allowed:
             takes = "1-3 or 5-7" if kind == "kong" else "1-3"
-            raise _error(f"the meld {shown} at column {start + 1} has claim {claim}; a {kind} takes {takes}")
+            raise _error(
+                f"the meld {shown} at column {start + 1} has claim {claim}; a {kind} takes {takes}"
+            )
         concealed = kind == "kong" and claim is None
         return Meld(kind, tuple(sorted(tiles)), concealed, claim)
 
@@ -184,9 +189,8 @@ class _Parser:
             for offset, digit in enumerate(text[start:end]):
                 code = f"{digit}f"
                 if not "1" <= digit <= "8":
-                    raise _error(
-                        f"{code!r} at column {start + offset + 1} is not a flower (1f-8f) in {text!r}"
-                    )
+                    column = start + offset + 1
+                    raise _error(f"{code!r} at column {column} is not a flower (1f-8f) in {text!r}")
                 found.append(Tile.from_code(code))
             self.pos = end + 1
         return found
@@ -196,8 +200,11 @@ def _is_set(kind: str, tiles: list[Tile]) -> bool:
     ordered = sorted(tiles)
     if kind == "chow":
         first = ordered[0]
-        return (first.is_suited and (first.rank or 9) <= 7
-                and ordered == [first, Tile(first + 1), Tile(first + 2)])
+        return (
+            first.is_suited
+            and (first.rank or 9) <= 7
+            and ordered == [first, Tile(first + 1), Tile(first + 2)]
+        )
     return all(t == ordered[0] for t in ordered)
 
 

@@ -14,11 +14,11 @@ How to add a rule set (for example Sichuan):
 1. Create a package ``scoring/sichuan/`` with ``fans.py`` (a tuple of ``Fan`` rows in table
    order) and a module defining a subclass of ``TableRuleSet`` (set ``name``, ``title``,
    ``minimum``, ``hand_size``, ``forms``, ``chows``, ``hand_fields`` for the extra hand JSON fields
-   with their defaults and CLI flags, and implement ``contexts`` and ``detect``), and an instance of
-   it (say ``RULESET``). ``fanscan.scoring.decompose.readings`` gives the readings.
+   with their defaults and help, and implement ``contexts`` and ``detect``), and an instance of it
+   (say ``RULESET``). ``fanscan.scoring.decompose.readings`` gives the readings.
 2. Register it in ONE place: add ``"sichuan": "fanscan.scoring.sichuan:RULESET"`` to
-   ``RULESETS`` below. ``fanscan rules``, ``fanscan score --rules sichuan``, the ``score()`` API and
-   the CLI flags for its hand fields pick it up from there.
+   ``RULESETS`` below. ``fanscan rules``, ``fanscan score --rules sichuan`` (its hand fields as
+   ``--option NAME=VALUE``), ``fanscan waits`` and the ``score()`` API pick it up from there.
 
 >>> get_ruleset("mcr").title
 'Chinese Official (MCR, 国标)'
@@ -35,9 +35,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from fanscan.errors import FanscanError
 from fanscan.scoring.decompose import FORMS
 from fanscan.scoring.hand import Hand
+
+from fanscan.errors import FanscanError
 
 #: Rule-set name -> "module:attribute" of its RuleSet instance, imported on first use.
 RULESETS: dict[str, str] = {
@@ -45,6 +46,8 @@ RULESETS: dict[str, str] = {
     "sichuan": "fanscan.scoring.sichuan:RULESET",
     "mingxing": "fanscan.scoring.mingxing:RULESET",
     "app-custom": "fanscan.scoring.app_custom:RULESET",
+    "guobiao-plus": "fanscan.scoring.guobiao_plus:RULESET",
+    "changsha": "fanscan.scoring.changsha:RULESET",
 }
 
 
@@ -69,7 +72,12 @@ class FanCount:
     count: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "chinese": self.chinese, "points": self.points, "count": self.count}
+        return {
+            "name": self.name,
+            "chinese": self.chinese,
+            "points": self.points,
+            "count": self.count,
+        }
 
 
 @dataclass(frozen=True)
@@ -257,9 +265,15 @@ def get_ruleset(name: str) -> RuleSet:
     return ruleset
 
 
+_DEFAULTS: dict[str, dict[str, Any]] = {}
+
+
 def extra_field_defaults(ruleset: RuleSet) -> dict[str, Any]:
     """The rule set's own hand fields and their defaults, for ``Hand.from_json``."""
-    return {f.name: f.default for f in ruleset.hand_fields}
+    defaults = _DEFAULTS.get(ruleset.name)
+    if defaults is None:
+        defaults = _DEFAULTS[ruleset.name] = {f.name: f.default for f in ruleset.hand_fields}
+    return defaults
 
 
 def hand_size_of(ruleset: RuleSet, obj: Mapping[str, Any]) -> int:

@@ -148,6 +148,8 @@ class Tile(IntEnum):
 
 
 _BY_CODE: dict[str, Tile] = {code: Tile(i) for i, code in enumerate(TILE_CODES)}
+#: Code -> Tile, for hot paths that test membership instead of catching an error.
+TILE_BY_CODE: dict[str, Tile] = dict(_BY_CODE)
 
 PLAYING_TILES: tuple[Tile, ...] = tuple(t for t in Tile if not t.is_flower)
 FLOWERS: tuple[Tile, ...] = tuple(t for t in Tile if t.is_flower)

@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from fanscan.errors import FanscanError
 from fanscan.scoring.decompose import FORMS, waiting_tiles
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.ruleset import ScoreResult, get_ruleset
 from fanscan.scoring.tiles import Tile
+
+from fanscan.errors import FanscanError
 
 
 @dataclass(frozen=True)
@@ -53,14 +54,21 @@ def waits(hand: Hand, rules: str = "mcr") -> list[WaitOption]:
         results = []
         for self_drawn in (False, True):
             complete = hand.replace(
-                concealed=(*hand.concealed, tile), win_tile=tile, self_drawn=self_drawn,
-                fourth_tile=False, kong=False, last_tile=False,
+                concealed=(*hand.concealed, tile),
+                win_tile=tile,
+                self_drawn=self_drawn,
+                fourth_tile=False,
+                kong=False,
+                last_tile=False,
             )
             if remaining <= 0:
-                results.append(ScoreResult.failed(
-                    ruleset.name, ruleset.minimum,
-                    f"all four {tile.code} are already in the hand, so none is left to win on",
-                ))
+                results.append(
+                    ScoreResult.failed(
+                        ruleset.name,
+                        ruleset.minimum,
+                        f"all four {tile.code} are already in the hand, so none is left to win on",
+                    )
+                )
                 continue
             try:
                 complete.check(ruleset.hand_size)

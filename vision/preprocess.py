@@ -72,12 +72,16 @@ def resize_crop(image: np.ndarray, spec: PreprocessSpec) -> np.ndarray:
 
 def normalise(batch: np.ndarray, spec: PreprocessSpec) -> np.ndarray:
     """A (n, h, w, 3) BGR uint8 batch of resized crops as the (n, 3, h, w) float32 model input."""
-    if spec.channel_order == "RGB":
-        batch = batch[..., ::-1]
-    mean = np.float32(spec.mean) * 255
-    inv_std = 1 / (np.float32(spec.std) * 255)
-    tensor = (batch.astype(np.float32) - mean) * inv_std
-    return np.ascontiguousarray(tensor.transpose(0, 3, 1, 2))
+    batch = np.asarray(batch)
+    n, height, width = batch.shape[:3]
+    tensor = np.empty((n, 3, height, width), np.float32)
+    # One channel at a time: much faster than a reversed view and a 4-d transpose.
+    sources = (2, 1, 0) if spec.channel_order == "RGB" else (0, 1, 2)
+    for channel, source in enumerate(sources):
+        plane = tensor[:, channel]
+        np.subtract(batch[..., source], np.float32(spec.mean[channel] * 255), out=plane)
+        plane *= np.float32(1 / (spec.std[channel] * 255))
+    return tensor
 
 
 def preprocess(images: Sequence[np.ndarray], spec: PreprocessSpec) -> np.ndarray:

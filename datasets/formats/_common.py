@@ -33,7 +33,9 @@ def class_code(name: str, where: str) -> str:
     """``name`` as a tile code, or an error naming where the unknown class came from."""
     if name not in CLASS_LABELS:
         raise FanscanError(
-            "bad_dataset", f"{where}: class {name!r} is not a tile code (1m..9m, 1p.., E S W N C F P, 1f..8f, back)"
+            "bad_dataset",
+            f"{where}: class {name!r} is not a tile code (1m-9m, 1p-9p, 1s-9s, E S W N C F P, "
+            "1f-8f, back)",
         )
     return name
 

@@ -3,8 +3,8 @@
 Categories are the contract's class order with ids 1..43, named by tile code (``5p``, ``E``,
 ``back``). Each annotation has the usual axis-aligned ``bbox`` [x, y, w, h] and ``area``, plus the
 tile's four corners as its ``segmentation`` polygon (clockwise from the face's top-left), and
-fanscan's extras in ``attributes`` (confidence, source, group). Each image carries its review status,
-reader and layout groups under a ``fanscan`` key. COCO readers ignore the extras, and fanscan reads
+fanscan's extras in ``attributes`` (confidence, source, group). Each image carries its review
+status, reader and layout groups under a ``fanscan`` key. COCO readers ignore the extras, and fanscan reads
 files from other tools without them: a polygon of other than four points falls back to the bbox,
 and a tile without attributes counts as set by a person.
 """
@@ -173,4 +173,3 @@ def load_coco(path: str | os.PathLike[str]) -> list[PhotoLabels]:
 def save_coco(path: str | os.PathLike[str], photos: Sequence[PhotoLabels]) -> None:
     """Write a COCO JSON file atomically."""
     write_text_atomic(path, format_coco(photos))
-

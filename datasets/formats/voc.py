@@ -104,7 +104,7 @@ def save_voc(
 
 
 def load_voc(dataset: str | os.PathLike[str]) -> list[PhotoLabels]:
-    """Read every annotation in ``dataset/Annotations`` (photos are named relative to JPEGImages/)."""
+    """Read every annotation in ``dataset/Annotations`` (photos named relative to JPEGImages/)."""
     folder = Path(dataset) / "Annotations"
     if not folder.is_dir():
         raise FanscanError("not_found", f"{dataset} has no Annotations folder (not a VOC dataset)")

@@ -61,9 +61,7 @@ def format_yolo(photo: PhotoLabels, obb: bool = False) -> str:
         index = CLASS_LABELS.index(tile.code)
         if obb:
             values = [
-                value
-                for x, y in tile.corners
-                for value in (x / photo.width, y / photo.height)
+                value for x, y in tile.corners for value in (x / photo.width, y / photo.height)
             ]
         else:
             x_min, y_min, x_max, y_max = tile.bounds
@@ -93,7 +91,8 @@ def parse_yolo(
         where = f"{name} line {line_number}"
         if len(fields) not in (5, 9):
             raise FanscanError(
-                "bad_dataset", f"{where}: expected 5 (box) or 9 (oriented box) numbers, got {len(fields)}"
+                "bad_dataset",
+                f"{where}: expected 5 (box) or 9 (oriented box) numbers, got {len(fields)}",
             )
         try:
             index = int(fields[0])
@@ -105,7 +104,10 @@ def parse_yolo(
         if len(values) == 4:
             cx, cy, w, h = values
             corners = rectangle(
-                (cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height
+                (cx - w / 2) * width,
+                (cy - h / 2) * height,
+                (cx + w / 2) * width,
+                (cy + h / 2) * height,
             )
         else:
             corners = tuple(  # type: ignore[assignment]
@@ -125,7 +127,7 @@ def save_yolo(
     image_root: str | os.PathLike[str],
     obb: bool = False,
 ) -> None:
-    """Write a YOLO dataset into folder ``out``, placing each photo from ``image_root`` in images/."""
+    """Write a YOLO dataset into folder ``out``, each photo from ``image_root`` into images/."""
     root = Path(out)
     for photo in photos:
         place_photo(Path(image_root) / photo.image, root / "images" / photo.image)

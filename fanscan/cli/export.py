@@ -27,12 +27,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument("directory", type=Path, metavar="DIR", help="labelled folder of photos")
     parser.add_argument("--format", choices=FORMATS, required=True, help="what to write")
-    parser.add_argument("--out", type=Path, required=True, metavar="PATH",
-                        help="COCO: the JSON file; others: the folder to write")
-    parser.add_argument("--all", action="store_true",
-                        help="include photos no person has reviewed yet (default: reviewed only)")
-    parser.add_argument("--obb", action="store_true",
-                        help="YOLO: oriented boxes (class and four corners) instead of upright boxes")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        metavar="PATH",
+        help="COCO: the JSON file; others: the folder to write",
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="include photos no person has reviewed yet (default: reviewed only)",
+    )
+    parser.add_argument(
+        "--obb",
+        action="store_true",
+        help="YOLO: oriented boxes (class and four corners) instead of upright boxes",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -44,8 +55,14 @@ def run(args: argparse.Namespace) -> int:
     photos = load_folder(args.directory)
     chosen = [p for p in photos if args.all or p.status == "reviewed"]
     if not chosen:
-        hint = " (none is reviewed yet: review them with fanscan label, or pass --all)" if photos else ""
-        raise FanscanError("nothing_to_export", f"no labelled photos to export in {args.directory}{hint}")
+        hint = (
+            " (none is reviewed yet: review them with fanscan label, or pass --all)"
+            if photos
+            else ""
+        )
+        raise FanscanError(
+            "nothing_to_export", f"no labelled photos to export in {args.directory}{hint}"
+        )
     if args.format == "coco":
         from fanscan.datasets.formats.coco import save_coco
 

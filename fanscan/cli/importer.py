@@ -24,11 +24,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "dataset folder) and write a fanscan label file beside each photo. Existing label files "
         "are kept unless --overwrite.",
     )
-    parser.add_argument("source", type=Path, metavar="SOURCE",
-                        help="COCO: the JSON file; YOLO, VOC: the dataset folder")
+    parser.add_argument(
+        "source",
+        type=Path,
+        metavar="SOURCE",
+        help="COCO: the JSON file; YOLO, VOC: the dataset folder",
+    )
     parser.add_argument("--format", choices=FORMATS, required=True, help="what SOURCE is")
-    parser.add_argument("--images", type=Path, metavar="DIR",
-                        help="the folder the photos are in (default: see above)")
+    parser.add_argument(
+        "--images",
+        type=Path,
+        metavar="DIR",
+        help="the folder the photos are in (default: see above)",
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace existing label files")
     parser.set_defaults(handler=run)
 
@@ -54,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     missing = [p.image for p in photos if not (images / p.image).is_file()]
     if missing:
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
-        raise FanscanError("not_found", f"photo {missing[0]!r}{more} named in {args.source} is not in {images}")
+        raise FanscanError(
+            "not_found", f"photo {missing[0]!r}{more} named in {args.source} is not in {images}"
+        )
     written = kept = tiles = 0
     for photo in photos:
         if label_path(images / photo.image).exists() and not args.overwrite:

@@ -42,21 +42,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "a rerun resumes. Without it, a browser page goes through the photos, least sure first, "
         "to fix boxes and codes and accept each photo. See docs/labelling.md.",
     )
-    parser.add_argument("directory", type=Path, metavar="DIR", help="folder of photos (searched recursively)")
-    parser.add_argument("--prelabel", action="store_true", help="read the photos and write label files, then exit")
+    parser.add_argument(
+        "directory", type=Path, metavar="DIR", help="folder of photos (searched recursively)"
+    )
+    parser.add_argument(
+        "--prelabel", action="store_true", help="read the photos and write label files, then exit"
+    )
     batch = parser.add_argument_group("pre-labelling")
     batch.add_argument("--workers", type=_count, help="worker processes (default: one per CPU)")
     where = batch.add_mutually_exclusive_group()
-    where.add_argument("--scheduler", metavar="ADDRESS",
-                       help="run on a Dask cluster, e.g. tcp://host:8786 (needs the cluster extra)")
-    where.add_argument("--dask-local", type=_count, metavar="N",
-                       help="run on a local Dask cluster of N worker processes")
-    batch.add_argument("--force", action="store_true",
-                       help="read again photos whose labels no person has touched")
-    batch.add_argument("--reader", default=None, metavar="MODULE:FUNCTION",
-                       help="another photo reader (default: fanscan's own)")
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster, e.g. tcp://host:8786 (needs the cluster extra)",
+    )
+    where.add_argument(
+        "--dask-local",
+        type=_count,
+        metavar="N",
+        help="run on a local Dask cluster of N worker processes",
+    )
+    batch.add_argument(
+        "--force", action="store_true", help="read again photos whose labels no person has touched"
+    )
+    batch.add_argument(
+        "--reader",
+        default=None,
+        metavar="MODULE:FUNCTION",
+        help="another photo reader (default: fanscan's own)",
+    )
     web = parser.add_argument_group("labelling page")
-    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    web.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
+    )
     web.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
     parser.set_defaults(handler=run)
 
@@ -67,7 +85,10 @@ def run(args: argparse.Namespace) -> int:
     if args.prelabel:
         return _prelabel(args)
     if args.scheduler or args.dask_local or args.workers or args.force or args.reader:
-        raise FanscanError("bad_usage", "--workers, --scheduler, --dask-local, --force and --reader go with --prelabel")
+        raise FanscanError(
+            "bad_usage",
+            "--workers, --scheduler, --dask-local, --force and --reader go with --prelabel",
+        )
     return _serve(args)
 
 
@@ -82,7 +103,10 @@ def _prelabel(args: argparse.Namespace) -> int:
         dask_local=args.dask_local,
         force=args.force,
     )
-    print(f"labelled {report.labelled} photos, {report.skipped} already current, {len(report.failed)} failed")
+    print(
+        f"labelled {report.labelled} photos, {report.skipped} already current, "
+        f"{len(report.failed)} failed"
+    )
     for image, reason in report.failed:
         print(f"  {image}: {reason}", file=sys.stderr)
     return 1 if report.failed else 0
@@ -94,13 +118,18 @@ def _serve(args: argparse.Namespace) -> int:
         import multipart  # noqa: F401  (python-multipart: the app's photo uploads)
         import uvicorn  # noqa: F401
     except ModuleNotFoundError as error:
-        raise FanscanError("missing_extra", f"the labelling page needs {error.name}: {WEB_HINT}") from None
+        raise FanscanError(
+            "missing_extra", f"the labelling page needs {error.name}: {WEB_HINT}"
+        ) from None
     from fanscan.web.app import create_app
     from fanscan.web.server import bind, serve
 
     app = create_app(labelling_dir=args.directory)
     sock = bind(args.host, args.port)
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"fanscan: labelling {args.directory} at http://{shown}:{args.port}/label (Ctrl+C to stop)", file=sys.stderr)
+    print(
+        f"fanscan: labelling {args.directory} at http://{shown}:{args.port}/label (Ctrl+C to stop)",
+        file=sys.stderr,
+    )
     serve(app, sock)
     return 0

@@ -1,8 +1,8 @@
 """``fanscan rules``: the rule sets, and one rule set's fan table.
 
-    fanscan rules            the registered rule sets
-    fanscan rules mcr        the MCR fan table (points, names, what each fan excludes)
-    fanscan rules mcr --json
+fanscan rules            the registered rule sets
+fanscan rules mcr        the MCR fan table (points, names, what each fan excludes)
+fanscan rules mcr --json
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ ORDER = 22
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "rules", help="list rule sets, or one rule set's fan table",
+        "rules",
+        help="list rule sets, or one rule set's fan table",
         description="Without NAME, list the rule sets; with NAME, print its fan table.",
     )
     parser.add_argument("name", nargs="?", metavar="NAME", help="a rule set, e.g. mcr")
@@ -26,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fanscan.scoring.ruleset import available, get_ruleset  # noqa: PLC0415
+    from fanscan.scoring.ruleset import available, get_ruleset
 
     if args.name is None:
         sets = [get_ruleset(name) for name in available()]
@@ -34,15 +35,22 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps([_summary(r) for r in sets], ensure_ascii=False))
         else:
             for ruleset in sets:
-                print(f"{ruleset.name:10} {ruleset.title}: {len(ruleset.fans)} fans, "
-                      f"minimum {ruleset.minimum}")
+                print(
+                    f"{ruleset.name:10} {ruleset.title}: {len(ruleset.fans)} fans, "
+                    f"minimum {ruleset.minimum}"
+                )
         return 0
     ruleset = get_ruleset(args.name)
     if args.json:
         obj = _summary(ruleset)
         obj["fans"] = [
-            {"id": f.id, "name": f.name, "chinese": f.chinese, "points": f.points,
-             "excludes": list(f.excludes)}
+            {
+                "id": f.id,
+                "name": f.name,
+                "chinese": f.chinese,
+                "points": f.points,
+                "excludes": list(f.excludes),
+            }
             for f in ruleset.fans
         ]
         print(json.dumps(obj, ensure_ascii=False))
@@ -53,17 +61,24 @@ def run(args: argparse.Namespace) -> int:
     name_width = max(len(f.name) for f in ruleset.fans)
     for number, fan in enumerate(ruleset.fans, 1):
         excludes = ", ".join(names[i] for i in fan.excludes)
-        line = (f"{number:3}  {fan.points:3}  {fan.name:{name_width}}  "
-                f"{fan.chinese}{' ' * (width - _width(fan.chinese))}")
+        line = (
+            f"{number:3}  {fan.points:3}  {fan.name:{name_width}}  "
+            f"{fan.chinese}{' ' * (width - _width(fan.chinese))}"
+        )
         print(f"{line}  {'excludes ' + excludes if excludes else ''}".rstrip())
     for field in ruleset.hand_fields:
-        print(f"hand field {field.name} (default {field.default!r}): {field.help}")
+        print(
+            f"hand field {field.name} (default {json.dumps(field.default)}): {field.help}; "
+            f"on the command line: --option {field.name}=VALUE"
+        )
     return 0
 
 
 def _summary(ruleset: Any) -> dict[str, Any]:
     return {
-        "name": ruleset.name, "title": ruleset.title, "minimum": ruleset.minimum,
+        "name": ruleset.name,
+        "title": ruleset.title,
+        "minimum": ruleset.minimum,
         "hand_size": ruleset.hand_size,
         "hand_fields": [
             {"name": f.name, "default": f.default, "help": f.help} for f in ruleset.hand_fields

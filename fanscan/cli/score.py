@@ -27,24 +27,38 @@ _WINDS = ("E", "S", "W", "N")
 
 def add_condition_flags(parser: argparse.ArgumentParser) -> None:
     """The win conditions a photo cannot show, as flags (shared with ``fanscan waits``)."""
-    parser.add_argument("--rules", default="mcr", help="rule set (see `fanscan rules`); default mcr")
+    parser.add_argument(
+        "--rules", default="mcr", help="rule set (see `fanscan rules`); default mcr"
+    )
     parser.add_argument("--seat", choices=_WINDS, help="seat wind (default E)")
     parser.add_argument("--round", choices=_WINDS, help="round (prevalent) wind (default E)")
     parser.add_argument("--flowers", metavar="CODES", help="flowers held, e.g. 1f6f")
     parser.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help="a rule set's own hand field (see `fanscan rules NAME`), VALUE as JSON",
     )
 
 
 def add_win_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--self-drawn", action="store_true", help="won on a self-drawn tile (自摸)")
-    parser.add_argument("--fourth-tile", action="store_true",
-                        help="the winning tile was the last of its kind (和绝张)")
-    parser.add_argument("--kong", action="store_true",
-                        help="with --self-drawn: kong replacement (杠上开花); else robbed a kong")
-    parser.add_argument("--last-tile", action="store_true",
-                        help="with --self-drawn: last tile of the wall (妙手回春); else last discard")
+    parser.add_argument(
+        "--fourth-tile",
+        action="store_true",
+        help="the winning tile was the last of its kind (和绝张)",
+    )
+    parser.add_argument(
+        "--kong",
+        action="store_true",
+        help="with --self-drawn: kong replacement (杠上开花); else robbed a kong",
+    )
+    parser.add_argument(
+        "--last-tile",
+        action="store_true",
+        help="with --self-drawn: last tile of the wall (妙手回春); else last discard",
+    )
 
 
 def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
@@ -63,6 +77,7 @@ def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
         name, sep, raw = item.partition("=")
         if not sep or not name:
             raise FanscanError("bad_option", f"--option {item!r} is not NAME=VALUE")
+        name = name.replace("-", "_")
         try:
             fields[name] = json.loads(raw)
         except json.JSONDecodeError:
@@ -71,7 +86,7 @@ def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _flower_codes(text: str) -> list[str]:
-    from fanscan.scoring.notation import parse_flowers  # noqa: PLC0415
+    from fanscan.scoring.notation import parse_flowers
 
     try:
         return [t.code for t in parse_flowers(text)]
@@ -81,12 +96,15 @@ def _flower_codes(text: str) -> list[str]:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "score", help="score a hand (notation, JSON lines or a photo)",
+        "score",
+        help="score a hand (notation, JSON lines or a photo)",
         description="Score a hand: --hand NOTATION, --jsonl FILE, a PHOTO or --sample.",
     )
     parser.add_argument("photo", nargs="?", metavar="PHOTO", help="photo of the hand to read")
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--hand", metavar="NOTATION", help='hand notation, e.g. "123m456p789s123sEE"')
+    source.add_argument(
+        "--hand", metavar="NOTATION", help='hand notation, e.g. "123m456p789s123sEE"'
+    )
     source.add_argument("--jsonl", metavar="FILE", help="hand JSON per line (- for stdin)")
     source.add_argument("--sample", action="store_true", help="score the bundled sample photo")
     add_condition_flags(parser)
@@ -104,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.annotate and not (args.photo or args.sample):
         raise FanscanError("bad_arguments", "--annotate needs a PHOTO (or --sample)")
-    from fanscan.scoring.ruleset import get_ruleset  # noqa: PLC0415
+    from fanscan.scoring.ruleset import get_ruleset
 
     get_ruleset(args.rules)  # an unknown rule set is an error before any work
     if args.jsonl:
@@ -120,8 +138,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_notation(args: argparse.Namespace) -> int:
-    from fanscan.scoring.notation import parse_notation  # noqa: PLC0415
-    from fanscan.scoring.ruleset import get_ruleset, score  # noqa: PLC0415
+    from fanscan.scoring.notation import parse_notation
+    from fanscan.scoring.ruleset import get_ruleset, score
 
     size = get_ruleset(args.rules).hand_size
     hand = parse_notation(args.hand, size=size).to_json()
@@ -142,12 +160,12 @@ def _exit_status(result: Any) -> int:
 
 
 def _run_photo(args: argparse.Namespace) -> int:
-    from fanscan.scoring.ruleset import score  # noqa: PLC0415
-    from fanscan.vision.reader import read_photo  # noqa: PLC0415
+    from fanscan.scoring.ruleset import score
+    from fanscan.vision.reader import read_photo
 
     path = args.photo
     if args.sample:
-        from fanscan.vision.samples import sample_photo_path  # noqa: PLC0415
+        from fanscan.vision.samples import sample_photo_path
 
         path = str(sample_photo_path())
     reading = read_photo(path)
@@ -180,7 +198,7 @@ def _run_photo(args: argparse.Namespace) -> int:
 
 
 def _run_jsonl(source: str, rules: str) -> int:
-    from fanscan.scoring.ruleset import get_ruleset, score  # noqa: PLC0415
+    from fanscan.scoring.ruleset import get_ruleset, score
 
     ruleset = get_ruleset(rules)
     dumps = json.JSONEncoder(ensure_ascii=False).encode
@@ -188,15 +206,16 @@ def _run_jsonl(source: str, rules: str) -> int:
         _stream(sys.stdin, sys.stdout, rules, ruleset, dumps, score)
         return 0
     try:
-        with open(source, encoding="utf-8") as handle:
+        with open(source, encoding="utf-8-sig") as handle:
             _stream(handle, sys.stdout, rules, ruleset, dumps, score)
     except OSError as error:
         raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
     return 0
 
 
-def _stream(lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, dumps: Any,
-            score: Any) -> None:
+def _stream(
+    lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, dumps: Any, score: Any
+) -> None:
     write = out.write
     for number, line in enumerate(lines, 1):
         write(dumps(_score_line(number, line, rules, ruleset, score)))
@@ -205,12 +224,19 @@ def _stream(lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, dumps: 
 
 
 def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) -> dict[str, Any]:
-    from fanscan.scoring.ruleset import ScoreResult  # noqa: PLC0415
+    from fanscan.scoring.ruleset import ScoreResult
 
     try:
         obj = json.loads(line)
-    except ValueError as error:
-        message = f"line {number} is not JSON ({error.msg})" if line.strip() else f"line {number} is empty"
+    except json.JSONDecodeError as error:
+        message = (
+            f"line {number} is not JSON ({error.msg})"
+            if line.strip()
+            else (f"line {number} is empty")
+        )
+        return ScoreResult.failed(rules, ruleset.minimum, message).to_json()
+    except RecursionError:
+        message = f"line {number} is JSON nested too deeply to be a hand"
         return ScoreResult.failed(rules, ruleset.minimum, message).to_json()
     return score(obj, rules).to_json()
 
@@ -225,8 +251,10 @@ def _pad(text: str, width: int) -> str:
 
 def format_table(result: Any, title: str | None = None) -> str:
     """The readable table of a scored result: fan, Chinese name, points, count, total."""
-    rows = [(f.name, f.chinese, str(f.points), str(f.count), str(f.points * f.count))
-            for f in result.fans]
+    rows = [
+        (f.name, f.chinese, str(f.points), str(f.count), str(f.points * f.count))
+        for f in result.fans
+    ]
     header = ("Fan", "中文", "Points", "Count", "Total")
     widths = [max(_width(r[i]) for r in (header, *rows)) for i in range(5)]
     lines = [title] if title else []
@@ -239,4 +267,3 @@ def format_table(result: Any, title: str | None = None) -> str:
     flowers = f" ({without} without flowers)" if result.flower_points else ""
     lines.append(f"  Total: {result.total}{flowers}; minimum {result.minimum}: {met}")
     return "\n".join(lines)
-

@@ -1,36 +1,43 @@
 """``fanscan waits``: the tiles a waiting hand wins on, and what each win scores.
 
-    fanscan waits "123m456p789s123sE"
-    fanscan waits "[567m2]4445m678pFF" --seat S --json
+fanscan waits "123m456p789s123sE"
+fanscan waits "[567m2]4445m678pFF" --seat S --json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from fanscan.cli.score import add_condition_flags, condition_overrides
+
+if TYPE_CHECKING:
+    from fanscan.scoring.ruleset import ScoreResult
 
 ORDER = 21
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "waits", help="which tiles complete a waiting hand, and their scores",
+        "waits",
+        help="which tiles complete a waiting hand, and their scores",
         description="List the winning tiles of a 13-tile hand (melds count as three) and what "
-                    "each would score on a discard and self-drawn.",
+        "each would score on a discard and self-drawn.",
     )
-    parser.add_argument("notation", metavar="NOTATION", help="the waiting hand, e.g. 123m456p789s123sE")
+    parser.add_argument(
+        "notation", metavar="NOTATION", help="the waiting hand, e.g. 123m456p789s123sE"
+    )
     add_condition_flags(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from fanscan.scoring.hand import Hand  # noqa: PLC0415
-    from fanscan.scoring.notation import parse_notation  # noqa: PLC0415
-    from fanscan.scoring.ruleset import extra_field_defaults, get_ruleset  # noqa: PLC0415
-    from fanscan.scoring.waits import waits  # noqa: PLC0415
+    from fanscan.scoring.hand import Hand
+    from fanscan.scoring.notation import parse_notation
+    from fanscan.scoring.ruleset import extra_field_defaults, get_ruleset
+    from fanscan.scoring.waits import waits
 
     ruleset = get_ruleset(args.rules)
     size = ruleset.hand_size - 1
@@ -39,8 +46,11 @@ def run(args: argparse.Namespace) -> int:
     hand = Hand.from_json(obj, extra_fields=extra_field_defaults(ruleset), size=size)
     options = waits(hand, args.rules)
     if args.json:
-        print(json.dumps({"rules": ruleset.name, "waits": [o.to_json() for o in options]},
-                         ensure_ascii=False))
+        print(
+            json.dumps(
+                {"rules": ruleset.name, "waits": [o.to_json() for o in options]}, ensure_ascii=False
+            )
+        )
         return 0
     if not options:
         print(f"{args.notation}: not waiting (no tile completes it)")
@@ -48,13 +58,19 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.notation}: waits on {len(options)} tile{'s' if len(options) > 1 else ''}")
     rows = [("Tile", "Left", "Discard", "Self-drawn", "Fans (discard)")]
     for option in options:
-        rows.append((
-            option.tile.code, str(option.remaining), _total(option.discard),
-            _total(option.self_drawn),
-            ", ".join(
-                f.name + (f" x{f.count}" if f.count > 1 else "") for f in option.discard.fans
-            ) or option.discard.error or "",
-        ))
+        rows.append(
+            (
+                option.tile.code,
+                str(option.remaining),
+                _total(option.discard),
+                _total(option.self_drawn),
+                ", ".join(
+                    f.name + (f" x{f.count}" if f.count > 1 else "") for f in option.discard.fans
+                )
+                or option.discard.error
+                or "",
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     for row in rows:
         cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2, 3)]
@@ -62,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _total(result) -> str:  # noqa: ANN001
+def _total(result: ScoreResult) -> str:
     if result.total is None:
         return "-"
     return f"{result.total}{'' if result.meets_minimum else '*'}"

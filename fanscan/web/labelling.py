@@ -126,7 +126,11 @@ def build_router(directory: Path) -> APIRouter:
 
     @router.get("/api/label/photos", summary="The photos to label, in review order")
     def photos() -> dict[str, Any]:
-        return {"folder": folder.root.name, "codes": list(CLASS_LABELS), "photos": folder.overview()}
+        return {
+            "folder": folder.root.name,
+            "codes": list(CLASS_LABELS),
+            "photos": folder.overview(),
+        }
 
     @router.get("/api/label/labels", summary="One photo's label file")
     def get_labels(image: ImageQuery) -> dict[str, Any]:

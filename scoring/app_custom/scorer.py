@@ -22,13 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fanscan.errors import FanscanError
 from fanscan.scoring.app_custom.fans import FANS
 from fanscan.scoring.app_custom.wilds import MAX_WILDS, WILD_MODES, fillings, wild_face
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.mcr.context import Context
 from fanscan.scoring.mcr.scorer import MCRRuleSet
 from fanscan.scoring.ruleset import FanCount, FanTable, HandField, ScoreResult
+
+from fanscan.errors import FanscanError
 
 HAND_FIELDS: tuple[HandField, ...] = (
     HandField("dealer", False, "the winner is the dealer (庄家): the fan total is doubled"),

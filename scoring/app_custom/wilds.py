@@ -17,10 +17,11 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
-from fanscan.errors import FanscanError
 from fanscan.scoring.decompose import KNITTED_STRAIGHTS, ORPHANS, tile_counts
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import Tile
+
+from fanscan.errors import FanscanError
 
 WILD_MODES: dict[str, str] = {
     "none": "none", "flowers": "flowers", "same": "same", "previous": "previous", "next": "next",

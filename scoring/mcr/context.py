@@ -9,16 +9,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from fanscan.scoring.decompose import Reading, is_standard_complete, tile_counts
+from fanscan.scoring.decompose import Reading, completing_tiles, tile_counts
 from fanscan.scoring.hand import Hand
+
 
 class HandFacts:
     """Per-hand facts shared by all readings; ``cache`` keeps per-hand detector results."""
 
     __slots__ = (
-        "hand", "counts", "standing", "present", "win", "self_drawn", "kong_win", "last_tile",
-        "fourth_tile", "seat", "prevalent", "exposed", "kongs", "melded_kongs", "concealed_kongs",
-        "cache", "_unique_wait",
+        "_unique_wait",
+        "cache",
+        "concealed_kongs",
+        "counts",
+        "exposed",
+        "fourth_tile",
+        "hand",
+        "kong_win",
+        "kongs",
+        "last_tile",
+        "melded_kongs",
+        "present",
+        "prevalent",
+        "seat",
+        "self_drawn",
+        "standing",
+        "win",
     )
 
     def __init__(self, hand: Hand) -> None:
@@ -61,7 +76,9 @@ class HandFacts:
         """Whether the hand before the win tile waited on exactly one tile (sets + pair or seven
         pairs); a tile whose four copies are all in the hand still counts as a wait."""
         if self._unique_wait is None:
-            self._unique_wait = waits_on_one(self.standing, self.win, seven_pairs=not self.hand.melds)
+            self._unique_wait = waits_on_one(
+                self.standing, self.win, seven_pairs=not self.hand.melds
+            )
         return self._unique_wait
 
 
@@ -69,26 +86,27 @@ def waits_on_one(counts_with_win: list[int], win: int, *, seven_pairs: bool) -> 
     """Whether ``counts_with_win`` less the win tile waits on exactly one tile."""
     counts = list(counts_with_win)
     counts[win] -= 1
-    found = 0
-    pairs_wait = seven_pairs and sum(counts) == 13
-    for index in range(34):
-        counts[index] += 1
-        done = is_standard_complete(counts) or (
-            pairs_wait and all(n % 2 == 0 for n in counts)
-        )
-        counts[index] -= 1
-        if done:
-            found += 1
-            if found > 1:
-                return False
-    return found == 1
+    waits = set(completing_tiles(counts))
+    if seven_pairs and sum(counts) == 13:
+        odd = [i for i, n in enumerate(counts) if n % 2]
+        if len(odd) == 1:
+            waits.add(odd[0])
+    return len(waits) == 1
 
 
 class Context:
     """One reading of a hand, as the detectors see it."""
 
-    __slots__ = ("hand", "reading", "form", "chows", "pungs", "pair", "concealed_pungs",
-                 "concealed_chows")
+    __slots__ = (
+        "chows",
+        "concealed_chows",
+        "concealed_pungs",
+        "form",
+        "hand",
+        "pair",
+        "pungs",
+        "reading",
+    )
 
     def __init__(self, facts: HandFacts, reading: Reading | None, form: str) -> None:
         self.hand = facts
@@ -116,8 +134,10 @@ class Context:
         self.concealed_chows = concealed_chows
         self.pair = int(reading.pair) if reading is not None and reading.pair is not None else -1
         win = facts.win
-        if not facts.self_drawn and win in standing_pungs and not any(
-            c <= win <= c + 2 for c in concealed_chows
+        if (
+            not facts.self_drawn
+            and win in standing_pungs
+            and not any(c <= win <= c + 2 for c in concealed_chows)
         ):
             # Won on a discard that can only complete this pung: the pung is exposed.
             standing_pungs.remove(win)

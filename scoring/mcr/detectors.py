@@ -14,9 +14,9 @@ looked for first; with one, the remaining set combines at most once; without one
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
+from itertools import combinations, pairwise
 
-from fanscan.scoring.mcr.context import Context
+from fanscan.scoring.mcr.context import Context, waits_on_one
 
 Detector = Callable[[Context], dict[str, int]]
 
@@ -48,6 +48,7 @@ def _same_suit(*tiles: int) -> bool:
 
 
 # ---------------------------------------------------------------- chows (lowest tile of each)
+
 
 def _two_chows(a: int, b: int) -> str | None:
     if a // 9 != b // 9:
@@ -149,13 +150,12 @@ def chow_family(ctx: Context) -> dict[str, int]:
             extra = next((k for k in _EXTRA_PRIORITY if k in extras), None)
             return {fan: 1, extra: 1} if extra else {fan: 1}
     pairs = {(i, j): _two_chows(chows[i], chows[j]) for i, j in combinations(range(4), 2)}
-    alone = sum(
-        1 for i in range(4) if not any(fan for key, fan in pairs.items() if i in key)
-    )
+    alone = sum(1 for i in range(4) if not any(fan for key, fan in pairs.items() if i in key))
     return _limit_pairs(list(pairs.values()), 3 - alone)
 
 
 # ---------------------------------------------------------------- pungs and kongs
+
 
 def _two_pungs(a: int, b: int) -> str | None:
     if a < 27 and b < 27:
@@ -198,9 +198,7 @@ def pung_family(ctx: Context) -> dict[str, int]:
             fan = _three_pungs(*three)
             if fan:
                 found[fan] = 1
-                extra = next(
-                    (f for f in (_two_pungs(p, pungs[free]) for p in three) if f), None
-                )
+                extra = next((f for f in (_two_pungs(p, pungs[free]) for p in three) if f), None)
                 if extra:
                     found[extra] = 1
                 break
@@ -265,11 +263,17 @@ def wind_pungs(ctx: Context) -> dict[str, int]:
 
 
 _KONG_FANS = {
-    (1, 0): "melded_kong", (0, 1): "concealed_kong", (2, 0): "two_melded_kongs",
-    (1, 1): "concealed_kong_and_melded_kong", (0, 2): "two_concealed_kongs",
+    (1, 0): "melded_kong",
+    (0, 1): "concealed_kong",
+    (2, 0): "two_melded_kongs",
+    (1, 1): "concealed_kong_and_melded_kong",
+    (0, 2): "two_concealed_kongs",
 }
-_CONCEALED_PUNG_FANS = {2: "two_concealed_pungs", 3: "three_concealed_pungs",
-                        4: "four_concealed_pungs"}
+_CONCEALED_PUNG_FANS = {
+    2: "two_concealed_pungs",
+    3: "three_concealed_pungs",
+    4: "four_concealed_pungs",
+}
 
 
 def kongs_and_concealed_pungs(ctx: Context) -> dict[str, int]:
@@ -323,6 +327,7 @@ def group_traits(ctx: Context) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------- whole-hand properties
+
 
 @per_hand
 def suits(ctx: Context) -> dict[str, int]:
@@ -423,28 +428,31 @@ def wait(ctx: Context) -> dict[str, int]:
     """边张, 坎张, 单钓将: only when the hand waited on one tile; at most one of them."""
     facts = ctx.hand
     win = facts.win
+    edge = closed = False
+    for low in ctx.concealed_chows:
+        if win == low + 1:
+            closed = True
+        elif win == low or win == low + 2:
+            if (win == low and low % 9 < 6) or (win == low + 2 and low % 9 > 0):
+                # 4 in 456 could as well have been 7 (567): the hand waited on two tiles.
+                facts.cache["several_waits"] = True
+            edge = True
+    if not (edge or closed or ctx.pair == win) or facts.cache.get("several_waits"):
+        return {}
     if ctx.form == "knitted_straight":
         if not _knitted_unique_wait(ctx):
             return {}
     elif not facts.unique_wait:
         return {}
-    edge = closed = False
-    for low in ctx.concealed_chows:
-        if win == low + 1:
-            closed = True
-        elif win in (low, low + 2):
-            edge = True
     if edge:
         return {"edge_wait": 1}
     if closed:
         return {"closed_wait": 1}
-    return {"single_wait": 1} if ctx.pair == win else {}
+    return {"single_wait": 1}
 
 
 def _knitted_unique_wait(ctx: Context) -> bool:
     """Beside a knitted straight the wait is judged on the set and pair alone."""
-    from fanscan.scoring.mcr.context import waits_on_one  # noqa: PLC0415
-
     reading = ctx.reading
     assert reading is not None
     rest = list(ctx.hand.standing)
@@ -457,12 +465,13 @@ def _knitted_unique_wait(ctx: Context) -> bool:
 
 # ---------------------------------------------------------------- special forms
 
+
 def seven_pairs(ctx: Context) -> dict[str, int]:
     """七对, or 连七对 (seven consecutive pairs of one suit)."""
     reading = ctx.reading
     assert reading is not None
     pairs = [int(t) for t in reading.pairs]
-    shifted = _same_suit(*pairs) and all(b == a + 1 for a, b in zip(pairs, pairs[1:]))
+    shifted = _same_suit(*pairs) and all(b == a + 1 for a, b in pairwise(pairs))
     return {"seven_shifted_pairs" if shifted else "seven_pairs": 1}
 
 
@@ -496,8 +505,10 @@ _NINE_GATES_EXTRAS = {
     2: {"two_concealed_pungs": 1, "short_straight": 1, "pung_of_terminals_or_honors": 1},
     8: {"two_concealed_pungs": 1, "short_straight": 1, "pung_of_terminals_or_honors": 1},
     5: {"two_concealed_pungs": 1, "pung_of_terminals_or_honors": 1},
-    3: {"short_straight": 1}, 4: {"short_straight": 1},
-    6: {"short_straight": 1}, 7: {"short_straight": 1},
+    3: {"short_straight": 1},
+    4: {"short_straight": 1},
+    6: {"short_straight": 1},
+    7: {"short_straight": 1},
 }
 
 
@@ -507,8 +518,16 @@ def nine_gates(ctx: Context) -> dict[str, int]:
 
 
 _HAND_LEVEL = (concealment, win_conditions)
-_STANDARD_SETS = (chow_family, pung_family, single_pungs, wind_pungs, kongs_and_concealed_pungs,
-                  all_pungs, all_chows, group_traits)
+_STANDARD_SETS = (
+    chow_family,
+    pung_family,
+    single_pungs,
+    wind_pungs,
+    kongs_and_concealed_pungs,
+    all_pungs,
+    all_chows,
+    group_traits,
+)
 
 #: The detectors that apply to each reading form.
 DETECTORS: dict[str, tuple[Detector, ...]] = {
@@ -517,6 +536,15 @@ DETECTORS: dict[str, tuple[Detector, ...]] = {
     "thirteen_orphans": (thirteen_orphans, *_HAND_LEVEL),
     "honors_knitted": (honors_and_knitted, *_HAND_LEVEL),
     "nine_gates": (nine_gates, *_HAND_LEVEL),
-    "knitted_straight": (knitted_straight, single_pungs, wind_pungs, kongs_and_concealed_pungs,
-                         all_chows, suits, tile_hog, *_HAND_LEVEL, wait),
+    "knitted_straight": (
+        knitted_straight,
+        single_pungs,
+        wind_pungs,
+        kongs_and_concealed_pungs,
+        all_chows,
+        suits,
+        tile_hog,
+        *_HAND_LEVEL,
+        wait,
+    ),
 }

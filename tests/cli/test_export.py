@@ -1,4 +1,4 @@
-"""``fanscan export``: the formats' files from a labelled folder, reviewed photos only by default."""
+"""``fanscan export``: each format's files from a labelled folder, reviewed photos by default."""
 
 from __future__ import annotations
 
@@ -20,7 +20,11 @@ def _labelled_folder(root: Path) -> Path:
 
     shifted = tuple((x + 40, y) for x, y in BOX)
     for name, tiles, status in (
-        ("a.png", (TileLabel("5p", BOX, 0.6, "model"), TileLabel("N", shifted, 1.0, "person")), "reviewed"),
+        (
+            "a.png",
+            (TileLabel("5p", BOX, 0.6, "model"), TileLabel("N", shifted, 1.0, "person")),
+            "reviewed",
+        ),
         ("sub/b.jpg", (TileLabel("3f", BOX, 0.9, "model"),), "unreviewed"),
     ):
         path = root / name
@@ -30,7 +34,9 @@ def _labelled_folder(root: Path) -> Path:
     return root
 
 
-def test_export_coco_writes_reviewed_photos(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_coco_writes_reviewed_photos(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = _labelled_folder(tmp_path / "photos")
     assert main(["export", str(folder), "--format", "coco", "--out", str(tmp_path / "c.json")]) == 0
     document = json.loads((tmp_path / "c.json").read_text())
@@ -41,7 +47,10 @@ def test_export_coco_writes_reviewed_photos(tmp_path: Path, capsys: pytest.Captu
 
 def test_export_all_includes_unreviewed(tmp_path: Path) -> None:
     folder = _labelled_folder(tmp_path / "photos")
-    assert main(["export", str(folder), "--format", "yolo", "--out", str(tmp_path / "y"), "--all"]) == 0
+    assert (
+        main(["export", str(folder), "--format", "yolo", "--out", str(tmp_path / "y"), "--all"])
+        == 0
+    )
     assert (tmp_path / "y" / "labels" / "sub" / "b.txt").read_text().startswith("36 ")
     assert (tmp_path / "y" / "images" / "sub" / "b.jpg").is_file()
     assert (tmp_path / "y" / "data.yaml").is_file()
@@ -54,7 +63,9 @@ def test_export_crops_feed_a_labels_csv(tmp_path: Path) -> None:
     assert lines == ["file,label", "5p/a_001.png,5p", "N/a_002.png,N"]
 
 
-def test_export_with_nothing_reviewed_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_with_nothing_reviewed_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = _labelled_folder(tmp_path / "photos")
     (folder / "a.png.fanscan.json").unlink()
     assert main(["export", str(folder), "--format", "voc", "--out", str(tmp_path / "v")]) == 1
@@ -65,5 +76,10 @@ def test_export_with_nothing_reviewed_says_so(tmp_path: Path, capsys: pytest.Cap
 
 def test_export_obb_only_for_yolo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = _labelled_folder(tmp_path / "photos")
-    assert main(["export", str(folder), "--format", "coco", "--obb", "--out", str(tmp_path / "c.json")]) == 1
+    assert (
+        main(
+            ["export", str(folder), "--format", "coco", "--obb", "--out", str(tmp_path / "c.json")]
+        )
+        == 1
+    )
     assert "--obb only applies to --format yolo" in capsys.readouterr().err

@@ -49,7 +49,9 @@ def test_import_coco_gives_back_the_same_labels(tmp_path: Path) -> None:
     source = _folder(tmp_path / "source")
     assert main(["export", str(source), "--format", "coco", "--out", str(tmp_path / "c.json")]) == 0
     target = _photos_only(source, tmp_path / "target")
-    assert main(["import", str(tmp_path / "c.json"), "--format", "coco", "--images", str(target)]) == 0
+    assert (
+        main(["import", str(tmp_path / "c.json"), "--format", "coco", "--images", str(target)]) == 0
+    )
     assert load_folder(target) == load_folder(source)
 
 
@@ -83,11 +85,15 @@ def test_import_voc_gives_back_codes_and_boxes(tmp_path: Path) -> None:
     assert [(row[0].replace("__", "/"), *row[1:]) for row in imported] == expected  # type: ignore[union-attr]
 
 
-def test_import_keeps_existing_label_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_keeps_existing_label_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = _folder(tmp_path / "source")
     assert main(["export", str(source), "--format", "coco", "--out", str(tmp_path / "c.json")]) == 0
     before = (source / "a.png.fanscan.json").read_text()
-    assert main(["import", str(tmp_path / "c.json"), "--format", "coco", "--images", str(source)]) == 0
+    assert (
+        main(["import", str(tmp_path / "c.json"), "--format", "coco", "--images", str(source)]) == 0
+    )
     assert "kept 2 existing label files" in capsys.readouterr().out
     assert (source / "a.png.fanscan.json").read_text() == before
 
@@ -96,6 +102,15 @@ def test_import_names_a_missing_photo(tmp_path: Path, capsys: pytest.CaptureFixt
     source = _folder(tmp_path / "source")
     assert main(["export", str(source), "--format", "coco", "--out", str(tmp_path / "c.json")]) == 0
     (tmp_path / "empty").mkdir()
-    code = main(["import", str(tmp_path / "c.json"), "--format", "coco", "--images", str(tmp_path / "empty")])
+    code = main(
+        [
+            "import",
+            str(tmp_path / "c.json"),
+            "--format",
+            "coco",
+            "--images",
+            str(tmp_path / "empty"),
+        ]
+    )
     assert code == 1
     assert "photo 'a.png' and 1 more named in" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -26,7 +27,8 @@ _READER = textwrap.dedent(
         if Path(path).name == "bad.png":
             raise ValueError("cannot make sense of it")
         box = [[2, 2], [20, 2], [20, 30], [2, 30]]
-        return NS(tiles=[NS(code="9m", confidence=0.66, box=box, orientation=0, group=None)], groups=[])
+        tile = NS(code="9m", confidence=0.66, box=box, orientation=0, group=None)
+        return NS(tiles=[tile], groups=[])
     """
 )
 
@@ -37,6 +39,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     (tmp_path / "cli_fake_reader.py").write_text(_READER)
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))  # for workers
     photos = tmp_path / "photos"
     photos.mkdir()
     for name in ("one.png", "two.png"):
@@ -44,8 +47,18 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return photos
 
 
-def test_label_prelabel_writes_labels_and_reports(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["label", str(folder), "--prelabel", "--workers", "2", "--reader", "cli_fake_reader:read"]
+def test_label_prelabel_writes_labels_and_reports(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [
+        "label",
+        str(folder),
+        "--prelabel",
+        "--workers",
+        "1",
+        "--reader",
+        "cli_fake_reader:read",
+    ]
     assert main(args) == 0
     assert "labelled 2 photos, 0 already current, 0 failed" in capsys.readouterr().out
     assert load_labels(folder / "one.png.fanscan.json").tiles[0].code == "9m"
@@ -53,7 +66,9 @@ def test_label_prelabel_writes_labels_and_reports(folder: Path, capsys: pytest.C
     assert "labelled 0 photos, 2 already current" in capsys.readouterr().out
 
 
-def test_label_prelabel_names_failed_photos(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_label_prelabel_names_failed_photos(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (folder / "bad.png").write_bytes((folder / "one.png").read_bytes())
     assert main(["label", str(folder), "--prelabel", "--reader", "cli_fake_reader:read"]) == 1
     captured = capsys.readouterr()
@@ -61,12 +76,16 @@ def test_label_prelabel_names_failed_photos(folder: Path, capsys: pytest.Capture
     assert "bad.png: ValueError: cannot make sense of it" in captured.err
 
 
-def test_label_missing_folder_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_label_missing_folder_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["label", str(tmp_path / "nowhere"), "--prelabel"]) == 1
     assert capsys.readouterr().err == f"fanscan: error: {tmp_path / 'nowhere'} is not a folder\n"
 
 
-def test_label_batch_options_need_prelabel(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_label_batch_options_need_prelabel(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["label", str(folder), "--workers", "2"]) == 1
     assert "go with --prelabel" in capsys.readouterr().err
 
@@ -89,11 +108,17 @@ def test_label_serves_the_labelling_page(folder: Path) -> None:
     )
     try:
         assert process.stderr is not None
-        assert process.stderr.readline().strip().endswith(f"at http://127.0.0.1:{port}/label (Ctrl+C to stop)")
+        assert (
+            process.stderr.readline()
+            .strip()
+            .endswith(f"at http://127.0.0.1:{port}/label (Ctrl+C to stop)")
+        )
         deadline = time.monotonic() + 20
         while True:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/label/photos", timeout=2) as r:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/api/label/photos", timeout=2
+                ) as r:
                     listing = json.load(r)
                 break
             except OSError:

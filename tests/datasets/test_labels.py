@@ -39,7 +39,9 @@ def _sample() -> PhotoLabels:
         height=480,
         tiles=(
             TileLabel("5p", SQUARE, 0.42, "model", 0),
-            TileLabel("back", ((50.5, 20.0), (80.0, 22.0), (79.0, 61.0), (49.0, 60.0)), 1.0, "person", 1),
+            TileLabel(
+                "back", ((50.5, 20.0), (80.0, 22.0), (79.0, 61.0), (49.0, 60.0)), 1.0, "person", 1
+            ),
             TileLabel("3f", SQUARE, 0.9, "model", None),
         ),
         groups=(LabelGroup("concealed"), LabelGroup("kong", concealed=True)),

@@ -37,7 +37,8 @@ _FAKE_READER = textwrap.dedent(
         box = [[1, 2], [11, 2], [11, 16], [1, 16]]
         tiles = [NS(code="5p", confidence=0.75, box=box, orientation=0, group=0),
                  NS(code="back", confidence=0.5, box=box, orientation=90, group=None)]
-        return NS(tiles=tiles, groups=[{"role": "meld", "tiles": [0], "meld": {"type": "pung", "concealed": False}}])
+        pung = {"role": "meld", "tiles": [0], "meld": {"type": "pung", "concealed": False}}
+        return NS(tiles=tiles, groups=[pung])
     """
 )
 READER = "fake_reader_for_tests:read"
@@ -71,7 +72,12 @@ def test_prelabel_writes_a_label_file_beside_each_photo(photos: Path) -> None:
     assert (report.labelled, report.skipped) == (5, 0)
     assert report.failed == (("crash.png", "RuntimeError: reader bug"),)
     labels = load_labels(photos / "sub" / "d.png.fanscan.json")
-    assert (labels.image, labels.width, labels.height, labels.status) == ("d.png", 64, 48, "unreviewed")
+    assert (labels.image, labels.width, labels.height, labels.status) == (
+        "d.png",
+        64,
+        48,
+        "unreviewed",
+    )
     assert [(t.code, t.confidence, t.source, t.group) for t in labels.tiles] == [
         ("5p", 0.75, "model", 0),
         ("back", 0.5, "model", None),
@@ -105,7 +111,10 @@ def test_prelabel_force_never_overwrites_a_persons_work(photos: Path) -> None:
 def test_prelabel_resumes_after_being_killed(photos: Path) -> None:
     for name in ("e", "f", "g", "h", "i", "j"):
         (photos / f"{name}.png").write_bytes((photos / "a.png").read_bytes())
-    script = "from fanscan.datasets.prelabel import prelabel; import sys; prelabel(sys.argv[1], reader=sys.argv[2], workers=1, progress=False)"
+    script = (
+        "import sys; from fanscan.datasets.prelabel import prelabel; "
+        "prelabel(sys.argv[1], reader=sys.argv[2], workers=1, progress=False)"
+    )
     env = {**os.environ, "FAKE_READER_SLEEP": "0.3"}
     process = subprocess.Popen(
         [sys.executable, "-c", script, str(photos), READER], env=env, start_new_session=True

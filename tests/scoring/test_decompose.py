@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from fanscan.scoring.decompose import (
     is_standard_complete,
     readings,
@@ -17,6 +14,8 @@ from fanscan.scoring.decompose import (
 from fanscan.scoring.generate import random_hand
 from fanscan.scoring.notation import parse_notation
 from fanscan.scoring.tiles import Tile
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def _forms(text: str) -> list[str]:
@@ -30,13 +29,14 @@ def test_decompose_standard_reads_every_split() -> None:
 
 def test_decompose_keeps_melds_as_declared_sets() -> None:
     (reading,) = readings(parse_notation("[567m2][EEEE]123p456s99s"))
-    assert reading.groups[:2] == (
-        ("chow", Tile.M5, True, False), ("kong", Tile.E, True, True))
+    assert reading.groups[:2] == (("chow", Tile.M5, True, False), ("kong", Tile.E, True, True))
     assert reading.pair is Tile.S9
 
 
 def test_decompose_seven_pairs_counts_four_alike_as_two_pairs() -> None:
-    (reading,) = [r for r in readings(parse_notation("1111m3355p77sEECC")) if r.form == "seven_pairs"]
+    (reading,) = [
+        r for r in readings(parse_notation("1111m3355p77sEECC")) if r.form == "seven_pairs"
+    ]
     assert reading.pairs.count(Tile.M1) == 2
 
 
@@ -113,3 +113,9 @@ def test_decompose_random_complete_hands_always_read(seed: int) -> None:
             assert reading.pair is not None
             tiles += [reading.pair] * 2 + list(reading.knitted)
             assert tile_counts(tiles) == tile_counts(hand.all_tiles())
+
+
+def test_decompose_waiting_tiles_on_a_fifth_honor() -> None:
+    # EEEE + three chows waits only on a fifth E (pung and pair): formally a wait.
+    hand = parse_notation("EEEE123456789m", complete=False)
+    assert waiting_tiles(hand) == [Tile.E]

@@ -8,8 +8,13 @@ import importlib
 import pytest
 
 MODULES = [
-    "fanscan.scoring", "fanscan.scoring.tiles", "fanscan.scoring.hand", "fanscan.scoring.notation",
-    "fanscan.scoring.decompose", "fanscan.scoring.ruleset", "fanscan.scoring.waits",
+    "fanscan.scoring",
+    "fanscan.scoring.tiles",
+    "fanscan.scoring.hand",
+    "fanscan.scoring.notation",
+    "fanscan.scoring.decompose",
+    "fanscan.scoring.ruleset",
+    "fanscan.scoring.waits",
     "fanscan.scoring.generate",
 ]
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from fanscan.errors import FanscanError
 from fanscan.scoring.generate import random_hand
 from fanscan.scoring.hand import Meld
 from fanscan.scoring.notation import format_notation, parse_flowers, parse_notation
 from fanscan.scoring.tiles import Tile
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fanscan.errors import FanscanError
 
 
 def test_notation_reads_standing_tiles_and_win_tile() -> None:
@@ -27,8 +27,9 @@ def test_notation_reads_standing_tiles_and_win_tile() -> None:
     ("text", "meld"),
     [
         pytest.param("[567m2]", Meld("chow", (Tile.M5, Tile.M6, Tile.M7), False, 2), id="chow"),
-        pytest.param("[765m]", Meld("chow", (Tile.M5, Tile.M6, Tile.M7), False, None),
-                     id="chow-unordered"),
+        pytest.param(
+            "[765m]", Meld("chow", (Tile.M5, Tile.M6, Tile.M7), False, None), id="chow-unordered"
+        ),
         pytest.param("[999s3]", Meld("pung", (Tile.S9,) * 3, False, 3), id="pung"),
         pytest.param("[SSSS]", Meld("kong", (Tile.S,) * 4, True, None), id="concealed-kong"),
         pytest.param("[8888p1]", Meld("kong", (Tile.P8,) * 4, False, 1), id="exposed-kong"),
@@ -58,8 +59,9 @@ def test_notation_parse_flowers_accepts_grouped_digits() -> None:
         pytest.param("123m45", "digits '45' at column 5 have no suit letter", id="no-suit"),
         pytest.param("103m", "unexpected '0' at column 2", id="zero"),
         pytest.param("[123m", "the meld opened at column 1 is not closed", id="unclosed"),
-        pytest.param("[124m]55p", "the meld [124m] at column 1 is not a chow, pung or kong",
-                     id="not-a-set"),
+        pytest.param(
+            "[124m]55p", "the meld [124m] at column 1 is not a chow, pung or kong", id="not-a-set"
+        ),
         pytest.param("[567m4]11p", "has claim 4; a chow takes 1-3", id="bad-claim"),
         pytest.param("[1111m4]11p", "has claim 4; a kong takes 1-3 or 5-7", id="bad-kong-claim"),
         pytest.param("123m+1f9f", "'9f' at column 8 is not a flower", id="bad-flower"),
@@ -79,8 +81,12 @@ def test_notation_rejects_bad_text(text: str, message: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["123m456p789123sEE", "[567m2][999s3]45m678pFF6m", "[8888p1][1111s6]123789m55s+1f6f",
-     "[SSSS][EEE1][123p3]45663s"],
+    [
+        "123m456p789123sEE",
+        "[567m2][999s3]45m678pFF6m",
+        "[8888p1][1111s6]123789m55s+1f6f",
+        "[SSSS][EEE1][123p3]45663s",
+    ],
 )
 def test_notation_format_round_trips_text(text: str) -> None:
     assert format_notation(parse_notation(text)) == text
@@ -92,7 +98,8 @@ def test_notation_format_merges_runs_of_one_suit() -> None:
 
 def test_notation_format_puts_win_tile_last() -> None:
     hand = parse_notation("123m456p789s123sEE").replace(
-        concealed=(Tile.E, *parse_notation("123m456p789s123sE", complete=False).concealed))
+        concealed=(Tile.E, *parse_notation("123m456p789s123sE", complete=False).concealed)
+    )
     assert format_notation(hand).endswith("E")
 
 
@@ -104,5 +111,6 @@ def test_notation_format_then_parse_gives_the_hand_back(seed: int) -> None:
     assert sorted(again.concealed) == sorted(hand.concealed)
     assert again.win_tile == hand.win_tile
     assert [(m.kind, m.tiles, m.concealed) for m in again.melds] == [
-        (m.kind, m.tiles, m.concealed) for m in hand.melds]
+        (m.kind, m.tiles, m.concealed) for m in hand.melds
+    ]
     assert again.flowers == hand.flowers

@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import pytest
-
-from fanscan.errors import FanscanError
 from fanscan.scoring import ruleset
 from fanscan.scoring.notation import parse_notation
-from fanscan.scoring.ruleset import Fan, FanCount, FanTable, ScoreResult, available, get_ruleset, score
+from fanscan.scoring.ruleset import (
+    Fan,
+    FanCount,
+    FanTable,
+    ScoreResult,
+    available,
+    get_ruleset,
+    score,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-TABLE = FanTable([
-    Fan("a", "A", "甲", 8, ("b",)),
-    Fan("b", "B", "乙", 4, ("c",)),
-    Fan("c", "C", "丙", 2),
-    Fan("d", "D", "丁", 1),
-])
+from fanscan.errors import FanscanError
+
+TABLE = FanTable(
+    [
+        Fan("a", "A", "甲", 8, ("b",)),
+        Fan("b", "B", "乙", 4, ("c",)),
+        Fan("c", "C", "丙", 2),
+        Fan("d", "D", "丁", 1),
+    ]
+)
 
 
 def test_ruleset_apply_removes_excluded_fans() -> None:
@@ -49,8 +61,15 @@ def test_ruleset_registry_rejects_unknown_name() -> None:
 
 def test_ruleset_result_json_has_contract_keys_and_details_only_when_set() -> None:
     result = ScoreResult("mcr", 9, (FanCount("Chicken Hand", "无番和", 8, 1),), 1, 8, True)
-    assert list(result.to_json()) == ["rules", "total", "fans", "flower_points", "minimum",
-                                      "meets_minimum", "error"]
+    assert list(result.to_json()) == [
+        "rules",
+        "total",
+        "fans",
+        "flower_points",
+        "minimum",
+        "meets_minimum",
+        "error",
+    ]
     with_details = ScoreResult("x", 1, details={"han": 3})
     assert with_details.to_json()["details"] == {"han": 3}
 
@@ -74,3 +93,50 @@ def test_ruleset_score_not_a_win_gives_error_result() -> None:
 
 def test_ruleset_registry_is_one_dict() -> None:
     assert ruleset.RULESETS["mcr"] == "fanscan.scoring.mcr:RULESET"
+
+
+_CODES = st.sampled_from(["1m", "5p", "9s", "E", "P", "1f", "back", "0m", "", 7, None])
+_VALUES = st.one_of(
+    st.lists(_CODES, max_size=16),
+    st.booleans(),
+    st.integers(),
+    st.text(max_size=3),
+    st.none(),
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(["type", "tiles", "concealed", "x"]),
+            st.one_of(
+                st.sampled_from(["chow", "pung", "kong"]),
+                st.lists(_CODES, max_size=5),
+                st.booleans(),
+            ),
+            max_size=4,
+        ),
+        max_size=5,
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "concealed",
+                "melds",
+                "win_tile",
+                "flowers",
+                "self_drawn",
+                "seat_wind",
+                "kong",
+                "fourth_tile",
+                "extra",
+            ]
+        ),
+        _VALUES,
+        max_size=9,
+    )
+)
+def test_ruleset_score_never_raises_on_junk_hands(obj: dict) -> None:
+    result = score(obj)
+    assert (result.total is None) == (result.error is not None)

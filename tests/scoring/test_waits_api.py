@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
-from fanscan.errors import FanscanError
 from fanscan.scoring.notation import parse_notation
 from fanscan.scoring.tiles import Tile
 from fanscan.scoring.waits import waits
+
+from fanscan.errors import FanscanError
 
 
 def test_waits_lists_each_tile_with_both_ways_to_win() -> None:

@@ -1,4 +1,4 @@
-"""The labelling routes: review order, label files read and saved at once, only the folder served."""
+"""The labelling routes: review order, label files read and saved at once, only DIR served."""
 
 from __future__ import annotations
 
@@ -63,7 +63,12 @@ def test_labelling_lists_unreviewed_least_sure_first(labelling: Any) -> None:
 
 def test_labelling_gives_an_empty_label_file_for_a_new_photo(labelling: Any) -> None:
     labels = labelling.get("/api/label/labels", params={"image": "sub/new.png"}).json()
-    assert (labels["image"], labels["width"], labels["height"], labels["tiles"]) == ("sub/new.png", 60, 40, [])
+    assert (labels["image"], labels["width"], labels["height"], labels["tiles"]) == (
+        "sub/new.png",
+        60,
+        40,
+        [],
+    )
 
 
 def test_labelling_put_saves_the_file_at_once(labelling: Any, folder: Path) -> None:
@@ -85,9 +90,19 @@ def test_labelling_put_saves_the_file_at_once(labelling: Any, folder: Path) -> N
 
 def test_labelling_put_of_a_new_photo_creates_its_file(labelling: Any, folder: Path) -> None:
     labels = labelling.get("/api/label/labels", params={"image": "sub/new.png"}).json()
-    labels["tiles"] = [{"code": "E", "corners": [[1, 1], [9, 1], [9, 9], [1, 9]], "confidence": 1.0,
-                        "source": "person", "group": None}]
-    assert labelling.put("/api/label/labels", params={"image": "sub/new.png"}, json=labels).status_code == 200
+    labels["tiles"] = [
+        {
+            "code": "E",
+            "corners": [[1, 1], [9, 1], [9, 9], [1, 9]],
+            "confidence": 1.0,
+            "source": "person",
+            "group": None,
+        }
+    ]
+    assert (
+        labelling.put("/api/label/labels", params={"image": "sub/new.png"}, json=labels).status_code
+        == 200
+    )
     assert load_labels(folder / "sub" / "new.png.fanscan.json").tiles[0].code == "E"
 
 
@@ -104,12 +119,16 @@ def test_labelling_refuses_bad_labels_and_keeps_the_file(labelling: Any, folder:
     assert (folder / "sure.png.fanscan.json").read_text() == before
 
 
-@pytest.mark.parametrize("image", ["../secret.png", "/etc/passwd", "sure.png.fanscan.json", "gone.png"])
+@pytest.mark.parametrize(
+    "image", ["../secret.png", "/etc/passwd", "sure.png.fanscan.json", "gone.png"]
+)
 def test_labelling_serves_only_photos_in_the_folder(labelling: Any, image: str) -> None:
     assert labelling.get("/api/label/photo", params={"image": image}).status_code == 404
     assert labelling.get("/api/label/labels", params={"image": image}).status_code == 404
     body = json.dumps({"format": "fanscan-labels/1", "image": "x", "width": 1, "height": 1})
-    assert labelling.put("/api/label/labels", params={"image": image}, content=body).status_code == 404
+    assert (
+        labelling.put("/api/label/labels", params={"image": image}, content=body).status_code == 404
+    )
 
 
 def test_labelling_serves_the_photo_upright(labelling: Any, folder: Path) -> None:
@@ -124,9 +143,10 @@ def test_labelling_serves_the_photo_upright(labelling: Any, folder: Path) -> Non
     import io
 
     assert Image.open(io.BytesIO(response.content)).size == (40, 60)
-    assert labelling.get("/api/label/photo", params={"image": "sure.png"}).content == (
-        folder / "sure.png"
-    ).read_bytes()
+    assert (
+        labelling.get("/api/label/photo", params={"image": "sure.png"}).content
+        == (folder / "sure.png").read_bytes()
+    )
 
 
 def test_labelling_page_and_its_files_are_served(labelling: Any) -> None:

@@ -1,4 +1,4 @@
-"""The labelling page in real headless Chromium: fix a code by keyboard, accept, reload, still there."""
+"""The labelling page in headless Chromium: fix a code by keyboard, accept, reload, still there."""
 
 from __future__ import annotations
 

@@ -30,12 +30,21 @@ def test_voc_xml_has_the_published_elements(scene: PhotoLabels) -> None:
     root = ET.fromstring(format_voc(scene))
     assert root.tag == "annotation"
     assert root.findtext("filename") == "table/hand.png"
-    assert [root.findtext(f"size/{key}") for key in ("width", "height", "depth")] == ["320", "200", "3"]
+    assert [root.findtext(f"size/{key}") for key in ("width", "height", "depth")] == [
+        "320",
+        "200",
+        "3",
+    ]
     objects = root.findall("object")
     assert [o.findtext("name") for o in objects] == ["5p", "E", "back"]
     tilted = objects[2].find("bndbox")
     assert tilted is not None
-    assert [tilted.findtext(k) for k in ("xmin", "ymin", "xmax", "ymax")] == ["160", "60", "240", "140"]
+    assert [tilted.findtext(k) for k in ("xmin", "ymin", "xmax", "ymax")] == [
+        "160",
+        "60",
+        "240",
+        "140",
+    ]
     assert all(o.findtext("difficult") == "0" for o in objects)
 
 

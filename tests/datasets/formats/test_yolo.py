@@ -32,6 +32,7 @@ def _flat(tiles: tuple[TileLabel, ...]) -> list[float]:
 
 def _close(a: PhotoLabels, b: PhotoLabels) -> bool:
     """Equal labels, corners equal to within a thousandth of a pixel (YOLO stores 6 decimals)."""
+
     def rest(photo: PhotoLabels) -> list[tuple[object, ...]]:
         return [(t.code, t.confidence, t.source, t.group) for t in photo.tiles]
 

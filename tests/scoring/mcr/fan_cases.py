@@ -55,7 +55,10 @@ FAN_CASES: dict[str, tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]
     "mixed_triple_chow": (("123m123p123s456m99s", {}), ("123m123p234s456m99s", {})),
     "mixed_shifted_pungs": (("222m333p444s567m99p", {}), ("222m333p555s567m99p", {})),
     "chicken_hand": ((CHICKEN, {}), (CHICKEN, {"self_drawn": True})),
-    "last_tile_draw": ((CHICKEN, {"self_drawn": True, "last_tile": True}), (CHICKEN, {"last_tile": True})),
+    "last_tile_draw": (
+        (CHICKEN, {"self_drawn": True, "last_tile": True}),
+        (CHICKEN, {"last_tile": True}),
+    ),
     "last_tile_claim": ((CHICKEN, {"last_tile": True}), (CHICKEN, {})),
     "out_with_replacement_tile": (
         ("[1111m1][234p1][678s1]34mEE5m", {"self_drawn": True, "kong": True}),
@@ -66,12 +69,21 @@ FAN_CASES: dict[str, tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]
     "half_flush": (("123m345m678mEEE99m", {}), ("123m345m678mEEE99p", {})),
     "mixed_shifted_chows": (("123m234p345s789m55p", {}), ("123m234p456s789m55p", {})),
     "all_types": (("123m456p789sEEECC", {}), ("123m456p789sEEESS", {})),
-    "melded_hand": (("[123m1][456p1][789s1][EEE1]CC", {}), ("[123m1][456p1][789s1][EEE1]CC", {"self_drawn": True})),
+    "melded_hand": (
+        ("[123m1][456p1][789s1][EEE1]CC", {}),
+        ("[123m1][456p1][789s1][EEE1]CC", {"self_drawn": True}),
+    ),
     "two_concealed_kongs": (("[1111m][2222p]345s678s99m", {}), ("[1111m][2222p1]345s678s99m", {})),
     "two_dragon_pungs": (("CCCFFF123m456p99s", {}), ("CCC123m456p789s99s", {})),
-    "concealed_kong_and_melded_kong": (("[1111m][2222p1]345s678s99m", {}), ("[1111m1][2222p1]345s678s99m", {})),
+    "concealed_kong_and_melded_kong": (
+        ("[1111m][2222p1]345s678s99m", {}),
+        ("[1111m1][2222p1]345s678s99m", {}),
+    ),
     "outside_hand": (("123m789m123p999sEE", {}), ("123m789m234p999sEE", {})),
-    "fully_concealed_hand": (("123m456p789s123sEE", {"self_drawn": True}), ("123m456p789s123sEE", {})),
+    "fully_concealed_hand": (
+        ("123m456p789s123sEE", {"self_drawn": True}),
+        ("123m456p789s123sEE", {}),
+    ),
     "two_melded_kongs": (("[1111m1][2222p1]345s678s99m", {}), ("[1111m1]222p345s678s99m", {})),
     "last_tile": (("123m456p789s12sEE3s", {"fourth_tile": True}), ("123m456p789s12sEE3s", {})),
     "dragon_pung": (("CCC123m456p789s99s", {}), ("EEE123m456p789s99s", {"seat_wind": "S"})),

@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 from fan_cases import FAN_CASES
-from mcr_helpers import fan_ids
-
 from fanscan.scoring.mcr.fans import FANS
+from mcr_helpers import fan_ids
 
 
 def _cases(expected: bool) -> list[Any]:

@@ -5,12 +5,23 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from fanscan.datasets.shared import shared_path
 from fanscan.scoring.mcr.fans import FANS, RULING_FANS
 
-POINTS = [88] * 7 + [64] * 6 + [48] * 2 + [32] * 3 + [24] * 9 + [16] * 6 + [12] * 5 + [8] * 9 \
-    + [6] * 7 + [4] * 4 + [2] * 10 + [1] * 13
+POINTS = (
+    [88] * 7
+    + [64] * 6
+    + [48] * 2
+    + [32] * 3
+    + [24] * 9
+    + [16] * 6
+    + [12] * 5
+    + [8] * 9
+    + [6] * 7
+    + [4] * 4
+    + [2] * 10
+    + [1] * 13
+)
 
 
 def test_fans_table_has_81_fans_and_the_ruling_row() -> None:

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 from fan_cases import FAN_CASES
-
 from fanscan.scoring.generate import random_hand
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.mcr.fans import FANS
 from fanscan.scoring.notation import format_notation, parse_notation
 from fanscan.scoring.ruleset import score
+from fanscan.scoring.waits import waits
 
 oracle = pytest.importorskip("MahjongGB")
 
@@ -46,10 +46,17 @@ def _oracle_fans(hand: Hand) -> dict[str, int]:
     assert hand.win_tile is not None
     standing.remove(hand.win_tile)
     fans = oracle.MahjongFanCalculator(
-        pack=tuple(packs), hand=tuple(_code(t) for t in standing), winTile=_code(hand.win_tile),
-        flowerCount=len(hand.flowers), isSelfDrawn=hand.self_drawn, is4thTile=hand.fourth_tile,
-        isAboutKong=hand.kong, isWallLast=hand.last_tile, seatWind=int(hand.seat_wind) - 27,
-        prevalentWind=int(hand.round_wind) - 27, verbose=True,
+        pack=tuple(packs),
+        hand=tuple(_code(t) for t in standing),
+        winTile=_code(hand.win_tile),
+        flowerCount=len(hand.flowers),
+        isSelfDrawn=hand.self_drawn,
+        is4thTile=hand.fourth_tile,
+        isAboutKong=hand.kong,
+        isWallLast=hand.last_tile,
+        seatWind=int(hand.seat_wind) - 27,
+        prevalentWind=int(hand.round_wind) - 27,
+        verbose=True,
     )
     found = {}
     for _points, count, _chinese, english in fans:
@@ -82,3 +89,28 @@ def test_oracle_agrees_on_fan_cases(fan: str, index: int) -> None:
     hand_obj.update(conditions)
     hand = Hand.from_json(hand_obj)
     assert _oracle_fans(hand) == _ours(hand)
+
+
+def test_oracle_agrees_on_every_win_of_waiting_hands() -> None:
+    # Many of these wait on several tiles: the test that 边张/坎张/单钓将 need a single wait.
+    rng = random.Random(99)
+    disagreements = []
+    for _ in range(200):
+        hand = random_hand(rng)
+        standing = list(hand.concealed)
+        assert hand.win_tile is not None
+        standing.remove(hand.win_tile)
+        waiting = hand.replace(
+            concealed=tuple(standing), win_tile=None, kong=False, fourth_tile=False, last_tile=False
+        )
+        for option in waits(waiting):
+            for self_drawn in (False, True):
+                if option.remaining == 0:
+                    continue
+                complete = waiting.replace(
+                    concealed=(*standing, option.tile), win_tile=option.tile, self_drawn=self_drawn
+                )
+                theirs, ours = _oracle_fans(complete), _ours(complete)
+                if theirs != ours:
+                    disagreements.append((format_notation(complete), theirs, ours))
+    assert disagreements == []

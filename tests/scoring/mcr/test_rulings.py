@@ -11,6 +11,7 @@ CHOW_PAIR_FANS = ("pure_double_chow", "mixed_double_chow", "short_straight", "tw
 
 # ---------------------------------------------------------------- counting principles
 
+
 def test_rulings_not_repeated_big_four_winds_drops_what_it_implies() -> None:
     fans = fan_ids("EEESSSWWWNNN11m", seat_wind="E", round_wind="E")
     assert not {"prevalent_wind", "seat_wind", "big_three_winds", "all_pungs"} & set(fans)
@@ -29,7 +30,10 @@ def test_rulings_account_once_four_chows_give_at_most_three_pair_fans() -> None:
 def test_rulings_no_pair_of_chows_counts_twice() -> None:
     fans = fan_ids("234s223344567p55m")
     assert {f: fans.get(f, 0) for f in CHOW_PAIR_FANS[:3]} == {
-        "pure_double_chow": 1, "mixed_double_chow": 1, "short_straight": 1}
+        "pure_double_chow": 1,
+        "mixed_double_chow": 1,
+        "short_straight": 1,
+    }
 
 
 def test_rulings_highest_reading_counts() -> None:
@@ -39,6 +43,7 @@ def test_rulings_highest_reading_counts() -> None:
 
 
 # ---------------------------------------------------------------- waits
+
 
 def test_rulings_several_waits_score_no_wait_fan() -> None:
     assert not WAIT_FANS & set(fan_ids("12345m456p789sEE3m"))
@@ -61,6 +66,7 @@ def test_rulings_knitted_straight_tile_read_as_closed_wait_counts() -> None:
 
 # ---------------------------------------------------------------- concealed forms
 
+
 @pytest.mark.parametrize(
     ("notation", "fan"),
     [
@@ -73,7 +79,9 @@ def test_rulings_knitted_straight_tile_read_as_closed_wait_counts() -> None:
         pytest.param("11123456789995m", "nine_gates", id="nine-gates"),
     ],
 )
-def test_rulings_concealed_forms_add_self_drawn_not_fully_concealed(notation: str, fan: str) -> None:
+def test_rulings_concealed_forms_add_self_drawn_not_fully_concealed(
+    notation: str, fan: str
+) -> None:
     fans = fan_ids(notation, self_drawn=True)
     assert fan in fans
     assert "self_drawn" in fans
@@ -81,6 +89,7 @@ def test_rulings_concealed_forms_add_self_drawn_not_fully_concealed(notation: st
 
 
 # ---------------------------------------------------------------- seven pairs
+
 
 @pytest.mark.parametrize(
     ("notation", "fan"),
@@ -121,6 +130,7 @@ def test_rulings_terminal_and_honor_fans_do_not_add_all_pungs(notation: str, fan
 
 # ---------------------------------------------------------------- suits
 
+
 @pytest.mark.parametrize(
     ("notation", "fan"),
     [
@@ -151,7 +161,9 @@ def test_rulings_reversible_tiles_do_not_add_one_voided_suit() -> None:
         pytest.param("EEESSSWWWNNCCC", {"little_four_winds", "all_honors"}, id="little-honors"),
     ],
 )
-def test_rulings_four_winds_add_half_flush_or_all_honors(notation: str, fans_expected: set[str]) -> None:
+def test_rulings_four_winds_add_half_flush_or_all_honors(
+    notation: str, fans_expected: set[str]
+) -> None:
     assert fans_expected <= set(fan_ids(notation))
 
 
@@ -167,6 +179,7 @@ def test_rulings_all_terminals_adds_triple_pung_not_double_pung() -> None:
 
 # ---------------------------------------------------------------- nine gates
 
+
 @pytest.mark.parametrize(
     ("win", "pungs"),
     [("2m", 1), ("5m", 1), ("8m", 1), ("1m", 0), ("3m", 0), ("7m", 0), ("9m", 0)],
@@ -178,6 +191,7 @@ def test_rulings_nine_gates_adds_a_terminal_pung_only_on_2_5_8(win: str, pungs: 
 
 
 # ---------------------------------------------------------------- kongs and concealed pungs
+
 
 @pytest.mark.parametrize(
     ("notation", "fan", "points"),
@@ -216,9 +230,13 @@ def test_rulings_pung_completed_on_a_discard_is_not_concealed() -> None:
 
 # ---------------------------------------------------------------- flowers, minimum, win flags
 
+
 def test_rulings_flowers_add_after_and_never_reach_the_minimum() -> None:
-    result = score_text("[234m1][567p1][678s1]34mEE5m", self_drawn=True,
-                        flowers=["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"])
+    result = score_text(
+        "[234m1][567p1][678s1]34mEE5m",
+        self_drawn=True,
+        flowers=["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"],
+    )
     assert result.total == 9
     assert result.flower_points == 8
     assert result.meets_minimum is False
@@ -259,5 +277,7 @@ def test_rulings_hand_under_minimum_is_still_scored() -> None:
 
 def test_rulings_chicken_hand_only_when_nothing_else_scores() -> None:
     assert fan_ids("[234m1][567p1][678s1]34mEE5m", flowers=["1f"]) == {
-        "chicken_hand": 1, "flower_tiles": 1}
+        "chicken_hand": 1,
+        "flower_tiles": 1,
+    }
     assert "chicken_hand" not in fan_ids("[234m1][567p1][678s1]34mEE5m", self_drawn=True)

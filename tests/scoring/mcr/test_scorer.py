@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from mcr_helpers import fan_ids
-
 from fanscan.scoring.generate import random_hand
 from fanscan.scoring.mcr import RULESET
 from fanscan.scoring.mcr.scorer import is_nine_gates
 from fanscan.scoring.notation import parse_notation
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mcr_helpers import fan_ids
 
 
 def test_scorer_tie_prefers_sets_over_seven_pairs() -> None:

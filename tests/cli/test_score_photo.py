@@ -1,0 +1,89 @@
+"""`fanscan score PHOTO` and `--sample`, with a fake photo reader in place of the vision one."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fanscan.cli import main
+
+HAND = {
+    "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1s", "2s", "3s", "E", "E"],
+    "win_tile": "E",
+}
+
+
+class FakeReading:
+    def __init__(self) -> None:
+        self.hand = dict(HAND)
+        self.alternatives = [("the last tile is 3s", {**HAND, "win_tile": "3s"})]
+        self.doubts = ["tile 5 could be 5p or 6p"]
+        self.saved: list[str] = []
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tiles": [], "hand": self.hand, "doubts": self.doubts}
+
+    def save_annotated(self, path: str) -> None:
+        self.saved.append(path)
+
+
+@pytest.fixture
+def reading(monkeypatch: pytest.MonkeyPatch) -> FakeReading:
+    fake = FakeReading()
+    reader = types.ModuleType("fanscan.vision.reader")
+    reader.read_photo = lambda path: fake  # type: ignore[attr-defined]
+    samples = types.ModuleType("fanscan.vision.samples")
+    samples.sample_photo_path = lambda: Path("sample.jpg")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fanscan.vision.reader", reader)
+    monkeypatch.setitem(sys.modules, "fanscan.vision.samples", samples)
+    return fake
+
+
+def test_score_photo_prints_table_doubts_and_alternatives(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "hand.jpg", "--annotate", "out.jpg"]) == 0
+    out = capsys.readouterr().out
+    assert "Total: 12; minimum 8: met" in out
+    assert "doubt: tile 5 could be 5p or 6p" in out
+    assert "another reading: the last tile is 3s: 12" in out
+    assert reading.saved == ["out.jpg"]
+
+
+def test_score_photo_merges_flags_into_the_hand(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "hand.jpg", "--self-drawn", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["total"] == 14
+    assert result["reading"]["doubts"] == reading.doubts
+    assert result["alternatives"] == [
+        {"description": "the last tile is 3s", "total": 14, "error": None}
+    ]
+
+
+def test_score_sample_reads_the_bundled_photo(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "--sample"]) == 0
+    assert capsys.readouterr().out.startswith("sample.jpg")
+
+
+def test_score_photo_incomplete_hand_exits_1_with_doubts(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reading.hand = {**HAND, "concealed": HAND["concealed"][:-1]}
+    assert main(["score", "hand.jpg"]) == 1
+    captured = capsys.readouterr()
+    assert "doubt:" in captured.out
+    assert "the hand has 13 tiles" in captured.err
+
+
+def test_score_annotate_needs_a_photo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--hand", "123m456p789s123sEE", "--annotate", "x.jpg"]) == 1
+    assert "--annotate needs a PHOTO" in capsys.readouterr().err
