@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from fanscan import __version__
 from fanscan.datasets.labels import (
     LabelGroup,
@@ -260,6 +262,13 @@ def _dask_results(
             cluster.close()
 
 
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def prelabel(
     directory: str | os.PathLike[str],
     *,
@@ -286,11 +295,12 @@ def prelabel(
     if scheduler is not None or dask_local is not None:
         results: Iterable[PhotoResult] = _dask_results(root, todo, reader, scheduler, dask_local)
     else:
-        count = max(1, min(workers or os.cpu_count() or 1, len(todo)))
-        results = _pool_results(root, todo, reader, count)
+        count = max(1, min(workers or _cpus(), len(todo)))
+        if count == 1:  # no pool to start for one worker: read here
+            results = (label_photo(str(root), image, reader) for image in todo)
+        else:
+            results = _pool_results(root, todo, reader, count)
     labelled, failed = 0, []
-    from tqdm import tqdm
-
     with tqdm(
         total=len(todo), unit="photo", desc="pre-labelling", disable=not progress, file=sys.stderr
     ) as bar:

@@ -177,6 +177,8 @@ def _tiles(codes: list[Any], where: str) -> tuple[Tile, ...]:
 
 def _tile(code: Any, where: str) -> Tile:
     tile = TILE_BY_CODE.get(code) if isinstance(code, str) else None
+    if code == BACK:
+        raise _bad(f"{where}: a face-down tile ('back') cannot be scored; give its face")
     if tile is None:
         try:
             Tile.from_code(code)

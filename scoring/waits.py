@@ -13,10 +13,8 @@ from typing import Any
 
 from fanscan.scoring.decompose import FORMS, waiting_tiles
 from fanscan.scoring.hand import Hand
-from fanscan.scoring.ruleset import ScoreResult, get_ruleset
+from fanscan.scoring.ruleset import ScoreResult, get_ruleset, score
 from fanscan.scoring.tiles import Tile
-
-from fanscan.errors import FanscanError
 
 
 @dataclass(frozen=True)
@@ -70,11 +68,6 @@ def waits(hand: Hand, rules: str = "mcr") -> list[WaitOption]:
                     )
                 )
                 continue
-            try:
-                complete.check(ruleset.hand_size)
-            except FanscanError as error:
-                results.append(ScoreResult.failed(ruleset.name, ruleset.minimum, error.message))
-                continue
-            results.append(ruleset.score(complete))
+            results.append(score(complete, rules))
         options.append(WaitOption(tile, remaining, results[0], results[1]))
     return options

@@ -25,6 +25,8 @@ SHRINK = 0.7
 """The network marks each tile shrunk to this share of its size, so touching tiles stay apart."""
 MODEL_PATH = Path(__file__).with_name("tile_finder.onnx")
 
+TILE_BELOW = 0.2
+ERODE = 0
 _MIN_AREA = 12  # px of a blob in the working image: smaller ones are noise
 _session = None
 _lock = threading.Lock()
@@ -94,8 +96,9 @@ def tile_maps(small: np.ndarray) -> np.ndarray:
 def find_tiles(small: np.ndarray) -> TileDetections:
     """Tile quads in the working image (see ``working_image``), with a face/back flag each."""
     probs = tile_maps(small)
-    label = np.argmax(probs, axis=2).astype(np.uint8)
-    tile = (label > 0).astype(np.uint8)
+    tile = (probs[:, :, 0] < TILE_BELOW).astype(np.uint8)
+    if ERODE:
+        tile = cv2.erode(tile, np.ones((3, 3), np.uint8))
     count, components, stats, _ = cv2.connectedComponentsWithStats(tile, connectivity=4)
     quads, scores, backs = [], [], []
     for index in range(1, count):

@@ -122,13 +122,16 @@ def _examples(scenes: int, cache: Path | None) -> tuple[list[np.ndarray], list[n
     return images, masks
 
 
-def train(scenes: int, steps: int, out: Path, cache: Path | None = None) -> None:
-    """Generate ``scenes`` scenes, train for ``steps`` steps, export ONNX to ``out``."""
+def train(scenes: int, steps: int, out: Path, cache: Path | None = None, init: Path | None = None) -> None:
+    """Generate ``scenes`` scenes, train for ``steps`` steps (from the weights ``init``, a .pt,
+    if given), export ONNX to ``out`` and the weights beside it (.pt)."""
     import torch
 
     torch.manual_seed(0)
     images, masks = _examples(scenes, cache)
     net = build_net()
+    if init is not None:
+        net.load_state_dict(torch.load(init))
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
     weights = torch.tensor([1.0, 2.0, 4.0])
@@ -144,6 +147,7 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None) -> None
         schedule.step()
         if step % 25 == 0:
             print(f"step {step}/{steps} loss {loss.item():.4f}", file=sys.stderr, flush=True)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
     net.eval()
     dummy = torch.zeros(1, 3, 480, 640)
     torch.onnx.export(
@@ -160,8 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=1500)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("tile_finder.onnx"))
     parser.add_argument("--cache", type=Path, help="an .npz keeping the generated scenes for reruns")
+    parser.add_argument("--init", type=Path, help="start from these weights (.pt of an earlier run)")
     args = parser.parse_args(argv)
-    train(args.scenes, args.steps, args.out, args.cache)
+    train(args.scenes, args.steps, args.out, args.cache, args.init)
     return 0
 
 

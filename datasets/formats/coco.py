@@ -4,9 +4,9 @@ Categories are the contract's class order with ids 1..43, named by tile code (``
 ``back``). Each annotation has the usual axis-aligned ``bbox`` [x, y, w, h] and ``area``, plus the
 tile's four corners as its ``segmentation`` polygon (clockwise from the face's top-left), and
 fanscan's extras in ``attributes`` (confidence, source, group). Each image carries its review
-status, reader and layout groups under a ``fanscan`` key. COCO readers ignore the extras, and fanscan reads
-files from other tools without them: a polygon of other than four points falls back to the bbox,
-and a tile without attributes counts as set by a person.
+status, reader and layout groups under a ``fanscan`` key. COCO readers ignore the extras, and
+fanscan reads files from other tools without them: a polygon of other than four points falls back
+to the bbox, and a tile without attributes counts as set by a person.
 """
 
 from __future__ import annotations
@@ -18,17 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from fanscan.atomic import write_text_atomic
-from fanscan.datasets.formats._common import class_code, rectangle, supercategory
+from fanscan.datasets.formats._common import class_code, quad_area, rectangle, supercategory
 from fanscan.datasets.labels import PhotoLabels, labels_from_json, labels_to_json
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
-
-
-def _polygon_area(corners: Sequence[tuple[float, float]]) -> float:
-    total = 0.0
-    for (x1, y1), (x2, y2) in zip(corners, (*corners[1:], corners[0])):
-        total += x1 * y2 - x2 * y1
-    return abs(total) / 2
 
 
 def format_coco(photos: Sequence[PhotoLabels]) -> str:
@@ -59,7 +52,7 @@ def format_coco(photos: Sequence[PhotoLabels]) -> str:
                     "image_id": image_id,
                     "category_id": CLASS_LABELS.index(tile.code) + 1,
                     "bbox": [x_min, y_min, x_max - x_min, y_max - y_min],
-                    "area": _polygon_area(tile.corners),
+                    "area": quad_area(tile.corners),
                     "segmentation": [[value for corner in tile.corners for value in corner]],
                     "iscrowd": 0,
                     "attributes": {
@@ -80,7 +73,7 @@ def format_coco(photos: Sequence[PhotoLabels]) -> str:
         "images": images,
         "annotations": annotations,
     }
-    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    return json.dumps(document, ensure_ascii=False) + "\n"
 
 
 def _fail(name: str, message: str) -> FanscanError:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from fanscan.atomic import atomic_path, write_text_atomic
-from fanscan.datasets.formats._common import class_code
+from fanscan.datasets.formats._common import class_code, quad_area
 from fanscan.datasets.labels import Corners, PhotoLabels
 from fanscan.errors import FanscanError
 
@@ -87,6 +87,10 @@ def save_crops(
         picture = load_photo(Path(image_root) / photo.image)
         stem = str(PurePosixPath(photo.image).with_suffix("")).replace("/", "__")
         for index, tile in enumerate(photo.tiles, start=1):
+            if quad_area(tile.corners) < 1.0:
+                raise FanscanError(
+                    "bad_labels", f"{photo.image} tile {index}: its corners enclose no area"
+                )
             width, height = crop_size(tile.corners)
             crop = picture.crop_quad(np.float32(tile.corners), width, height, scale=1)
             file = f"{tile.code}/{stem}_{index:03d}.png"

@@ -52,6 +52,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.obb and args.format != "yolo":
         raise FanscanError("bad_usage", "--obb only applies to --format yolo")
+    if args.format == "coco" and args.out.is_dir():
+        raise FanscanError("bad_path", f"{args.out} is a folder: COCO is written to a .json file")
+    if args.format != "coco" and args.out.exists() and not args.out.is_dir():
+        raise FanscanError(
+            "bad_path", f"{args.out} is a file: {args.format} is written to a folder"
+        )
     photos = load_folder(args.directory)
     chosen = [p for p in photos if args.all or p.status == "reviewed"]
     if not chosen:

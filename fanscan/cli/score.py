@@ -40,6 +40,10 @@ def add_condition_flags(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="a rule set's own hand field (see `fanscan rules NAME`), VALUE as JSON",
     )
+    parser.add_argument(
+        "--base", type=int, metavar="N",
+        help="--rules sichuan: the money per 1 番 (the same as --option base=N)",
+    )
 
 
 def add_win_flags(parser: argparse.ArgumentParser) -> None:
@@ -73,6 +77,8 @@ def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
         fields["round_wind"] = args.round
     if args.flowers:
         fields["flowers"] = _flower_codes(args.flowers)
+    if getattr(args, "base", None) is not None:
+        fields["base"] = args.base
     for item in args.option:
         name, sep, raw = item.partition("=")
         if not sep or not name:

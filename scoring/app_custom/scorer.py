@@ -158,6 +158,7 @@ class AppCustomRuleSet(MCRRuleSet):
         return low
 
     def flower_fans(self, hand: Hand) -> tuple[FanCount, ...]:
+        """花牌 (1f-4f) and 季花 (5f-8f), one point each, unless the flowers are the wilds."""
         if WILD_MODES[hand.options["wild"]] == "flowers":
             return ()
         by_id = self.table.by_id
@@ -176,13 +177,14 @@ class AppCustomRuleSet(MCRRuleSet):
         if found is None:
             return ScoreResult.failed(self.name, minimum, self.not_winning(hand))
         counts, points = found
-        fans = self.table.fan_counts(counts) + self.flower_fans(hand)
-        flower_points = sum(f.count for f in fans[len(counts):])
+        flowers = self.flower_fans(hand)
+        fans = self.table.fan_counts(counts) + flowers
+        flower_points = sum(f.count for f in flowers)
         total = points + flower_points
         if options["dealer"]:
             fans += (FanCount("Dealer Doubling", "庄家翻倍", total, 1),)
             total *= 2
-        base = 8 if minimum else (0 if self.wild_count(hand) or options["wild"] != "none" else 2)
+        base = 8 if minimum else (0 if options["wild"] != "none" else 2)
         return ScoreResult(self.name, total, fans, flower_points, minimum, points >= minimum,
                            None, {"base": base})
 

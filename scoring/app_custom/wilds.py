@@ -7,8 +7,8 @@ hand) or every copy of one face chosen from a turned tile (``wild_indicator``): 
 
 ``fillings`` replaces the wilds by real faces in every way that completes the hand (at most four
 copies of a face in all): as sets and a pair (a set or the pair takes wilds for missing tiles, or
-is made of wilds alone, of any face), as seven pairs, as thirteen orphans and as honors and
-knitted tiles. A knitted straight with a set and a pair is not completed by wilds.
+is made of wilds alone, of any face), as seven pairs, as thirteen orphans, as honors and knitted
+tiles, and as a knitted straight (wilds for its missing tiles) with a set and a pair.
 """
 
 from __future__ import annotations
@@ -154,6 +154,25 @@ def _honors_knitted(counts: list[int], wilds: int) -> set[Faces]:
     return found
 
 
+def _knitted_straight(counts: list[int], wilds: int, melds: int) -> set[Faces]:
+    if melds > 1:
+        return set()
+    found: set[Faces] = set()
+    for straight in KNITTED_STRAIGHTS:
+        rest = list(counts)
+        missing: list[int] = []
+        for tile in straight:
+            if rest[tile]:
+                rest[tile] -= 1
+            else:
+                missing.append(int(tile))
+        if len(missing) > wilds:
+            continue
+        for sub in _standard(tuple(rest), wilds - len(missing), 1 - melds, True):
+            found.add(tuple(sorted(sub + tuple(missing))))
+    return found
+
+
 def fillings(hand: Hand, natural: tuple[Tile, ...], wilds: int,
              wild_win: bool) -> Iterator[Hand]:
     """Every complete hand the ``wilds`` can make beside the ``natural`` standing tiles.
@@ -162,6 +181,7 @@ def fillings(hand: Hand, natural: tuple[Tile, ...], wilds: int,
     """
     counts = tile_counts(natural)
     faces = set(_standard(tuple(counts), wilds, 4 - len(hand.melds), True))
+    faces |= _knitted_straight(counts, wilds, len(hand.melds))
     if not hand.melds:
         faces |= _seven_pairs(counts, wilds)
         faces |= _thirteen_orphans(counts, wilds)

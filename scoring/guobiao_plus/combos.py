@@ -78,12 +78,12 @@ def _pung_combos(pungs: tuple[int, ...], pair: int) -> set[str]:
             found.add("pure_two_linked_pungs")
     suited = [t for t in pungs if t < 27]
     for four in combinations(suited, 4):
-        ranks = sorted(t % 9 for t in four)
-        if ranks == list(range(ranks[0], ranks[0] + 4)) and len({t // 9 for t in four}) > 1:
+        run = sorted(t % 9 for t in four)
+        if run == list(range(run[0], run[0] + 4)) and len({t // 9 for t in four}) > 1:
             found.add("four_mixed_shifted_pungs")
     for three in combinations(suited, 3):
-        ranks = sorted(t % 9 for t in three)
-        if ranks == list(range(ranks[0], ranks[0] + 3)) and len({t // 9 for t in three}) == 3:
+        run = sorted(t % 9 for t in three)
+        if run == list(range(run[0], run[0] + 3)) and len({t // 9 for t in three}) == 3:
             found.add("mixed_shifted_pungs")
     return found
 
@@ -130,10 +130,10 @@ def _chow_combos(chows: tuple[int, ...], pair: int) -> set[str]:
             found.add("neighbours")
     if set(suits[0]) & set(suits[1]) & set(suits[2]):
         found.add("mixed_triple_chow")
-    for a, b, c in ((a, b, c) for a in suits[0] for b in suits[1] for c in suits[2]):
-        if _arithmetic([a, b, c]):
+    for one in ((m, p, s) for m in suits[0] for p in suits[1] for s in suits[2]):
+        if _arithmetic(list(one)):
             found.add("mixed_shifted_chows")
-        if sorted((a, b, c)) == [0, 3, 6]:
+        if sorted(one) == [0, 3, 6]:
             found.add("mixed_straight")
     runs = [(t // 9, t % 9) for t in chows if t + 3 in chows and t % 9 <= 3 and t < 27]
     for (s1, r1), (s2, r2) in combinations(runs, 2):

@@ -33,7 +33,8 @@ class Shape:
 
     def units(self) -> list[tuple[int, ...]]:
         """The sets and the pair as tile tuples (for 带幺九 and 全带五)."""
-        out = [(t, t, t) for t in self.pungs] + [(c, c + 1, c + 2) for c in self.chows]
+        out: list[tuple[int, ...]] = [(t, t, t) for t in self.pungs]
+        out += [(c, c + 1, c + 2) for c in self.chows]
         return out + [(self.pair, self.pair)] if self.pair >= 0 else out
 
 

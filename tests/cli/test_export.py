@@ -83,3 +83,12 @@ def test_export_obb_only_for_yolo(tmp_path: Path, capsys: pytest.CaptureFixture[
         == 1
     )
     assert "--obb only applies to --format yolo" in capsys.readouterr().err
+
+
+def test_export_refuses_a_file_for_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _labelled_folder(tmp_path / "photos")
+    (tmp_path / "taken").write_text("x")
+    assert main(["export", str(folder), "--format", "voc", "--out", str(tmp_path / "taken")]) == 1
+    assert "taken is a file: voc is written to a folder" in capsys.readouterr().err

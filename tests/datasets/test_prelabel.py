@@ -136,11 +136,17 @@ def test_prelabel_resumes_after_being_killed(photos: Path) -> None:
 
 
 @pytest.mark.slow
-def test_prelabel_on_a_local_dask_cluster(photos: Path) -> None:
-    pytest.importorskip("dask.distributed")
-    report = prelabel(photos, reader=READER, dask_local=1, progress=False)
+def test_prelabel_on_dask_by_scheduler_address_and_locally(photos: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        report = prelabel(photos, reader=READER, scheduler=cluster.scheduler_address, progress=False)
     assert (report.labelled, report.skipped, len(report.failed)) == (5, 0, 1)
     assert load_labels(photos / "b.png.fanscan.json").tiles[0].code == "5p"
+    (photos / "late.png").write_bytes((photos / "a.png").read_bytes())
+    report = prelabel(photos, reader=READER, dask_local=1, progress=False)
+    assert (report.labelled, report.skipped, len(report.failed)) == (1, 5, 1)
 
 
 def test_prelabel_unknown_reader_is_one_error(photos: Path) -> None:
@@ -169,3 +175,27 @@ def test_prelabel_maps_layout_roles_to_group_kinds() -> None:
         ("unknown", False),
     ]
     assert (labels.tiles[0].group, labels.tiles[0].confidence) == (3, 1.0)
+
+
+@pytest.mark.slow
+def test_prelabel_with_fanscans_reader_on_a_rendered_hand(tmp_path: Path) -> None:
+    from fanscan.vision.classifier import DEFAULT_MODEL
+
+    if not DEFAULT_MODEL.is_file():
+        pytest.skip("no shipped classifier model in this checkout")
+    scenes = pytest.importorskip("fanscan.datasets.scenes")
+    scene = scenes.generate_scene(3, size=(1200, 900), style="xmahjongg-real")
+    (tmp_path / "hand.jpg").write_bytes(scene.jpeg)
+    report = prelabel(tmp_path, workers=1, progress=False)
+    assert (report.labelled, report.failed) == (1, ())
+    labels = load_labels(tmp_path / "hand.jpg.fanscan.json")
+    assert labels.reader.startswith("fanscan ") and "model " in labels.reader
+    assert (labels.width, labels.height, labels.status) == (1200, 900, "unreviewed")
+    assert len(labels.tiles) >= len(scene.tiles) * 0.8
+    assert all(tile.source == "model" for tile in labels.tiles)
+    assert any(group.kind == "concealed" for group in labels.groups)
+    found = np.array([np.mean(tile.corners, axis=0) for tile in labels.tiles])
+    near = sum(  # true tiles with a labelled box centred on them
+        np.min(np.linalg.norm(found - t.quad.mean(axis=0), axis=1)) < 20 for t in scene.tiles
+    )
+    assert near >= len(scene.tiles) * 0.8

@@ -110,6 +110,11 @@ def test_hand_from_json_accepts_declared_extra_fields() -> None:
         ),
         pytest.param({"win_tile": None}, "needs 'win_tile'", id="no-win-tile"),
         pytest.param(
+            {"concealed": ["back"] + ["1m", "2m", "3m"] * 3 + ["E"]},
+            "a face-down tile ('back') cannot be scored",
+            id="back-in-hand",
+        ),
+        pytest.param(
             {"kong": True, "self_drawn": True}, "kong replacement", id="replacement-no-kong"
         ),
         pytest.param({"kong": True}, "robbing a kong of E", id="robbed-tile-held"),

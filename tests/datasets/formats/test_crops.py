@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -73,3 +74,11 @@ def test_crops_folder_naming_a_missing_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "labels.csv").write_text("file,label\n5p/gone.png,5p\n")
     with pytest.raises(FanscanError, match="names 5p/gone.png, which does not exist"):
         load_crops(tmp_path)
+
+
+def test_crops_of_a_flattened_box_are_refused(
+    tmp_path: Path, scene: PhotoLabels, scene_root: Path
+) -> None:
+    flat = replace(scene.tiles[0], corners=((20, 30), (40, 30), (60, 30), (80, 30)))
+    with pytest.raises(FanscanError, match="table/hand.png tile 2: its corners enclose no area"):
+        save_crops(tmp_path / "crops", [replace(scene, tiles=(scene.tiles[1], flat))], scene_root)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
 import pytest
+
+from fanscan.scoring.generate import random_hand
 from fanscan.scoring.notation import parse_notation
 from fanscan.scoring.ruleset import get_ruleset, score
 
@@ -188,3 +191,20 @@ def test_app_custom_refuses(hand: dict[str, Any], culprit: str) -> None:
     result = score(hand, "app-custom")
     assert result.total is None
     assert culprit in result.error
+
+
+def test_app_custom_wilds_never_score_more_than_their_natural_reading() -> None:
+    # Any tile held may be named the wild: the hand still wins, and the lowest filling is at most
+    # the hand read with each wild as its own face.
+    rng = random.Random(11)
+    checked = 0
+    while checked < 40:
+        hand = random_hand(rng).to_json()
+        face = hand["concealed"][0]
+        if hand["concealed"].count(face) == 4 or any(face in m["tiles"] for m in hand["melds"]):
+            continue
+        natural = score(hand, "app-custom")
+        wild = score({**hand, "wild": "same", "wild_indicator": face}, "app-custom")
+        assert wild.error is None, (hand, wild.error)
+        assert wild.total <= natural.total
+        checked += 1

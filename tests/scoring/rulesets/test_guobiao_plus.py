@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from fanscan.scoring.guobiao_plus import RULESET
 from fanscan.scoring.guobiao_plus.points import RARE
 from fanscan.scoring.guobiao_plus.shapes import shapes

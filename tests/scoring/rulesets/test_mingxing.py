@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from fanscan.scoring.notation import parse_notation
 from fanscan.scoring.ruleset import get_ruleset, score
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+
+from fanscan.cli import main
 from fanscan.scoring.notation import parse_notation
 from fanscan.scoring.ruleset import get_ruleset, score
 
@@ -144,3 +147,12 @@ def test_sichuan_table_base_patterns_exclude_each_other() -> None:
     assert "root" not in fans["pure_dragon_seven_pairs"].excludes
     assert [f.points for f in get_ruleset("sichuan").fans][:13] == sorted(
         [f.points for f in get_ruleset("sichuan").fans][:13], reverse=True)
+
+
+def test_sichuan_cli_base_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["score", "--hand", "11123777888999p", "--rules", "sichuan", "--base", "6",
+                 "--option", "kong_discard=false", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert result["total"] == 5
+    assert result["details"] == {"fan": 5, "base": 6, "points": 96}

@@ -124,13 +124,17 @@ function render() {
     polygon.dataset.index = i;
     boxes.append(polygon);
 
-    const [x0, y0, x1, y1] = bounds(tile.corners);
+    // The code sits just outside the face's top edge, so the face itself stays visible.
+    const [c0, c1, c2, c3] = tile.corners;
+    const centre = [(c0[0] + c2[0]) / 2, (c0[1] + c2[1]) / 2];
+    const top = [(c0[0] + c1[0]) / 2, (c0[1] + c1[1]) / 2];
+    const side = Math.hypot(c0[0] - c3[0], c0[1] - c3[1]);
     const text = document.createElementNS(SVG, "text");
-    text.setAttribute("x", (x0 + x1) / 2);
-    text.setAttribute("y", (y0 + y1) / 2);
+    text.setAttribute("x", top[0] + (top[0] - centre[0]) * 0.45);
+    text.setAttribute("y", top[1] + (top[1] - centre[1]) * 0.45);
     text.setAttribute("text-anchor", "middle");
     text.setAttribute("dominant-baseline", "central");
-    text.setAttribute("font-size", Math.max(10 * scale, Math.min(x1 - x0, y1 - y0) * 0.45));
+    text.setAttribute("font-size", Math.max(11 * scale, side * 0.24));
     text.setAttribute("stroke-width", 3 * scale);
     text.classList.add("code");
     text.textContent = tile.code;
@@ -148,6 +152,7 @@ function render() {
       boxes.append(handle);
     });
   }
+  showZoom(tile);
   $("tile-info").textContent = tile
     ? `${tile.code}: ${tile.source === "person" ? "set by a person" : `model, ${Math.round(tile.confidence * 100)}% sure`}`
     : "no tile selected";
@@ -163,6 +168,21 @@ function render() {
     item.classList.toggle("person", t.source === "person");
     list.append(item);
   });
+}
+
+// The selected tile, enlarged in the side panel.
+function showZoom(tile) {
+  const zoom = $("zoom");
+  zoom.hidden = !tile;
+  if (!tile) return;
+  const [x0, y0, x1, y1] = bounds(tile.corners);
+  const pad = Math.max(x1 - x0, y1 - y0) * 0.15;
+  zoom.setAttribute("viewBox", `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
+  const photo = $("zoom-photo");
+  photo.setAttribute("href", $("photo").getAttribute("href"));
+  photo.setAttribute("width", state.labels.width);
+  photo.setAttribute("height", state.labels.height);
+  $("zoom-box").setAttribute("points", tile.corners.map((c) => c.join(",")).join(" "));
 }
 
 function bounds(corners) {
