@@ -292,7 +292,7 @@ def _make_camera(
     uv = camera.project(np.array(corners))
     lo, hi = uv.min(axis=0), uv.max(axis=0)
     width, height = size
-    fill = rng.uniform(0.6, 0.92)
+    fill = rng.uniform(0.55, 0.95)
     scale = fill * min(width / (hi - lo)[0], height / (hi - lo)[1])
     free = np.array([width, height]) - (hi - lo) * scale
     offset = -lo * scale + free * rng.uniform(0.2, 0.8, 2)

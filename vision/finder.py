@@ -25,8 +25,8 @@ SHRINK = 0.7
 """The network marks each tile shrunk to this share of its size, so touching tiles stay apart."""
 MODEL_PATH = Path(__file__).with_name("tile_finder.onnx")
 
-TILE_BELOW = 0.2
-ERODE = 0
+TILE_BELOW = 0.5
+CORE_ABOVE = 0.9
 _MIN_AREA = 12  # px of a blob in the working image: smaller ones are noise
 _session = None
 _lock = threading.Lock()
@@ -93,13 +93,32 @@ def tile_maps(small: np.ndarray) -> np.ndarray:
     return probs / probs.sum(axis=2, keepdims=True)
 
 
+def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """Connected tile blobs; blobs joined by a weak bridge are cut apart by a watershed from
+    their confident cores."""
+    cores = (tile > CORE_ABOVE).astype(np.uint8)
+    count, markers = cv2.connectedComponents(cores, connectivity=4)
+    region = tile > 1.0 - TILE_BELOW
+    markers[~region] = 0
+    markers[region & (cores == 0)] = 0
+    markers = markers.astype(np.int32)
+    background = count
+    markers[~region] = background
+    relief = cv2.cvtColor(((1.0 - tile) * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    cv2.watershed(relief, markers)
+    labels = np.where((markers > 0) & (markers < background), markers, 0).astype(np.int32)
+    stats = np.zeros((count, 5), np.int32)
+    for index in range(1, count):
+        ys, xs = np.nonzero(labels == index)
+        if len(xs):
+            stats[index] = (xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1, len(xs))
+    return count, labels, stats
+
+
 def find_tiles(small: np.ndarray) -> TileDetections:
     """Tile quads in the working image (see ``working_image``), with a face/back flag each."""
     probs = tile_maps(small)
-    tile = (probs[:, :, 0] < TILE_BELOW).astype(np.uint8)
-    if ERODE:
-        tile = cv2.erode(tile, np.ones((3, 3), np.uint8))
-    count, components, stats, _ = cv2.connectedComponentsWithStats(tile, connectivity=4)
+    count, components, stats = _blobs(1.0 - probs[:, :, 0])
     quads, scores, backs = [], [], []
     for index in range(1, count):
         if stats[index, cv2.CC_STAT_AREA] < _MIN_AREA:

@@ -16,10 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+import cv2
+import numpy as np
+
 from fanscan.atomic import atomic_path, write_text_atomic
 from fanscan.datasets.formats._common import class_code, quad_area
 from fanscan.datasets.labels import Corners, PhotoLabels
+from fanscan.datasets.real_tiles import RealCrop
 from fanscan.errors import FanscanError
+from fanscan.vision.image_io import load_photo
 
 HEADER = ("file", "label")
 
@@ -74,11 +79,6 @@ def save_crops(
     out: str | os.PathLike[str], photos: Sequence[PhotoLabels], image_root: str | os.PathLike[str]
 ) -> list[CropRow]:
     """Cut every tile of ``photos`` (found under ``image_root``) into ``out``; the rows written."""
-    import cv2
-    import numpy as np
-
-    from fanscan.vision.image_io import load_photo
-
     root = Path(out)
     rows = []
     for photo in photos:
@@ -113,3 +113,10 @@ def load_crops(folder: str | os.PathLike[str]) -> list[CropRow]:
         if not (root / row.file).is_file():
             raise FanscanError("not_found", f"{path} names {row.file}, which does not exist")
     return rows
+
+
+def training_crops(folder: str | os.PathLike[str]) -> list[RealCrop]:
+    """A crop folder as the classifier's training takes real crops: one tile set, named after the
+    folder (so ``--hold-out`` can keep it out of training and score the model on it)."""
+    root = Path(folder)
+    return [RealCrop(root / row.file, row.label, root.resolve().name) for row in load_crops(root)]

@@ -49,7 +49,8 @@ def _write(path: Path, data: bytes) -> Path:
 def _truncated(path: Path) -> Path:
     buffer = io.BytesIO()
     _plain_table("RGB").save(buffer, "JPEG")
-    path.write_bytes(buffer.getvalue()[:600])
+    data = buffer.getvalue()
+    path.write_bytes(data[: len(data) // 2])
     return path
 
 

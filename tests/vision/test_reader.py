@@ -21,7 +21,8 @@ pytestmark = pytest.mark.skipif(STYLE not in tile_art.available_styles(), reason
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
     return inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter)
 
 

@@ -15,6 +15,7 @@ from fanscan.datasets.formats.crops import (
     load_crops,
     parse_crops,
     save_crops,
+    training_crops,
 )
 from fanscan.datasets.labels import PhotoLabels
 from fanscan.datasets.shared import shared_path
@@ -82,3 +83,16 @@ def test_crops_of_a_flattened_box_are_refused(
     flat = replace(scene.tiles[0], corners=((20, 30), (40, 30), (60, 30), (80, 30)))
     with pytest.raises(FanscanError, match="table/hand.png tile 2: its corners enclose no area"):
         save_crops(tmp_path / "crops", [replace(scene, tiles=(scene.tiles[1], flat))], scene_root)
+
+
+def test_crops_folder_is_one_training_tile_set(
+    tmp_path: Path, scene: PhotoLabels, scene_root: Path
+) -> None:
+    save_crops(tmp_path / "my_set", [scene], scene_root)
+    crops = training_crops(tmp_path / "my_set")
+    assert [(crop.code, crop.group) for crop in crops] == [
+        ("5p", "my_set"),
+        ("E", "my_set"),
+        ("back", "my_set"),
+    ]
+    assert crops[0].load().shape == (55, 40, 3)

@@ -142,11 +142,12 @@ def test_sichuan_refuses(hand: dict[str, Any], culprit: str) -> None:
 
 
 def test_sichuan_table_base_patterns_exclude_each_other() -> None:
-    fans = {f.id: f for f in get_ruleset("sichuan").fans}
+    table = get_ruleset("sichuan").fans
+    fans = {f.id: f for f in table}
     assert "plain_win" in fans["heavenly_win"].excludes
     assert "root" not in fans["pure_dragon_seven_pairs"].excludes
-    assert [f.points for f in get_ruleset("sichuan").fans][:13] == sorted(
-        [f.points for f in get_ruleset("sichuan").fans][:13], reverse=True)
+    base = [f.points for f in table[:13]]
+    assert base == sorted(base, reverse=True)
 
 
 def test_sichuan_cli_base_flag(capsys: pytest.CaptureFixture[str]) -> None:
