@@ -286,6 +286,13 @@ def prelabel(
     """
     root = Path(directory).resolve()
     load_reader(reader)  # a wrong reader name fails here, once, not in every worker
+    if reader == DEFAULT_READER:
+        from fanscan.vision.classifier import DEFAULT_MODEL
+
+        if not DEFAULT_MODEL.is_file():
+            raise FanscanError(
+                "not_found", f"no classifier model at {DEFAULT_MODEL} (fanscan train makes one)"
+            )
     version = reader_version(reader)
     photos = find_photos(root)
     todo = [p.relative_to(root).as_posix() for p in photos if needs_reading(p, version, force)]

@@ -20,6 +20,7 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
+from fanscan.atomic import atomic_path
 from fanscan.datasets.real_tiles import RealCrop, groups, load_real_crops
 from fanscan.datasets.tile_art import available_styles
 from fanscan.errors import FanscanError
@@ -49,6 +50,7 @@ class TrainConfig:
     lr: float = 3e-3
     threads: int = 2
     work_dir: Path = Path("work_data")
+    init: Path | None = None  # a checkpoint to start from (fine-tuning) instead of from scratch
     spec: PreprocessSpec = field(default_factory=PreprocessSpec)
 
 
@@ -58,6 +60,11 @@ class TrainResult:
 
     held_out_accuracy: dict[str, float]
     seconds: float
+
+
+def checkpoint_path(config: TrainConfig) -> Path:
+    """Where the run's torch weights are kept (for fine-tuning): ``<work_dir>/checkpoints``."""
+    return config.work_dir / "checkpoints" / f"{config.out.stem}.pt"
 
 
 def _split_real(config: TrainConfig) -> tuple[list[RealCrop], list[RealCrop]]:
@@ -107,7 +114,10 @@ def train(config: TrainConfig) -> TrainResult:
     synth = synthetic_set(config.synth_count, config.seed, styles, config.spec, config.work_dir)
     real = real_set(train_crops, config.spec) if train_crops else None
 
-    net = TileNet(len(CLASS_LABELS)).to(memory_format=torch.channels_last)
+    net = TileNet(len(CLASS_LABELS))
+    if config.init is not None:
+        net.load_state_dict(torch.load(config.init, map_location="cpu", weights_only=True))
+    net = net.to(memory_format=torch.channels_last)
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=1e-4)
     warmup = max(1, config.steps // 20)
     schedule = torch.optim.lr_scheduler.LambdaLR(
@@ -136,8 +146,12 @@ def train(config: TrainConfig) -> TrainResult:
             mask = np.array([c.group == group for c in held_crops])
             accuracy[group] = float(correct[mask].mean())
     seconds = time.monotonic() - started
+    net = net.to(memory_format=torch.contiguous_format)
+    with atomic_path(checkpoint_path(config)) as temp:
+        torch.save(net.state_dict(), temp)
     record: dict[str, Any] = {
-        **{k: v for k, v in asdict(config).items() if k not in ("out", "work_dir", "spec")},
+        **{k: v for k, v in asdict(config).items() if k not in ("out", "work_dir", "spec", "init")},
+        "fine_tuned_from": config.init.name if config.init else None,
         "styles": list(styles),
         "real_crops": len(train_crops),
         "real_groups": groups(train_crops),
@@ -145,7 +159,7 @@ def train(config: TrainConfig) -> TrainResult:
         "seconds": round(seconds),
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
-    export(net.to(memory_format=torch.contiguous_format), config.spec, config.out, record)
+    export(net, config.spec, config.out, record)
     return TrainResult(accuracy, seconds)
 
 

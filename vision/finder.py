@@ -25,8 +25,10 @@ SHRINK = 0.7
 """The network marks each tile shrunk to this share of its size, so touching tiles stay apart."""
 MODEL_PATH = Path(__file__).with_name("tile_finder.onnx")
 
-TILE_BELOW = 0.5
+TILE_BELOW = 0.7
+"""Pixels where the table's probability is below this belong to a tile."""
 CORE_ABOVE = 0.9
+"""Each tile grows (watershed) from a core where the tile's probability is above this."""
 _MIN_AREA = 12  # px of a blob in the working image: smaller ones are noise
 _session = None
 _lock = threading.Lock()
@@ -107,11 +109,18 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     relief = cv2.cvtColor(((1.0 - tile) * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     cv2.watershed(relief, markers)
     labels = np.where((markers > 0) & (markers < background), markers, 0).astype(np.int32)
-    stats = np.zeros((count, 5), np.int32)
-    for index in range(1, count):
-        ys, xs = np.nonzero(labels == index)
-        if len(xs):
-            stats[index] = (xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1, len(xs))
+    ys, xs = np.nonzero(labels)
+    ids = labels[ys, xs]
+    lo_x = np.full(count, labels.shape[1], np.int64)
+    lo_y = np.full(count, labels.shape[0], np.int64)
+    hi_x = np.full(count, -1, np.int64)
+    hi_y = np.full(count, -1, np.int64)
+    np.minimum.at(lo_x, ids, xs)
+    np.minimum.at(lo_y, ids, ys)
+    np.maximum.at(hi_x, ids, xs)
+    np.maximum.at(hi_y, ids, ys)
+    area = np.bincount(ids, minlength=count)
+    stats = np.stack([lo_x, lo_y, hi_x - lo_x + 1, hi_y - lo_y + 1, area], axis=1)
     return count, labels, stats
 
 

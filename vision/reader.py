@@ -29,6 +29,10 @@ from fanscan.vision.image_io import Photo, load_photo
 CROP_W, CROP_H = 96, 128
 CROP_MIN_SIDE = 72
 """Crops come from the coarsest decode in which a tile's short side still spans this many pixels."""
+ZOOM_BELOW = 22
+"""When the tiles' short side is below this many working-image pixels, the hand is searched again."""
+ZOOM_TARGET = 32
+"""...at a zoom that makes their short side about this many pixels."""
 FLIP_BELOW = 0.75
 """When the upright tiles' mean confidence is below this, the hand is also tried upside down."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
@@ -117,6 +121,50 @@ def _find_scale(photo: Photo) -> int:
     return 1
 
 
+def _short_sides(quads: np.ndarray) -> np.ndarray:
+    sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+    return sides.min(axis=1)
+
+
+def _find(photo: Photo) -> tuple[np.ndarray, TileDetections]:
+    """Tiles in full-resolution pixels, and the working image they were found on.
+
+    When the tiles come out small on the whole-photo pass (a hand far away, a portrait photo),
+    the hand's region is cut from a finer decode and searched again at a larger scale.
+    """
+    image = photo.decode(_find_scale(photo))
+    small, back_factor = finder.working_image(image)
+    to_full = back_factor * photo.width / image.shape[1]
+    detections = finder.find_tiles(small).scaled(to_full)
+    if len(detections) < 3:
+        return small, detections
+    short = float(np.median(_short_sides(detections.quads))) / to_full  # working-image pixels
+    if short >= ZOOM_BELOW:
+        return small, detections
+    points = detections.quads.reshape(-1, 2)
+    size = np.array(photo.size, np.float64)
+    lo = points.min(axis=0) - 1.5 * short * to_full
+    hi = points.max(axis=0) + 1.5 * short * to_full
+    # Grow the region so that, at WORK_SIDE pixels, a tile's short side is about ZOOM_TARGET.
+    needed = finder.WORK_SIDE * to_full * short / ZOOM_TARGET
+    grow = max(0.0, needed - float(max(hi - lo))) / 2
+    lo, hi = np.maximum(lo - grow, 0), np.minimum(hi + grow, size)
+    region = float(max(hi - lo))
+    if finder.WORK_SIDE * to_full / region < 1.2:
+        return small, detections  # the zoom would gain too little
+    scale = next((c for c in (8, 4, 2) if region / c >= finder.WORK_SIDE), 1)
+    fine = photo.decode(scale)
+    fx = fine.shape[1] / photo.width
+    x0, y0 = (lo * fx).astype(int)
+    x1, y1 = np.ceil(hi * fx).astype(int)
+    crop_small, crop_factor = finder.working_image(fine[y0:y1, x0:x1])
+    zoomed = finder.find_tiles(crop_small)
+    if len(zoomed) < len(detections):
+        return small, detections
+    quads = (zoomed.quads * np.float32(crop_factor) + np.float32([x0, y0])) / np.float32(fx)
+    return crop_small, TileDetections(quads, zoomed.scores, zoomed.backs)
+
+
 def _classify(classifier: Any, crops: list[np.ndarray]) -> np.ndarray:
     if not crops:
         return np.zeros((0, len(CLASS_LABELS)), np.float32)
@@ -200,12 +248,13 @@ def _uncertain_doubts(readings: list[TileReading], hand_layout: HandLayout) -> l
     return doubts
 
 
-def _debug(debug_dir: Path, small: np.ndarray, detections: TileDetections, reading: PhotoReading,
-           crops: list[np.ndarray]) -> None:
+def _debug(debug_dir: Path, photo: Photo, small: np.ndarray, detections: TileDetections,
+           reading: PhotoReading, crops: list[np.ndarray]) -> None:
+    """Write the intermediate images: the finder's input and maps, detections, crops, result."""
     debug_dir.mkdir(parents=True, exist_ok=True)
     maps = finder.tile_maps(small)
-    overlay = small.copy()
-    factor = small.shape[1] / reading.image_size[0]
+    overlay, _ = finder.working_image(photo.decode(_find_scale(photo)))
+    factor = overlay.shape[1] / reading.image_size[0]
     for quad, back in zip(detections.quads, detections.backs):
         cv2.polylines(overlay, [(quad * factor).astype(np.int32)], True, (0, 0, 255) if back else (0, 255, 0), 1)
     images = {
@@ -229,10 +278,7 @@ def read_photo(
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
     ``image_too_large`` or ``no_tiles``."""
     photo = load_photo(source)
-    image = photo.decode(_find_scale(photo))
-    small, back_factor = finder.working_image(image)
-    found = finder.find_tiles(small)
-    detections = found.scaled(back_factor * photo.width / image.shape[1])
+    small, detections = _find(photo)
     if len(detections) == 0:
         raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
     if classifier is None:
@@ -262,5 +308,5 @@ def read_photo(
     if debug_dir is not None:
         scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
         crops = [photo.crop_quad(r.box, CROP_W, CROP_H, scale) for r in readings]
-        _debug(Path(debug_dir), small, detections, reading, crops)
+        _debug(Path(debug_dir), photo, small, detections, reading, crops)
     return reading

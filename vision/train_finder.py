@@ -83,7 +83,7 @@ def build_net():  # noqa: ANN201 - torch is imported lazily
 
 def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int):  # noqa: ANN202
     """Endless random (crop, mask) batches with flips, 90-degree turns and light jitter."""
-    crop = 192
+    crop = 160
     while True:
         xs, ys = [], []
         for _ in range(size):

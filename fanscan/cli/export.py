@@ -2,7 +2,7 @@
 
 Reads the label files under DIR (reviewed photos only, unless ``--all``) and writes them as a
 COCO JSON file, a YOLO dataset folder, a Pascal VOC folder, or per-class crop folders with a
-``labels.csv`` (what ``fanscan train --extra-crops`` takes, where that option exists).
+``labels.csv`` (the layout the classifier's training reads real crops in).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from fanscan.errors import FanscanError
 
 ORDER = 70
 WEB_HINT = "pip install 'fanscan[web]'"
+SHOWN_FAILURES = 20
 
 
 def _count(text: str) -> int:
@@ -107,8 +108,10 @@ def _prelabel(args: argparse.Namespace) -> int:
         f"labelled {report.labelled} photos, {report.skipped} already current, "
         f"{len(report.failed)} failed"
     )
-    for image, reason in report.failed:
+    for image, reason in report.failed[:SHOWN_FAILURES]:
         print(f"  {image}: {reason}", file=sys.stderr)
+    if len(report.failed) > SHOWN_FAILURES:
+        print(f"  ... and {len(report.failed) - SHOWN_FAILURES} more", file=sys.stderr)
     return 1 if report.failed else 0
 
 

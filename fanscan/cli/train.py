@@ -40,8 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--hold-out", action="append", default=[], metavar="SET",
                         help="real tile set to keep out of training and score at the end "
                         "(repeatable or comma-separated)")
+    parser.add_argument("--real-fraction", type=float, default=0.5,
+                        help="share of each batch taken from real crops (default 0.5)")
     parser.add_argument("--no-real", action="store_true", help="train on rendered tiles only")
     parser.add_argument("--threads", type=_positive, default=2, help="CPU threads (default 2)")
+    parser.add_argument("--init", type=Path, metavar="CHECKPOINT",
+                        help="start from these torch weights (a previous run's "
+                        "<work-dir>/checkpoints/NAME.pt) instead of from scratch")
     parser.add_argument("--work-dir", type=Path, default=Path("work_data"),
                         help="cache folder for rendered tiles (default ./work_data)")
     parser.set_defaults(handler=run)
@@ -59,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
     unknown = sorted(set(args.styles) - set(available_styles()))
     if unknown:
         raise FanscanError("unknown_style", f"tile art style {unknown[0]!r} is not installed here")
+    if not 0 <= args.real_fraction <= 1:
+        raise FanscanError("bad_option", f"--real-fraction must be 0-1, not {args.real_fraction}")
+    if args.init is not None and not args.init.is_file():
+        raise FanscanError("not_found", f"no checkpoint at {args.init}")
     config = TrainConfig(
         out=args.out or DEFAULT_MODEL,
         steps=args.steps,
@@ -68,8 +77,10 @@ def run(args: argparse.Namespace) -> int:
         styles=tuple(args.styles),
         hold_out=parse_groups(args.hold_out),
         use_real=not args.no_real,
+        real_fraction=args.real_fraction,
         threads=args.threads,
         work_dir=args.work_dir,
+        init=args.init,
     )
     result = train(config)
     for group, accuracy in result.held_out_accuracy.items():

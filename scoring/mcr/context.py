@@ -14,7 +14,11 @@ from fanscan.scoring.hand import Hand
 
 
 class HandFacts:
-    """Per-hand facts shared by all readings; ``cache`` keeps per-hand detector results."""
+    """Per-hand facts shared by all readings; ``cache`` keeps per-hand detector results.
+
+    ``mask`` has bit ``i`` set when tile ``i`` is in the hand, so that the whole-hand detectors
+    test a property of every tile with one ``&`` against a mask of the tiles that have it.
+    """
 
     __slots__ = (
         "_unique_wait",
@@ -27,8 +31,8 @@ class HandFacts:
         "kong_win",
         "kongs",
         "last_tile",
+        "mask",
         "melded_kongs",
-        "present",
         "prevalent",
         "seat",
         "self_drawn",
@@ -37,15 +41,16 @@ class HandFacts:
     )
 
     def __init__(self, hand: Hand) -> None:
+        assert hand.win_tile is not None
+        win = int(hand.win_tile)
         self.hand = hand
         self.standing = tile_counts(hand.concealed)
-        counts = list(self.standing)
-        melded_counts = [0] * 34
-        exposed = melded_kongs = concealed_kongs = 0
+        counts = self.standing.copy()
+        melded_wins = exposed = melded_kongs = concealed_kongs = 0
         for meld in hand.melds:
             for tile in meld.tiles:
                 counts[tile] += 1
-                melded_counts[tile] += 1
+            melded_wins += meld.tiles.count(win)
             if not meld.concealed:
                 exposed += 1
             if meld.kind == "kong":
@@ -54,14 +59,17 @@ class HandFacts:
                 else:
                     melded_kongs += 1
         self.counts = counts
-        self.present = [i for i in range(34) if counts[i]]
-        assert hand.win_tile is not None
-        self.win = int(hand.win_tile)
+        mask = 0
+        for index, count in enumerate(counts):
+            if count:
+                mask |= 1 << index
+        self.mask = mask
+        self.win = win
         self.self_drawn = hand.self_drawn
         self.kong_win = hand.kong
         self.last_tile = hand.last_tile
         # The other three copies in the hand's own melds make the win tile the last one (和绝张).
-        self.fourth_tile = hand.fourth_tile or melded_counts[self.win] == 3
+        self.fourth_tile = hand.fourth_tile or melded_wins == 3
         self.seat = int(hand.seat_wind)
         self.prevalent = int(hand.round_wind)
         self.exposed = exposed
@@ -70,6 +78,11 @@ class HandFacts:
         self.concealed_kongs = concealed_kongs
         self.cache: dict[Any, Any] = {}
         self._unique_wait: bool | None = None
+
+    @property
+    def present(self) -> list[int]:
+        """The tile indices in the hand, in tile order."""
+        return [i for i, count in enumerate(self.counts) if count]
 
     @property
     def unique_wait(self) -> bool:

@@ -13,7 +13,7 @@ looked for first; with one, the remaining set combines at most once; without one
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import combinations, pairwise
 
 from fanscan.scoring.mcr.context import Context, waits_on_one
@@ -25,6 +25,34 @@ DRAGONS = (31, 32, 33)
 REVERSIBLE = frozenset((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33))
 GREEN = frozenset((19, 20, 21, 23, 25, 32))
 TERMINALS_HONORS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+
+
+def _mask(tiles: Iterable[int]) -> int:
+    """The bit mask of a set of tile indices (see HandFacts.mask)."""
+    mask = 0
+    for tile in tiles:
+        mask |= 1 << tile
+    return mask
+
+
+def _ranks_mask(ranks: Iterable[int]) -> int:
+    """The suited tiles of the given ranks (1-9) in all three suits."""
+    return _mask(9 * suit + rank - 1 for suit in range(3) for rank in ranks)
+
+
+_SUIT_MASKS = tuple(_mask(range(9 * suit, 9 * suit + 9)) for suit in range(3))
+_HONORS_MASK = _mask(range(27, 34))
+_WINDS_MASK = _mask(WINDS)
+_DRAGONS_MASK = _mask(DRAGONS)
+_REVERSIBLE_MASK = _mask(REVERSIBLE)
+_GREEN_MASK = _mask(GREEN)
+_TERMINALS_HONORS_MASK = _mask(TERMINALS_HONORS)
+_TERMINALS_MASK = _ranks_mask((1, 9))
+_LOWER_FOUR_MASK = _ranks_mask((1, 2, 3, 4))
+_LOWER_MASK = _ranks_mask((1, 2, 3))
+_UPPER_FOUR_MASK = _ranks_mask((6, 7, 8, 9))
+_UPPER_MASK = _ranks_mask((7, 8, 9))
+_MIDDLE_MASK = _ranks_mask((4, 5, 6))
 
 
 def per_hand(detector: Detector) -> Detector:
@@ -329,21 +357,24 @@ def group_traits(ctx: Context) -> dict[str, int]:
 # ---------------------------------------------------------------- whole-hand properties
 
 
+# A hand's tiles lie within a set of tiles when ``not mask & ~allowed``: no tile outside it.
+
+
 @per_hand
 def suits(ctx: Context) -> dict[str, int]:
     """无字, 缺一门, 混一色, 清一色, 五门齐."""
-    present = ctx.hand.present
-    suit_set = {t // 9 for t in present if t < 27}
-    honors = any(t >= 27 for t in present)
+    mask = ctx.hand.mask
+    suits_held = sum(1 for suit in _SUIT_MASKS if mask & suit)
+    honors = mask & _HONORS_MASK
     found = {}
     if not honors:
         found["no_honors"] = 1
-    missing = 3 - len(suit_set)
+    missing = 3 - suits_held
     if missing == 1:
         found["one_voided_suit"] = 1
     elif missing == 2:
         found["half_flush" if honors else "full_flush"] = 1
-    elif missing == 0 and any(t in WINDS for t in present) and any(t in DRAGONS for t in present):
+    elif missing == 0 and mask & _WINDS_MASK and mask & _DRAGONS_MASK:
         found["all_types"] = 1
     return found
 
@@ -351,21 +382,21 @@ def suits(ctx: Context) -> dict[str, int]:
 @per_hand
 def tile_traits(ctx: Context) -> dict[str, int]:
     """断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九."""
-    present = ctx.hand.present
+    mask = ctx.hand.mask
     found = {}
-    if not any(t in TERMINALS_HONORS for t in present):
+    if not mask & _TERMINALS_HONORS_MASK:
         found["all_simples"] = 1
-    if all(t in REVERSIBLE for t in present):
+    if not mask & ~_REVERSIBLE_MASK:
         found["reversible_tiles"] = 1
-    if all(t in GREEN for t in present):
+    if not mask & ~_GREEN_MASK:
         found["all_green"] = 1
     if "all_simples" in found:
         return found
-    if all(t >= 27 for t in present):
+    if not mask & ~_HONORS_MASK:
         found["all_honors"] = 1
-    elif all(t < 27 and t % 9 in (0, 8) for t in present):
+    elif not mask & ~_TERMINALS_MASK:
         found["all_terminals"] = 1
-    elif all(t in TERMINALS_HONORS for t in present):
+    elif not mask & ~_TERMINALS_HONORS_MASK:
         found["all_terminals_and_honors"] = 1
     return found
 
@@ -373,22 +404,21 @@ def tile_traits(ctx: Context) -> dict[str, int]:
 @per_hand
 def rank_range(ctx: Context) -> dict[str, int]:
     """全小, 小于五, 全大, 大于五, 全中 (suited tiles only)."""
-    present = ctx.hand.present
-    if any(t >= 27 for t in present):
+    mask = ctx.hand.mask
+    if mask & _HONORS_MASK:
         return {}
-    ranks = {t % 9 + 1 for t in present}
-    if ranks <= {1, 2, 3, 4}:
-        return {"lower_four" if 4 in ranks else "lower_tiles": 1}
-    if ranks <= {6, 7, 8, 9}:
-        return {"upper_four" if 6 in ranks else "upper_tiles": 1}
-    return {"middle_tiles": 1} if ranks <= {4, 5, 6} else {}
+    if not mask & ~_LOWER_FOUR_MASK:
+        return {"lower_tiles" if not mask & ~_LOWER_MASK else "lower_four": 1}
+    if not mask & ~_UPPER_FOUR_MASK:
+        return {"upper_tiles" if not mask & ~_UPPER_MASK else "upper_four": 1}
+    return {"middle_tiles": 1} if not mask & ~_MIDDLE_MASK else {}
 
 
 @per_hand
 def tile_hog(ctx: Context) -> dict[str, int]:
     """四归一: four of a tile in the hand without a kong of it."""
     facts = ctx.hand
-    hogs = sum(1 for t in facts.present if facts.counts[t] == 4) - facts.kongs
+    hogs = facts.counts.count(4) - facts.kongs
     return {"tile_hog": hogs} if hogs > 0 else {}
 
 

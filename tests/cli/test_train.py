@@ -45,3 +45,25 @@ def test_train_without_torch_names_the_extra(monkeypatch, capsys):
 def test_train_unknown_style_is_an_error(capsys):
     assert main(["train", "--styles", "pastel"]) == 1
     assert "'pastel'" in capsys.readouterr().err
+
+
+def test_train_fine_tunes_from_a_checkpoint(tmp_path, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    style = next((s for s in available_styles() if s.startswith("font-")), None)
+    if style is None:
+        pytest.skip("no Unicode mahjong font installed")
+    common = ["--steps", "1", "--batch", "4", "--synth", "8", "--styles", style, "--no-real",
+              "--threads", "1", "--work-dir", str(tmp_path)]
+    assert main(["train", "--out", str(tmp_path / "first.onnx"), *common]) == 0
+    checkpoint = tmp_path / "checkpoints" / "first.pt"
+    assert checkpoint.is_file()
+    second = tmp_path / "second.onnx"
+    assert main(["train", "--out", str(second), "--init", str(checkpoint), *common]) == 0
+    sidecar = json.loads(second.with_suffix(".json").read_text(encoding="utf-8"))
+    assert sidecar["training"]["fine_tuned_from"] == "first.pt"
+
+
+def test_train_missing_checkpoint_is_an_error(tmp_path, capsys):
+    assert main(["train", "--init", str(tmp_path / "none.pt")]) == 1
+    assert "none.pt" in capsys.readouterr().err

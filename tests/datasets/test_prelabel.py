@@ -199,3 +199,14 @@ def test_prelabel_with_fanscans_reader_on_a_rendered_hand(tmp_path: Path) -> Non
         np.min(np.linalg.norm(found - t.quad.mean(axis=0), axis=1)) < 20 for t in scene.tiles
     )
     assert near >= len(scene.tiles) * 0.8
+
+
+def test_prelabel_without_a_model_stops_before_reading(
+    photos: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fanscan.vision.classifier
+
+    monkeypatch.setattr(fanscan.vision.classifier, "DEFAULT_MODEL", tmp_path / "none.onnx")
+    with pytest.raises(FanscanError, match="no classifier model at .*none.onnx"):
+        prelabel(photos, progress=False)
+    assert not list(photos.glob("*.fanscan.json"))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,16 @@ def _expect(locator: Any) -> Any:
     return expect(locator)
 
 
+def _saved(path: Path, check: Callable[[PhotoLabels], bool]) -> PhotoLabels:
+    """The label file once ``check`` holds for it (saves are asynchronous), failing after 10 s."""
+    deadline = time.monotonic() + 10
+    while True:
+        labels = load_labels(path)
+        if check(labels) or time.monotonic() > deadline:
+            return labels
+        time.sleep(0.05)
+
+
 def _codes(page: Any) -> list[str]:
     return page.locator("#tiles li").evaluate_all("items => items.map(i => i.dataset.code)")
 
@@ -125,9 +136,33 @@ def test_labelling_page_draw_a_box_and_name_it(page: Any, folder: Path) -> None:
     page.mouse.move(left + 100 * scale, top + 60 * scale, steps=5)
     page.mouse.up()
     page.keyboard.type("3f")
-    _expect(page.locator("#save-state")).to_have_text("saved")
     _expect(page.locator("#tiles li")).to_have_count(2)
-    tiles = load_labels(folder / "other.png.fanscan.json").tiles
+    path = folder / "other.png.fanscan.json"
+    tiles = _saved(path, lambda labels: labels.tiles[-1].code == "3f").tiles
     assert [(t.code, t.source) for t in tiles] == [("E", "model"), ("3f", "person")]
     x0, y0, x1, y1 = tiles[1].bounds
     assert abs(x0 - 70) < 2 and abs(y0 - 20) < 2 and abs(x1 - 100) < 2 and abs(y1 - 60) < 2
+
+
+def test_labelling_page_drag_a_corner_then_delete_a_tile(page: Any, folder: Path) -> None:
+    page.goto(f"{page.base}/label#hand.png")
+    _expect(page.locator("#position")).to_contain_text("hand.png")
+    page.click("#tiles li[data-index='0']")  # the 7s, whose top-left corner is at (10, 10)
+    box = page.locator("#stage").bounding_box()
+    scale = min(box["width"] / 120, box["height"] / 90)
+    left = box["x"] + (box["width"] - 120 * scale) / 2
+    top = box["y"] + (box["height"] - 90 * scale) / 2
+    page.mouse.move(left + 10 * scale, top + 10 * scale)
+    page.mouse.down()
+    page.mouse.move(left + 4 * scale, top + 6 * scale, steps=5)
+    page.mouse.up()
+    _expect(page.locator("#save-state")).to_have_text("saved")
+    moved = load_labels(folder / "hand.png.fanscan.json").tiles[0]
+    assert abs(moved.corners[0][0] - 4) < 1.5 and abs(moved.corners[0][1] - 6) < 1.5
+    assert moved.corners[1:] == LEFT[1:] and moved.source == "person"
+
+    page.click("#tiles li[data-index='1']")
+    page.keyboard.press("Delete")
+    _expect(page.locator("#tiles li")).to_have_count(1)
+    left = _saved(folder / "hand.png.fanscan.json", lambda labels: len(labels.tiles) == 1)
+    assert [t.code for t in left.tiles] == ["7s"]

@@ -96,3 +96,18 @@ def test_crops_folder_is_one_training_tile_set(
         ("back", "my_set"),
     ]
     assert crops[0].load().shape == (55, 40, 3)
+
+
+def test_crops_load_as_the_classifiers_training_arrays(
+    tmp_path: Path, scene: PhotoLabels, scene_root: Path
+) -> None:
+    from fanscan.models.data import real_set
+    from fanscan.scoring.tiles import CLASS_LABELS
+    from fanscan.vision.preprocess import PreprocessSpec
+
+    save_crops(tmp_path / "my_set", [scene], scene_root)
+    spec = PreprocessSpec()
+    arrays = real_set(training_crops(tmp_path / "my_set"), spec)
+    assert arrays.images.shape == (3, spec.height, spec.width, 3)
+    assert [CLASS_LABELS[i] for i in arrays.labels] == ["5p", "E", "back"]
+    assert arrays.images[:, spec.height // 2 :, spec.width // 2 :].mean() > 200  # white faces

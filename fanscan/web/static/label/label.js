@@ -11,6 +11,7 @@ const state = {
   index: 0,
   labels: null,   // the current photo's label file (JSON as the API gives it)
   selected: -1,
+  opening: 0,     // counts openPhoto calls, so that only the latest one shows its photo
   typed: "",      // a digit waiting for its suit letter
   drag: null,
 };
@@ -70,14 +71,18 @@ async function openPhoto(index) {
     $("position").textContent = "no photos in this folder";
     return;
   }
-  state.index = Math.max(0, Math.min(index, state.photos.length - 1));
-  const image = state.photos[state.index].image;
+  const wanted = Math.max(0, Math.min(index, state.photos.length - 1));
+  const ticket = ++state.opening; // a later openPhoto wins over one still waiting for the server
+  const image = state.photos[wanted].image;
   const response = await fetch(labelsUrl(image));
   if (!response.ok) {
     showSave(`cannot open ${image}: ${await detail(response)}`, true);
     return;
   }
-  state.labels = await response.json();
+  const labels = await response.json();
+  if (ticket !== state.opening) return;
+  state.index = wanted;
+  state.labels = labels;
   state.typed = "";
   state.selected = leastSure();
   history.replaceState(null, "", `#${encodeURIComponent(image)}`);
@@ -89,15 +94,15 @@ async function openPhoto(index) {
   render();
 }
 
-// The model's least sure tile that no person has confirmed yet (-1 when there is none).
-function leastSure() {
+// The model's least sure tile that no person has confirmed yet; else ``fallback``.
+function leastSure(fallback = state.labels.tiles.length ? 0 : -1) {
   let best = -1;
   state.labels.tiles.forEach((tile, i) => {
     if (tile.source === "model" && (best < 0 || tile.confidence < state.labels.tiles[best].confidence)) {
       best = i;
     }
   });
-  return best >= 0 ? best : (state.labels.tiles.length ? 0 : -1);
+  return best >= 0 ? best : fallback;
 }
 
 // ---- drawing ----
@@ -207,7 +212,7 @@ function setCode(code) {
   }
   tile.code = code;
   touched(tile);
-  state.selected = leastSure();
+  state.selected = leastSure(state.selected);
   save();
   render();
 }
@@ -216,7 +221,7 @@ function confirmTile() {
   const tile = state.labels.tiles[state.selected];
   if (!tile) return;
   touched(tile);
-  state.selected = leastSure();
+  state.selected = leastSure(state.selected);
   save();
   render();
 }

@@ -1,0 +1,78 @@
+"""The tile finder on generated scenes: every tile found where it lies, face-down tiles flagged."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from fanscan.datasets import tile_art
+from fanscan.datasets.scenes import SCENE_STYLES, generate_scene
+from fanscan.vision import finder
+from fanscan.vision.detections import TileDetections
+
+pytestmark = pytest.mark.skipif(
+    not set(SCENE_STYLES) & set(tile_art.available_styles()), reason="no tile art installed"
+)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter)
+
+
+def _matches(scene, detections: TileDetections, factor: float) -> list[tuple[float, bool, bool]]:
+    """(best IoU, truth is back, detection says back) per true tile."""
+    out = []
+    quads = detections.quads * factor
+    for tile in scene.tiles:
+        scores = [_iou(tile.quad, q) for q in quads]
+        best = int(np.argmax(scores)) if scores else -1
+        out.append((scores[best] if scores else 0.0, tile.code == "back", bool(detections.backs[best])))
+    return out
+
+
+@pytest.mark.parametrize("seed", [21, 40, 41])
+def test_finder_finds_the_tiles_of_a_scene(seed: int) -> None:
+    scene = generate_scene(seed, size=(1200, 900))
+    small, factor = finder.working_image(scene.image)
+    assert max(small.shape[:2]) == finder.WORK_SIDE
+    detections = finder.find_tiles(small)
+    matches = _matches(scene, detections, factor)
+    found = sum(iou > 0.5 for iou, _, _ in matches)
+    assert found >= 0.85 * len(scene.tiles)
+    assert len(detections) <= len(scene.tiles) + 2
+
+
+def test_finder_flags_face_down_tiles() -> None:
+    from fanscan.datasets.scenes import SceneGroup
+
+    groups = [
+        SceneGroup("concealed", ("1m", "2m", "3m", "5p", "5p", "7s", "8s")),
+        SceneGroup("win", ("9s",)),
+        SceneGroup("concealed_kong", ("E", "E", "E", "E")),
+    ]
+    scene = generate_scene(3, size=(1200, 900), groups=groups)
+    small, factor = finder.working_image(scene.image)
+    matches = [m for m in _matches(scene, finder.find_tiles(small), factor) if m[0] > 0.5]
+    assert sum(truth and said for _, truth, said in matches) >= 1
+    assert not any(said and not truth for _, truth, said in matches)
+
+
+def test_finder_empty_table_has_no_tiles() -> None:
+    rng = np.random.default_rng(1)
+    table = np.clip(rng.normal((60, 120, 40), 8, (480, 640, 3)), 0, 255).astype(np.uint8)
+    assert len(finder.find_tiles(table)) == 0
+
+
+def test_finder_order_clockwise() -> None:
+    quad = np.float32([[10, 0], [0, 10], [0, 0], [10, 10]])
+    assert finder.order_clockwise(quad).tolist() == [[0, 0], [10, 0], [10, 10], [0, 10]]
+
+
+def test_finder_detections_check_shapes() -> None:
+    with pytest.raises(ValueError, match="quads"):
+        TileDetections(np.zeros((2, 3, 2)), np.zeros(2), np.zeros(2, bool))
+    with pytest.raises(ValueError, match="scores"):
+        TileDetections(np.zeros((2, 4, 2)), np.zeros(3), np.zeros(2, bool))
+    assert len(TileDetections.empty()) == 0
