@@ -24,6 +24,17 @@ from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision.classifier import TileClassifier
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+# The pairs the issue names as easy to confuse: (description, codes on one side, on the other).
+WATCHED = (
+    ("1s (bird) vs any other tile", {"1s"}, set(CLASS_LABELS) - {"1s"}),
+    ("1f plum vs 5f spring (both '1')", {"1f"}, {"5f"}),
+    ("2f orchid vs 6f summer (both '2')", {"2f"}, {"6f"}),
+    ("3f chrysanthemum vs 7f autumn (both '3')", {"3f"}, {"7f"}),
+    ("4f bamboo vs 8f winter (both '4')", {"4f"}, {"8f"}),
+    ("any flower vs any other flower", {f"{n}f" for n in range(1, 9)}, {f"{n}f" for n in range(1, 9)}),
+    ("P white dragon (framed or blank) vs any other", {"P"}, set(CLASS_LABELS) - {"P"}),
+    ("2s / 3s / 5s / 8s among themselves", {"2s", "3s", "5s", "8s"}, {"2s", "3s", "5s", "8s"}),
+)
 
 
 def evaluate(model_paths: list[str]) -> tuple[list[str], list[str], list[str], np.ndarray]:
@@ -97,6 +108,19 @@ def main() -> int:
     pairs = Counter((t, p) for t, p in zip(truth, predicted, strict=True) if t != p)
     print("Confused (true -> predicted: count): " + ", ".join(
         f"{t} -> {p}: {n}" for (t, p), n in pairs.most_common(15)) + "\n")
+
+    print("| confusable pair | crops of these tiles | mistaken one for the other |\n|---|---:|---:|")
+    for description, one, other in WATCHED:
+        # Crops of the tiles in question ("any other" does not count every crop).
+        counted = one if len(other) > len(CLASS_LABELS) // 2 else one | other
+        involved = sum(t in counted for t in truth)
+        mistakes = sum(
+            (t in one and p in other) or (t in other and p in one)
+            for t, p in zip(truth, predicted, strict=True)
+            if t != p
+        )
+        print(f"| {description} | {involved} | {mistakes} |")
+    print()
 
     print("| threshold | flagged (below) | accuracy above | wrong answers above | errors caught |")
     print("|---:|---:|---:|---:|---:|")

@@ -212,12 +212,38 @@ def _write(directory: Path, image: str, text: str) -> None:
 def _pool_results(
     directory: Path, todo: list[str], spec: str, workers: int
 ) -> Iterator[PhotoResult]:
-    import multiprocessing
+    """Read ``todo`` in ``workers`` processes, results in the order they finish.
 
-    task = functools.partial(label_photo, str(directory), spec=spec)
+    A worker that dies (killed for memory on a huge photo, a crash in native code) fails only the
+    photos in flight at that moment (a rerun reads them again); a fresh pool goes on with the rest.
+    """
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
     # Spawned, not forked: a child forked after OpenCV has used its thread pool can deadlock.
-    with multiprocessing.get_context("spawn").Pool(workers, initializer=_quiet_worker) as pool:
-        yield from pool.imap_unordered(task, todo, chunksize=1)
+    context = multiprocessing.get_context("spawn")
+    pending = list(reversed(todo))
+    while pending:
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker) as pool:
+            running: dict[Future[PhotoResult], str] = {}
+            broken = False
+            while (pending and not broken) or running:
+                while pending and not broken and len(running) < 2 * workers:
+                    try:
+                        future = pool.submit(label_photo, str(directory), pending[-1], spec)
+                    except BrokenProcessPool:
+                        broken = True
+                        break
+                    running[future] = pending.pop()
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    image = running.pop(future)
+                    try:
+                        yield future.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        yield PhotoResult(image, None, "the worker process reading it died")
 
 
 def _quiet_worker() -> None:

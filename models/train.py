@@ -39,14 +39,14 @@ class TrainConfig:
     """Everything a training run depends on; recorded in the model's sidecar."""
 
     out: Path = DEFAULT_MODEL
-    steps: int = 2000
-    batch: int = 96
-    synth_count: int = 16000
+    steps: int = 1000
+    batch: int = 64
+    synth_count: int = 12000
     seed: int = 0
     styles: tuple[str, ...] = ()  # empty: every style installed here
     hold_out: tuple[str, ...] = ()
     use_real: bool = True
-    real_fraction: float = 0.5
+    real_fraction: float = 0.7
     lr: float = 3e-3
     threads: int = 2
     work_dir: Path = Path("work_data")

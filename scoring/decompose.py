@@ -48,7 +48,7 @@ KNITTED_STRAIGHTS: tuple[tuple[Tile, ...], ...] = tuple(
     )
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
-_HONOR_SET = frozenset(range(27, 34))
+_TILES: tuple[Tile, ...] = tuple(Tile)  # by index: cheaper than calling Tile(i)
 
 
 class Group(NamedTuple):
@@ -241,13 +241,14 @@ def completing_tiles(counts: Sequence[int], chows: bool = True) -> list[int]:
 @cache
 def _part_groups(
     counts: tuple[int, ...], base: int, chows: bool
-) -> tuple[tuple[tuple[Group, ...], int], ...]:
-    """The splits of one part as Groups of real tiles and the pair tile or -1 (memoised)."""
+) -> tuple[tuple[tuple[Group, ...], tuple[Tile, ...]], ...]:
+    """The splits of one part as Groups of real tiles and its pair tile, if any, as a tuple of
+    none or one (memoised; the tuples concatenate into a reading's groups and pairs)."""
     splits = _split_honors(counts) if base == 27 else _split_suit(counts, chows)
     return tuple(
         (
-            tuple(Group(kind, Tile(base + offset), False, True) for kind, offset in sets),
-            base + pair if pair >= 0 else -1,
+            tuple(Group(kind, _TILES[base + offset], False, True) for kind, offset in sets),
+            (_TILES[base + pair],) if pair >= 0 else (),
         )
         for sets, pair in splits
     )
@@ -261,10 +262,10 @@ def standard_splits(
     if not all(parts):
         return []
     found = []
-    for combo in product(*parts):
-        pairs = [pair for _, pair in combo if pair >= 0]
+    for (sets0, pair0), (sets1, pair1), (sets2, pair2), (sets3, pair3) in product(*parts):
+        pairs = pair0 + pair1 + pair2 + pair3
         if len(pairs) == 1:
-            found.append((combo[0][0] + combo[1][0] + combo[2][0] + combo[3][0], Tile(pairs[0])))
+            found.append((sets0 + sets1 + sets2 + sets3, pairs[0]))
     return found
 
 
@@ -289,7 +290,7 @@ def readings(hand: Hand, forms: Sequence[str] = FORMS, *, chows: bool = True) ->
         ]
     if not hand.melds:
         if "seven_pairs" in forms and len(hand.concealed) == 14 and all(n % 2 == 0 for n in counts):
-            pairs = tuple(Tile(i) for i, n in enumerate(counts) for _ in range(n // 2))
+            pairs = tuple(_TILES[i] for i, n in enumerate(counts) for _ in range(n // 2))
             found.append(Reading("seven_pairs", pairs=pairs))
         if "thirteen_orphans" in forms:
             found += _thirteen_orphans(counts)
@@ -312,7 +313,7 @@ def _thirteen_orphans(counts: Sequence[int]) -> list[Reading]:
 def _honors_knitted(counts: Sequence[int]) -> list[Reading]:
     if max(counts) > 1 or sum(counts) != 14:
         return []
-    tiles = [Tile(i) for i, n in enumerate(counts) if n]
+    tiles = [_TILES[i] for i, n in enumerate(counts) if n]
     suited = frozenset(t for t in tiles if t < 27)
     for straight in KNITTED_STRAIGHTS:
         if suited <= frozenset(straight):
@@ -324,7 +325,7 @@ def _knitted_straight(
     counts: Sequence[int], fixed: tuple[Group, ...], chows: bool
 ) -> list[Reading]:
     found: list[Reading] = []
-    if sum(1 for n in counts[:27] if n) < 9:
+    if 27 - counts[:27].count(0) < 9:  # fewer than nine different suited tiles
         return found
     for straight in KNITTED_STRAIGHTS:
         if any(counts[t] == 0 for t in straight):

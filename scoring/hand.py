@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from fanscan.scoring.tiles import BACK, TILE_BY_CODE, WINDS, Tile, format_tiles
+from fanscan.scoring.tiles import BACK, TILE_BY_CODE, TILE_CODES, WINDS, Tile, format_tiles
 
 from fanscan.errors import FanscanError
 
 _FIRST_FLOWER = Tile.F1
+_PLAYING_TILES = 34
 
 MELD_KINDS = ("chow", "pung", "kong")
 _CLAIMS = {"chow": (1, 2, 3), "pung": (1, 2, 3), "kong": (1, 2, 3, 5, 6, 7)}
@@ -48,7 +49,8 @@ BASE_FIELDS = (
     "last_tile",
 )
 _MELD_FIELDS = ("type", "tiles", "concealed", "claimed_from")
-_FLAG_FIELDS = ("self_drawn", "fourth_tile", "kong", "last_tile")
+_BASE_FIELD_SET = frozenset(BASE_FIELDS)
+_MELD_FIELD_SET = frozenset(_MELD_FIELDS)
 
 
 def _bad(message: str) -> FanscanError:
@@ -93,9 +95,9 @@ class Meld:
         where = f"meld {position}"
         if not isinstance(obj, Mapping):
             raise _bad(f"{where} must be an object with type, tiles and concealed")
-        unknown = [k for k in obj if k not in _MELD_FIELDS]
-        if unknown:
-            raise _bad(f"unknown field {unknown[0]!r} in {where} (expected type, tiles, concealed)")
+        if not _MELD_FIELD_SET.issuperset(obj):
+            unknown = next(k for k in obj if k not in _MELD_FIELD_SET)
+            raise _bad(f"unknown field {unknown!r} in {where} (expected type, tiles, concealed)")
         kind = obj.get("type")
         if kind not in MELD_KINDS:
             raise _bad(f"{where} has type {kind!r}; expected chow, pung or kong")
@@ -108,12 +110,13 @@ class Meld:
         claimed = obj.get("claimed_from")
         if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, int)):
             raise _bad(f"{where}: claimed_from must be a whole number")
-        faces = [code for code in raw if code != BACK]
-        if kind == "kong" and len(raw) == 4 and faces and len(faces) < 4:
-            # A concealed kong is often laid with its two outer tiles face down.
-            raw = [faces[0]] * 4
-        elif len(faces) < len(raw):
-            raise _bad(f"{where} has a face-down tile; give the faces of its tiles")
+        if BACK in raw:
+            faces = [code for code in raw if code != BACK]
+            if kind == "kong" and len(raw) == 4 and faces:
+                # A concealed kong is often laid with its two outer tiles face down.
+                raw = [faces[0]] * 4
+            else:
+                raise _bad(f"{where} has a face-down tile; give the faces of its tiles")
         tiles = _tiles(raw, where)
         if kind == "chow":
             tiles = tuple(sorted(tiles))
@@ -139,7 +142,7 @@ def _check_meld(meld: Meld) -> None:
             and len(tiles) == size
             and first is not None
             and first < 34
-            and all(t == first for t in tiles)
+            and tiles.count(first) == size
         )
     claim = meld.claimed_from
     allowed = _CLAIMS.get(kind, ())
@@ -228,21 +231,23 @@ class Hand:
 
         ``size`` 13 (or any size that is not 2 mod 3) means a waiting hand without a win tile.
         """
-        for tile in self.concealed:
-            if tile >= _FIRST_FLOWER:
-                raise _bad(
-                    f"{tile.code} is a flower; list flowers under 'flowers', not 'concealed'"
-                )
-        for tile in self.flowers:
-            if tile < _FIRST_FLOWER:
-                raise _bad(f"{tile.code} is listed as a flower; flowers are 1f-8f")
-        if len(set(self.flowers)) < len(self.flowers):
-            tile, n = Counter(self.flowers).most_common(1)[0]
+        concealed, flowers = self.concealed, self.flowers
+        if concealed and max(concealed) >= _FIRST_FLOWER:
+            tile = next(t for t in concealed if t >= _FIRST_FLOWER)
+            raise _bad(f"{tile.code} is a flower; list flowers under 'flowers', not 'concealed'")
+        if flowers and min(flowers) < _FIRST_FLOWER:
+            tile = next(t for t in flowers if t < _FIRST_FLOWER)
+            raise _bad(f"{tile.code} is listed as a flower; flowers are 1f-8f")
+        if len(set(flowers)) < len(flowers):
+            tile, n = Counter(flowers).most_common(1)[0]
             raise _bad(f"the flower {tile.code} appears {n} times; each flower exists once")
-        counts = Counter(self.all_tiles())
-        if max(counts.values(), default=0) > 4:
-            tile, n = min((t, n) for t, n in counts.items() if n > 4)
-            raise _bad(f"{tile.code} appears {n} times; there are only four of each tile")
+        counts = self._playing_counts()
+        if max(counts) > 4:
+            index = next(i for i, n in enumerate(counts) if n > 4)
+            raise _bad(
+                f"{TILE_CODES[index]} appears {counts[index]} times; there are only four of each"
+                " tile"
+            )
         count = self.tile_count()
         if count != size:
             parts = f"{len(self.concealed)} concealed"
@@ -263,7 +268,17 @@ class Hand:
         self._check_win_conditions(win, counts)
         return self
 
-    def _check_win_conditions(self, win: Tile, counts: Counter[Tile]) -> None:
+    def _playing_counts(self) -> list[int]:
+        """Counts per playing tile (0-33) of ``all_tiles``; flowers were rejected before."""
+        counts = [0] * _PLAYING_TILES
+        for tile in self.concealed:
+            counts[tile] += 1
+        for meld in self.melds:
+            for tile in meld.tiles:
+                counts[tile] += 1
+        return counts
+
+    def _check_win_conditions(self, win: Tile, counts: list[int]) -> None:
         held = self.concealed.count(win)
         if self.kong and self.self_drawn and not any(m.kind == "kong" for m in self.melds):
             raise _bad(
@@ -306,13 +321,14 @@ class Hand:
         An extra field must have the type of its default. ``size`` is the tile count the rule set
         wants (see ``check``).
         """
-        extras = dict(extra_fields or {})
+        extras = extra_fields or {}
         if not isinstance(obj, Mapping):
             raise _bad("a hand must be a JSON object")
-        for key in obj:
-            if key not in BASE_FIELDS and key not in extras:
-                expected = ", ".join((*BASE_FIELDS, *extras))
-                raise _bad(f"unknown field {key!r} in the hand (expected {expected})")
+        if not _BASE_FIELD_SET.issuperset(obj):
+            for key in obj:
+                if key not in _BASE_FIELD_SET and key not in extras:
+                    expected = ", ".join((*BASE_FIELDS, *extras))
+                    raise _bad(f"unknown field {key!r} in the hand (expected {expected})")
         raw = obj.get("concealed")
         if not isinstance(raw, list):
             raise _bad("the hand needs 'concealed', a list of tile codes")
@@ -329,13 +345,12 @@ class Hand:
         if not isinstance(flowers_raw, list):
             raise _bad("'flowers' must be a list of codes 1f-8f")
         flowers = _tiles(flowers_raw, "flowers")
-        flags = {}
-        for name in _FLAG_FIELDS:
-            value = obj.get(name, False)
-            if not isinstance(value, bool):
-                raise _bad(f"{name} must be true or false, not {value!r}")
-            flags[name] = value
-        winds = {name: _tile(obj.get(name, "E"), name) for name in ("seat_wind", "round_wind")}
+        self_drawn = _flag(obj, "self_drawn")
+        fourth_tile = _flag(obj, "fourth_tile")
+        kong = _flag(obj, "kong")
+        last_tile = _flag(obj, "last_tile")
+        seat_wind = _tile(obj.get("seat_wind", "E"), "seat_wind")
+        round_wind = _tile(obj.get("round_wind", "E"), "round_wind")
         options = {}
         for name, default in extras.items():
             value = obj.get(name, default)
@@ -343,6 +358,23 @@ class Hand:
                 raise _bad(f"{name} must be a {type(default).__name__}, not {value!r}")
             options[name] = value
         hand = cls(
-            concealed, melds, win, flowers, **flags, **winds, options=MappingProxyType(options)
+            concealed,
+            melds,
+            win,
+            flowers,
+            self_drawn,
+            seat_wind,
+            round_wind,
+            fourth_tile,
+            kong,
+            last_tile,
+            MappingProxyType(options),
         )
         return hand.check(size)
+
+
+def _flag(obj: Mapping[str, Any], name: str) -> bool:
+    value = obj.get(name, False)
+    if value is not True and value is not False:
+        raise _bad(f"{name} must be true or false, not {value!r}")
+    return value

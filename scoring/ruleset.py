@@ -148,31 +148,39 @@ class FanTable:
                 if other not in self.by_id:
                     raise ValueError(f"{fan.id} excludes unknown fan {other}")
         self._order = {f.id: i for i, f in enumerate(self.fans)}
+        self._excludes = {f.id: f.excludes for f in self.fans}
+        self._points = {f.id: f.points for f in self.fans}
+        # FanCount rows are immutable and a table has few (fan, count) pairs: build each once.
+        self._fan_counts: dict[tuple[str, int], FanCount] = {}
 
     def apply(self, counts: Mapping[str, int]) -> dict[str, int]:
         """The counts left after exclusions (see the module docstring), in table order."""
-        order = self._order
-        present = sorted((fid for fid, n in counts.items() if n > 0), key=order.__getitem__)
+        excludes = self._excludes
         removed: set[str] = set()
         kept: dict[str, int] = {}
-        by_id = self.by_id
-        for fid in present:
-            if fid in removed:
-                continue
-            kept[fid] = counts[fid]
-            removed.update(by_id[fid].excludes)
+        for fid in sorted(counts, key=self._order.__getitem__):
+            count = counts[fid]
+            if count > 0 and fid not in removed:
+                kept[fid] = count
+                removed.update(excludes[fid])
         return kept
 
     def points(self, counts: Mapping[str, int]) -> int:
-        by_id = self.by_id
-        return sum(by_id[fid].points * n for fid, n in counts.items())
+        points = self._points
+        total = 0
+        for fid, count in counts.items():
+            total += points[fid] * count
+        return total
 
     def fan_counts(self, counts: Mapping[str, int]) -> tuple[FanCount, ...]:
-        by_id = self.by_id
-        return tuple(
-            FanCount(by_id[fid].name, by_id[fid].chinese, by_id[fid].points, n)
-            for fid, n in counts.items()
-        )
+        return tuple(self._fan_count(fid, count) for fid, count in counts.items())
+
+    def _fan_count(self, fid: str, count: int) -> FanCount:
+        row = self._fan_counts.get((fid, count))
+        if row is None:
+            fan = self.by_id[fid]
+            row = self._fan_counts[fid, count] = FanCount(fan.name, fan.chinese, fan.points, count)
+        return row
 
 
 C = TypeVar("C")

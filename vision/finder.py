@@ -120,28 +120,120 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     np.maximum.at(hi_x, ids, xs)
     np.maximum.at(hi_y, ids, ys)
     area = np.bincount(ids, minlength=count)
+    labels, area = _merge_fragments(labels, area)
+    ys, xs = np.nonzero(labels)
+    ids = labels[ys, xs]
+    lo_x[:] = labels.shape[1]
+    lo_y[:] = labels.shape[0]
+    hi_x[:] = -1
+    hi_y[:] = -1
+    np.minimum.at(lo_x, ids, xs)
+    np.minimum.at(lo_y, ids, ys)
+    np.maximum.at(hi_x, ids, xs)
+    np.maximum.at(hi_y, ids, ys)
     stats = np.stack([lo_x, lo_y, hi_x - lo_x + 1, hi_y - lo_y + 1, area], axis=1)
     return count, labels, stats
+
+
+def _merge_fragments(labels: np.ndarray, area: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Join a blob much smaller than a tile to the touching blob it completes (a tile whose
+    core broke in two)."""
+    present = area[1:][area[1:] > 0]
+    if len(present) < 3:
+        return labels, area
+    typical = float(np.median(present))
+    kernel = np.ones((3, 3), np.uint8)
+    for index in np.argsort(area):
+        if index == 0 or area[index] == 0 or area[index] > 0.6 * typical:
+            continue
+        mask = (labels == index).astype(np.uint8)
+        ring = cv2.dilate(mask, kernel) > mask
+        neighbours = [n for n in np.unique(labels[ring]) if n not in (0, index)]
+        best = min(neighbours, key=lambda n: abs(area[n] + area[index] - typical), default=None)
+        if best is not None and area[best] + area[index] <= 1.3 * typical:
+            labels[mask > 0] = best
+            area[best] += area[index]
+            area[index] = 0
+    return labels, area
+
+
+def _long_angle(quad: np.ndarray) -> float:
+    """Angle (radians) of a quad's longer pair of sides."""
+    a = (quad[1] - quad[0]) + (quad[2] - quad[3])
+    b = (quad[2] - quad[1]) + (quad[3] - quad[0])
+    axis = a if np.linalg.norm(a) >= np.linalg.norm(b) else b
+    return float(np.arctan2(axis[1], axis[0]))
+
+
+def _split_merged(quads: list[np.ndarray]) -> list[tuple[np.ndarray, int]]:
+    """Cut blobs that hold k tiles side by side (their seam never showed) into k quads.
+
+    Works in the shrunk space of the network's marks: a single tile's mark is ``SHRINK`` of the
+    tile, and k merged marks span about (k - 1 + SHRINK) tiles.
+    """
+    if len(quads) < 3:
+        return [(quad, i) for i, quad in enumerate(quads)]
+    dims = []
+    for quad in quads:
+        a = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+        b = float(np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[3] - quad[0])) / 2
+        dims.append((min(a, b), max(a, b)))
+    areas = np.array([s * l for s, l in dims])
+    single = np.abs(np.log(areas / np.median(areas))) < 0.4
+    short0 = float(np.median([d[0] for d, ok in zip(dims, single) if ok]))
+    long0 = float(np.median([d[1] for d, ok in zip(dims, single) if ok]))
+    # Tiles merge along their rows only: across the dominant long axis of the single tiles.
+    doubled = sum(
+        np.array([np.cos(2 * a), np.sin(2 * a)]) for a, ok in zip(map(_long_angle, quads), single) if ok
+    )
+    tile_axis = np.arctan2(doubled[1], doubled[0]) / 2
+    out = []
+    for index, (quad, (short, long)) in enumerate(zip(quads, dims)):
+        across = abs(np.cos(_long_angle(quad) - tile_axis)) < 0.5
+        if not across:
+            out.append((quad, index))
+            continue
+        # The blob's short side is a tile's height (upright tiles) or width (sideways ones).
+        unit = short0 if abs(short - long0) < abs(short - short0) else long0
+        width = unit / SHRINK  # a tile's pitch along the row, in the mark's space
+        parts = int(round((long - unit) / width)) + 1
+        if parts < 2 or parts > 8 or abs(short / (long0 if unit == short0 else short0) - 1) > 0.35:
+            out.append((quad, index))
+            continue
+        q = quad if np.linalg.norm(quad[1] - quad[0]) >= np.linalg.norm(quad[2] - quad[1]) else np.roll(quad, -1, axis=0)
+        a, b, c, d = q  # a->b runs along the blob
+        step = (long - unit) / (parts - 1) / long if parts > 1 else 0.0
+        span = unit / long
+        for i in range(parts):
+            t0, t1 = i * step, i * step + span
+            part = np.array([a + (b - a) * t0, a + (b - a) * t1, d + (c - d) * t1, d + (c - d) * t0])
+            out.append((order_clockwise(part), index))
+    return out
 
 
 def find_tiles(small: np.ndarray) -> TileDetections:
     """Tile quads in the working image (see ``working_image``), with a face/back flag each."""
     probs = tile_maps(small)
     count, components, stats = _blobs(1.0 - probs[:, :, 0])
-    quads, scores, backs = [], [], []
+    marks, scores, backs = [], [], []
     for index in range(1, count):
         if stats[index, cv2.CC_STAT_AREA] < _MIN_AREA:
             continue
         x, y, w, h = stats[index, :4]
         blob = (components[y : y + h, x : x + w] == index).astype(np.uint8)
         contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        quad = _quad_of(max(contours, key=cv2.contourArea)) + np.float32([x, y])
-        centre = quad.mean(axis=0)
-        quads.append(centre + (quad - centre) / SHRINK)
         inside = probs[y : y + h, x : x + w][blob > 0]
         back = float(inside[:, 2].mean()) > float(inside[:, 1].mean())
+        score = float(inside[:, 1:].sum(axis=1).mean())
+        marks.append(_quad_of(max(contours, key=cv2.contourArea)) + np.float32([x, y]))
         backs.append(back)
-        scores.append(float(inside[:, 1:].sum(axis=1).mean()))
-    if not quads:
+        scores.append(score)
+    if not marks:
         return TileDetections.empty()
-    return TileDetections(np.stack(quads), np.array(scores, np.float32), np.array(backs, bool))
+    parts = _split_merged(marks)
+    quads = [q.mean(axis=0) + (q - q.mean(axis=0)) / SHRINK for q, _ in parts]
+    return TileDetections(
+        np.stack(quads),
+        np.array([scores[i] for _, i in parts], np.float32),
+        np.array([backs[i] for _, i in parts], bool),
+    )

@@ -55,9 +55,17 @@ def hand_frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return right, up
 
 
-def is_sideways(quad: np.ndarray, up: np.ndarray) -> bool:
-    axis, _, _ = _axes(quad)
-    return abs(float(axis @ up)) < 0.5
+def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list[bool]:
+    """Which tiles lie across their row: wider along the row and lower than the typical tile.
+
+    Extents are compared with the median tile rather than the tile's own aspect ratio, because a
+    camera tilted 45 degrees makes an upright tile look nearly square.
+    """
+    rel = quads - quads.mean(axis=1, keepdims=True)
+    along = np.ptp(rel @ right, axis=1)
+    across = np.ptp(rel @ up, axis=1)
+    width, height = float(np.median(along)), float(np.median(across))
+    return [bool(a > 1.2 * width and c < 0.9 * height) for a, c in zip(along, across)]
 
 
 def orient_box(quad: np.ndarray, face_up: np.ndarray) -> np.ndarray:

@@ -31,7 +31,9 @@ CROP_MIN_SIDE = 72
 """Crops come from the coarsest decode in which a tile's short side still spans this many pixels."""
 ZOOM_BELOW = 22
 """When the tiles' short side is below this many working-image pixels, the hand is searched again."""
-ZOOM_TARGET = 32
+SHRINK_ABOVE = 40
+"""When it is above this, the photo is also searched shrunk (see ``_find_smaller``)."""
+ZOOM_TARGET = 30
 """...at a zoom that makes their short side about this many pixels."""
 FLIP_BELOW = 0.75
 """When the upright tiles' mean confidence is below this, the hand is also tried upside down."""
@@ -139,6 +141,8 @@ def _find(photo: Photo) -> tuple[np.ndarray, TileDetections]:
     if len(detections) < 3:
         return small, detections
     short = float(np.median(_short_sides(detections.quads))) / to_full  # working-image pixels
+    if short > SHRINK_ABOVE:
+        return _find_smaller(small, detections, to_full, short)
     if short >= ZOOM_BELOW:
         return small, detections
     points = detections.quads.reshape(-1, 2)
@@ -165,6 +169,20 @@ def _find(photo: Photo) -> tuple[np.ndarray, TileDetections]:
     return crop_small, TileDetections(quads, zoomed.scores, zoomed.backs)
 
 
+def _find_smaller(
+    small: np.ndarray, detections: TileDetections, to_full: float, short: float
+) -> tuple[np.ndarray, TileDetections]:
+    """Search again with the photo shrunk so that tiles look as large as the finder knows them
+    (a close-up of a few tiles); the pass whose blobs look more like tiles wins."""
+    factor = max(0.35, ZOOM_TARGET / short)
+    h, w = small.shape[:2]
+    shrunk = cv2.resize(small, (round(w * factor), round(h * factor)), interpolation=cv2.INTER_AREA)
+    again = finder.find_tiles(shrunk)
+    if len(again) < 3 or float(again.scores.mean()) <= float(detections.scores.mean()):
+        return small, detections
+    return shrunk, again.scaled(to_full * w / shrunk.shape[1])
+
+
 def _classify(classifier: Any, crops: list[np.ndarray]) -> np.ndarray:
     if not crops:
         return np.zeros((0, len(CLASS_LABELS)), np.float32)
@@ -177,7 +195,7 @@ def _read_tiles(
     """Classify every detection in its best orientation; returns the readings and the hand frame."""
     right, up = layout.hand_frame(detections.quads)
     scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
-    sideways = [layout.is_sideways(q, up) for q in detections.quads]
+    sideways = layout.sideways_flags(detections.quads, right, up)
 
     def options(hand_up: np.ndarray, hand_right: np.ndarray) -> list[list[np.ndarray]]:
         return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]

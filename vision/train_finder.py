@@ -83,7 +83,7 @@ def build_net():  # noqa: ANN201 - torch is imported lazily
 
 def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int):  # noqa: ANN202
     """Endless random (crop, mask) batches with flips, 90-degree turns and light jitter."""
-    crop = 160
+    crop = 256
     while True:
         xs, ys = [], []
         for _ in range(size):
@@ -135,7 +135,7 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, init: P
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
     weights = torch.tensor([1.0, 2.0, 4.0])
-    batches = _batches(images, masks, np.random.default_rng(0), 8)
+    batches = _batches(images, masks, np.random.default_rng(0), 6)
     net.train()
     for step in range(steps):
         x, y = next(batches)

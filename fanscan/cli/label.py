@@ -50,7 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--prelabel", action="store_true", help="read the photos and write label files, then exit"
     )
     batch = parser.add_argument_group("pre-labelling")
-    batch.add_argument("--workers", type=_count, help="worker processes (default: one per CPU)")
+    batch.add_argument(
+        "--workers", type=_count, metavar="N", help="worker processes (default: one per CPU)"
+    )
     where = batch.add_mutually_exclusive_group()
     where.add_argument(
         "--scheduler",
@@ -125,10 +127,16 @@ def _serve(args: argparse.Namespace) -> int:
             "missing_extra", f"the labelling page needs {error.name}: {WEB_HINT}"
         ) from None
     from fanscan.web.app import create_app
-    from fanscan.web.server import bind, serve
+    from fanscan.web.server import bind, is_loopback, serve
 
     app = create_app(labelling_dir=args.directory)
     sock = bind(args.host, args.port)
+    if not is_loopback(args.host):
+        print(
+            f"fanscan: serving on {args.host}: anyone who can reach this machine can change the "
+            "label files",
+            file=sys.stderr,
+        )
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(
         f"fanscan: labelling {args.directory} at http://{shown}:{args.port}/label (Ctrl+C to stop)",

@@ -30,18 +30,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "ONNX with its JSON sidecar. Needs the train extra: " + INSTALL_HINT,
     )
     parser.add_argument("--out", type=Path, help="model file to write (default: the shipped model)")
-    parser.add_argument("--steps", type=_positive, default=2000, help="training steps (default 2000)")
-    parser.add_argument("--batch", type=_positive, default=96, help="crops per step (default 96)")
-    parser.add_argument("--synth", type=_positive, default=16000,
-                        help="synthetic crops to render (default 16000, cached in --work-dir)")
+    parser.add_argument("--steps", type=_positive, default=1000, help="training steps (default 1000)")
+    parser.add_argument("--batch", type=_positive, default=64, help="crops per step (default 64)")
+    parser.add_argument("--synth", type=_positive, default=12000,
+                        help="synthetic crops to render (default 12000, cached in --work-dir)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--styles", action="append", default=[], metavar="STYLE",
                         help="tile art style to render (repeatable; default: all installed)")
     parser.add_argument("--hold-out", action="append", default=[], metavar="SET",
                         help="real tile set to keep out of training and score at the end "
                         "(repeatable or comma-separated)")
-    parser.add_argument("--real-fraction", type=float, default=0.5,
-                        help="share of each batch taken from real crops (default 0.5)")
+    parser.add_argument("--real-fraction", type=float, default=0.7,
+                        help="share of each batch taken from real crops (default 0.7)")
     parser.add_argument("--no-real", action="store_true", help="train on rendered tiles only")
     parser.add_argument("--threads", type=_positive, default=2, help="CPU threads (default 2)")
     parser.add_argument("--init", type=Path, metavar="CHECKPOINT",

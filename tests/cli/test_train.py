@@ -13,6 +13,7 @@ from fanscan.datasets.tile_art import available_styles
 from fanscan.scoring.tiles import CLASS_LABELS
 
 
+@pytest.mark.slow
 def test_train_tiny_run_writes_a_usable_model(tmp_path, capsys):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")

@@ -34,6 +34,8 @@ _FAKE_READER = textwrap.dedent(
             raise FanscanError("no_tiles", "no tiles found")
         if Path(path).name.startswith("crash"):
             raise RuntimeError("reader bug")
+        if Path(path).name.startswith("die"):
+            os._exit(9)  # as if killed for memory
         box = [[1, 2], [11, 2], [11, 16], [1, 16]]
         tiles = [NS(code="5p", confidence=0.75, box=box, orientation=0, group=0),
                  NS(code="back", confidence=0.5, box=box, orientation=90, group=None)]
@@ -141,12 +143,27 @@ def test_prelabel_on_dask_by_scheduler_address_and_locally(photos: Path) -> None
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        report = prelabel(photos, reader=READER, scheduler=cluster.scheduler_address, progress=False)
+        report = prelabel(
+            photos, reader=READER, scheduler=cluster.scheduler_address, progress=False
+        )
     assert (report.labelled, report.skipped, len(report.failed)) == (5, 0, 1)
     assert load_labels(photos / "b.png.fanscan.json").tiles[0].code == "5p"
     (photos / "late.png").write_bytes((photos / "a.png").read_bytes())
     report = prelabel(photos, reader=READER, dask_local=1, progress=False)
     assert (report.labelled, report.skipped, len(report.failed)) == (1, 5, 1)
+
+
+@pytest.mark.slow
+def test_prelabel_goes_on_when_a_worker_process_dies(photos: Path) -> None:
+    (photos / "die.png").write_bytes((photos / "a.png").read_bytes())
+    report = prelabel(photos, reader=READER, workers=2, progress=False)
+    failed = dict(report.failed)
+    assert failed["die.png"] == "the worker process reading it died"
+    assert report.labelled + len(report.failed) == 7
+    (photos / "die.png").unlink()
+    prelabel(photos, reader=READER, workers=2, progress=False)  # reads what was in flight
+    labelled = {p.name.removesuffix(".fanscan.json") for p in photos.rglob("*.fanscan.json")}
+    assert labelled == {"a.png", "b.png", "c.jpg", "d.png", "empty.png"}
 
 
 def test_prelabel_unknown_reader_is_one_error(photos: Path) -> None:

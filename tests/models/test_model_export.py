@@ -17,7 +17,7 @@ from fanscan.vision.classifier import TileClassifier  # noqa: E402
 from fanscan.vision.preprocess import PreprocessSpec, preprocess  # noqa: E402
 
 
-def test_export_writes_model_and_sidecar_that_agree_with_torch(tmp_path):
+def test_model_export_writes_model_and_sidecar_that_agree_with_torch(tmp_path):
     torch.manual_seed(0)
     net = TileNet(len(CLASS_LABELS)).eval()
     spec = PreprocessSpec()
