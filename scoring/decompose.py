@@ -49,6 +49,7 @@ KNITTED_STRAIGHTS: tuple[tuple[Tile, ...], ...] = tuple(
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
 _TILES: tuple[Tile, ...] = tuple(Tile)  # by index: cheaper than calling Tile(i)
+_ODD_COUNTS = frozenset(range(1, 15, 2))  # a tile's count among 14 concealed tiles is at most 14
 
 
 class Group(NamedTuple):
@@ -230,12 +231,21 @@ def completing_tiles(counts: Sequence[int], chows: bool = True) -> list[int]:
     shapes = [_shape(part, chows, index == 3) for index, part in enumerate(parts)]
     found = []
     for index, part in enumerate(parts):
-        trial = list(shapes)
-        for offset, shape in _additions(part, chows, index == 3):
-            trial[index] = shape
-            if _complete_shapes(trial):
-                found.append(_BOUNDS[index][0] + offset)
+        wanted = _completing_shapes((*shapes[:index], *shapes[index + 1 :]))
+        if wanted:
+            base = _BOUNDS[index][0]
+            found += [
+                base + offset
+                for offset, shape in _additions(part, chows, index == 3)
+                if shape in wanted
+            ]
     return found
+
+
+@cache
+def _completing_shapes(others: tuple[int, ...]) -> frozenset[int]:
+    """The shapes one part may take for the hand to complete, given the other parts' shapes."""
+    return frozenset(shape for shape in (1, 2, 3) if _complete_shapes((*others, shape)))
 
 
 @cache
@@ -275,13 +285,19 @@ def is_standard_complete(counts: Sequence[int], chows: bool = True) -> bool:
 
 
 def _meld_group(meld: Meld) -> Group:
-    return Group(meld.kind, meld.tile, True, meld.concealed)
+    return _declared_group(meld.kind, meld.tiles[0], meld.concealed)
+
+
+@cache
+def _declared_group(kind: str, tile: Tile, concealed: bool) -> Group:
+    # Memoised: a hand's melds are few of a few hundred possible, so each Group is built once.
+    return Group(kind, tile, True, concealed)
 
 
 def readings(hand: Hand, forms: Sequence[str] = FORMS, *, chows: bool = True) -> list[Reading]:
     """Every reading of the complete ``hand`` in the given ``forms``."""
     counts = tile_counts(hand.concealed)
-    fixed = tuple(_meld_group(m) for m in hand.melds)
+    fixed = tuple(map(_meld_group, hand.melds))
     found: list[Reading] = []
     if "standard" in forms:
         found += [
@@ -289,7 +305,11 @@ def readings(hand: Hand, forms: Sequence[str] = FORMS, *, chows: bool = True) ->
             for groups, pair in standard_splits(counts, chows)
         ]
     if not hand.melds:
-        if "seven_pairs" in forms and len(hand.concealed) == 14 and all(n % 2 == 0 for n in counts):
+        if (
+            "seven_pairs" in forms
+            and len(hand.concealed) == 14
+            and not _ODD_COUNTS.intersection(counts)
+        ):
             pairs = tuple(_TILES[i] for i, n in enumerate(counts) for _ in range(n // 2))
             found.append(Reading("seven_pairs", pairs=pairs))
         if "thirteen_orphans" in forms:

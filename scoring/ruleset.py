@@ -173,14 +173,15 @@ class FanTable:
         return total
 
     def fan_counts(self, counts: Mapping[str, int]) -> tuple[FanCount, ...]:
-        return tuple(self._fan_count(fid, count) for fid, count in counts.items())
-
-    def _fan_count(self, fid: str, count: int) -> FanCount:
-        row = self._fan_counts.get((fid, count))
-        if row is None:
-            fan = self.by_id[fid]
-            row = self._fan_counts[fid, count] = FanCount(fan.name, fan.chinese, fan.points, count)
-        return row
+        built = self._fan_counts
+        rows = []
+        for key in counts.items():
+            row = built.get(key)
+            if row is None:
+                fan = self.by_id[key[0]]
+                row = built[key] = FanCount(fan.name, fan.chinese, fan.points, key[1])
+            rows.append(row)
+        return tuple(rows)
 
 
 C = TypeVar("C")

@@ -91,7 +91,7 @@ def orientation_degrees(face_up: np.ndarray) -> float:
 # --- rows and groups --------------------------------------------------------------------------
 
 
-def _rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> list[list[list[int]]]:
+def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> list[list[list[int]]]:
     """Rows (top of the hand first) of groups (left to right) of reading indices."""
     boxes = [r.box for r in readings]
     centres = np.array([b.mean(axis=0) for b in boxes])
@@ -183,7 +183,7 @@ def analyse(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> H
     """Group the readings and work out the declared hand, with doubts and alternative readings."""
     if not readings:
         return HandLayout((), _empty_hand(), (), ("No tiles were found.",), ())
-    rows = _rows_and_groups(readings, right, up)
+    rows = rows_and_groups(readings, right, up)
     doubts: list[str] = []
     alternatives: list[tuple[str, dict]] = []
     hand = _empty_hand()

@@ -38,6 +38,7 @@ ZOOM_TARGET = 30
 FLIP_BELOW = 0.75
 """When the upright tiles' mean confidence is below this, the hand is also tried upside down."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
+_FLOWER_SLICE = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,11 @@ def _read_tiles(
     for i, quad in enumerate(detections.quads):
         face_up = choices[i][picks[i]]
         index = int(np.argmax(probs[i]))
+        # The eight flowers look alike at a glance: when together they outweigh the best other
+        # face, the tile is a flower (the likeliest one), even if no single flower wins.
+        flowers = probs[i][_FLOWER_SLICE]
+        if float(flowers.sum()) > float(np.delete(probs[i], np.r_[_FLOWER_SLICE]).max()):
+            index = _FLOWER_SLICE.start + int(np.argmax(flowers))
         code, confidence = CLASS_LABELS[index], float(probs[i][index])
         if detections.backs[i] and code != BACK:
             code, confidence = BACK, max(float(detections.scores[i]), float(probs[i][_BACK_INDEX]))
@@ -244,18 +250,56 @@ def _read_tiles(
     return readings, right, up
 
 
+def _probe_backs(
+    photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray, classifier: Any
+) -> list[TileReading]:
+    """Face-down tiles the finder missed at the ends of a concealed kong's two faces.
+
+    A concealed kong is laid back, face, face, back; when two equal faces stand apart, the slot
+    one tile beyond each end is cut out and classified: if both are backs, they are added.
+    """
+    if len(readings) < 2:
+        return readings
+    centres = np.array([r.box.mean(axis=0) for r in readings])
+    scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
+    added: list[TileReading] = []
+    for row in layout.rows_and_groups(readings, right, up):
+        for group in row:
+            if len(group) != 2:
+                continue
+            a, b = sorted(group, key=lambda i: readings[i].position)
+            if readings[a].code != readings[b].code or readings[a].code in (BACK, *CLASS_LABELS[34:42]):
+                continue
+            pitch = centres[b] - centres[a]
+            slots = [readings[a].box - pitch, readings[b].box + pitch]
+            if any(np.linalg.norm(centres - s.mean(axis=0), axis=1).min() < 0.6 * np.linalg.norm(pitch)
+                   for s in slots):
+                continue
+            probs = _classify(classifier, [photo.crop_quad(s, CROP_W, CROP_H, scale) for s in slots])
+            if (probs[:, _BACK_INDEX] >= 0.5).all():
+                for slot, p in zip(slots, probs[:, _BACK_INDEX]):
+                    added.append(TileReading(BACK, float(p), slot.astype(np.float32),
+                                             readings[a].orientation, False,
+                                             float(slot.mean(axis=0) @ right)))
+    return readings + added
+
+
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _uncertain_doubts(readings: list[TileReading], hand_layout: HandLayout) -> list[str]:
     place: dict[int, str] = {}
-    names = {"concealed": "concealed tiles", "win": "winning tile", "meld": "declared set",
-             "concealed_kong": "concealed kong", "flowers": "flowers"}
+    plural = {"concealed": "concealed tiles", "meld": "declared set", "concealed_kong": "concealed kong",
+              "flowers": "flowers"}
+    single = {"concealed": "concealed tile", "win": "winning tile", "meld": "declared tile",
+              "flowers": "flower"}
     for group in hand_layout.groups:
         for k, i in enumerate(group.members):
-            where = names.get(group.role, "tiles")
-            place[i] = where if len(group.members) == 1 else f"{_ordinal(k + 1)} of the {where}"
+            if len(group.members) == 1:
+                place[i] = single.get(group.role, "tile")
+            else:
+                place[i] = f"{_ordinal(k + 1)} tile of the {plural.get(group.role, 'group')}"
     doubts = []
     for i, r in enumerate(readings):
         if r.confidence < annotate.DOUBT_BELOW:
@@ -304,6 +348,7 @@ def read_photo(
 
         classifier = default_classifier()
     readings, right, up = _read_tiles(photo, detections, classifier)
+    readings = _probe_backs(photo, readings, right, up, classifier)
     hand_layout = layout.analyse(readings, right, up)
     tiles = [
         FoundTile(r.code, r.confidence, tuple((float(x), float(y)) for x, y in r.box), r.orientation,

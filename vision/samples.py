@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 SAMPLE_PATH = Path(__file__).with_name("samples") / "sample_hand.jpg"
-SAMPLE_SEED = 2024
+SAMPLE_SEED = 2138
 SAMPLE_SIZE = (1280, 960)
-SAMPLE_STYLE = "xmahjongg-real"
+SAMPLE_STYLE = "gnome-smooth"
 
 
 def sample_photo_path() -> Path:

@@ -224,14 +224,11 @@ def _stream(
 ) -> None:
     write = out.write
     for number, line in enumerate(lines, 1):
-        write(dumps(_score_line(number, line, rules, ruleset, score)))
-        write("\n")
+        write(dumps(_score_line(number, line, rules, ruleset, score)) + "\n")
     out.flush()
 
 
 def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) -> dict[str, Any]:
-    from fanscan.scoring.ruleset import ScoreResult
-
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as error:
@@ -240,11 +237,16 @@ def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) ->
             if line.strip()
             else (f"line {number} is empty")
         )
-        return ScoreResult.failed(rules, ruleset.minimum, message).to_json()
+        return _failed(rules, ruleset, message)
     except RecursionError:
-        message = f"line {number} is JSON nested too deeply to be a hand"
-        return ScoreResult.failed(rules, ruleset.minimum, message).to_json()
+        return _failed(rules, ruleset, f"line {number} is JSON nested too deeply to be a hand")
     return score(obj, rules).to_json()
+
+
+def _failed(rules: str, ruleset: Any, message: str) -> dict[str, Any]:
+    from fanscan.scoring.ruleset import ScoreResult
+
+    return ScoreResult.failed(rules, ruleset.minimum, message).to_json()
 
 
 def _width(text: str) -> int:

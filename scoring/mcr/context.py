@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fanscan.scoring.decompose import Reading, completing_tiles, tile_counts
+from fanscan.scoring.decompose import Reading, completing_tiles
 from fanscan.scoring.hand import Hand
 
 
@@ -44,12 +44,18 @@ class HandFacts:
         assert hand.win_tile is not None
         win = int(hand.win_tile)
         self.hand = hand
-        self.standing = tile_counts(hand.concealed)
-        counts = self.standing.copy()
+        standing = [0] * 34
+        mask = 0
+        for tile in hand.concealed:
+            standing[tile] += 1
+            mask |= 1 << tile
+        self.standing = standing
+        counts = standing.copy()
         melded_wins = exposed = melded_kongs = concealed_kongs = 0
         for meld in hand.melds:
             for tile in meld.tiles:
                 counts[tile] += 1
+                mask |= 1 << tile
             melded_wins += meld.tiles.count(win)
             if not meld.concealed:
                 exposed += 1
@@ -59,10 +65,6 @@ class HandFacts:
                 else:
                     melded_kongs += 1
         self.counts = counts
-        mask = 0
-        for index, count in enumerate(counts):
-            if count:
-                mask |= 1 << index
         self.mask = mask
         self.win = win
         self.self_drawn = hand.self_drawn
@@ -129,23 +131,25 @@ class Context:
         pungs: list[int] = []
         concealed_chows: list[int] = []
         standing_pungs: list[int] = []
+        pair = -1
         if reading is not None:
-            for group in reading.groups:
-                tile = int(group.tile)
-                if group.kind == "chow":
-                    chows.append(tile)
-                    if not group.declared:
-                        concealed_chows.append(tile)
+            for kind, tile, declared, _ in reading.groups:
+                if kind == "chow":
+                    chows.append(int(tile))
+                    if not declared:
+                        concealed_chows.append(int(tile))
                 else:
-                    pungs.append(tile)
-                    if group.kind == "pung" and not group.declared:
-                        standing_pungs.append(tile)
+                    pungs.append(int(tile))
+                    if kind == "pung" and not declared:
+                        standing_pungs.append(int(tile))
+            if reading.pair is not None:
+                pair = int(reading.pair)
         chows.sort()
         pungs.sort()
         self.chows = chows
         self.pungs = pungs
         self.concealed_chows = concealed_chows
-        self.pair = int(reading.pair) if reading is not None and reading.pair is not None else -1
+        self.pair = pair
         win = facts.win
         if (
             not facts.self_drawn

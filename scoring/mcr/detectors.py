@@ -1,7 +1,8 @@
 """The MCR detectors: small functions ``(Context) -> {fan id: count}``, one per fan or family.
 
 Each detector counts fans on one reading before exclusions; the exclusions come from the table
-(fans.py) and are applied once by the engine. Detectors that depend only on the hand (suits, tile
+(fans.py) and are applied once by the engine. A detector's result may be shared (memoised), so
+callers copy it (``dict.update``) and never change it. Detectors that depend only on the hand (suits, tile
 traits, win conditions) are ``per_hand``: computed once and shared by all readings of the hand.
 ``DETECTORS`` lists, for each reading form, the detectors that apply to it.
 
@@ -14,6 +15,7 @@ looked for first; with one, the remaining set combines at most once; without one
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from itertools import combinations, pairwise
 
 from fanscan.scoring.mcr.context import Context, waits_on_one
@@ -153,6 +155,20 @@ def chow_family(ctx: Context) -> dict[str, int]:
     """一色双龙会 三色双龙会 一色四同顺 一色四步高 清龙 一色三步高 一色三同顺 三色三同顺 花龙
     三色三步高 一般高 喜相逢 连六 老少副."""
     chows = ctx.chows
+    if len(chows) == 4:
+        terminal = _terminal_chows(chows, ctx.pair)
+        if terminal:
+            return {terminal: 1}
+    return _chow_fans(tuple(chows))
+
+
+@cache
+def _chow_fans(chows: tuple[int, ...]) -> dict[str, int]:
+    """The chow fans of sorted chows but the two terminal-chow hands (they need the pair).
+
+    Memoised: the result depends on the chows alone, and the same chows recur across hands
+    (at most a few thousand sets of chows exist).
+    """
     n = len(chows)
     if n < 2:
         return {}
@@ -164,9 +180,6 @@ def chow_family(ctx: Context) -> dict[str, int]:
         if fan:
             return {fan: 1}
         return _limit_pairs([_two_chows(a, b) for a, b in combinations(chows, 2)], 2)
-    terminal = _terminal_chows(chows, ctx.pair)
-    if terminal:
-        return {terminal: 1}
     fan = _four_chows(*chows)
     if fan:
         return {fan: 1}
@@ -214,7 +227,20 @@ def _four_pungs(a: int, b: int, c: int, d: int) -> str | None:
 def pung_family(ctx: Context) -> dict[str, int]:
     """一色四节高 大四喜 一色三节高 三色三节高 三同刻 三风刻 大三元 双同刻 双箭刻, then 小三元 and
     小四喜 from 双箭刻 / 三风刻 and the pair."""
-    pungs = ctx.pungs
+    found = _pung_fans(tuple(ctx.pungs))
+    pair = ctx.pair
+    if "two_dragon_pungs" in found and pair in DRAGONS:
+        found = {k: n for k, n in found.items() if k != "two_dragon_pungs"}
+        found["little_three_dragons"] = 1
+    elif "big_three_winds" in found and pair in WINDS:
+        found = {k: n for k, n in found.items() if k != "big_three_winds"}
+        found["little_four_winds"] = 1
+    return found
+
+
+@cache
+def _pung_fans(pungs: tuple[int, ...]) -> dict[str, int]:
+    """The fans of sorted pungs (and kongs) without the pair (memoised, as ``_chow_fans``)."""
     n = len(pungs)
     found: dict[str, int] = {}
     if n == 4:
@@ -242,17 +268,10 @@ def pung_family(ctx: Context) -> dict[str, int]:
         fan = _two_pungs(*pungs)
         if fan:
             found[fan] = 1
-    pair = ctx.pair
-    if found.get("two_dragon_pungs") and pair in DRAGONS:
-        del found["two_dragon_pungs"]
-        found["little_three_dragons"] = 1
-    elif found.get("big_three_winds") and pair in WINDS:
-        del found["big_three_winds"]
-        found["little_four_winds"] = 1
     return found
 
 
-def _add_pung_pairs(pungs: list[int], found: dict[str, int]) -> None:
+def _add_pung_pairs(pungs: tuple[int, ...], found: dict[str, int]) -> None:
     for a, b in combinations(pungs, 2):
         fan = _two_pungs(a, b)
         if fan:
@@ -263,15 +282,19 @@ def single_pungs(ctx: Context) -> dict[str, int]:
     """箭刻 per dragon pung; 幺九刻 per terminal pung and per wind pung that is neither the seat
     nor the prevalent wind (none when three or four wind pungs make a wind fan)."""
     facts = ctx.hand
-    dragons = terminals = 0
-    winds = [p for p in ctx.pungs if p in WINDS]
+    own_winds = (facts.seat, facts.prevalent)
+    dragons = terminals = winds = other_winds = 0
     for tile in ctx.pungs:
         if tile in DRAGONS:
             dragons += 1
-        elif tile < 27 and tile % 9 in (0, 8):
+        elif tile in WINDS:
+            winds += 1
+            if tile not in own_winds:
+                other_winds += 1
+        elif tile % 9 in (0, 8):
             terminals += 1
-    if len(winds) < 3:
-        terminals += sum(1 for w in winds if w not in (facts.seat, facts.prevalent))
+    if winds < 3:
+        terminals += other_winds
     found = {}
     if dragons:
         found["dragon_pung"] = dragons
@@ -364,12 +387,12 @@ def group_traits(ctx: Context) -> dict[str, int]:
 def suits(ctx: Context) -> dict[str, int]:
     """无字, 缺一门, 混一色, 清一色, 五门齐."""
     mask = ctx.hand.mask
-    suits_held = sum(1 for suit in _SUIT_MASKS if mask & suit)
+    man, pin, sou = _SUIT_MASKS
+    missing = (not mask & man) + (not mask & pin) + (not mask & sou)
     honors = mask & _HONORS_MASK
     found = {}
     if not honors:
         found["no_honors"] = 1
-    missing = 3 - suits_held
     if missing == 1:
         found["one_voided_suit"] = 1
     elif missing == 2:

@@ -34,12 +34,12 @@ _ONLY_READING = ("thirteen_orphans", "honors_knitted", "knitted_straight")
 
 def is_nine_gates(hand: Hand) -> bool:
     """1112345678999 of one suit plus any tile of that suit, all concealed."""
-    if hand.melds or hand.win_tile is None or not hand.win_tile.is_suited:
+    if hand.melds or hand.win_tile is None or hand.win_tile >= 27:
         return False
     suit = hand.win_tile // 9
     counts = [0] * 9
     for tile in hand.concealed:
-        if tile // 9 != suit or not tile.is_suited:
+        if tile // 9 != suit:  # honors and flowers have no suit 0-2
             return False
         counts[tile % 9] += 1
     counts[hand.win_tile % 9] -= 1

@@ -110,6 +110,7 @@ def test_prelabel_force_never_overwrites_a_persons_work(photos: Path) -> None:
     assert path.read_text() == reviewed
 
 
+@pytest.mark.slow
 def test_prelabel_resumes_after_being_killed(photos: Path) -> None:
     for name in ("e", "f", "g", "h", "i", "j"):
         (photos / f"{name}.png").write_bytes((photos / "a.png").read_bytes())

@@ -46,8 +46,10 @@ class TemplateClassifier:
     def probabilities(self, images: list[np.ndarray]) -> np.ndarray:
         out = np.zeros((len(images), len(CLASS_LABELS)), np.float32)
         for n, image in enumerate(images):
-            lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-            flat = float(lab[:, :, 0].std()) < 12
+            h, w = image.shape[:2]
+            centre = image[h // 5 : h - h // 5, w // 5 : w - w // 5]
+            lab = cv2.cvtColor(centre, cv2.COLOR_BGR2LAB).astype(np.float32)
+            flat = float(lab[:, :, 0].std()) < 20
             coloured = float(np.abs(lab[:, :, 1:] - 128).mean()) > 12
             if flat and coloured:
                 out[n, CLASS_LABELS.index("back")] = 0.95

@@ -130,3 +130,14 @@ def test_layout_hand_frame_follows_a_rotated_hand() -> None:
     right, up = hand_frame(quads)
     assert right @ rotation[:, 0] == pytest.approx(1, abs=0.02)
     assert up[1] < 0
+
+
+def test_layout_sideways_flags_survive_a_tilted_camera() -> None:
+    # Seen at 45 degrees an upright tile looks nearly square (30 x 28); the claimed tile lying
+    # across the row is clearly wider and lower (40 x 21).
+    from fanscan.vision.layout import sideways_flags
+
+    boxes = [np.float32([[x, 0], [x + 30, 0], [x + 30, 28], [x, 28]]) for x in (0, 31, 62)]
+    boxes.append(np.float32([[93, 7], [133, 7], [133, 28], [93, 28]]))
+    flags = sideways_flags(np.stack(boxes), np.array([1.0, 0.0]), np.array([0.0, -1.0]))
+    assert flags == [False, False, False, True]
