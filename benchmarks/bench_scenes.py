@@ -43,15 +43,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from fanscan.datasets.scenes import generate_scene
-    from fanscan.errors import FanscanError
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision.reader import read_photo
+
+    from fanscan.errors import FanscanError
 
     classifier = TileClassifier(args.model) if args.model else default_classifier()
     args.failures.mkdir(parents=True, exist_ok=True)
     exact = 0
     tiles_total = tiles_right = 0
     reasons: Counter[str] = Counter()
+    parts_right: Counter[str] = Counter()
     seconds = 0.0
     for n, seed in enumerate(range(args.first, args.first + args.scenes)):
         scene = generate_scene(seed)
@@ -68,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
             found = Counter(t.code for t in reading.tiles)
             tiles_right += sum((truth & found).values())
         tiles_total += sum(truth.values())
+        if got is not None:
+            for name, a, b in zip(("concealed", "melds", "win_tile", "flowers"), _key(got), _key(scene.hand)):
+                parts_right[name] += a == b
         if got is not None and _key(got) == _key(scene.hand):
             exact += 1
         else:
@@ -86,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         "exact": exact,
         "exact_rate": round(exact / args.scenes, 4),
         "tile_recall": round(tiles_right / max(tiles_total, 1), 4),
+        "part_right_rate": {k: round(v / args.scenes, 4) for k, v in parts_right.items()},
         "mean_read_seconds": round(seconds / args.scenes, 3),
         "failures": dict(reasons),
     }

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-
 from fanscan.datasets import tile_art
 from fanscan.datasets.textures import TABLE_KINDS, table_texture
 from fanscan.scoring.tiles import TILE_CODES
@@ -339,7 +338,7 @@ def _paste(canvas: np.ndarray, art: np.ndarray, quad: np.ndarray, shade: float) 
 def _face_art(rng: np.random.Generator, face: np.ndarray, ivory: np.ndarray) -> np.ndarray:
     """The face art composited on the ivory body with a small rounded margin and bevel shading."""
     h, w = face.shape[:2]
-    margin = int(round(w * rng.uniform(0.02, 0.08)))
+    margin = round(w * rng.uniform(0.02, 0.08))
     out = np.empty((h + 2 * margin, w + 2 * margin, 3), np.float32)
     out[:] = ivory
     alpha = face[:, :, 3:4].astype(np.float32) / 255

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from fanscan.vision.detections import TileDetections
 
 from fanscan.errors import FanscanError
-from fanscan.vision.detections import TileDetections
 
 WORK_SIDE = 640
 """Long side, in pixels, of the image the finder works on."""
@@ -34,7 +34,7 @@ _session = None
 _lock = threading.Lock()
 
 
-def _get_session():  # noqa: ANN202 - onnxruntime is imported lazily
+def _get_session():
     global _session
     with _lock:
         if _session is None:
@@ -88,11 +88,12 @@ def tile_maps(small: np.ndarray) -> np.ndarray:
     tensor = padded[:, :, ::-1].astype(np.float32).transpose(2, 0, 1)[None] / 255.0
     session = _get_session()
     (logits,) = session.run(None, {session.get_inputs()[0].name: np.ascontiguousarray(tensor)})
-    logits = logits[0].transpose(1, 2, 0)
-    logits = cv2.resize(logits, (pw, ph), interpolation=cv2.INTER_LINEAR)[:h, :w]
+    logits = np.ascontiguousarray(logits[0].transpose(1, 2, 0))
     logits -= logits.max(axis=2, keepdims=True)
     probs = np.exp(logits)
-    return probs / probs.sum(axis=2, keepdims=True)
+    probs /= probs.sum(axis=2, keepdims=True)
+    # Softmax at the network's half resolution, then up: four times less work than the reverse.
+    return cv2.resize(probs, (pw, ph), interpolation=cv2.INTER_LINEAR)[:h, :w]
 
 
 def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
@@ -196,7 +197,7 @@ def _split_merged(quads: list[np.ndarray]) -> list[tuple[np.ndarray, int]]:
         # The blob's short side is a tile's height (upright tiles) or width (sideways ones).
         unit = short0 if abs(short - long0) < abs(short - short0) else long0
         width = unit / SHRINK  # a tile's pitch along the row, in the mark's space
-        parts = int(round((long - unit) / width)) + 1
+        parts = round((long - unit) / width) + 1
         if parts < 2 or parts > 8 or abs(short / (long0 if unit == short0 else short0) - 1) > 0.35:
             out.append((quad, index))
             continue

@@ -114,7 +114,7 @@ class Photo:
         target = (-(-self.width // scale), -(-self.height // scale))
         if image.size != target:
             image = image.resize(target, Image.Resampling.BOX if scale > 1 else Image.Resampling.BILINEAR)
-        array = np.asarray(image)[:, :, ::-1].copy()
+        array = cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
         self._cache[scale] = array
         return array
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-
 from fanscan.scoring.tiles import BACK, TILE_CODES
 from fanscan.vision.detections import HandLayout, LayoutGroup, TileReading
 

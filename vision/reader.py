@@ -5,7 +5,8 @@ and decodes it at a reduced scale; ``finder`` finds every tile's top face on tha
 ``layout.hand_frame`` works out which way the rows run and which tiles lie sideways; each face is
 cut from the smallest decode that still shows it in detail (``Photo.crop_quad``, perspective
 corrected, upright) and classified; sideways tiles are tried turned both ways, and when the tiles
-read poorly the whole hand is tried upside down; ``layout.analyse`` makes groups, melds, the
+read poorly the whole hand is tried upside down; beside two equal faces standing apart the slots
+of a concealed kong's backs are classified too; ``layout.analyse`` makes groups, melds, the
 winning tile and the doubts; ``annotate`` draws the result.
 """
 
@@ -18,13 +19,13 @@ from typing import Any
 
 import cv2
 import numpy as np
-
-from fanscan.atomic import atomic_path
-from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
 from fanscan.vision import annotate, finder, layout
 from fanscan.vision.detections import HandLayout, TileDetections, TileReading
 from fanscan.vision.image_io import Photo, load_photo
+
+from fanscan.atomic import atomic_path
+from fanscan.errors import FanscanError
 
 CROP_W, CROP_H = 96, 128
 CROP_MIN_SIDE = 72

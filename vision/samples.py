@@ -23,7 +23,7 @@ def sample_photo_path() -> Path:
 
 
 def sample_groups() -> list:
-    """The sample's hand: 234m 234p 234s (mixed triple chow), a red dragon kong, pair of 5p."""
+    """The sample's hand: 234m 234p 234s (mixed triple chow), a red dragon kong, pair of 5p, flower 4f."""
     from fanscan.datasets.scenes import SceneGroup
 
     return [
@@ -31,14 +31,15 @@ def sample_groups() -> list:
         SceneGroup("win", ("4s",)),
         SceneGroup("chow", ("3p", "2p", "4p"), 0),
         SceneGroup("concealed_kong", ("C", "C", "C", "C")),
-        SceneGroup("flowers", ("1f",)),
+        SceneGroup("flowers", ("4f",)),
     ]
 
 
 def make_sample(path: Path = SAMPLE_PATH) -> None:
     """Render the sample photo to ``path`` (atomically)."""
-    from fanscan.atomic import write_bytes_atomic
     from fanscan.datasets.scenes import generate_scene
+
+    from fanscan.atomic import write_bytes_atomic
 
     scene = generate_scene(SAMPLE_SEED, size=SAMPLE_SIZE, style=SAMPLE_STYLE, groups=sample_groups())
     write_bytes_atomic(path, scene.jpeg)

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
 from fanscan.vision.finder import SHRINK, WORK_SIDE
 
 TRAIN_SEED_BASE = 1_000_000
@@ -47,7 +46,7 @@ def make_example(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return scene.image, mask
 
 
-def build_net():  # noqa: ANN201 - torch is imported lazily
+def build_net():
     """The finder network (torch.nn.Module), input (n, 3, h, w) float in [0, 1], h and w % 8 == 0."""
     import torch
     from torch import nn
@@ -81,7 +80,7 @@ def build_net():  # noqa: ANN201 - torch is imported lazily
     return FinderNet()
 
 
-def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int):  # noqa: ANN202
+def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int):
     """Endless random (crop, mask) batches with flips, 90-degree turns and light jitter."""
     crop = 256
     while True:

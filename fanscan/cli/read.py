@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(handler=run)
 
 
-def summary(reading) -> str:  # noqa: ANN001 - a PhotoReading, imported lazily
+def summary(reading) -> str:
     """The reading in a few lines for people."""
     hand = reading.hand
     lines = [f"{len(reading.tiles)} tiles found in a {reading.image_size[0]}x{reading.image_size[1]} photo"]

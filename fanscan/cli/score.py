@@ -207,28 +207,26 @@ def _run_jsonl(source: str, rules: str) -> int:
     from fanscan.scoring.ruleset import get_ruleset, score
 
     ruleset = get_ruleset(rules)
-    dumps = json.JSONEncoder(ensure_ascii=False).encode
     if source == "-":
-        _stream(sys.stdin, sys.stdout, rules, ruleset, dumps, score)
+        _stream(sys.stdin, sys.stdout, rules, ruleset, score)
         return 0
     try:
         with open(source, encoding="utf-8-sig") as handle:
-            _stream(handle, sys.stdout, rules, ruleset, dumps, score)
+            _stream(handle, sys.stdout, rules, ruleset, score)
     except OSError as error:
         raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
     return 0
 
 
-def _stream(
-    lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, dumps: Any, score: Any
-) -> None:
+def _stream(lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, score: Any) -> None:
     write = out.write
     for number, line in enumerate(lines, 1):
-        write(dumps(_score_line(number, line, rules, ruleset, score)) + "\n")
+        write(_score_line(number, line, rules, ruleset, score) + "\n")
     out.flush()
 
 
-def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) -> dict[str, Any]:
+def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) -> str:
+    """The result of one JSON line as one line of JSON text."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as error:
@@ -240,13 +238,13 @@ def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) ->
         return _failed(rules, ruleset, message)
     except RecursionError:
         return _failed(rules, ruleset, f"line {number} is JSON nested too deeply to be a hand")
-    return score(obj, rules).to_json()
+    return score(obj, rules).json_text()
 
 
-def _failed(rules: str, ruleset: Any, message: str) -> dict[str, Any]:
+def _failed(rules: str, ruleset: Any, message: str) -> str:
     from fanscan.scoring.ruleset import ScoreResult
 
-    return ScoreResult.failed(rules, ruleset.minimum, message).to_json()
+    return ScoreResult.failed(rules, ruleset.minimum, message).json_text()
 
 
 def _width(text: str) -> int:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fanscan.vision.classifier import DEFAULT_MODEL
 from PIL import Image
 
 from fanscan.cli import main
-from fanscan.vision.classifier import DEFAULT_MODEL
 
 
 def _plain_table(mode: str) -> Image.Image:

@@ -7,7 +7,6 @@ from collections import Counter
 import cv2
 import numpy as np
 import pytest
-
 from fanscan.datasets import tile_art
 from fanscan.datasets.scenes import SCENE_STYLES, generate_scene, hand_of, random_groups
 

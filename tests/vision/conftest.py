@@ -11,7 +11,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-
 from fanscan.scoring.tiles import CLASS_LABELS
 
 _THUMB = (24, 32)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-
 from fanscan.datasets import tile_art
 from fanscan.datasets.scenes import SCENE_STYLES, generate_scene
 from fanscan.vision import finder

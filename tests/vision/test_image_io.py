@@ -8,10 +8,10 @@ import zlib
 
 import numpy as np
 import pytest
+from fanscan.vision.image_io import MAX_PIXELS, load_photo
 from PIL import Image
 
 from fanscan.errors import FanscanError
-from fanscan.vision.image_io import MAX_PIXELS, load_photo
 
 
 def _jpeg(image: Image.Image, **kwargs: object) -> bytes:
@@ -62,7 +62,7 @@ def test_image_io_decodes_any_mode_to_bgr(mode: str) -> None:
         alpha[:, 200:] = 0  # transparent right half shows as white
         image.putalpha(Image.fromarray(alpha))
     elif mode == "I;16":
-        image = Image.fromarray((np.asarray(image.convert("L")).astype(np.uint16) * 256))
+        image = Image.fromarray(np.asarray(image.convert("L")).astype(np.uint16) * 256)
     else:
         image = image.convert(mode)
     buffer = io.BytesIO()

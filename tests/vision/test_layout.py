@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from fanscan.vision.detections import TileReading
 from fanscan.vision.layout import analyse, hand_frame, orient_box, orientation_degrees
 
@@ -39,7 +38,7 @@ def _analyse(tiles: list[TileReading]):
 def test_layout_concealed_row_and_win_tile_apart() -> None:
     tiles = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | 8m")
     layout = _analyse(tiles)
-    assert layout.hand["concealed"] == "1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m".split()
+    assert layout.hand["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "6m", "7m", "8m"]
     assert layout.hand["win_tile"] == "8m"
     assert layout.hand["melds"] == []
     assert layout.doubts == ()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from fanscan.vision.classifier import DEFAULT_MODEL
 from fanscan.vision.samples import sample_groups, sample_photo_path
 
