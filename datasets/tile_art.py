@@ -46,7 +46,7 @@ FONT_FILES: dict[str, Path] = {
     "font-freeserif": Path("/usr/share/fonts/truetype/freefont/FreeSerif.ttf"),
 }
 
-# Common colours of tile backs, BGR.
+# Common colours of tile backs, BGR. No ivory or white: a blank white dragon looks just like one.
 BACK_COLOURS: dict[str, tuple[int, int, int]] = {
     "green": (60, 120, 20),
     "dark-green": (40, 70, 10),
@@ -57,7 +57,6 @@ BACK_COLOURS: dict[str, tuple[int, int, int]] = {
     "red": (40, 40, 180),
     "pink": (170, 130, 235),
     "purple": (120, 40, 100),
-    "ivory": (200, 225, 235),
 }
 
 # Sheet layouts: one row of codes per grid row.

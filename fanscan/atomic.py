@@ -23,6 +23,8 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     )
     os.close(fd)
     temp = Path(temp_name)
+    # mkstemp makes the file private (0600); give it the mode a plain open() would have.
+    os.chmod(temp, _DEFAULT_FILE_MODE)
     try:
         yield temp
         with open(temp, "rb+") as handle:
@@ -30,6 +32,16 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
         os.replace(temp, target)
     finally:
         temp.unlink(missing_ok=True)
+
+
+def _read_umask() -> int:
+    # os.umask can only be read by setting it; do it once, at import, before any threads exist.
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+_DEFAULT_FILE_MODE = 0o666 & ~_read_umask()
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:

@@ -76,14 +76,21 @@ def _split_real(config: TrainConfig) -> tuple[list[RealCrop], list[RealCrop]]:
     return [c for c in crops if c.group not in config.hold_out], held
 
 
-def _batch(real: ArraySet | None, synth: ArraySet, config: TrainConfig,
-           rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def _by_class(labels: np.ndarray) -> list[np.ndarray]:
+    """Indices of each class present in ``labels`` (for class-balanced sampling)."""
+    return [np.flatnonzero(labels == c) for c in np.unique(labels)]
+
+
+def _batch(real: ArraySet | None, real_classes: list[np.ndarray], synth: ArraySet,
+           config: TrainConfig, rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     n_real = round(config.batch * config.real_fraction) if real is not None and len(real) else 0
     synth_idx = np.sort(rng.integers(0, len(synth), config.batch - n_real))
     images = [synth.images[synth_idx]]
     labels = [synth.labels[synth_idx]]
     if n_real:
-        real_idx = rng.integers(0, len(real), n_real)
+        # Classes drawn uniformly: a real set has one crop of each flower but four of each suit tile.
+        picks = rng.integers(0, len(real_classes), n_real)
+        real_idx = np.array([real_classes[c][rng.integers(len(real_classes[c]))] for c in picks])
         images.append(np.stack([augment_real(real.images[i], rng) for i in real_idx]))
         labels.append(real.labels[real_idx])
     x = torch.from_numpy(normalise(np.concatenate(images), config.spec))
@@ -113,6 +120,7 @@ def train(config: TrainConfig) -> TrainResult:
     train_crops, held_crops = _split_real(config)
     synth = synthetic_set(config.synth_count, config.seed, styles, config.spec, config.work_dir)
     real = real_set(train_crops, config.spec) if train_crops else None
+    real_classes = _by_class(real.labels) if real is not None else []
 
     net = TileNet(len(CLASS_LABELS))
     if config.init is not None:
@@ -129,7 +137,7 @@ def train(config: TrainConfig) -> TrainResult:
     progress = tqdm(range(config.steps), desc="training", unit="step")
     running = None
     for _ in progress:
-        x, y = _batch(real, synth, config, rng)
+        x, y = _batch(real, real_classes, synth, config, rng)
         loss = loss_fn(net(x), y)
         optimiser.zero_grad()
         loss.backward()

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 
@@ -120,7 +121,16 @@ class Meld:
         tiles = _tiles(raw, where)
         if kind == "chow":
             tiles = tuple(sorted(tiles))
-        return cls(kind, tiles, concealed, claimed)
+        return _built_meld(cls, kind, tiles, concealed, claimed)
+
+
+@cache
+def _built_meld(
+    cls: type[Meld], kind: str, tiles: tuple[Tile, ...], concealed: bool, claimed: int | None
+) -> Meld:
+    # Memoised: melds are immutable and fewer than 500 valid ones exist (a bad one raises and
+    # is not kept), so each is built and checked once.
+    return cls(kind, tiles, concealed, claimed)
 
 
 def _check_meld(meld: Meld) -> None:
@@ -279,7 +289,6 @@ class Hand:
         return counts
 
     def _check_win_conditions(self, win: Tile, counts: list[int]) -> None:
-        held = self.concealed.count(win)
         if self.kong and self.self_drawn and not any(m.kind == "kong" for m in self.melds):
             raise _bad(
                 "won on a kong replacement tile (kong + self_drawn), but the hand has no kong"
@@ -289,7 +298,7 @@ class Hand:
                 f"robbing a kong of {win.code} (kong without self_drawn), but the hand holds"
                 f" another {win.code}"
             )
-        if self.fourth_tile and held > 1:
+        if self.fourth_tile and self.concealed.count(win) > 1:
             raise _bad(
                 f"fourth_tile says {win.code} was the last of its kind, but the concealed tiles"
                 f" hold another {win.code}"

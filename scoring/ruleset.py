@@ -322,16 +322,17 @@ def extra_field_defaults(ruleset: RuleSet) -> dict[str, Any]:
     return defaults
 
 
-_SIZERS: dict[str, Any] = {}
+_SIZERS: dict[type, Any] = {}
 
 
 def hand_size_of(ruleset: RuleSet, obj: Mapping[str, Any]) -> int:
     """The tile count the hand JSON ``obj`` must have: the rule set's ``hand_size``, unless it
     defines ``hand_size_for(obj)`` (app-custom: flowers used as wild tiles are part of the hand)."""
-    if ruleset.name not in _SIZERS:  # looked up once: a missing attribute costs an exception
-        _SIZERS[ruleset.name] = getattr(ruleset, "hand_size_for", None)
-    sized = _SIZERS[ruleset.name]
-    return ruleset.hand_size if sized is None else int(sized(obj))
+    kind = type(ruleset)
+    if kind not in _SIZERS:  # looked up once per class: a missing attribute costs an exception
+        _SIZERS[kind] = getattr(kind, "hand_size_for", None)
+    sized = _SIZERS[kind]
+    return ruleset.hand_size if sized is None else int(sized(ruleset, obj))
 
 
 def score(hand: Hand | Mapping[str, Any], rules: str = "mcr") -> ScoreResult:

@@ -43,6 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--real-fraction", type=float, default=0.7,
                         help="share of each batch taken from real crops (default 0.7)")
     parser.add_argument("--no-real", action="store_true", help="train on rendered tiles only")
+    parser.add_argument("--lr", type=float, default=3e-3,
+                        help="peak learning rate (default 3e-3; lower it when fine-tuning)")
     parser.add_argument("--threads", type=_positive, default=2, help="CPU threads (default 2)")
     parser.add_argument("--init", type=Path, metavar="CHECKPOINT",
                         help="start from these torch weights (a previous run's "
@@ -78,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         hold_out=parse_groups(args.hold_out),
         use_real=not args.no_real,
         real_fraction=args.real_fraction,
+        lr=args.lr,
         threads=args.threads,
         work_dir=args.work_dir,
         init=args.init,
