@@ -51,6 +51,8 @@ class TrainConfig:
     threads: int = 2
     work_dir: Path = Path("work_data")
     init: Path | None = None  # a checkpoint to start from (fine-tuning) instead of from scratch
+    # Crop folders exported by `fanscan export --format crops` (a user's own reviewed tile sets).
+    extra_crops: tuple[Path, ...] = ()
     spec: PreprocessSpec = field(default_factory=PreprocessSpec)
 
 
@@ -69,6 +71,10 @@ def checkpoint_path(config: TrainConfig) -> Path:
 
 def _split_real(config: TrainConfig) -> tuple[list[RealCrop], list[RealCrop]]:
     crops = load_real_crops() if config.use_real else []
+    if config.extra_crops:
+        from fanscan.datasets.formats.crops import training_crops
+
+        crops = crops + [crop for folder in config.extra_crops for crop in training_crops(folder)]
     unknown = set(config.hold_out) - set(groups(crops))
     if unknown:
         raise FanscanError("unknown_group", f"no real tile set named {sorted(unknown)[0]!r}")
@@ -158,7 +164,9 @@ def train(config: TrainConfig) -> TrainResult:
     with atomic_path(checkpoint_path(config)) as temp:
         torch.save(net.state_dict(), temp)
     record: dict[str, Any] = {
-        **{k: v for k, v in asdict(config).items() if k not in ("out", "work_dir", "spec", "init")},
+        **{k: v for k, v in asdict(config).items()
+           if k not in ("out", "work_dir", "spec", "init", "extra_crops")},
+        "extra_crops": [path.name for path in config.extra_crops],
         "fine_tuned_from": config.init.name if config.init else None,
         "styles": list(styles),
         "real_crops": len(train_crops),

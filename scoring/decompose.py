@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
+from operator import itemgetter
 from typing import NamedTuple
 
 from fanscan.scoring.hand import Hand, Meld
@@ -49,6 +50,8 @@ KNITTED_STRAIGHTS: tuple[tuple[Tile, ...], ...] = tuple(
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
 _TILES: tuple[Tile, ...] = tuple(Tile)  # by index: cheaper than calling Tile(i)
+#: For each knitted straight, a function giving the counts of its nine tiles (in one C call).
+_KNITTED_COUNTS = tuple(itemgetter(*straight) for straight in KNITTED_STRAIGHTS)
 _ODD_COUNTS = frozenset(range(1, 15, 2))  # a tile's count among 14 concealed tiles is at most 14
 
 
@@ -347,8 +350,8 @@ def _knitted_straight(
     found: list[Reading] = []
     if 27 - counts[:27].count(0) < 9:  # fewer than nine different suited tiles
         return found
-    for straight in KNITTED_STRAIGHTS:
-        if any(counts[t] == 0 for t in straight):
+    for straight, held in zip(KNITTED_STRAIGHTS, _KNITTED_COUNTS, strict=True):
+        if 0 in held(counts):
             continue
         rest = list(counts)
         for t in straight:

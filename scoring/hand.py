@@ -121,16 +121,14 @@ class Meld:
         tiles = _tiles(raw, where)
         if kind == "chow":
             tiles = tuple(sorted(tiles))
-        return _built_meld(cls, kind, tiles, concealed, claimed)
+        return _built_meld(kind, tiles, concealed, claimed)
 
 
 @cache
-def _built_meld(
-    cls: type[Meld], kind: str, tiles: tuple[Tile, ...], concealed: bool, claimed: int | None
-) -> Meld:
+def _built_meld(kind: str, tiles: tuple[Tile, ...], concealed: bool, claimed: int | None) -> Meld:
     # Memoised: melds are immutable and fewer than 500 valid ones exist (a bad one raises and
     # is not kept), so each is built and checked once.
-    return cls(kind, tiles, concealed, claimed)
+    return Meld(kind, tiles, concealed, claimed)
 
 
 def _check_meld(meld: Meld) -> None:

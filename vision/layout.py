@@ -40,12 +40,25 @@ def _axes(quad: np.ndarray) -> tuple[np.ndarray, float, float]:
 
 
 def hand_frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(right, up) unit vectors of the hand in image coordinates (y down); up points up the image."""
+    """(right, up) unit vectors of the hand in image coordinates (y down); up points up the image.
+
+    Tiles touch their neighbours along the row, so the row runs the way each tile's nearest
+    neighbour lies. A tile's own long axis is no guide: a camera tilted 45 degrees makes an
+    upright tile look wider than high. A lone tile falls back to its long axis.
+    """
+    centres = quads.mean(axis=1)
     doubled = np.zeros(2)
-    for quad in quads:
-        axis, long, _ = _axes(quad)
+    if len(quads) >= 2:
+        offsets = centres[None, :, :] - centres[:, None, :]
+        distances = np.linalg.norm(offsets, axis=2)
+        np.fill_diagonal(distances, np.inf)
+        for i, j in enumerate(np.argmin(distances, axis=1)):
+            angle = np.arctan2(offsets[i, j, 1], offsets[i, j, 0]) + np.pi / 2
+            doubled += np.array([np.cos(2 * angle), np.sin(2 * angle)])
+    else:
+        axis = _axes(quads[0])[0]
         angle = np.arctan2(axis[1], axis[0])
-        doubled += long * np.array([np.cos(2 * angle), np.sin(2 * angle)])
+        doubled = np.array([np.cos(2 * angle), np.sin(2 * angle)])
     angle = np.arctan2(doubled[1], doubled[0]) / 2
     up = np.array([np.cos(angle), np.sin(angle)])
     if up[1] > 0 or (abs(up[1]) < 1e-6 and up[0] > 0):
@@ -55,16 +68,19 @@ def hand_frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list[bool]:
-    """Which tiles lie across their row: wider along the row and lower than the typical tile.
+    """Which tiles lie across their row: wider along the row, for their height, than the typical tile.
 
-    Extents are compared with the median tile rather than the tile's own aspect ratio, because a
-    camera tilted 45 degrees makes an upright tile look nearly square.
+    A tile's aspect ratio (extent along the row over extent across it) is compared with the
+    median tile's rather than with a fixed bound, because a camera tilted 45 degrees makes an
+    upright tile look nearly square; the ratio of the two does not depend on the tile's distance.
+    A claimed tile's ratio is about 1.8 times an upright one's at any tilt.
     """
     rel = quads - quads.mean(axis=1, keepdims=True)
     along = np.ptp(rel @ right, axis=1)
-    across = np.ptp(rel @ up, axis=1)
-    width, height = float(np.median(along)), float(np.median(across))
-    return [bool(a > 1.2 * width and c < 0.9 * height) for a, c in zip(along, across)]
+    across = np.maximum(np.ptp(rel @ up, axis=1), 1e-6)
+    aspect = along / across
+    typical = float(np.median(aspect))
+    return [bool(a > 1.4 * typical) for a in aspect]
 
 
 def orient_box(quad: np.ndarray, face_up: np.ndarray) -> np.ndarray:
@@ -90,34 +106,59 @@ def orientation_degrees(face_up: np.ndarray) -> float:
 # --- rows and groups --------------------------------------------------------------------------
 
 
+def _chord(quad: np.ndarray, direction: np.ndarray) -> tuple[float, float]:
+    """Where the line through the quad's centre along ``direction`` enters and leaves it, as
+    positions along ``direction``. Unlike the quad's whole extent this ignores the slant that
+    perspective gives a face's sides, which would make neighbouring tiles seem to overlap."""
+    centre = quad.mean(axis=0)
+    hits = []
+    for p0, p1 in zip(quad, np.roll(quad, -1, axis=0)):
+        edge = p1 - p0
+        matrix = np.array([[direction[0], -edge[0]], [direction[1], -edge[1]]])
+        if abs(np.linalg.det(matrix)) < 1e-9:
+            continue
+        t, u = np.linalg.solve(matrix, p0 - centre)
+        if -1e-6 <= u <= 1 + 1e-6:
+            hits.append(t)
+    base = float(centre @ direction)
+    if len(hits) < 2:
+        along = quad @ direction
+        return float(along.min()), float(along.max())
+    return base + float(min(hits)), base + float(max(hits))
+
+
 def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> list[list[list[int]]]:
-    """Rows (top of the hand first) of groups (left to right) of reading indices."""
+    """Rows (top of the hand first) of groups (left to right) of reading indices.
+
+    Thresholds are relative to the tiles' extents in the hand's frame (a tile's height in the
+    photo shrinks with the camera's tilt, its width along the row does not), and a gap is
+    compared with the narrower of the two tiles beside it (tiles far from the camera look smaller).
+    Each tile's span along the row is measured through its centre (``_chord``).
+    """
     boxes = [r.box for r in readings]
     centres = np.array([b.mean(axis=0) for b in boxes])
-    sizes = np.array([_axes(b)[1:] for b in boxes])
-    tile_long = float(np.median(sizes[:, 0]))
-    tile_short = float(np.median(sizes[:, 1]))
+    across = np.array([np.ptp(b @ up) for b in boxes])
+    row_height = float(np.median(across))
     heights = centres @ up
     order = np.argsort(-heights)
     rows: list[list[int]] = [[int(order[0])]]
     for index in order[1:]:
-        if heights[rows[-1][-1]] - heights[index] > 0.5 * tile_long:
+        if heights[rows[-1][-1]] - heights[index] > 0.5 * row_height:
             rows.append([])
         rows[-1].append(int(index))
     result = []
     for row in rows:
         spans = []
         for index in row:
-            along = boxes[index] @ right
-            spans.append((float(along.min()), float(along.max()), index))
+            spans.append((*_chord(boxes[index], right), index))
         spans.sort()
         groups = [[spans[0][2]]]
-        end = spans[0][1]
+        end, width = spans[0][1], spans[0][1] - spans[0][0]
         for start, stop, index in spans[1:]:
-            if start - end > 0.2 * tile_short:
+            if start - end > 0.2 * min(width, stop - start):
                 groups.append([])
             groups[-1].append(index)
-            end = max(end, stop)
+            end, width = max(end, stop), stop - start
         result.append(groups)
     return result
 

@@ -20,8 +20,24 @@ from fanscan import __version__
 from fanscan.errors import FanscanError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The top-level parser with every subcommand module found in this package."""
+#: Subcommands whose module is named differently (``import`` is a Python keyword).
+_MODULE_OF_COMMAND = {"import": "importer"}
+
+
+def _module_names(argv: Sequence[str]) -> list[str]:
+    """The subcommand modules to load: only the chosen one when argv names one, else all.
+
+    Loading one module instead of all keeps start-up short for scripts that call
+    ``fanscan score`` thousands of times.
+    """
+    names = [info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")]
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    module = _MODULE_OF_COMMAND.get(command or "", command)
+    return [module] if module in names else names
+
+
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The top-level parser with the subcommand modules that ``argv`` needs (all by default)."""
     parser = argparse.ArgumentParser(
         prog="fanscan",
         description="Photograph a mahjong hand, get the fans.",
@@ -31,11 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--debug", action="store_true", help="show a traceback instead of a one-line error"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules = [
-        importlib.import_module(f"{__name__}.{info.name}")
-        for info in pkgutil.iter_modules(__path__)
-        if not info.name.startswith("_")
-    ]
+    modules = [importlib.import_module(f"{__name__}.{name}") for name in _module_names(argv)]
     for module in sorted(modules, key=lambda m: getattr(m, "ORDER", 100)):
         module.register(subparsers)
     return parser
@@ -43,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fanscan`` console script."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()

@@ -272,4 +272,14 @@ def format_table(result: Any, title: str | None = None) -> str:
     met = "met" if result.meets_minimum else "NOT met"
     flowers = f" ({without} without flowers)" if result.flower_points else ""
     lines.append(f"  Total: {result.total}{flowers}; minimum {result.minimum}: {met}")
+    lines += [f"  {key}: {_detail_text(value)}" for key, value in (result.details or {}).items()]
     return "\n".join(lines)
+
+
+def _detail_text(value: Any) -> str:
+    """A rule set's extra figure (points for a base, payments) as one readable line."""
+    if isinstance(value, dict):
+        return ", ".join(f"{key} {_detail_text(item)}" for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_detail_text(item) for item in value)
+    return str(value)

@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--init", type=Path, metavar="CHECKPOINT",
                         help="start from these torch weights (a previous run's "
                         "<work-dir>/checkpoints/NAME.pt) instead of from scratch")
+    parser.add_argument("--extra-crops", action="append", default=[], type=Path, metavar="DIR",
+                        help="a crop folder from `fanscan export --format crops` to train on as "
+                        "one more real tile set (repeatable)")
     parser.add_argument("--work-dir", type=Path, default=Path("work_data"),
                         help="cache folder for rendered tiles (default ./work_data)")
     parser.set_defaults(handler=run)
@@ -70,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
         raise FanscanError("bad_option", f"--real-fraction must be 0-1, not {args.real_fraction}")
     if args.init is not None and not args.init.is_file():
         raise FanscanError("not_found", f"no checkpoint at {args.init}")
+    for folder in args.extra_crops:
+        if not (folder / "labels.csv").is_file():
+            raise FanscanError("not_found", f"no labels.csv in crop folder {folder}")
     config = TrainConfig(
         out=args.out or DEFAULT_MODEL,
         steps=args.steps,
@@ -84,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         threads=args.threads,
         work_dir=args.work_dir,
         init=args.init,
+        extra_crops=tuple(args.extra_crops),
     )
     result = train(config)
     for group, accuracy in result.held_out_accuracy.items():

@@ -102,6 +102,8 @@ def waits_on_one(counts_with_win: list[int], win: int, *, seven_pairs: bool) -> 
     counts = list(counts_with_win)
     counts[win] -= 1
     waits = set(completing_tiles(counts))
+    if len(waits) > 1:
+        return False  # a seven-pairs wait could only add one more
     if seven_pairs and sum(counts) == 13:
         odd = [i for i, n in enumerate(counts) if n % 2]
         if len(odd) == 1:

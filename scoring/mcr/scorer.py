@@ -73,7 +73,9 @@ class MCRRuleSet(TableRuleSet[Context]):
     def detect(self, context: Context) -> dict[str, int]:
         counts: dict[str, int] = {}
         for detector in DETECTORS[context.form]:
-            counts.update(detector(context))
+            found = detector(context)
+            if found:
+                counts.update(found)
         if context.form == "seven_pairs" and "seven_shifted_pairs" in counts:
             context.form = "seven_shifted_pairs"
         return counts

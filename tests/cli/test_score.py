@@ -199,3 +199,12 @@ def test_score_jsonl_survives_deep_nesting_and_bom(
     first, second = (json.loads(x) for x in capsys.readouterr().out.splitlines())
     assert first["total"] == 12
     assert second["error"] == "line 2 is JSON nested too deeply to be a hand"
+
+
+def test_score_table_shows_rule_set_details(capsys: pytest.CaptureFixture[str]) -> None:
+    # Sichuan: seven pairs of one suit with a four-of-a-kind (清龙七对, 6 番); points = base x 2^(番-1).
+    argv = ["score", "--hand", "11224444557799m", "--rules", "sichuan", "--base", "6"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Total: 6;" in out
+    assert "  points: 192" in out.splitlines()

@@ -68,3 +68,39 @@ def test_train_fine_tunes_from_a_checkpoint(tmp_path, capsys):
 def test_train_missing_checkpoint_is_an_error(tmp_path, capsys):
     assert main(["train", "--init", str(tmp_path / "none.pt")]) == 1
     assert "none.pt" in capsys.readouterr().err
+
+
+def _write_crop_folder(folder, faces: dict) -> None:
+    """A crop folder as `fanscan export --format crops` writes it: images plus labels.csv."""
+    import cv2
+
+    folder.mkdir()
+    rows = ["file,label"]
+    for n, (code, face) in enumerate(sorted(faces.items())[:6]):
+        cv2.imwrite(str(folder / f"{n}.png"), face[:, :, :3])
+        rows.append(f"{n}.png,{code}")
+    (folder / "labels.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
+def test_train_takes_exported_crops_as_a_tile_set(tmp_path, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from fanscan.datasets.tile_art import load_faces
+
+    style = next((s for s in available_styles() if s.startswith("font-")), None)
+    if style is None:
+        pytest.skip("no Unicode mahjong font installed")
+    _write_crop_folder(tmp_path / "my_set", load_faces(style))
+    argv = ["train", "--out", str(tmp_path / "mine.onnx"), "--steps", "1", "--batch", "4",
+            "--synth", "8", "--styles", style, "--no-real", "--threads", "1",
+            "--work-dir", str(tmp_path), "--extra-crops", str(tmp_path / "my_set"),
+            "--hold-out", "my_set"]
+    assert main(argv) == 0
+    assert "held-out my_set:" in capsys.readouterr().out
+
+
+def test_train_crop_folder_without_labels_is_an_error(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["train", "--extra-crops", str(tmp_path / "empty")]) == 1
+    err = capsys.readouterr().err
+    assert "labels.csv" in err and err.count("\n") == 1

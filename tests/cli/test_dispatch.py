@@ -1,0 +1,46 @@
+"""The ``fanscan`` dispatcher: subcommand discovery, lazy loading, exit codes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from fanscan.cli import build_parser, main
+
+
+def test_dispatch_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("score", "read", "waits", "rules", "classify", "serve", "label", "export",
+                    "import", "train"):
+        assert f"    {command} " in out or f"    {command}\n" in out
+
+
+def test_dispatch_loads_only_the_chosen_command() -> None:
+    parser = build_parser(["import", "x"])
+    choices = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert list(choices) == ["import"]
+
+
+def test_dispatch_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+
+
+def test_dispatch_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["riichi"])
+    assert exit_info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_dispatch_score_start_loads_no_vision_stack() -> None:
+    code = (
+        "import sys; from fanscan.cli import main; main(['rules']); "
+        "print(sorted(m for m in ('cv2', 'onnxruntime', 'numpy', 'torch') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().endswith("[]")
