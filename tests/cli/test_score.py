@@ -13,6 +13,11 @@ from fanscan.cli import main
 HAND = "123m456p789s123sEE"
 
 
+def _hand_json() -> dict[str, object]:
+    """HAND as hand JSON, won on the second E."""
+    return {"concealed": ["E", "E", *"1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s".split()], "win_tile": "E"}
+
+
 def test_score_hand_prints_table_with_total(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "--hand", HAND]) == 0
     out = capsys.readouterr().out
@@ -135,25 +140,7 @@ def test_score_jsonl_keeps_order_and_survives_bad_lines(
 def test_score_jsonl_reads_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    hand = {
-        "concealed": [
-            "E",
-            "E",
-            "1m",
-            "2m",
-            "3m",
-            "4p",
-            "5p",
-            "6p",
-            "7s",
-            "8s",
-            "9s",
-            "1s",
-            "2s",
-            "3s",
-        ],
-        "win_tile": "E",
-    }
+    hand = _hand_json()
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(hand) + "\n"))
     assert main(["score", "--jsonl", "-"]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 12
@@ -173,25 +160,7 @@ def test_score_option_needs_name_and_value(capsys: pytest.CaptureFixture[str]) -
 def test_score_jsonl_survives_deep_nesting_and_bom(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    hand = {
-        "concealed": [
-            "E",
-            "E",
-            "1m",
-            "2m",
-            "3m",
-            "4p",
-            "5p",
-            "6p",
-            "7s",
-            "8s",
-            "9s",
-            "1s",
-            "2s",
-            "3s",
-        ],
-        "win_tile": "E",
-    }
+    hand = _hand_json()
     path = tmp_path / "hands.jsonl"
     text = json.dumps(hand) + "\n" + "[" * 100_000 + "]" * 100_000 + "\n"
     path.write_text(text, encoding="utf-8-sig")
