@@ -1,10 +1,11 @@
 """The layout analyser: from classified tiles to rows, groups and the declared hand.
 
-1. The hand's frame: ``up`` is the dominant long axis of the tiles (most tiles stand upright in
-   their row), ``right`` is perpendicular to it. A tile whose long axis runs along the row lies
-   sideways: the claimed tile of an exposed meld.
+1. The hand's frame: ``right`` runs the way each tile's nearest neighbour lies (tiles touch along
+   their rows), ``up`` is perpendicular to it. A tile whose aspect ratio along the row is far
+   above the typical tile's lies sideways: the claimed tile of an exposed meld.
 2. Rows: tiles are sorted along ``up``; a jump of more than half a tile height starts a new row.
-3. Groups: along a row, a gap of more than a fifth of a tile width separates groups.
+3. Groups: along a row, measured through the tiles' centres, a gap of more than a fifth of the
+   narrower neighbour separates groups.
 4. Roles: flower tiles go to ``flowers`` wherever they lie; a group with a sideways tile is an
    exposed chow, pung or kong; back, face, face, back (or four backs) is a concealed kong; the
    largest other group is the concealed hand; a single tile standing apart at the end of the

@@ -1,13 +1,14 @@
 """The photo reader: a phone photo of a declared hand in, the hand JSON (as far as it shows) out.
 
 Stages (each a module of its own): ``image_io`` opens the photo (EXIF orientation, pixel limit)
-and decodes it at a reduced scale; ``finder`` finds every tile's top face on that small copy;
-``layout.hand_frame`` works out which way the rows run and which tiles lie sideways; each face is
-cut from the smallest decode that still shows it in detail (``Photo.crop_quad``, perspective
-corrected, upright) and classified; sideways tiles are tried turned both ways, and when the tiles
-read poorly the whole hand is tried upside down; beside two equal faces standing apart the slots
-of a concealed kong's backs are classified too; ``layout.analyse`` makes groups, melds, the
-winning tile and the doubts; ``annotate`` draws the result.
+and decodes it at a reduced scale; ``finder`` finds every tile's top face on that small copy,
+then again on the hand's region at the scale the finder knows best; ``layout.hand_frame`` works
+out which way the rows run and which tiles lie sideways; each face is cut from the smallest
+decode that still shows it in detail (``Photo.crop_quad``, perspective corrected, upright) and
+classified as cut and turned 180 degrees; sideways tiles are tried turned both ways, and when
+the tiles read poorly the whole hand is tried upside down; beside two equal faces standing apart
+the slots of a concealed kong's backs are classified too; ``layout.analyse`` makes groups,
+melds, the winning tile and the doubts; ``annotate`` draws the result.
 """
 
 from __future__ import annotations
@@ -135,8 +136,8 @@ def _find(photo: Photo) -> tuple[np.ndarray, TileDetections]:
     A first pass on the whole photo says where the hand lies and how large its tiles are; the
     hand's region is then searched again at the scale the finder separates touching tiles best
     (``_refind``), once more when the tiles found there still are not at that scale (a first pass
-    that merged or split tiles misjudges their size). On scenes 1000-1039 this found 586 tiles
-    right where the whole-photo pass found 518.
+    that merged or split tiles misjudges their size). On scenes 1000-1039 the tiles found (a box
+    with IoU > 0.5 to the truth) rose from 560 to 611 of 639.
     """
     image = photo.decode(_find_scale(photo))
     small, back_factor = finder.working_image(image)
@@ -145,12 +146,14 @@ def _find(photo: Photo) -> tuple[np.ndarray, TileDetections]:
         if len(detections) < 3:
             break
         short = float(np.median(_short_sides(detections.quads)))
+        if short < 1:
+            break
         again_image, again = _refind(photo, detections, short)
         if len(again) < 3:
             break
         small, detections = again_image, again
         seen = float(np.median(_short_sides(again.quads))) * again_image.shape[1] / photo.width
-        if abs(np.log(seen / REFIND_SHORT)) < 0.15:
+        if seen <= 0 or abs(np.log(seen / REFIND_SHORT)) < 0.15:
             break
     return small, detections
 
@@ -177,9 +180,17 @@ def _refind(photo: Photo, detections: TileDetections, short: float) -> tuple[np.
 
 
 def _classify(classifier: Any, crops: list[np.ndarray]) -> np.ndarray:
+    """Class probabilities of each crop, averaged with those of the crop turned 180 degrees when
+    the classifier learnt faces both ways up (the shipped one did; a classifier with
+    ``learnt_both_ways_up = False`` is asked once). On faces cut at their true corners (scenes
+    1000-1024) the shipped classifier reads 96.0 % of them right so instead of 93.8 %."""
     if not crops:
         return np.zeros((0, len(CLASS_LABELS)), np.float32)
-    return np.asarray(classifier.probabilities(crops), dtype=np.float32)
+    if not getattr(classifier, "learnt_both_ways_up", True):
+        return np.asarray(classifier.probabilities(crops), dtype=np.float32)
+    turned = [cv2.rotate(crop, cv2.ROTATE_180) for crop in crops]
+    probs = np.asarray(classifier.probabilities(crops + turned), dtype=np.float32)
+    return (probs[: len(crops)] + probs[len(crops) :]) / 2
 
 
 def _read_tiles(
@@ -247,8 +258,9 @@ def _probe_backs(
 ) -> list[TileReading]:
     """Face-down tiles the finder missed at the ends of a concealed kong's two faces.
 
-    A concealed kong is laid back, face, face, back; when two equal faces stand apart, the slot
-    one tile beyond each end is cut out and classified: if both are backs, they are added.
+    A concealed kong is laid back, face, face, back; when two equal faces stand apart (with one
+    back beside them at most), each empty slot one tile beyond their ends is cut out and
+    classified: if the kong's two backs are then complete, the new ones are added.
     """
     if len(readings) < 2:
         return readings
@@ -257,19 +269,21 @@ def _probe_backs(
     added: list[TileReading] = []
     for row in layout.rows_and_groups(readings, right, up):
         for group in row:
-            if len(group) != 2:
+            faces = sorted((i for i in group if readings[i].code != BACK), key=lambda i: readings[i].position)
+            if len(faces) != 2 or len(group) > 3:
                 continue
-            a, b = sorted(group, key=lambda i: readings[i].position)
-            if readings[a].code != readings[b].code or readings[a].code in (BACK, *CLASS_LABELS[34:42]):
+            a, b = faces
+            if readings[a].code != readings[b].code or readings[a].code in CLASS_LABELS[34:42]:
                 continue
             pitch = centres[b] - centres[a]
             slots = [readings[a].box - pitch, readings[b].box + pitch]
-            if any(np.linalg.norm(centres - s.mean(axis=0), axis=1).min() < 0.6 * np.linalg.norm(pitch)
-                   for s in slots):
+            empty = [s for s in slots
+                     if np.linalg.norm(centres - s.mean(axis=0), axis=1).min() >= 0.6 * np.linalg.norm(pitch)]
+            if not empty or len(group) - 2 + len(empty) != 2:
                 continue
-            probs = _classify(classifier, [photo.crop_quad(s, CROP_W, CROP_H, scale) for s in slots])
+            probs = _classify(classifier, [photo.crop_quad(s, CROP_W, CROP_H, scale) for s in empty])
             if (probs[:, _BACK_INDEX] >= 0.5).all():
-                for slot, p in zip(slots, probs[:, _BACK_INDEX]):
+                for slot, p in zip(empty, probs[:, _BACK_INDEX]):
                     added.append(TileReading(BACK, float(p), slot.astype(np.float32),
                                              readings[a].orientation, False,
                                              float(slot.mean(axis=0) @ right)))

@@ -16,9 +16,10 @@ from fanscan.scoring.tiles import CLASS_LABELS
 _THUMB = (24, 32)
 
 
-def _thumb(image: np.ndarray) -> np.ndarray:
+def _thumb(image: np.ndarray, inset: float = 0.08, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
     h, w = image.shape[:2]
-    inner = image[int(h * 0.08) : int(h * 0.92), int(w * 0.08) : int(w * 0.92)]
+    y0, x0 = int(h * (inset + dy)), int(w * (inset + dx))
+    inner = image[max(y0, 0) : int(h * (1 - inset + dy)), max(x0, 0) : int(w * (1 - inset + dx))]
     small = cv2.resize(inner, _THUMB, interpolation=cv2.INTER_AREA).astype(np.float32)
     small -= small.mean()
     return small.ravel() / (np.linalg.norm(small) + 1e-6)
@@ -28,6 +29,7 @@ class TemplateClassifier:
     """Nearest-template classifier over one art style's 42 faces (composited on ivory)."""
 
     labels = CLASS_LABELS
+    learnt_both_ways_up = False  # the reader asks it once per crop, not also turned 180 degrees
 
     def __init__(self, style: str) -> None:
         from fanscan.datasets import tile_art
@@ -54,7 +56,10 @@ class TemplateClassifier:
                 out[n, CLASS_LABELS.index("back")] = 0.95
                 out[n, 0] = 0.05
                 continue
-            scores = self.templates @ _thumb(image)
+            # The best match over a few framings: a face cut a little loose, tight or off-centre.
+            looks = [_thumb(image, inset, dx, dy) for inset in (0.05, 0.1) for dx in (-0.03, 0.03)
+                     for dy in (-0.03, 0.03)]
+            scores = (self.templates @ np.stack(looks).T).max(axis=1)
             weights = np.exp((scores - scores.max()) * 40)
             weights /= weights.sum()
             for code, weight in zip(self.codes, weights):

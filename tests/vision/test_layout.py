@@ -140,3 +140,49 @@ def test_layout_sideways_flags_survive_a_tilted_camera() -> None:
     boxes.append(np.float32([[93, 7], [133, 7], [133, 28], [93, 28]]))
     flags = sideways_flags(np.stack(boxes), np.array([1.0, 0.0]), np.array([0.0, -1.0]))
     assert flags == [False, False, False, True]
+
+
+def test_layout_hand_frame_follows_the_row_when_tiles_look_wider_than_high() -> None:
+    # A camera tilted about 50 degrees shrinks an upright tile's height below its width: the
+    # tiles' long axes run along the row, but the row still runs where the neighbours are.
+    quads = np.stack([np.float32([[x, 0], [x + 30, 0], [x + 30, 24], [x, 24]]) for x in range(0, 310, 31)])
+    right, up = hand_frame(quads)
+    assert abs(right[0]) == pytest.approx(1, abs=0.01)
+    assert up[1] == pytest.approx(-1, abs=0.01)
+
+
+def test_layout_groups_of_slanted_faces_split_at_their_gaps() -> None:
+    # Perspective slants the faces' sides towards a vanishing point (the top edge of a face at
+    # the row's ends is shifted 20 px or more against its bottom edge), so a face's whole extent
+    # overlaps its neighbour's; measured through the centres, the row still shows its 12 px
+    # gaps, and the pung laid apart is read as an exposed meld.
+    def slanted(code: str, x: float) -> TileReading:
+        shift = (x - 260) * 0.1
+        box = np.float32([[x + shift, 0], [x + 30 + shift, 0], [x + 30, 40], [x, 40]])
+        return TileReading(code, 0.99, box, 0.0, False, x + 15)
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "6m", "7m", "|", "8m", "|"]
+    codes += ["9s"] * 3
+    tiles, x = [], 0.0
+    for code in codes:
+        if code == "|":
+            x += 12
+            continue
+        tiles.append(slanted(code, x))
+        x += 31
+    layout = _analyse(tiles)
+    assert layout.hand["win_tile"] == "8m"
+    assert layout.hand["melds"] == [{"type": "pung", "tiles": ["9s"] * 3, "concealed": False}]
+
+
+def test_layout_sideways_flags_compare_aspect_not_size() -> None:
+    # Tiles far from the camera look smaller: the far claimed tile is no wider than an upright
+    # tile near the camera, yet its aspect (along the row over across it) is twice theirs.
+    from fanscan.vision.layout import sideways_flags
+
+    boxes = [np.float32([[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]]) for x in (0, 31, 62)]
+    boxes.append(np.float32([[93, 10], [133, 10], [133, 40], [93, 40]]))  # claimed, near
+    boxes.append(np.float32([[140, 18], [170, 18], [170, 40], [140, 40]]))  # claimed, far
+    boxes.append(np.float32([[175, 12], [198, 12], [198, 40], [175, 40]]))  # upright, far
+    flags = sideways_flags(np.stack(boxes), np.array([1.0, 0.0]), np.array([0.0, -1.0]))
+    assert flags == [False, False, False, True, True, False]
