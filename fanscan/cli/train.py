@@ -58,12 +58,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        from fanscan.models.train import DEFAULT_MODEL, TrainConfig, parse_groups, train
-    except ModuleNotFoundError as error:
-        raise FanscanError(
-            "missing_extra", f"training needs {error.name}, from the train extra: {INSTALL_HINT}"
-        ) from None
     from fanscan.datasets.tile_art import available_styles
 
     unknown = sorted(set(args.styles) - set(available_styles()))
@@ -76,6 +70,12 @@ def run(args: argparse.Namespace) -> int:
     for folder in args.extra_crops:
         if not (folder / "labels.csv").is_file():
             raise FanscanError("not_found", f"no labels.csv in crop folder {folder}")
+    try:
+        from fanscan.models.train import DEFAULT_MODEL, TrainConfig, parse_groups, train
+    except ModuleNotFoundError as error:
+        raise FanscanError(
+            "missing_extra", f"training needs {error.name}, from the train extra: {INSTALL_HINT}"
+        ) from None
     config = TrainConfig(
         out=args.out or DEFAULT_MODEL,
         steps=args.steps,
