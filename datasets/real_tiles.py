@@ -4,7 +4,7 @@ Two sources, both optional (absent on a user's machine):
 
 - ``camerash/tiles`` with its ``labels.csv`` (file -> code). IDs 1-146 mix several sets; from 147 on,
   crops come in contiguous runs, one set per run (../shared/data/README.md). Each run is a group.
-- ``camerash/untagged-tiles``, labelled by this project in ``labels/camerash_untagged.csv``
+- ``camerash/untagged-tiles``, labelled by this project in ``labels/untagged_tiles_labels.csv``
   (columns ``file,code,set``): ``set`` names the photo the crops were cut from, one tile set each.
 
 Held-out evaluation must hold out whole groups, never single crops: the same design in training
@@ -24,7 +24,7 @@ from fanscan.datasets.shared import shared_path
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
 
-UNTAGGED_LABELS = Path(__file__).resolve().parent / "labels" / "camerash_untagged.csv"
+UNTAGGED_LABELS = Path(__file__).resolve().parent / "labels" / "untagged_tiles_labels.csv"
 
 # The one-set runs of camerash/tiles (README); other IDs (1-146 and the gaps) mix several sets.
 _RUNS = ((147, 182), (183, 224), (225, 260), (261, 296), (297, 338), (353, 394), (432, 461), (546, 583))
