@@ -8,12 +8,41 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
+import shutil
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+# Debian's Chromium (FANSCAN_CHROMIUM overrides), with the flags that work on a closed network.
+CHROMIUM = os.environ.get("FANSCAN_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module (starting it is the slow part); skips without it."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 # A read of the photo from ``photo_png()``: seven pairs, one 7p read as 7s with low confidence.
 SEVEN_PAIRS_MISREAD = [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,21 +15,9 @@ from fanscan.datasets.labels import PhotoLabels, TileLabel, label_path, load_lab
 pytest.importorskip("fastapi")
 pytest.importorskip("multipart")
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
-    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine"),
 ]
 
 LEFT = ((10.0, 10.0), (50.0, 10.0), (50.0, 70.0), (10.0, 70.0))
@@ -49,18 +36,6 @@ def folder(tmp_path: Path) -> Path:
         cv2.imwrite(str(tmp_path / name), np.full((90, 120, 3), 70, np.uint8))
         save_labels(label_path(tmp_path / name), PhotoLabels(name, 120, 90, tiles))
     return tmp_path
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium for the module (starting it is the slow part)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ test that scores with the project's MCR rule set.
 from __future__ import annotations
 
 import importlib.util
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,20 +16,6 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("FANSCAN_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 pytest.importorskip("multipart")
@@ -38,14 +23,6 @@ pytest.importorskip("multipart")
 from fanscan.web.app import create_app  # noqa: E402
 
 expect = sync_api.expect
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
