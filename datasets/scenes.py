@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from fanscan.datasets import tile_art
 from fanscan.datasets.textures import TABLE_KINDS, table_texture
+from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
 from fanscan.scoring.tiles import TILE_CODES
 
 TILE_W, TILE_H, TILE_T = 26.0, 35.0, 18.0
@@ -165,12 +166,7 @@ def hand_of(groups: list[SceneGroup]) -> dict:
         "melds": melds,
         "win_tile": win,
         "flowers": flowers,
-        "self_drawn": False,
-        "seat_wind": "E",
-        "round_wind": "E",
-        "fourth_tile": False,
-        "kong": False,
-        "last_tile": False,
+        **DEFAULT_WIN_CONDITIONS,
     }
 
 

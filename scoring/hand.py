@@ -49,6 +49,15 @@ BASE_FIELDS = (
     "kong",
     "last_tile",
 )
+#: The win conditions of a hand JSON when nothing says otherwise (a photo cannot show them).
+DEFAULT_WIN_CONDITIONS: dict[str, bool | str] = {
+    "self_drawn": False,
+    "seat_wind": "E",
+    "round_wind": "E",
+    "fourth_tile": False,
+    "kong": False,
+    "last_tile": False,
+}
 _MELD_FIELDS = ("type", "tiles", "concealed", "claimed_from")
 _BASE_FIELD_SET = frozenset(BASE_FIELDS)
 _MELD_FIELD_SET = frozenset(_MELD_FIELDS)

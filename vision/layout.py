@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 
 import numpy as np
+from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
 from fanscan.scoring.tiles import BACK, TILE_CODES
 from fanscan.vision.detections import HandLayout, LayoutGroup, TileReading
 
@@ -211,12 +212,7 @@ def _empty_hand() -> dict:
         "melds": [],
         "win_tile": None,
         "flowers": [],
-        "self_drawn": False,
-        "seat_wind": "E",
-        "round_wind": "E",
-        "fourth_tile": False,
-        "kong": False,
-        "last_tile": False,
+        **DEFAULT_WIN_CONDITIONS,
     }
 
 
