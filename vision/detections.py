@@ -51,7 +51,9 @@ class TileDetections:
 class TileReading:
     """One classified tile: ``box`` is the face quad in the face's TL, TR, BR, BL order (full-res
     pixels), ``orientation`` the face's counter-clockwise rotation in the image in degrees,
-    ``sideways`` whether it lies across its row, ``position`` its centre along the hand's rows."""
+    ``sideways`` whether it lies across its row, ``position`` its centre along the hand's rows;
+    ``candidates`` the classifier's best guesses, (code, probability), likeliest first (the
+    reading's own code first)."""
 
     code: str
     confidence: float
@@ -59,6 +61,7 @@ class TileReading:
     orientation: float
     sideways: bool
     position: float
+    candidates: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -70,10 +70,10 @@ def _quad_of(contour: np.ndarray) -> np.ndarray:
     return order_clockwise(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32))
 
 
-def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The image resized so its long side is WORK_SIDE, and the factor from it back to ``image``."""
+def working_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
+    """The image resized so its long side is ``side``, and the factor from it back to ``image``."""
     h, w = image.shape[:2]
-    factor = WORK_SIDE / max(h, w)
+    factor = side / max(h, w)
     size = (max(8, round(w * factor)), max(8, round(h * factor)))
     interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
     small = cv2.resize(image, size, interpolation=interpolation)

@@ -216,11 +216,19 @@ def _empty_hand() -> dict:
     }
 
 
-def analyse(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> HandLayout:
-    """Group the readings and work out the declared hand, with doubts and alternative readings."""
+def analyse(
+    readings: list[TileReading],
+    right: np.ndarray,
+    up: np.ndarray,
+    rows: list[list[list[int]]] | None = None,
+) -> HandLayout:
+    """Group the readings and work out the declared hand, with doubts and alternative readings.
+    ``rows`` (from ``rows_and_groups``, which needs only the boxes) saves working them out again
+    when the same tiles are analysed with other codes."""
     if not readings:
         return HandLayout((), _empty_hand(), (), ("No tiles were found.",), ())
-    rows = rows_and_groups(readings, right, up)
+    if rows is None:
+        rows = rows_and_groups(readings, right, up)
     doubts: list[str] = []
     alternatives: list[tuple[str, dict]] = []
     hand = _empty_hand()

@@ -1,0 +1,125 @@
+"""Hand-level consistency: copies a set holds, and repairs that complete the hand read."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from fanscan.vision.consistency import complete_hand, copies_allowed, is_complete, respect_counts
+from fanscan.vision.detections import TileReading
+from fanscan.vision.layout import analyse, hand_frame
+
+W, H = 30.0, 40.0
+
+
+def _hand(spec: str) -> list[TileReading]:
+    """A concealed row with the winning tile apart after '|', every tile read at 99 %."""
+    tiles, x = [], 0.0
+    for token in spec.split():
+        if token == "|":
+            x += 12
+            continue
+        box = np.float32([[x, 0], [x + W, 0], [x + W, H], [x, H]])
+        tiles.append(TileReading(token, 0.99, box, 0.0, False, x + W / 2, ((token, 0.99),)))
+        x += W + 1
+    return tiles
+
+
+def _doubt(tile: TileReading, confidence: float, *guesses: tuple[str, float]) -> TileReading:
+    return replace(tile, confidence=confidence, candidates=((tile.code, confidence), *guesses))
+
+
+def _analyser(tiles: list[TileReading]):
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    return lambda trial: analyse(trial, right, up)
+
+
+COMPLETE = "1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | 8m"
+
+
+def test_consistency_copies_allowed() -> None:
+    assert copies_allowed("5f") == 1
+    assert copies_allowed("5m") == 4
+    assert copies_allowed("P") == 4
+    assert copies_allowed("back") > 4
+
+
+def test_consistency_is_complete_on_complete_and_broken_hands() -> None:
+    tiles = _hand(COMPLETE)
+    assert is_complete(_analyser(tiles)(tiles).hand)
+    broken = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E S 6m 7m | 8m")
+    assert not is_complete(_analyser(broken)(broken).hand)
+
+
+def test_consistency_is_complete_counts_any_tile_total() -> None:
+    """A 17-tile hand (five sets and a pair) is complete too: the reader never assumes 14."""
+    hand = {"concealed": "1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m 2s 3s 4s".split(), "melds": [],
+            "win_tile": "4s", "flowers": []}
+    assert is_complete(hand)
+    assert not is_complete({**hand, "win_tile": None})
+    assert not is_complete({**hand, "concealed": hand["concealed"][:-1], "win_tile": "3s"})
+
+
+def test_consistency_respect_counts_moves_least_confident_flower() -> None:
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m 4f 4f")
+    tiles[-2] = _doubt(tiles[-2], 0.9, ("3f", 0.05))
+    tiles[-1] = _doubt(tiles[-1], 0.5, ("2f", 0.3), ("1f", 0.1))
+    fixed, corrections = respect_counts(tiles)
+    assert [t.code for t in fixed[-2:]] == ["4f", "2f"]
+    assert fixed[-1].confidence == 0.3
+    assert [(c.index, c.read, c.taken) for c in corrections] == [(len(tiles) - 1, "4f", "2f")]
+
+
+def test_consistency_respect_counts_skips_guesses_that_also_overflow() -> None:
+    tiles = _hand("5m 5m 5m 5m 5m 6m")
+    tiles[0] = _doubt(tiles[0], 0.4, ("6m", 0.35), ("3m", 0.2))  # 6m would be fine too
+    tiles[5] = replace(tiles[5], code="6m")
+    tiles[1] = _doubt(tiles[1], 0.3, ("5f", 0.01), ("9m", 0.2))  # 5f below the floor
+    fixed, corrections = respect_counts(tiles)
+    assert sorted(t.code for t in fixed).count("5m") == 4
+    assert [(c.read, c.taken) for c in corrections] == [("5m", "9m")]
+
+
+def test_consistency_respect_counts_leaves_overflow_without_guesses() -> None:
+    tiles = _hand("1f 1f")
+    fixed, corrections = respect_counts(tiles)
+    assert [t.code for t in fixed] == ["1f", "1f"] and corrections == []
+
+
+def test_consistency_complete_hand_takes_the_cheapest_completing_guess() -> None:
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E S 6m 7m | 8m")
+    tiles[10] = _doubt(tiles[10], 0.55, ("E", 0.40), ("W", 0.04))
+    tiles[2] = _doubt(tiles[2], 0.6, ("4m", 0.3))  # changing this one completes nothing
+    fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
+    assert fixed[10].code == "E" and fixed[2].code == "3m"
+    assert is_complete(layout.hand)
+    assert [(c.index, c.read, c.taken, c.reason) for c in corrections] == [
+        (10, "S", "E", "that completes the hand")
+    ]
+
+
+def test_consistency_complete_hand_changes_two_tiles_when_one_is_not_enough() -> None:
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E S 6m 9m | 8m")
+    tiles[10] = _doubt(tiles[10], 0.55, ("E", 0.40))
+    tiles[12] = _doubt(tiles[12], 0.5, ("7m", 0.45))
+    fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
+    assert {(c.read, c.taken) for c in corrections} == {("S", "E"), ("9m", "7m")}
+    assert is_complete(layout.hand)
+
+
+def test_consistency_complete_hand_leaves_confident_and_hopeless_hands_alone() -> None:
+    confident = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E S 6m 7m | 8m")
+    confident[10] = _doubt(confident[10], 0.95, ("E", 0.04))  # too sure to overrule
+    fixed, layout, corrections = complete_hand(confident, _analyser(confident))
+    assert corrections == [] and fixed == confident and not is_complete(layout.hand)
+    tiles = _hand(COMPLETE)
+    fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
+    assert corrections == [] and fixed is tiles and is_complete(layout.hand)
+
+
+def test_consistency_complete_hand_never_exceeds_four_copies() -> None:
+    tiles = _hand("1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s E | S")
+    tiles[13] = _doubt(tiles[13], 0.5, ("1m", 0.45), ("E", 0.04))
+    fixed, _, corrections = complete_hand(tiles, _analyser(tiles))
+    assert [(c.read, c.taken) for c in corrections] == [("S", "E")]
+    assert [t.code for t in fixed].count("1m") == 4
