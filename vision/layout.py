@@ -25,6 +25,9 @@ from fanscan.scoring.tiles import BACK, TILE_CODES
 from fanscan.vision.detections import HandLayout, LayoutGroup, TileReading
 
 _FLOWERS = set(TILE_CODES[34:])
+GAP_ABOVE = 0.2
+"""Neighbours in a row further apart than touching tiles by this share of the narrower one's
+width are in different groups."""
 _ORDER = {code: i for i, code in enumerate(TILE_CODES)}
 
 
@@ -148,21 +151,35 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
         if heights[rows[-1][-1]] - heights[index] > 0.5 * row_height:
             rows.append([])
         rows[-1].append(int(index))
+    spans_by_row = [sorted((*_chord(boxes[index], right), index) for index in row) for row in rows]
+    scale = _box_scale(spans_by_row)
     result = []
-    for row in rows:
-        spans = []
-        for index in row:
-            spans.append((*_chord(boxes[index], right), index))
-        spans.sort()
+    for spans in spans_by_row:
         groups = [[spans[0][2]]]
-        end, width = spans[0][1], spans[0][1] - spans[0][0]
-        for start, stop, index in spans[1:]:
-            if start - end > 0.2 * min(width, stop - start):
+        for (start0, stop0, _), (start, stop, index) in zip(spans, spans[1:]):
+            distance = (start + stop - start0 - stop0) / 2
+            touching = scale * (stop0 - start0 + stop - start) / 2
+            if distance - touching > GAP_ABOVE * scale * min(stop0 - start0, stop - start):
                 groups.append([])
             groups[-1].append(index)
-            end, width = max(end, stop), stop - start
         result.append(groups)
     return result
+
+
+def _box_scale(spans_by_row: list[list[tuple[float, float, int]]]) -> float:
+    """How much wider the tiles lie than their boxes: the median, over neighbours in a row, of
+    the distance between their centres over their mean width. Most neighbours touch, so this is
+    the boxes' own size error (the finder's boxes run 5-20 % small on some photos, and a fixed
+    share of the box width would then open gaps between touching tiles)."""
+    ratios = [
+        (start + stop - start0 - stop0) / (stop0 - start0 + stop - start)
+        for spans in spans_by_row
+        for (start0, stop0, _), (start, stop, _) in zip(spans, spans[1:])
+        if stop0 > start0 and stop > start
+    ]
+    if len(ratios) < 3:
+        return 1.0
+    return float(np.clip(np.median(ratios), 0.8, 1.4))
 
 
 # --- sets -------------------------------------------------------------------------------------
@@ -197,6 +214,44 @@ def _concealed_kong(codes: list[str]) -> str | None:
     if len(faces) == 2 and faces[0] == faces[1] and faces[0] not in _FLOWERS:
         return faces[0]
     return None
+
+
+def _repair_claimed_groups(
+    plain_groups: list[tuple[int, list[int]]], codes: list[str], readings: list[TileReading]
+) -> list[tuple[int, list[int]]]:
+    """Groups holding a sideways (claimed) tile made into sets where the box gaps misled:
+    one that is no set takes in a neighbouring group of its row when together they form a set
+    (a gap opened inside a meld), or gives up tiles at its far end when fewer of them do (two
+    groups touched). Other groups are left as they are."""
+    out = [(row, list(members)) for row, members in plain_groups]
+
+    def is_set(members: list[int]) -> bool:
+        return _as_set([codes[i] for i in members]) is not None
+
+    k = 0
+    while k < len(out):
+        row, members = out[k]
+        if not any(readings[i].sideways for i in members) or is_set(members):
+            k += 1
+            continue
+        for j in (k + 1, k - 1):
+            if 0 <= j < len(out) and out[j][0] == row and is_set(out[min(j, k)][1] + out[max(j, k)][1]):
+                out[min(j, k)] = (row, out[min(j, k)][1] + out[max(j, k)][1])
+                del out[max(j, k)]
+                k = min(j, k)
+                break
+        else:
+            for size in (4, 3):
+                cuts = [(0, size), (len(members) - size, len(members))] if len(members) > size else []
+                part = next(((a, b) for a, b in cuts if is_set(members[a:b])
+                             and any(readings[i].sideways for i in members[a:b])), None)
+                if part is not None:
+                    a, b = part
+                    pieces = [members[:a], members[a:b], members[b:]]
+                    out[k : k + 1] = [(row, piece) for piece in pieces if piece]
+                    break
+        k += 1
+    return out
 
 
 def _describe(codes: list[str]) -> str:
@@ -245,6 +300,7 @@ def analyse(
             if rest:
                 plain_groups.append((row_index, rest))
 
+    plain_groups = _repair_claimed_groups(plain_groups, codes, readings)
     groups: list[LayoutGroup] = []
     if flowers:
         groups.append(LayoutGroup(tuple(flowers), row_of[flowers[0]], "flowers"))
