@@ -216,26 +216,30 @@ def _concealed_kong(codes: list[str]) -> str | None:
     return None
 
 
-def _repair_claimed_groups(
+def _repair_groups(
     plain_groups: list[tuple[int, list[int]]], codes: list[str], readings: list[TileReading]
 ) -> list[tuple[int, list[int]]]:
-    """Groups holding a sideways (claimed) tile made into sets where the box gaps misled:
-    one that is no set takes in a neighbouring group of its row when together they form a set
-    (a gap opened inside a meld), or gives up tiles at its far end when fewer of them do (two
-    groups touched). Other groups are left as they are."""
+    """Groups that hold a sideways (claimed) tile or a back, made into the sets those mark where
+    the box gaps misled: one that is no set takes in a neighbouring group of its row when
+    together they form one (a gap opened inside a meld or a concealed kong), or gives up tiles at
+    its far end when fewer of them do (two groups touched). Other groups are left as they are."""
     out = [(row, list(members)) for row, members in plain_groups]
 
-    def is_set(members: list[int]) -> bool:
-        return _as_set([codes[i] for i in members]) is not None
+    def marked(members: list[int]) -> bool:
+        return any(readings[i].sideways or codes[i] == BACK for i in members)
+
+    def fits(members: list[int]) -> bool:
+        member_codes = [codes[i] for i in members]
+        return _as_set(member_codes) is not None or _concealed_kong(member_codes) is not None
 
     k = 0
     while k < len(out):
         row, members = out[k]
-        if not any(readings[i].sideways for i in members) or is_set(members):
+        if not marked(members) or fits(members):
             k += 1
             continue
         for j in (k + 1, k - 1):
-            if 0 <= j < len(out) and out[j][0] == row and is_set(out[min(j, k)][1] + out[max(j, k)][1]):
+            if 0 <= j < len(out) and out[j][0] == row and fits(out[min(j, k)][1] + out[max(j, k)][1]):
                 out[min(j, k)] = (row, out[min(j, k)][1] + out[max(j, k)][1])
                 del out[max(j, k)]
                 k = min(j, k)
@@ -243,8 +247,7 @@ def _repair_claimed_groups(
         else:
             for size in (4, 3):
                 cuts = [(0, size), (len(members) - size, len(members))] if len(members) > size else []
-                part = next(((a, b) for a, b in cuts if is_set(members[a:b])
-                             and any(readings[i].sideways for i in members[a:b])), None)
+                part = next(((a, b) for a, b in cuts if fits(members[a:b]) and marked(members[a:b])), None)
                 if part is not None:
                     a, b = part
                     pieces = [members[:a], members[a:b], members[b:]]
@@ -300,7 +303,7 @@ def analyse(
             if rest:
                 plain_groups.append((row_index, rest))
 
-    plain_groups = _repair_claimed_groups(plain_groups, codes, readings)
+    plain_groups = _repair_groups(plain_groups, codes, readings)
     groups: list[LayoutGroup] = []
     if flowers:
         groups.append(LayoutGroup(tuple(flowers), row_of[flowers[0]], "flowers"))

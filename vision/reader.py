@@ -46,12 +46,16 @@ CLOSE_UP_MIN_SHORT = 18
 """A smaller copy counts only while a tile's short side still spans this many of its pixels."""
 CLOSE_UP_AGREES = 0.5
 """...and a smaller copy replaces it only when its boxes spread less than this, and clearly less."""
+BACK_PROBE_ALONE = 0.8
+"""Both slots beside two equal faces are taken as a concealed kong's missed backs only when each
+reads as a back with this probability (0.5 when the finder found one of the two)."""
 CANDIDATES = 3
 """Each tile keeps this many of the classifier's guesses, for ``consistency`` to choose from."""
 FLIP_BELOW = 0.75
 """When the upright tiles' mean confidence is below this, the hand is also tried upside down."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _FLOWER_SLICE = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
+_FLOWER_CODES = frozenset(CLASS_LABELS[_FLOWER_SLICE])
 
 
 @dataclass(frozen=True)
@@ -309,37 +313,57 @@ def _read_tiles(
     return readings, right, up
 
 
+def _may_match(a: TileReading, b: TileReading) -> bool:
+    """Whether two tiles may show the same face (not a flower): read alike, or one's reading
+    among the other's guesses (a kong's face misread; ``consistency`` may then repair it)."""
+    if a.code == b.code:
+        return a.code not in _FLOWER_CODES
+    guesses_a = {c for c, _ in a.candidates} | {a.code}
+    guesses_b = {c for c, _ in b.candidates} | {b.code}
+    return bool((guesses_a & guesses_b) - _FLOWER_CODES - {BACK})
+
+
 def _probe_backs(
     photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray, classifier: Any
 ) -> list[TileReading]:
     """Face-down tiles the finder missed at the ends of a concealed kong's two faces.
 
-    A concealed kong is laid back, face, face, back; when two equal faces stand apart (with one
-    back beside them at most), each empty slot one tile beyond their ends is cut out and
-    classified: if the kong's two backs are then complete, the new ones are added.
+    A concealed kong is laid back, face, face, back. For two neighbouring faces in a row that
+    may be equal (``_may_match``), the slot one tile beyond each end must hold a back or be empty
+    (dark backs on dark tables are the finder's commonest miss: half of the backs of scenes
+    1000-1059). Each empty slot is cut out and classified; when then both ends are backs, the
+    new ones are added. With no back found there at all, both must read as backs surely.
     """
     if len(readings) < 2:
         return readings
     centres = np.array([r.box.mean(axis=0) for r in readings])
     scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
     added: list[TileReading] = []
+    taken: list[np.ndarray] = []  # centres of slots already filled
     for row in layout.rows_and_groups(readings, right, up):
-        for group in row:
-            faces = sorted((i for i in group if readings[i].code != BACK), key=lambda i: readings[i].position)
-            if len(faces) != 2 or len(group) > 3:
-                continue
-            a, b = faces
-            if readings[a].code != readings[b].code or readings[a].code in CLASS_LABELS[34:42]:
+        tiles = sorted((i for group in row for i in group), key=lambda i: readings[i].position)
+        for a, b in zip(tiles, tiles[1:]):
+            if BACK in (readings[a].code, readings[b].code) or not _may_match(readings[a], readings[b]):
                 continue
             pitch = centres[b] - centres[a]
-            slots = [readings[a].box - pitch, readings[b].box + pitch]
-            empty = [s for s in slots
-                     if np.linalg.norm(centres - s.mean(axis=0), axis=1).min() >= 0.6 * np.linalg.norm(pitch)]
-            if not empty or len(group) - 2 + len(empty) != 2:
+            width = (np.linalg.norm(readings[a].box[1] - readings[a].box[0])
+                     + np.linalg.norm(readings[b].box[1] - readings[b].box[0])) / 2
+            if np.linalg.norm(pitch) > 1.5 * width:
+                continue  # not neighbours
+            empty, backs_there = [], 0
+            for slot in (readings[a].box - pitch, readings[b].box + pitch):
+                distance = np.linalg.norm(centres - slot.mean(axis=0), axis=1)
+                near = int(np.argmin(distance))
+                if distance[near] < 0.6 * np.linalg.norm(pitch):
+                    backs_there += readings[near].code == BACK
+                elif not any(np.linalg.norm(c - slot.mean(axis=0)) < 0.6 * np.linalg.norm(pitch) for c in taken):
+                    empty.append(slot)
+            if not empty or backs_there + len(empty) != 2:
                 continue
             probs = _classify(classifier, [photo.crop_quad(s, CROP_W, CROP_H, scale) for s in empty])
-            if (probs[:, _BACK_INDEX] >= 0.5).all():
+            if (probs[:, _BACK_INDEX] >= (BACK_PROBE_ALONE if backs_there == 0 else 0.5)).all():
                 for slot, p in zip(empty, probs[:, _BACK_INDEX]):
+                    taken.append(slot.mean(axis=0))
                     added.append(TileReading(BACK, float(p), slot.astype(np.float32),
                                              readings[a].orientation, False,
                                              float(slot.mean(axis=0) @ right)))

@@ -186,3 +186,38 @@ def test_layout_sideways_flags_compare_aspect_not_size() -> None:
     boxes.append(np.float32([[175, 12], [198, 12], [198, 40], [175, 40]]))  # upright, far
     flags = sideways_flags(np.stack(boxes), np.array([1.0, 0.0]), np.array([0.0, -1.0]))
     assert flags == [False, False, False, True, True, False]
+
+
+def test_layout_gap_inside_a_claimed_meld_is_closed() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | _6p 7p | 8p")
+    layout = _analyse(tiles)
+    assert {"type": "chow", "tiles": ["6p", "7p", "8p"], "concealed": False} in layout.hand["melds"]
+    assert not any("sideways" in d for d in layout.doubts)
+
+
+def test_layout_claimed_meld_touching_another_group_is_split_off() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | _4s 4s 4s 9p 9p 9p")
+    layout = _analyse(tiles)
+    assert {"type": "pung", "tiles": ["4s"] * 3, "concealed": False} in layout.hand["melds"]
+    assert {"type": "pung", "tiles": ["9p"] * 3, "concealed": False} in layout.hand["melds"]
+
+
+def test_layout_gap_inside_a_concealed_kong_is_closed() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | back | C C back")
+    layout = _analyse(tiles)
+    assert {"type": "kong", "tiles": ["C"] * 4, "concealed": True} in layout.hand["melds"]
+    assert not any("face-down" in d for d in layout.doubts)
+
+
+def test_layout_touching_tiles_stay_one_group_when_boxes_run_small() -> None:
+    # Every box 15 % narrower than its tile (the finder's boxes do this on some photos): the
+    # seams between touching tiles look like gaps unless measured against the boxes' own scale.
+    tiles = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | 8m", gap=20.0)
+    shrunk = []
+    for t in tiles:
+        centre = t.box.mean(axis=0)
+        box = centre + (t.box - centre) * np.float32([0.85, 1.0])
+        shrunk.append(TileReading(t.code, t.confidence, box.astype(np.float32), t.orientation, t.sideways, t.position))
+    layout = _analyse(shrunk)
+    assert layout.hand["win_tile"] == "8m" and len(layout.hand["concealed"]) == 14
+    assert [g.role for g in layout.groups] == ["concealed", "win"]
