@@ -181,6 +181,8 @@ def _split_merged(quads: list[np.ndarray]) -> list[tuple[np.ndarray, int]]:
         dims.append((min(a, b), max(a, b)))
     areas = np.array([s * l for s, l in dims])
     single = np.abs(np.log(areas / np.median(areas))) < 0.4
+    if not single.any():  # two clusters of sizes and none between: no single tile to measure by
+        return [(quad, i) for i, quad in enumerate(quads)]
     short0 = float(np.median([d[0] for d, ok in zip(dims, single) if ok]))
     long0 = float(np.median([d[1] for d, ok in zip(dims, single) if ok]))
     # Tiles merge along their rows only: across the dominant long axis of the single tiles.

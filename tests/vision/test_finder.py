@@ -60,3 +60,17 @@ def test_finder_detections_check_shapes() -> None:
     with pytest.raises(ValueError, match="scores"):
         TileDetections(np.zeros((2, 4, 2)), np.zeros(3), np.zeros(2, bool))
     assert len(TileDetections.empty()) == 0
+
+
+def test_finder_split_merged_without_a_typical_size_keeps_the_blobs() -> None:
+    # Two small and two large blobs: the median falls between them, so no blob is a "single"
+    # tile to measure the others by; the blobs must come back unchanged, not crash.
+    from fanscan.vision.finder import _split_merged
+
+    def box(x: float, w: float, h: float) -> np.ndarray:
+        return np.float32([[x, 0], [x + w, 0], [x + w, h], [x, h]])
+
+    quads = [box(0, 5, 7), box(10, 5, 7), box(20, 20, 28), box(50, 20, 28)]
+    parts = _split_merged(quads)
+    assert [i for _, i in parts] == [0, 1, 2, 3]
+    assert all(np.array_equal(q, quads[i]) for q, i in parts)
