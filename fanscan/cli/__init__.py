@@ -78,3 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print("fanscan: error: out of memory", file=sys.stderr)
         return 1
+    except Exception as error:  # noqa: BLE001 - the last resort: one line, never a traceback
+        if args.debug:
+            raise
+        print(
+            f"fanscan: internal error ({type(error).__name__}: {error}); please report it, with "
+            "--debug for the details",
+            file=sys.stderr,
+        )
+        return 2

@@ -44,3 +44,25 @@ def test_dispatch_score_start_loads_no_vision_stack() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().endswith("[]")
+
+
+def test_dispatch_unexpected_error_is_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fanscan.cli import rules
+
+    def broken(args: object) -> int:
+        raise ZeroDivisionError("boom")
+
+    real_register = rules.register
+
+    def register(subparsers):  # the rules command, with a handler that fails unexpectedly
+        real_register(subparsers)
+        subparsers.choices["rules"].set_defaults(handler=broken)
+
+    monkeypatch.setattr(rules, "register", register)
+    assert main(["rules"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error (ZeroDivisionError: boom)" in err
+    with pytest.raises(ZeroDivisionError):
+        main(["--debug", "rules"])
