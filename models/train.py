@@ -1,7 +1,9 @@
 """Train the tile classifier from scratch: rendered crops plus real crops, then export to ONNX.
 
 Each batch mixes augmented real crops (``real_fraction`` of it, when ../shared is present) with
-pre-rendered synthetic crops (``data.synthetic_set``). Whole tile sets named in ``hold_out`` are
+pre-rendered synthetic crops (``data.synthetic_set``). Extra crop folders (``extra_crops``) join the
+real crops, or, with ``extra_fraction`` set, fill that share of the batch from a pool of their own
+(crops cut from generated scenes would otherwise crowd the few real crops out of theirs). Whole tile sets named in ``hold_out`` are
 kept out of training and scored at the end, so the figures are for designs the model never saw.
 Needs the ``train`` extra (torch, onnx, tqdm); CPU is enough.
 """
@@ -53,6 +55,8 @@ class TrainConfig:
     init: Path | None = None  # a checkpoint to start from (fine-tuning) instead of from scratch
     # Crop folders exported by `fanscan export --format crops` (a user's own reviewed tile sets).
     extra_crops: tuple[Path, ...] = ()
+    # Share of each batch drawn from extra_crops alone; None: they are pooled with the real crops.
+    extra_fraction: float | None = None
     spec: PreprocessSpec = field(default_factory=PreprocessSpec)
 
 
@@ -69,17 +73,22 @@ def checkpoint_path(config: TrainConfig) -> Path:
     return config.work_dir / "checkpoints" / f"{config.out.stem}.pt"
 
 
-def _split_real(config: TrainConfig) -> tuple[list[RealCrop], list[RealCrop]]:
+def _split_real(config: TrainConfig) -> tuple[list[RealCrop], list[RealCrop], list[RealCrop]]:
+    """(real crops to train on, held-out crops, extra crops drawn as a pool of their own)."""
     crops = load_real_crops() if config.use_real else []
+    extra: list[RealCrop] = []
     if config.extra_crops:
         from fanscan.datasets.formats.crops import training_crops
 
-        crops = crops + [crop for folder in config.extra_crops for crop in training_crops(folder)]
-    unknown = set(config.hold_out) - set(groups(crops))
+        extra = [crop for folder in config.extra_crops for crop in training_crops(folder)]
+    unknown = set(config.hold_out) - set(groups(crops + extra))
     if unknown:
-        raise FanscanError("unknown_group", f"no real tile set named {sorted(unknown)[0]!r}")
-    held = [c for c in crops if c.group in config.hold_out]
-    return [c for c in crops if c.group not in config.hold_out], held
+        raise FanscanError("unknown_group", f"no real tile set named {min(unknown)!r}")
+    if config.extra_fraction is None:
+        crops, extra = crops + extra, []
+    held = [c for c in crops + extra if c.group in config.hold_out]
+    return ([c for c in crops if c.group not in config.hold_out], held,
+            [c for c in extra if c.group not in config.hold_out])
 
 
 def _by_class(labels: np.ndarray) -> list[np.ndarray]:
@@ -87,18 +96,31 @@ def _by_class(labels: np.ndarray) -> list[np.ndarray]:
     return [np.flatnonzero(labels == c) for c in np.unique(labels)]
 
 
+def _draw(pool: ArraySet, classes: list[np.ndarray], n: int,
+          rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` augmented crops of ``pool``, classes drawn uniformly: a real set has one crop of each
+    flower but four of each suit tile."""
+    picks = rng.integers(0, len(classes), n)
+    idx = np.array([classes[c][rng.integers(len(classes[c]))] for c in picks])
+    return np.stack([augment_real(pool.images[i], rng) for i in idx]), pool.labels[idx]
+
+
 def _batch(real: ArraySet | None, real_classes: list[np.ndarray], synth: ArraySet,
-           config: TrainConfig, rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+           config: TrainConfig, rng: np.random.Generator, extra: ArraySet | None = None,
+           extra_classes: Sequence[np.ndarray] = ()) -> tuple[torch.Tensor, torch.Tensor]:
+    """One batch: ``real_fraction`` real crops, ``extra_fraction`` extra crops (when each pool has
+    any), the rest synthetic."""
     n_real = round(config.batch * config.real_fraction) if real is not None and len(real) else 0
-    synth_idx = np.sort(rng.integers(0, len(synth), config.batch - n_real))
+    n_extra = round(config.batch * (config.extra_fraction or 0)) if extra is not None and len(extra) else 0
+    n_extra = min(n_extra, config.batch - n_real)
+    synth_idx = np.sort(rng.integers(0, len(synth), config.batch - n_real - n_extra))
     images = [synth.images[synth_idx]]
     labels = [synth.labels[synth_idx]]
-    if n_real:
-        # Classes drawn uniformly: a real set has one crop of each flower but four of each suit tile.
-        picks = rng.integers(0, len(real_classes), n_real)
-        real_idx = np.array([real_classes[c][rng.integers(len(real_classes[c]))] for c in picks])
-        images.append(np.stack([augment_real(real.images[i], rng) for i in real_idx]))
-        labels.append(real.labels[real_idx])
+    for pool, classes, n in ((real, real_classes, n_real), (extra, list(extra_classes), n_extra)):
+        if n:
+            drawn, drawn_labels = _draw(pool, classes, n, rng)
+            images.append(drawn)
+            labels.append(drawn_labels)
     x = torch.from_numpy(normalise(np.concatenate(images), config.spec))
     return x.contiguous(memory_format=torch.channels_last), torch.from_numpy(np.concatenate(labels))
 
@@ -123,10 +145,12 @@ def train(config: TrainConfig) -> TrainResult:
     styles = config.styles or tuple(available_styles())
     if not styles:
         raise FanscanError("no_tile_art", "no tile art is installed to render training crops from")
-    train_crops, held_crops = _split_real(config)
+    train_crops, held_crops, extra_crops = _split_real(config)
     synth = synthetic_set(config.synth_count, config.seed, styles, config.spec, config.work_dir)
     real = real_set(train_crops, config.spec) if train_crops else None
     real_classes = _by_class(real.labels) if real is not None else []
+    extra = real_set(extra_crops, config.spec) if extra_crops else None
+    extra_classes = _by_class(extra.labels) if extra is not None else []
 
     net = TileNet(len(CLASS_LABELS))
     if config.init is not None:
@@ -143,7 +167,7 @@ def train(config: TrainConfig) -> TrainResult:
     progress = tqdm(range(config.steps), desc="training", unit="step")
     running = None
     for _ in progress:
-        x, y = _batch(real, real_classes, synth, config, rng)
+        x, y = _batch(real, real_classes, synth, config, rng, extra, extra_classes)
         loss = loss_fn(net(x), y)
         optimiser.zero_grad()
         loss.backward()
@@ -166,7 +190,9 @@ def train(config: TrainConfig) -> TrainResult:
     record: dict[str, Any] = {
         **{k: v for k, v in asdict(config).items()
            if k not in ("out", "work_dir", "spec", "init", "extra_crops")},
-        "extra_crops": [path.name for path in config.extra_crops],
+        # The folder and its parent: scene crop folders are OUT/finder and OUT/true.
+        "extra_crops": ["/".join(path.resolve().parts[-2:]) for path in config.extra_crops],
+        "extra_pool_crops": len(extra_crops),
         "fine_tuned_from": config.init.name if config.init else None,
         "styles": list(styles),
         "real_crops": len(train_crops),

@@ -52,6 +52,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--extra-crops", action="append", default=[], type=Path, metavar="DIR",
                         help="a crop folder from `fanscan export --format crops` to train on as "
                         "one more real tile set (repeatable)")
+    parser.add_argument("--extra-fraction", type=float, metavar="SHARE",
+                        help="draw this share of each batch from the --extra-crops folders alone "
+                        "instead of pooling them with the real crops (e.g. 0.2 for crops cut "
+                        "from generated scenes, so the real crops keep their share)")
     parser.add_argument("--work-dir", type=Path, default=Path("work_data"),
                         help="cache folder for rendered tiles (default ./work_data)")
     parser.set_defaults(handler=run)
@@ -65,6 +69,11 @@ def run(args: argparse.Namespace) -> int:
         raise FanscanError("unknown_style", f"tile art style {unknown[0]!r} is not installed here")
     if not 0 <= args.real_fraction <= 1:
         raise FanscanError("bad_option", f"--real-fraction must be 0-1, not {args.real_fraction}")
+    if args.extra_fraction is not None and not (
+        0 <= args.extra_fraction <= 1 - args.real_fraction and args.extra_crops
+    ):
+        raise FanscanError("bad_option", f"--extra-fraction {args.extra_fraction} needs --extra-crops "
+                           "and must be 0 to 1 minus --real-fraction")
     if args.init is not None and not args.init.is_file():
         raise FanscanError("not_found", f"no checkpoint at {args.init}")
     for folder in args.extra_crops:
@@ -91,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         work_dir=args.work_dir,
         init=args.init,
         extra_crops=tuple(args.extra_crops),
+        extra_fraction=args.extra_fraction,
     )
     result = train(config)
     for group, accuracy in result.held_out_accuracy.items():

@@ -1,0 +1,59 @@
+"""Training batches: real crops keep their share when extra crops come as a pool of their own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from fanscan.datasets.formats.crops import CropRow, format_crops
+from fanscan.models.data import ArraySet
+from fanscan.models.train import TrainConfig, _batch, _by_class, _split_real
+from fanscan.vision.preprocess import PreprocessSpec
+
+SPEC = PreprocessSpec()
+
+
+def _pool(labels: list[int]) -> ArraySet:
+    images = np.full((len(labels), SPEC.height, SPEC.width, 3), 128, np.uint8)
+    return ArraySet(images, np.array(labels, np.int64))
+
+
+def _crop_folder(root: Path, codes: list[str]) -> Path:
+    rows = []
+    for i, code in enumerate(codes):
+        (root / code).mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(root / code / f"{i}.png"), np.full((40, 30, 3), 200, np.uint8))
+        rows.append(CropRow(f"{code}/{i}.png", code))
+    (root / "labels.csv").write_text(format_crops(rows), encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("extra_fraction", [0.0, 0.2, 0.3])
+def test_train_batch_draws_each_pool_its_share(extra_fraction: float) -> None:
+    # Labels tell the pools apart: synthetic 0, real 1 and 2, extra 3.
+    synth, real, extra = _pool([0] * 50), _pool([1] * 5 + [2] * 5), _pool([3] * 400)
+    config = TrainConfig(batch=50, real_fraction=0.6, extra_fraction=extra_fraction,
+                         use_real=False, spec=SPEC)
+    _, labels = _batch(real, _by_class(real.labels), synth, config, np.random.default_rng(0),
+                       extra, _by_class(extra.labels))
+    counts = np.bincount(labels.numpy(), minlength=4)
+    assert counts[1] + counts[2] == 30
+    assert counts[3] == round(50 * extra_fraction)
+    assert counts[0] == 50 - 30 - counts[3]
+
+
+def test_train_batch_extra_crops_pool_apart_only_with_a_fraction(tmp_path: Path) -> None:
+    folder = _crop_folder(tmp_path / "scenes", ["1m", "P", "back"])
+    pooled = _split_real(TrainConfig(use_real=False, extra_crops=(folder,)))
+    apart = _split_real(TrainConfig(use_real=False, extra_crops=(folder,), extra_fraction=0.2))
+    held = _split_real(TrainConfig(use_real=False, extra_crops=(folder,), extra_fraction=0.2,
+                                   hold_out=("scenes",)))
+    assert [len(part) for part in pooled] == [3, 0, 0]
+    assert [len(part) for part in apart] == [0, 0, 3]
+    assert [len(part) for part in held] == [0, 3, 0]
+    assert {crop.code for crop in apart[2]} == {"1m", "P", "back"}
