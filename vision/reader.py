@@ -440,9 +440,11 @@ def read_photo(
     *,
     classifier: Any = None,
     debug_dir: str | os.PathLike[str] | None = None,
+    one_hand: bool = True,
 ) -> PhotoReading:
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
-    ``image_too_large`` or ``no_tiles``."""
+    ``image_too_large`` or ``no_tiles``. ``one_hand=False`` (a photo of any tiles, e.g. for
+    labelling) keeps each tile's own reading: no copy limits, no completing the hand."""
     photo = load_photo(source)
     small, detections = _find(photo)
     if len(detections) == 0:
@@ -454,10 +456,15 @@ def read_photo(
     readings, right, up = _read_tiles(photo, detections, classifier)
     readings = _probe_backs(photo, readings, right, up, classifier)
     rows = layout.rows_and_groups(readings, right, up)
-    readings, count_fixes = consistency.respect_counts(readings)
-    readings, hand_layout, completing = consistency.complete_hand(
-        readings, lambda trial: layout.analyse(trial, right, up, rows)
-    )
+    count_fixes: list[consistency.Correction] = []
+    completing: list[consistency.Correction] = []
+    if one_hand:
+        readings, count_fixes = consistency.respect_counts(readings)
+        readings, hand_layout, completing = consistency.complete_hand(
+            readings, lambda trial: layout.analyse(trial, right, up, rows)
+        )
+    else:
+        hand_layout = layout.analyse(readings, right, up, rows)
     tiles = [
         FoundTile(r.code, r.confidence, tuple((float(x), float(y)) for x, y in r.box), r.orientation,
                   hand_layout.group_of[i])

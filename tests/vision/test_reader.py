@@ -168,3 +168,30 @@ def test_reader_reads_a_close_up_without_splitting_its_tiles(scene, template_cla
     assert len(inside) <= len(result.tiles) <= len(inside) + 4  # cut tiles at the edges may count
     for quad in inside:
         assert max(_iou(quad, np.array(t.box)) for t in result.tiles) > 0.5
+
+
+class _SameFlowerEverywhere:
+    """A stand-in classifier that reads every crop as 5f (50 %), else 6f (25 %), else 7f (20 %)."""
+
+    learnt_both_ways_up = False
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        from fanscan.scoring.tiles import CLASS_LABELS
+
+        probs = np.full((len(crops), len(CLASS_LABELS)), 0.05 / (len(CLASS_LABELS) - 3), np.float32)
+        probs[:, CLASS_LABELS.index("5f")] = 0.5
+        probs[:, CLASS_LABELS.index("6f")] = 0.25
+        probs[:, CLASS_LABELS.index("7f")] = 0.2
+        return probs
+
+
+def test_reader_hand_rules_apply_to_a_hand_not_to_a_labelling_photo(scene) -> None:
+    as_hand = read_photo(scene.jpeg, classifier=_SameFlowerEverywhere())
+    codes = [t.code for t in as_hand.tiles if t.code != "back"]
+    # Each flower exists once: two readers of 5f take their next guesses; the rest have none left.
+    assert codes.count("6f") == 1 and codes.count("7f") == 1 and codes.count("5f") == len(codes) - 2
+    assert any("a set has only 1 5f" in d for d in as_hand.doubts)
+    any_tiles = read_photo(scene.jpeg, classifier=_SameFlowerEverywhere(), one_hand=False)
+    codes = [t.code for t in any_tiles.tiles if t.code != "back"]
+    assert set(codes) == {"5f"} and len(codes) > 4
+    assert not any("a set has only" in d for d in any_tiles.doubts)
