@@ -15,14 +15,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import cv2
 import numpy as np
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter + 1e-6)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,6 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=60)
     args = parser.parse_args(argv)
 
+    from fanscan.datasets.scene_crops import quad_iou
     from fanscan.datasets.scenes import generate_scene
     from fanscan.vision import finder, reader
     from fanscan.vision.image_io import load_photo
@@ -48,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         for tile in scene.tiles:
             kind = "back" if tile.code == "back" else "sideways" if tile.sideways else "face"
             total[kind] += 1
-            best = max((_iou(tile.quad, q) for q in detections.quads), default=0.0)
+            best = max((quad_iou(tile.quad, q) for q in detections.quads), default=0.0)
             if best > 0.5:
                 found[kind] += 1
                 ious.append(best)

@@ -60,34 +60,34 @@ def _take(reading: TileReading, code: str, confidence: float) -> TileReading:
     return replace(reading, code=code, confidence=confidence)
 
 
+def _next_guess(reading: TileReading, counts: Counter[str]) -> tuple[str, float] | None:
+    """The reading's likeliest other guess that a set still has a copy of, if any is likely enough."""
+    return next(
+        ((c, p) for c, p in reading.candidates[1:]
+         if p >= MIN_GUESS and c != BACK and counts[c] < copies_allowed(c)),
+        None,
+    )
+
+
 def respect_counts(readings: list[TileReading]) -> tuple[list[TileReading], list[Correction]]:
     """Readings where no face appears more often than a set holds it, where next guesses allow."""
     out = list(readings)
     counts = Counter(r.code for r in out)
     corrections: list[Correction] = []
     for code in sorted(counts):
-        while counts[code] > copies_allowed(code):
-            holders = sorted((i for i, r in enumerate(out) if r.code == code), key=lambda i: out[i].confidence)
-            moved = False
-            for i in holders:
-                guess = next(
-                    ((c, p) for c, p in out[i].candidates[1:]
-                     if p >= MIN_GUESS and c != BACK and counts[c] < copies_allowed(c)),
-                    None,
-                )
-                if guess is None:
-                    continue
-                corrections.append(Correction(
-                    i, code, out[i].confidence, guess[0], guess[1],
-                    f"a set has only {copies_allowed(code)} {code}",
-                ))
-                out[i] = _take(out[i], *guess)
-                counts[code] -= 1
-                counts[guess[0]] += 1
-                moved = True
+        holders = sorted((i for i, r in enumerate(out) if r.code == code), key=lambda i: out[i].confidence)
+        for i in holders:  # the least confident give up the face first
+            if counts[code] <= copies_allowed(code):
                 break
-            if not moved:
-                break
+            guess = _next_guess(out[i], counts)
+            if guess is None:
+                continue
+            corrections.append(Correction(
+                i, code, out[i].confidence, guess[0], guess[1], f"a set has only {copies_allowed(code)} {code}",
+            ))
+            out[i] = _take(out[i], *guess)
+            counts[code] -= 1
+            counts[guess[0]] += 1
     return out, corrections
 
 

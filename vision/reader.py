@@ -324,7 +324,11 @@ def _may_match(a: TileReading, b: TileReading) -> bool:
 
 
 def _probe_backs(
-    photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray, classifier: Any
+    photo: Photo,
+    readings: list[TileReading],
+    rows: list[list[list[int]]],
+    right: np.ndarray,
+    classifier: Any,
 ) -> list[TileReading]:
     """Face-down tiles the finder missed at the ends of a concealed kong's two faces.
 
@@ -340,7 +344,7 @@ def _probe_backs(
     scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
     added: list[TileReading] = []
     taken: list[np.ndarray] = []  # centres of slots already filled
-    for row in layout.rows_and_groups(readings, right, up):
+    for row in rows:
         tiles = sorted((i for group in row for i in group), key=lambda i: readings[i].position)
         for a, b in zip(tiles, tiles[1:]):
             if BACK in (readings[a].code, readings[b].code) or not _may_match(readings[a], readings[b]):
@@ -454,15 +458,17 @@ def read_photo(
 
         classifier = default_classifier()
     readings, right, up = _read_tiles(photo, detections, classifier)
-    readings = _probe_backs(photo, readings, right, up, classifier)
     rows = layout.rows_and_groups(readings, right, up)
-    count_fixes: list[consistency.Correction] = []
-    completing: list[consistency.Correction] = []
+    probed = _probe_backs(photo, readings, rows, right, classifier)
+    if len(probed) > len(readings):
+        readings, rows = probed, layout.rows_and_groups(probed, right, up)
+    corrections: list[consistency.Correction] = []
     if one_hand:
-        readings, count_fixes = consistency.respect_counts(readings)
+        readings, corrections = consistency.respect_counts(readings)
         readings, hand_layout, completing = consistency.complete_hand(
             readings, lambda trial: layout.analyse(trial, right, up, rows)
         )
+        corrections += completing
     else:
         hand_layout = layout.analyse(readings, right, up, rows)
     tiles = [
@@ -478,7 +484,7 @@ def read_photo(
         tiles=tiles,
         hand=hand_layout.hand,
         alternatives=list(hand_layout.alternatives),
-        doubts=_tile_doubts(readings, hand_layout, count_fixes + completing) + list(hand_layout.doubts),
+        doubts=_tile_doubts(readings, hand_layout, corrections) + list(hand_layout.doubts),
         image_size=photo.size,
         groups=groups,
         _photo=photo,

@@ -13,13 +13,20 @@ from fanscan.datasets.tile_art import available_styles
 from fanscan.scoring.tiles import CLASS_LABELS
 
 
-@pytest.mark.slow
-def test_train_tiny_run_writes_a_usable_model(tmp_path, capsys):
+@pytest.fixture
+def font_style() -> str:
+    """A Unicode-font art style to train on in seconds (skips without torch, onnx or the font)."""
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     style = next((s for s in available_styles() if s.startswith("font-")), None)
     if style is None:
         pytest.skip("no Unicode mahjong font installed")
+    return style
+
+
+@pytest.mark.slow
+def test_train_tiny_run_writes_a_usable_model(tmp_path, capsys, font_style):
+    style = font_style
     out = tmp_path / "tiny.onnx"
     argv = ["train", "--out", str(out), "--steps", "2", "--batch", "8", "--synth", "24",
             "--styles", style, "--no-real", "--threads", "1", "--work-dir", str(tmp_path)]
@@ -48,12 +55,8 @@ def test_train_unknown_style_is_an_error(capsys):
     assert "'pastel'" in capsys.readouterr().err
 
 
-def test_train_fine_tunes_from_a_checkpoint(tmp_path, capsys):
-    pytest.importorskip("torch")
-    pytest.importorskip("onnx")
-    style = next((s for s in available_styles() if s.startswith("font-")), None)
-    if style is None:
-        pytest.skip("no Unicode mahjong font installed")
+def test_train_fine_tunes_from_a_checkpoint(tmp_path, capsys, font_style):
+    style = font_style
     common = ["--steps", "1", "--batch", "4", "--synth", "8", "--styles", style, "--no-real",
               "--threads", "1", "--work-dir", str(tmp_path)]
     assert main(["train", "--out", str(tmp_path / "first.onnx"), *common]) == 0
@@ -82,14 +85,10 @@ def _write_crop_folder(folder, faces: dict) -> None:
     (folder / "labels.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
 
 
-def test_train_takes_exported_crops_as_a_tile_set(tmp_path, capsys):
-    pytest.importorskip("torch")
-    pytest.importorskip("onnx")
+def test_train_takes_exported_crops_as_a_tile_set(tmp_path, capsys, font_style):
     from fanscan.datasets.tile_art import load_faces
 
-    style = next((s for s in available_styles() if s.startswith("font-")), None)
-    if style is None:
-        pytest.skip("no Unicode mahjong font installed")
+    style = font_style
     _write_crop_folder(tmp_path / "my_set", load_faces(style))
     argv = ["train", "--out", str(tmp_path / "mine.onnx"), "--steps", "1", "--batch", "4",
             "--synth", "8", "--styles", style, "--no-real", "--threads", "1",

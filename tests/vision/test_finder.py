@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 from fanscan.datasets import tile_art
+from fanscan.datasets.scene_crops import quad_iou
 from fanscan.datasets.scenes import SCENE_STYLES, generate_scene
 from fanscan.vision import finder
 from fanscan.vision.detections import TileDetections
@@ -15,17 +15,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter)
-
-
 def _matches(scene, detections: TileDetections, factor: float) -> list[tuple[float, bool, bool]]:
     """(best IoU, truth is back, detection says back) per true tile."""
     out = []
     quads = detections.quads * factor
     for tile in scene.tiles:
-        scores = [_iou(tile.quad, q) for q in quads]
+        scores = [quad_iou(tile.quad, q) for q in quads]
         best = int(np.argmax(scores)) if scores else -1
         out.append((scores[best] if scores else 0.0, tile.code == "back", bool(detections.backs[best])))
     return out

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 from fanscan.datasets import tile_art
+from fanscan.datasets.scene_crops import quad_iou
 from fanscan.datasets.scenes import generate_scene
 from fanscan.vision.reader import read_photo
 from PIL import Image
@@ -17,12 +18,6 @@ from fanscan.errors import FanscanError
 
 STYLE = "xmahjongg-real"
 pytestmark = pytest.mark.skipif(STYLE not in tile_art.available_styles(), reason="xmahjongg not installed")
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter)
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +37,7 @@ def reading(scene, template_classifier):
 def test_reader_finds_every_tile_where_it_is(scene, reading) -> None:
     assert len(reading.tiles) == len(scene.tiles)
     for truth in scene.tiles:
-        best = max(_iou(truth.quad, np.array(t.box)) for t in reading.tiles)
+        best = max(quad_iou(truth.quad, np.array(t.box)) for t in reading.tiles)
         assert best > 0.6
 
 
@@ -147,7 +142,7 @@ def test_reader_finds_a_hand_far_from_the_camera(scene, template_classifier) -> 
     assert len(result.tiles) == len(scene.tiles)
     for truth in scene.tiles:
         quad = truth.quad * np.float32([small.shape[1] / w, small.shape[0] / h]) + np.float32([x0, y0])
-        assert max(_iou(quad, np.array(t.box)) for t in result.tiles) > 0.5
+        assert max(quad_iou(quad, np.array(t.box)) for t in result.tiles) > 0.5
 
 
 def test_reader_reads_a_close_up_without_splitting_its_tiles(scene, template_classifier) -> None:
@@ -168,7 +163,7 @@ def test_reader_reads_a_close_up_without_splitting_its_tiles(scene, template_cla
     assert len(inside) >= 4
     assert len(inside) <= len(result.tiles) <= len(inside) + 4  # cut tiles at the edges may count
     for quad in inside:
-        assert max(_iou(quad, np.array(t.box)) for t in result.tiles) > 0.5
+        assert max(quad_iou(quad, np.array(t.box)) for t in result.tiles) > 0.5
 
 
 class _SameFlowerEverywhere:

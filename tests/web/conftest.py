@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
 
 # Debian's Chromium (FANSCAN_CHROMIUM overrides), with the flags that work on a closed network.
 CHROMIUM = os.environ.get("FANSCAN_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -85,12 +86,7 @@ def fake_reading(codes: list[str] | None = None, doubtful: int = 7) -> dict[str,
         "melds": [],
         "win_tile": codes[-1],
         "flowers": [],
-        "self_drawn": False,
-        "seat_wind": "E",
-        "round_wind": "E",
-        "fourth_tile": False,
-        "kong": False,
-        "last_tile": False,
+        **DEFAULT_WIN_CONDITIONS,
     }
     doubts = (
         [f"tile {doubtful + 1} from the left may not be {codes[doubtful]}"] if doubtful >= 0 else []
