@@ -1,11 +1,11 @@
 """Train the tile classifier from scratch: rendered crops plus real crops, then export to ONNX.
 
 Each batch mixes augmented real crops (``real_fraction`` of it, when ../shared is present) with
-pre-rendered synthetic crops (``data.synthetic_set``). Extra crop folders (``extra_crops``) join the
-real crops, or, with ``extra_fraction`` set, fill that share of the batch from a pool of their own
-(crops cut from generated scenes would otherwise crowd the few real crops out of theirs). Whole tile sets named in ``hold_out`` are
-kept out of training and scored at the end, so the figures are for designs the model never saw.
-Needs the ``train`` extra (torch, onnx, tqdm); CPU is enough.
+pre-rendered synthetic crops (``data.synthetic_set``). Extra crop folders (``extra_crops``) join
+the real crops, or, with ``extra_fraction`` set, fill that share of the batch from a pool of their
+own (crops cut from generated scenes would otherwise crowd the few real crops out of theirs).
+Whole tile sets named in ``hold_out`` are kept out of training and scored at the end, so the
+figures are for designs the model never saw. Needs the ``train`` extra (torch, onnx, tqdm); CPU is enough.
 """
 
 from __future__ import annotations
