@@ -4,6 +4,7 @@ A crop is made in three steps:
 
 1. Compose: a face from ``tile_art`` on a tile body (ivory, white, cream, green-tinted), flowers
    and seasons sometimes given an extra corner numeral and character (as most real sets print),
+   written faces sometimes composed in a random CJK font instead (``composed_faces``),
    line art sometimes inked in a colour; between two neighbouring tiles on a table texture.
 2. Look: one perspective warp maps a jittered quad around the face onto the crop, which gives
    perspective, rotation (upright, or upside down half the time), scale, and crops that are loose
@@ -24,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from fanscan.datasets.composed_faces import compose_face
 from fanscan.datasets.textures import TABLE_KINDS, table_texture
 from fanscan.datasets.tile_art import BACK_COLOURS, FACE_SIZE, available_styles, load_faces, render_back
 from fanscan.errors import FanscanError
@@ -39,6 +41,9 @@ BODY_COLOURS: dict[str, tuple[int, int, int]] = {
 INK_COLOURS: tuple[tuple[int, int, int], ...] = ((20, 20, 20), (30, 90, 20), (30, 30, 170), (120, 50, 20))
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc")
 NUMERAL_FONT = Path("/usr/share/fonts/truetype/freefont/FreeSansBold.ttf")
+COMPOSED_SHARE = 0.3
+"""Share of the crops of a written face (characters, winds, dragons, flowers) drawn by
+``composed_faces`` in a random CJK font instead of in the crop's art style."""
 FLOWER_CHARS = dict(zip([f"{n}f" for n in range(1, 9)], "梅蘭菊竹春夏秋冬", strict=True))
 
 
@@ -97,9 +102,13 @@ def _face_on_body(style: str, code: str, rng: np.random.Generator) -> np.ndarray
         base = np.float32(BACK_COLOURS[names[rng.integers(len(names))]])
         colour = tuple(int(c) for c in np.clip(base + rng.normal(0, 18, 3), 0, 255))
         return render_back(colour)[..., :3]
-    face = _faces(style)[code].copy()
-    if code.endswith("f") and rng.random() < 0.5:
-        _mark_flower(face, code, rng)
+    composed = compose_face(code, rng) if rng.random() < COMPOSED_SHARE else None
+    if composed is not None:
+        face = composed
+    else:
+        face = _faces(style)[code].copy()
+        if code.endswith("f") and rng.random() < 0.5:
+            _mark_flower(face, code, rng)
     alpha = face[..., 3:].astype(np.float32) / 255
     ink = face[..., :3].astype(np.float32)
     if style.startswith("font-") and rng.random() < 0.6:

@@ -42,6 +42,10 @@ class TileDetections:
     def empty(cls) -> TileDetections:
         return cls(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, bool))
 
+    def subset(self, keep: np.ndarray) -> TileDetections:
+        """The detections where ``keep`` (a boolean mask or index array) selects."""
+        return TileDetections(self.quads[keep], self.scores[keep], self.backs[keep])
+
     def scaled(self, factor: float) -> TileDetections:
         """The same detections with coordinates multiplied by ``factor``."""
         return TileDetections(self.quads * np.float32(factor), self.scores, self.backs)

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from fanscan.vision.detections import TileDetections
+from fanscan.vision.numeric import median
 
 from fanscan.errors import FanscanError
 
@@ -142,7 +143,7 @@ def _merge_fragments(labels: np.ndarray, area: np.ndarray) -> tuple[np.ndarray, 
     present = area[1:][area[1:] > 0]
     if len(present) < 3:
         return labels, area
-    typical = float(np.median(present))
+    typical = median(present)
     kernel = np.ones((3, 3), np.uint8)
     for index in np.argsort(area):
         if index == 0 or area[index] == 0 or area[index] > 0.6 * typical:
@@ -180,11 +181,11 @@ def _split_merged(quads: list[np.ndarray]) -> list[tuple[np.ndarray, int]]:
         b = float(np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[3] - quad[0])) / 2
         dims.append((min(a, b), max(a, b)))
     areas = np.array([s * l for s, l in dims])
-    single = np.abs(np.log(areas / np.median(areas))) < 0.4
+    single = np.abs(np.log(areas / median(areas))) < 0.4
     if not single.any():  # two clusters of sizes and none between: no single tile to measure by
         return [(quad, i) for i, quad in enumerate(quads)]
-    short0 = float(np.median([d[0] for d, ok in zip(dims, single) if ok]))
-    long0 = float(np.median([d[1] for d, ok in zip(dims, single) if ok]))
+    short0 = median([d[0] for d, ok in zip(dims, single) if ok])
+    long0 = median([d[1] for d, ok in zip(dims, single) if ok])
     # Tiles merge along their rows only: across the dominant long axis of the single tiles.
     doubled = sum(
         np.array([np.cos(2 * a), np.sin(2 * a)]) for a, ok in zip(map(_long_angle, quads), single) if ok

@@ -22,6 +22,7 @@ import copy
 import numpy as np
 from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
 from fanscan.scoring.tiles import BACK, TILE_CODES
+from fanscan.vision.numeric import median
 from fanscan.vision.detections import HandLayout, LayoutGroup, TileReading
 
 _FLOWERS = set(TILE_CODES[34:])
@@ -84,7 +85,7 @@ def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list
     along = np.ptp(rel @ right, axis=1)
     across = np.maximum(np.ptp(rel @ up, axis=1), 1e-6)
     aspect = along / across
-    typical = float(np.median(aspect))
+    typical = median(aspect)
     return [bool(a > 1.4 * typical) for a in aspect]
 
 
@@ -143,7 +144,7 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
     boxes = [r.box for r in readings]
     centres = np.array([b.mean(axis=0) for b in boxes])
     across = np.array([np.ptp(b @ up) for b in boxes])
-    row_height = float(np.median(across))
+    row_height = median(across)
     heights = centres @ up
     order = np.argsort(-heights)
     rows: list[list[int]] = [[int(order[0])]]
@@ -179,7 +180,7 @@ def _box_scale(spans_by_row: list[list[tuple[float, float, int]]]) -> float:
     ]
     if len(ratios) < 3:
         return 1.0
-    return float(np.clip(np.median(ratios), 0.8, 1.4))
+    return float(np.clip(median(ratios), 0.8, 1.4))
 
 
 # --- sets -------------------------------------------------------------------------------------

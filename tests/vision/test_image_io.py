@@ -46,6 +46,18 @@ def test_image_io_reduced_decode_has_the_scaled_size() -> None:
     assert photo.decode(8).shape == (150, 200, 3)
 
 
+def test_image_io_coarser_decode_is_shrunk_from_a_finer_one() -> None:
+    data = _jpeg(_marked(1600, 1200))
+    photo = load_photo(data)
+    fine = photo.decode(2)
+    shrunk = photo.decode(4)
+    assert shrunk.shape == (300, 400, 3)
+    assert photo.decode(4) is shrunk  # cached
+    direct = load_photo(data).decode(4)
+    assert fine.shape == (600, 800, 3)
+    assert np.abs(shrunk.astype(int) - direct.astype(int)).mean() < 3
+
+
 def test_image_io_crop_quad_is_upright_and_sized() -> None:
     photo = load_photo(_jpeg(_marked(800, 400)))
     quad = np.float32([[0, 0], [400, 0], [400, 200], [0, 200]])  # the red quarter

@@ -191,3 +191,51 @@ def test_reader_hand_rules_apply_to_a_hand_not_to_a_labelling_photo(scene) -> No
     codes = [t.code for t in any_tiles.tiles if t.code != "back"]
     assert set(codes) == {"5f"} and len(codes) > 4
     assert not any("a set has only" in d for d in any_tiles.doubts)
+
+
+@pytest.mark.parametrize(("size", "scale"), [((4000, 3000), 2), ((8000, 6000), 4), ((1600, 1200), 1), ((640, 480), 1)])
+def test_reader_decodes_once_at_the_crops_likely_scale(size, scale) -> None:
+    from fanscan.vision.image_io import Photo
+    from fanscan.vision.reader import CROP_MIN_SIDE, TILES_ACROSS, _likely_crop_scale
+
+    photo = Photo(b"", "photo.jpg", size[0], size[1], 1, "JPEG")
+    assert _likely_crop_scale(photo) == scale
+    # A tile a twentieth of the long side still spans the crops' minimum at that scale.
+    assert max(size) / TILES_ACROSS / scale >= CROP_MIN_SIDE or scale == 1
+
+
+def test_reader_flowers_together_outweigh_one_face_unless_spread_thin() -> None:
+    from fanscan.scoring.tiles import CLASS_LABELS
+    from fanscan.vision.reader import _likeliest
+
+    def probs(**named: float) -> np.ndarray:
+        p = np.zeros(len(CLASS_LABELS), np.float32)
+        for code, value in named.items():
+            p[CLASS_LABELS.index(code.removeprefix("_"))] = value
+        return p
+
+    # 2f and 6f together outweigh 7m, and 2f has more than half of 7m's probability.
+    assert CLASS_LABELS[_likeliest(probs(_7m=0.3, _2f=0.25, _6f=0.2))] == "2f"
+    # Eight faint flowers outweigh 2m together, but none is half as likely as 2m.
+    spread = {f"_{n}f": 0.06 for n in range(1, 9)}
+    assert CLASS_LABELS[_likeliest(probs(_2m=0.2, _6m=0.19, **spread))] == "2m"
+    # Without the flowers' weight the likeliest face wins.
+    assert CLASS_LABELS[_likeliest(probs(_5p=0.5, _1f=0.2, _3p=0.3))] == "5p"
+
+
+def test_reader_drops_specks_far_smaller_than_the_tiles() -> None:
+    from fanscan.vision.detections import TileDetections
+    from fanscan.vision.reader import _without_specks
+
+    def box(x: float, side: float) -> np.ndarray:
+        return np.float32([[x, 0], [x + side, 0], [x + side, 1.3 * side], [x, 1.3 * side]])
+
+    tiles = [box(100 * i, 90) for i in range(5)]
+    far = box(900, 70)  # a farther tile: 0.6 of the area, kept
+    speck = box(1200, 30)  # a blob: 0.11 of the area
+    found = TileDetections(np.stack([*tiles, far, speck]), np.ones(7), np.zeros(7, bool))
+    kept = _without_specks(found)
+    assert len(kept) == 6
+    assert not any(np.allclose(q, speck) for q in kept.quads)
+    few = TileDetections(np.stack([tiles[0], tiles[1], speck]), np.ones(3), np.zeros(3, bool))
+    assert len(_without_specks(few)) == 3  # too few boxes to say what a tile's size is
