@@ -1,7 +1,7 @@
 """Held-out accuracy of tile classifiers on real crops, per tile set, with a confusion matrix.
 
     python benchmarks/eval_classifier.py --model FOLD1.onnx --model FOLD2.onnx ... \
-        [--picture models/confusion_matrix.png] [--crops work_data/scene_crops/heldout/finder]
+        [--picture models/confusion_matrix.png] [--crops work_data/scene_crops/heldout/finder] [--numerals]
 
 Each model is scored only on the real tile sets its sidecar lists as held out (``training.hold_out``):
 sets it never trained on. With models trained on complementary folds, every set is scored once.
@@ -26,6 +26,8 @@ from fanscan.datasets.formats.crops import training_crops
 from fanscan.datasets.real_tiles import load_real_crops
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision.classifier import TileClassifier
+from fanscan.vision.numerals import DEFAULT_MODEL as NUMERALS_MODEL
+from fanscan.vision.numerals import NumeralReader, with_numbers
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 # The pairs the issue names as easy to confuse: (description, codes on one side, on the other).
@@ -41,8 +43,25 @@ WATCHED = (
 )
 
 
-def evaluate(model_paths: list[str]) -> tuple[list[str], list[str], list[str], np.ndarray]:
-    """(groups, true codes, predicted codes, confidences) over every model's held-out sets."""
+def _with_numbers(probs: np.ndarray, labels: tuple[str, ...], images: list[np.ndarray],
+                  numeral_reader: NumeralReader) -> np.ndarray:
+    """``probs`` with the flower probabilities of crops read as flowers re-weighed by their printed
+    number, as the photo reader does (``vision.numerals``)."""
+    flowers = [labels.index(f"{n}f") for n in range(1, 9)]
+    picked = [i for i, row in enumerate(probs) if labels[int(row.argmax())].endswith("f")]
+    if not picked:
+        return probs
+    upright = [cv2.resize(images[i], (96, 128), interpolation=cv2.INTER_AREA) for i in picked]
+    out = probs.copy()
+    for i, evidence in zip(picked, numeral_reader.number_probabilities(upright)):
+        out[i, flowers] = with_numbers(probs[i, flowers], evidence)
+    return out
+
+
+def evaluate(model_paths: list[str], numeral_reader: NumeralReader | None = None,
+             ) -> tuple[list[str], list[str], list[str], np.ndarray]:
+    """(groups, true codes, predicted codes, confidences) over every model's held-out sets; with
+    ``numeral_reader``, flowers get the photo reader's second look at their numbers."""
     crops = load_real_crops()
     groups: list[str] = []
     truth: list[str] = []
@@ -52,11 +71,15 @@ def evaluate(model_paths: list[str]) -> tuple[list[str], list[str], list[str], n
         classifier = TileClassifier(path)
         held = set(classifier.meta["training"]["hold_out"])
         chosen = [c for c in crops if c.group in held]
-        codes, conf = classifier.classify([c.load() for c in chosen])
+        images = [c.load() for c in chosen]
+        probs = classifier.probabilities(images)
+        if numeral_reader is not None:
+            probs = _with_numbers(probs, classifier.labels, images, numeral_reader)
+        best = probs.argmax(axis=1)
         groups += [c.group for c in chosen]
         truth += [c.code for c in chosen]
-        predicted += codes
-        confidence += conf.tolist()
+        predicted += [classifier.labels[i] for i in best]
+        confidence += probs[np.arange(len(best)), best].tolist()
     return groups, truth, predicted, np.array(confidence)
 
 
@@ -114,6 +137,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", action="append", required=True, help="ONNX model (repeatable)")
     parser.add_argument("--picture", type=Path, help="write the confusion matrix PNG here")
+    parser.add_argument("--numerals", nargs="?", const=str(NUMERALS_MODEL), metavar="MODEL",
+                        help="re-weigh flowers by their printed number, as the photo reader does "
+                             "(default model: the shipped flower_numerals.onnx)")
     parser.add_argument("--crops", action="append", default=[], type=Path, metavar="DIR",
                         help="also score each model on every crop of this crop folder (repeatable)")
     args = parser.parse_args()
@@ -127,7 +153,8 @@ def main() -> int:
                   + ", ".join(f"{t}->{p}: {n}" for (t, p), n in pairs.most_common(6)) + " |")
         print()
 
-    groups, truth, predicted, confidence = evaluate(args.model)
+    numeral_reader = NumeralReader(args.numerals) if args.numerals else None
+    groups, truth, predicted, confidence = evaluate(args.model, numeral_reader)
     if not truth:
         print("no held-out real crops (is ../shared/data present?)", file=sys.stderr)
         return 1

@@ -21,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
-from fanscan.vision import annotate, consistency, finder, layout
+from fanscan.vision import annotate, consistency, finder, layout, numerals
 from fanscan.vision.detections import HandLayout, TileDetections, TileReading
 from fanscan.vision.image_io import Photo, load_photo
 from fanscan.vision.numeric import median
@@ -301,8 +301,22 @@ def _likeliest(probs: np.ndarray) -> int:
     return int(np.argmax(probs))
 
 
+def _read_numbers(photo: Photo, boxes: list[np.ndarray], probs: np.ndarray, scale: int,
+                  numeral_reader: Any) -> np.ndarray:
+    """``probs`` with the flower probabilities of each tile read as a flower re-weighed by the
+    number printed on it (``vision.numerals``)."""
+    flowers = [i for i, p in enumerate(probs) if CLASS_LABELS[_likeliest(p)] in _FLOWER_CODES]
+    if not flowers or numeral_reader is None:
+        return probs
+    numbers = numeral_reader.number_probabilities([photo.crop_quad(boxes[i], CROP_W, CROP_H, scale) for i in flowers])
+    out = probs.copy()
+    for i, evidence in zip(flowers, numbers):
+        out[i, _FLOWER_SLICE] = numerals.with_numbers(probs[i, _FLOWER_SLICE], evidence)
+    return out
+
+
 def _read_tiles(
-    photo: Photo, detections: TileDetections, classifier: Any
+    photo: Photo, detections: TileDetections, classifier: Any, numeral_reader: Any = None
 ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
     """Classify every detection in its best orientation; returns the readings and the hand frame."""
     right, up = layout.hand_frame(detections.quads)
@@ -336,6 +350,7 @@ def _read_tiles(
         if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
             choices, picks, probs, boxes, right, up = flipped, f_picks, f_probs, f_boxes, -right, -up
 
+    probs = _read_numbers(photo, boxes, probs, scale, numeral_reader)
     readings = []
     for i, quad in enumerate(detections.quads):
         face_up = choices[i][picks[i]]
@@ -492,10 +507,12 @@ def read_photo(
     classifier: Any = None,
     debug_dir: str | os.PathLike[str] | None = None,
     one_hand: bool = True,
+    numbers: bool = True,
 ) -> PhotoReading:
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
     ``image_too_large`` or ``no_tiles``. ``one_hand=False`` (a photo of any tiles, e.g. for
-    labelling) keeps each tile's own reading: no copy limits, no completing the hand."""
+    labelling) keeps each tile's own reading: no copy limits, no completing the hand.
+    ``numbers=False`` skips the second look at the numbers printed on flowers."""
     photo = load_photo(source)
     small, detections = _find(photo)
     if len(detections) == 0:
@@ -504,7 +521,8 @@ def read_photo(
         from fanscan.vision.classifier import default_classifier
 
         classifier = default_classifier()
-    readings, right, up = _read_tiles(photo, detections, classifier)
+    numeral_reader = numerals.default_numeral_reader() if numbers else None
+    readings, right, up = _read_tiles(photo, detections, classifier, numeral_reader)
     rows = layout.rows_and_groups(readings, right, up)
     probed = _probe_backs(photo, readings, rows, right, classifier)
     if len(probed) > len(readings):

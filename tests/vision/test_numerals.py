@@ -1,0 +1,63 @@
+"""The flower numeral reader: windows on the top band, the shipped net reads printed numbers, and
+the number re-weighs only the flowers, only when sure."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fanscan.datasets import composed_faces
+from fanscan.vision import numerals
+from fanscan.vision.numerals import NUMBER_SURE, NumeralReader, windows, with_numbers
+
+
+def test_numerals_windows_cover_only_the_top_band() -> None:
+    crop = np.full((128, 96, 3), 230, np.uint8)
+    crop[70:, :] = 0  # ink below the band is never looked at
+    patches = windows(crop, 32)
+    assert patches.shape[1:] == (32, 32) and len(patches) > 40
+    assert patches.min() > 200
+    crop[5:30, 5:30] = 0  # a corner mark is
+    assert windows(crop, 32).min() < 50
+
+
+def test_numerals_unsure_numbers_leave_the_flowers_alone() -> None:
+    flowers = np.float32([0.1, 0.3, 0.05, 0.05, 0.1, 0.1, 0.05, 0.05])
+    unsure = np.float32([0.6, 0.5, NUMBER_SURE - 0.01, 0.2])
+    assert np.array_equal(with_numbers(flowers, unsure), flowers)
+
+
+def test_numerals_a_sure_number_picks_its_flower_or_season_by_the_classifier() -> None:
+    # The classifier says 2f (orchid), but a sure "3" is printed; it also leans to flowers over seasons.
+    flowers = np.float32([0.05, 0.3, 0.12, 0.05, 0.02, 0.04, 0.06, 0.01])
+    three = np.float32([0.5, 0.6, 0.99, 0.3])
+    weighed = with_numbers(flowers, three)
+    assert int(np.argmax(weighed)) == 2  # 3f, not 7f
+    assert weighed.sum() == pytest.approx(flowers.sum(), rel=1e-5)
+    seasons = flowers.copy()
+    seasons[[2, 6]] = [0.03, 0.15]
+    assert int(np.argmax(with_numbers(seasons, three))) == 6  # 7f
+
+
+def test_numerals_no_model_means_no_second_look(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setattr(numerals, "DEFAULT_MODEL", tmp_path / "absent.onnx")
+    monkeypatch.setattr(numerals, "_default", None)
+    assert numerals.default_numeral_reader() is None
+
+
+@pytest.mark.skipif(not numerals.DEFAULT_MODEL.is_file(), reason="numeral model not installed")
+@pytest.mark.skipif(not composed_faces.available_fonts(), reason="no CJK font installed")
+def test_numerals_shipped_net_reads_the_number_on_written_flowers() -> None:
+    reader = NumeralReader()
+    crops, truth = [], []
+    for seed in range(24):
+        rng = np.random.default_rng(seed)
+        code = f"{seed % 8 + 1}f"
+        face = composed_faces.compose_face(code, rng)
+        alpha = face[:, :, 3:4].astype(np.float32) / 255
+        crops.append((face[:, :, :3] * alpha + np.float32([215, 235, 245]) * (1 - alpha)).astype(np.uint8))
+        truth.append((seed % 8) % 4 + 1)
+    evidence = reader.number_probabilities(crops)
+    assert evidence.shape == (24, 4)
+    read = evidence.argmax(axis=1) + 1
+    assert (read == np.array(truth)).mean() >= 0.75
