@@ -27,7 +27,7 @@ from fanscan.datasets.real_tiles import load_real_crops
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision.classifier import TileClassifier
 from fanscan.vision.numerals import DEFAULT_MODEL as NUMERALS_MODEL
-from fanscan.vision.numerals import NumeralReader, with_numbers
+from fanscan.vision.numerals import NumeralReader, reweigh_flowers
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 # The pairs the issue names as easy to confuse: (description, codes on one side, on the other).
@@ -41,21 +41,6 @@ WATCHED = (
     ("P white dragon (framed or blank) vs any other", {"P"}, set(CLASS_LABELS) - {"P"}),
     ("2s / 3s / 5s / 8s among themselves", {"2s", "3s", "5s", "8s"}, {"2s", "3s", "5s", "8s"}),
 )
-
-
-def _with_numbers(probs: np.ndarray, labels: tuple[str, ...], images: list[np.ndarray],
-                  numeral_reader: NumeralReader) -> np.ndarray:
-    """``probs`` with the flower probabilities of crops read as flowers re-weighed by their printed
-    number, as the photo reader does (``vision.numerals``)."""
-    flowers = [labels.index(f"{n}f") for n in range(1, 9)]
-    picked = [i for i, row in enumerate(probs) if labels[int(row.argmax())].endswith("f")]
-    if not picked:
-        return probs
-    upright = [cv2.resize(images[i], (96, 128), interpolation=cv2.INTER_AREA) for i in picked]
-    out = probs.copy()
-    for i, evidence in zip(picked, numeral_reader.number_probabilities(upright)):
-        out[i, flowers] = with_numbers(probs[i, flowers], evidence)
-    return out
 
 
 def evaluate(model_paths: list[str], numeral_reader: NumeralReader | None = None,
@@ -73,8 +58,7 @@ def evaluate(model_paths: list[str], numeral_reader: NumeralReader | None = None
         chosen = [c for c in crops if c.group in held]
         images = [c.load() for c in chosen]
         probs = classifier.probabilities(images)
-        if numeral_reader is not None:
-            probs = _with_numbers(probs, classifier.labels, images, numeral_reader)
+        probs = reweigh_flowers(probs, classifier.labels, images.__getitem__, numeral_reader)
         best = probs.argmax(axis=1)
         groups += [c.group for c in chosen]
         truth += [c.code for c in chosen]

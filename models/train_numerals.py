@@ -2,7 +2,7 @@
 
     python -m fanscan.models.train_numerals [--patches 40000] [--steps 2500] [--out models/flower_numerals.onnx]
 
-A tiny CNN (three conv blocks, ~25 k parameters) learns ``datasets.numeral_patches``: a 32 x 32
+A tiny CNN (three conv blocks, ~68 k parameters) learns ``datasets.numeral_patches``: a 32 x 32
 grey window holding a numeral 1-4 (Arabic or 一二三四) or none. It trains on rendered patches
 only, so every real tile is unseen by it; ``benchmarks/eval_classifier.py --numerals`` scores it
 on the real flowers. Shows progress; needs the ``train`` extra (torch, onnx, tqdm).

@@ -301,20 +301,6 @@ def _likeliest(probs: np.ndarray) -> int:
     return int(np.argmax(probs))
 
 
-def _read_numbers(photo: Photo, boxes: list[np.ndarray], probs: np.ndarray, scale: int,
-                  numeral_reader: Any) -> np.ndarray:
-    """``probs`` with the flower probabilities of each tile read as a flower re-weighed by the
-    number printed on it (``vision.numerals``)."""
-    flowers = [i for i, p in enumerate(probs) if CLASS_LABELS[_likeliest(p)] in _FLOWER_CODES]
-    if not flowers or numeral_reader is None:
-        return probs
-    numbers = numeral_reader.number_probabilities([photo.crop_quad(boxes[i], CROP_W, CROP_H, scale) for i in flowers])
-    out = probs.copy()
-    for i, evidence in zip(flowers, numbers):
-        out[i, _FLOWER_SLICE] = numerals.with_numbers(probs[i, _FLOWER_SLICE], evidence)
-    return out
-
-
 def _read_tiles(
     photo: Photo, detections: TileDetections, classifier: Any, numeral_reader: Any = None
 ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
@@ -350,7 +336,9 @@ def _read_tiles(
         if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
             choices, picks, probs, boxes, right, up = flipped, f_picks, f_probs, f_boxes, -right, -up
 
-    probs = _read_numbers(photo, boxes, probs, scale, numeral_reader)
+    probs = numerals.reweigh_flowers(
+        probs, CLASS_LABELS, lambda i: photo.crop_quad(boxes[i], CROP_W, CROP_H, scale), numeral_reader
+    )
     readings = []
     for i, quad in enumerate(detections.quads):
         face_up = choices[i][picks[i]]

@@ -20,16 +20,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--json", action="store_true",
                         help='one JSON object per line: {"file", "code", "confidence"}')
     parser.add_argument("--model", metavar="ONNX", help="classifier model (default: the shipped one)")
+    parser.add_argument("--no-numerals", action="store_true",
+                        help="skip the second look at the number printed on a flower or season")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision.image_io import load_photo
+    from fanscan.vision.numerals import default_numeral_reader, reweigh_flowers
 
     images = [load_photo(path).decode(1) for path in args.crops]
     classifier = TileClassifier(args.model) if args.model else default_classifier()
-    codes, confidences = classifier.classify(images)
+    numeral_reader = None if args.no_numerals else default_numeral_reader()
+    probs = reweigh_flowers(classifier.probabilities(images), classifier.labels, images.__getitem__, numeral_reader)
+    best = probs.argmax(axis=1)
+    codes = [classifier.labels[i] for i in best]
+    confidences = probs[range(len(best)), best]
     if args.json:
         for path, code, confidence in zip(args.crops, codes, confidences, strict=True):
             print(json.dumps({"file": path, "code": code, "confidence": round(float(confidence), 4)}))

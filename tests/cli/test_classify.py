@@ -55,3 +55,28 @@ def test_classify_unreadable_file_is_a_one_line_error(tmp_path, capsys):
 def test_classify_missing_file_is_a_one_line_error(tmp_path, capsys):
     assert main(["classify", str(tmp_path / "gone.png")]) == 1
     assert "gone.png" in capsys.readouterr().err
+
+
+def test_classify_reads_the_number_printed_on_flowers(tmp_path, capsys):
+    from fanscan.datasets import composed_faces
+    from fanscan.vision import numerals
+
+    if not composed_faces.available_fonts() or not numerals.DEFAULT_MODEL.is_file():
+        pytest.skip("needs CJK fonts and the numeral model")
+    paths, numbers = [], []
+    for seed in range(8):
+        face = composed_faces.compose_face(f"{seed + 1}f", np.random.default_rng(100 + seed))
+        alpha = face[:, :, 3:4] / 255.0
+        image = (face[:, :, :3] * alpha + np.array([215, 235, 245]) * (1 - alpha)).astype(np.uint8)
+        path = tmp_path / f"flower{seed}.png"
+        cv2.imwrite(str(path), cv2.resize(image, (75, 100)))
+        paths.append(str(path))
+        numbers.append(seed % 4 + 1)
+
+    def numbers_read(*flags: str) -> int:
+        assert main(["classify", *paths, "--json", *flags]) == 0
+        codes = [json.loads(line)["code"] for line in capsys.readouterr().out.splitlines()]
+        return sum(code.endswith("f") and (int(code[0]) - 1) % 4 + 1 == n for code, n in zip(codes, numbers))
+
+    with_look, without = numbers_read(), numbers_read("--no-numerals")
+    assert with_look >= 5 and with_look > without
