@@ -301,6 +301,18 @@ def _likeliest(probs: np.ndarray) -> int:
     return int(np.argmax(probs))
 
 
+def _candidates(probs: np.ndarray, code: str, confidence: float) -> tuple[tuple[str, float], ...]:
+    """The reading and its ``CANDIDATES - 1`` likeliest other guesses. A flower's guesses always
+    hold the likeliest face that is no flower: the other flowers would crowd it out, and a suit
+    tile taken for a flower is a common misreading that completing the hand can undo."""
+    others = [j for j in np.argsort(-probs) if CLASS_LABELS[j] != code][: CANDIDATES - 1]
+    if code in _FLOWER_CODES and all(CLASS_LABELS[j] in _FLOWER_CODES for j in others):
+        best_other = max((j for j in range(len(probs)) if CLASS_LABELS[j] not in _FLOWER_CODES),
+                         key=lambda j: probs[j])
+        others[-1] = best_other
+    return ((code, confidence), *((CLASS_LABELS[j], float(probs[j])) for j in others))
+
+
 def _read_tiles(
     photo: Photo, detections: TileDetections, classifier: Any, numeral_reader: Any = None
 ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
@@ -346,9 +358,6 @@ def _read_tiles(
         code, confidence = CLASS_LABELS[index], float(probs[i][index])
         if detections.backs[i] and code != BACK:
             code, confidence = BACK, max(float(detections.scores[i]), float(probs[i][_BACK_INDEX]))
-        others = [j for j in np.argsort(-probs[i])[: CANDIDATES + 1] if CLASS_LABELS[j] != code]
-        candidates = ((code, confidence),
-                      *((CLASS_LABELS[j], float(probs[i][j])) for j in others[: CANDIDATES - 1]))
         readings.append(
             TileReading(
                 code=code,
@@ -357,7 +366,7 @@ def _read_tiles(
                 orientation=layout.orientation_degrees(face_up),
                 sideways=sideways[i],
                 position=float(quad.mean(axis=0) @ right),
-                candidates=candidates,
+                candidates=_candidates(probs[i], code, confidence),
             )
         )
     return readings, right, up

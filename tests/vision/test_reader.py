@@ -239,3 +239,18 @@ def test_reader_drops_specks_far_smaller_than_the_tiles() -> None:
     assert not any(np.allclose(q, speck) for q in kept.quads)
     few = TileDetections(np.stack([tiles[0], tiles[1], speck]), np.ones(3), np.zeros(3, bool))
     assert len(_without_specks(few)) == 3  # too few boxes to say what a tile's size is
+
+
+def test_reader_a_flowers_guesses_keep_the_likeliest_other_face() -> None:
+    from fanscan.scoring.tiles import CLASS_LABELS
+    from fanscan.vision.reader import CANDIDATES, _candidates
+
+    probs = np.zeros(len(CLASS_LABELS), np.float32)
+    for code, p in {"1f": 0.3, "5f": 0.25, "3f": 0.2, "7m": 0.15, "2s": 0.1}.items():
+        probs[CLASS_LABELS.index(code)] = p
+    guesses = _candidates(probs, "1f", 0.3)
+    assert len(guesses) == CANDIDATES
+    assert guesses[0] == ("1f", 0.3) and guesses[1][0] == "5f"
+    assert guesses[-1][0] == "7m"  # not 3f: the suit tile it may really be
+    suit = _candidates(probs, "7m", 0.15)
+    assert [c for c, _ in suit] == ["7m", "1f", "5f"]  # a suit reading's guesses are as ranked
