@@ -8,8 +8,9 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
 1. ``respect_counts``: a face read more often than it exists gives up its least confident
    readings to their next guess that still fits.
 2. ``complete_hand``: when the hand read is not complete, the cheapest change of at most two
-   doubtful tiles (cost: the drop in log probability) that completes it is taken. Hands that
-   no such change completes are left as read; the layout's doubts then say so.
+   doubtful tiles to near guesses (cost: the drop in log probability) that completes it is
+   taken, else the cheapest single change to a far guess. Hands that no such change completes
+   are left as read; the layout's doubts then say so.
 """
 
 from __future__ import annotations
@@ -128,7 +129,14 @@ def complete_hand(
         if len({i for i, *_ in combo}) == size
     ]
     changes.sort(key=lambda combo: sum(cost for *_, cost in combo))
-    for combo in changes:
+    # Last, one doubtful tile taken as a less likely guess: a tile read wrong with its true face
+    # outside the near guesses (a suit tile taken for a flower, often) when that alone completes it.
+    far = sorted(
+        ((i, code, p, math.log(readings[i].confidence) - math.log(p))
+         for i in doubtful for code, p in readings[i].far_guesses if code != BACK),
+        key=lambda option: option[3],
+    )
+    for combo in [*changes, *((option,) for option in far)]:
         changed = Counter(counts)
         for i, code, _, _ in combo:
             changed[readings[i].code] -= 1

@@ -57,7 +57,8 @@ class TileReading:
     pixels), ``orientation`` the face's counter-clockwise rotation in the image in degrees,
     ``sideways`` whether it lies across its row, ``position`` its centre along the hand's rows;
     ``candidates`` the classifier's best guesses, (code, probability), likeliest first (the
-    reading's own code first)."""
+    reading's own code first); ``far_guesses`` the less likely ones that are still possible,
+    likeliest first, for completing a hand no near guess completes."""
 
     code: str
     confidence: float
@@ -66,6 +67,7 @@ class TileReading:
     sideways: bool
     position: float
     candidates: tuple[tuple[str, float], ...] = ()
+    far_guesses: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,8 @@ FLOWER_AT_LEAST = 0.5
 without the rule."""
 CANDIDATES = 3
 """Each tile keeps this many of the classifier's guesses, for ``consistency`` to choose from."""
+FAR_GUESS_MIN = 0.01
+"""...and, as far guesses for completing a hand, the other faces at least this likely."""
 FLIP_BELOW = 0.75
 """When the upright tiles' mean confidence is below this, the hand is also tried upside down."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
@@ -313,6 +315,13 @@ def _candidates(probs: np.ndarray, code: str, confidence: float) -> tuple[tuple[
     return ((code, confidence), *((CLASS_LABELS[j], float(probs[j])) for j in others))
 
 
+def _far_guesses(probs: np.ndarray, near: set[str]) -> tuple[tuple[str, float], ...]:
+    """Faces beyond the near guesses with at least ``FAR_GUESS_MIN`` probability, likeliest first."""
+    order = np.argsort(-probs)
+    return tuple((CLASS_LABELS[j], float(probs[j])) for j in order
+                 if probs[j] >= FAR_GUESS_MIN and CLASS_LABELS[j] not in near)
+
+
 def _read_tiles(
     photo: Photo, detections: TileDetections, classifier: Any, numeral_reader: Any = None
 ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
@@ -366,7 +375,8 @@ def _read_tiles(
                 orientation=layout.orientation_degrees(face_up),
                 sideways=sideways[i],
                 position=float(quad.mean(axis=0) @ right),
-                candidates=_candidates(probs[i], code, confidence),
+                candidates=(near := _candidates(probs[i], code, confidence)),
+                far_guesses=_far_guesses(probs[i], {c for c, _ in near}),
             )
         )
     return readings, right, up

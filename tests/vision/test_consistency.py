@@ -123,3 +123,18 @@ def test_consistency_complete_hand_never_exceeds_four_copies() -> None:
     fixed, _, corrections = complete_hand(tiles, _analyser(tiles))
     assert [(c.read, c.taken) for c in corrections] == [("S", "E")]
     assert [t.code for t in fixed].count("1m") == 4
+
+
+def test_consistency_complete_hand_takes_a_far_guess_when_no_near_one_completes() -> None:
+    # A suit tile taken for a flower: 7s read 3f, its near guesses other flowers, 7s a far guess.
+    tiles = _hand("1m 2m 3m 4p 5p 6p 3f 8s 9s E E 6m 7m | 8m")
+    tiles[6] = replace(_doubt(tiles[6], 0.3, ("7f", 0.2), ("4s", 0.1)),
+                       far_guesses=(("2s", 0.05), ("7s", 0.02)))
+    fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
+    assert fixed[6].code == "7s" and is_complete(layout.hand)
+    assert [(c.read, c.taken) for c in corrections] == [("3f", "7s")]
+    # Near guesses are tried first: 5m completes (567m) as well as the likelier far 8m (678m).
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | 1f")
+    tiles[13] = replace(_doubt(tiles[13], 0.3, ("5m", 0.04)), far_guesses=(("8m", 0.2),))
+    fixed, _, corrections = complete_hand(tiles, _analyser(tiles))
+    assert [(c.read, c.taken) for c in corrections] == [("1f", "5m")]
