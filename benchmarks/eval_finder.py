@@ -2,7 +2,7 @@
 
     python benchmarks/eval_finder.py [--model FINDER.onnx] [--first 1000] [--scenes 60]
 
-Runs the reader's whole search (``reader._find``: first pass, close-up check, second search)
+Runs the reader's whole search (``fanscan.vision.locate.locate``: first pass, close-up check, second search)
 and matches each true tile of the scene to its best box: found when IoU > 0.5. Scene seeds
 1000-1999 are the reader's tuning range; the finder trains on seeds from 1,000,000.
 """
@@ -27,7 +27,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from fanscan.datasets.scene_crops import quad_iou
     from fanscan.datasets.scenes import generate_scene
-    from fanscan.vision import finder, reader
+    from fanscan.vision import finder
+    from fanscan.vision.locate import locate
     from fanscan.vision.image_io import load_photo
 
     if args.model:
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     boxes = every_tile_found = 0
     for seed in range(args.first, args.first + args.scenes):
         scene = generate_scene(seed)
-        _, detections = reader._find(load_photo(scene.jpeg))
+        _, detections = locate(load_photo(scene.jpeg))
         boxes += len(detections)
         all_found = True
         for tile in scene.tiles:

@@ -1,6 +1,6 @@
 """Training crops cut from generated scenes exactly the way the photo reader cuts them.
 
-For each scene seed the scene's JPEG goes through the reader's own finding (``reader._find``) and
+For each scene seed the scene's JPEG goes through the reader's own finding (``locate.locate``) and
 cropping path (hand frame, sideways flags, ``layout.orient_box``, ``Photo.crop_quad`` at the
 reader's crop size and decode scale). Each detection that overlaps a true tile's face (IoU > 0.5)
 is saved under that tile's code (``back`` for a face-down tile), turned the way the scene says
@@ -36,7 +36,8 @@ from fanscan.errors import FanscanError
 from fanscan.vision import layout
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import load_photo
-from fanscan.vision.reader import CROP_H, CROP_MIN_SIDE, CROP_W, _find
+from fanscan.vision.locate import CROP_MIN_SIDE, locate
+from fanscan.vision.reader import CROP_H, CROP_W
 
 MATCH_IOU = 0.5
 KINDS = ("finder", "true")
@@ -102,7 +103,7 @@ def crops_of_scene(scene: Scene) -> tuple[list[SceneCrop], SceneCropCounts]:
     photo = load_photo(scene.jpeg)
     failed = 0
     try:
-        _, detections = _find(photo)
+        _, detections = locate(photo)
     except Exception as error:  # noqa: BLE001 - a reader bug on one scene must not end a long run
         print(f"the reader's finding failed on a scene ({type(error).__name__}: {error})", file=sys.stderr)
         detections, failed = TileDetections.empty(), 1

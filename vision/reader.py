@@ -1,14 +1,17 @@
 """The photo reader: a phone photo of a declared hand in, the hand JSON (as far as it shows) out.
 
 Stages (each a module of its own): ``image_io`` opens the photo (EXIF orientation, pixel limit)
-and decodes it at a reduced scale; ``finder`` finds every tile's top face on that small copy,
-then again on the hand's region at the scale the finder knows best; ``layout.hand_frame`` works
+and decodes it at a reduced scale; ``locate`` runs the ``finder`` on that small copy for every
+tile's top face, then again on the hand's region at the scale the finder knows best;
+stray boxes far from the hand are dropped; ``layout.hand_frame`` works
 out which way the rows run and which tiles lie sideways; each face is cut from the smallest
 decode that still shows it in detail (``Photo.crop_quad``, perspective corrected, upright) and
-classified as cut and turned 180 degrees; sideways tiles are tried turned both ways, and when
+classified as cut and turned 180 degrees, flowers given a second look at their printed number
+(``numerals``); sideways tiles are tried turned both ways, and when
 the tiles read poorly the whole hand is tried upside down; beside two equal faces standing apart
 the slots of a concealed kong's backs are classified too; ``layout.analyse`` makes groups,
-melds, the winning tile and the doubts; ``annotate`` draws the result.
+melds, the winning tile and the doubts, ``consistency`` makes the tiles agree with a possible
+hand; ``annotate`` draws the result.
 """
 
 from __future__ import annotations
@@ -24,37 +27,16 @@ from fanscan.scoring.tiles import BACK, CLASS_LABELS
 from fanscan.vision import annotate, consistency, finder, layout, numerals
 from fanscan.vision.detections import HandLayout, TileDetections, TileReading
 from fanscan.vision.image_io import Photo, load_photo
+from fanscan.vision.locate import CROP_MIN_SIDE, find_scale, locate
 from fanscan.vision.numeric import median
 
 from fanscan.atomic import atomic_path
 from fanscan.errors import FanscanError
 
 CROP_W, CROP_H = 96, 128
-CROP_MIN_SIDE = 72
-"""Crops come from the coarsest decode in which a tile's short side still spans this many pixels."""
-TILES_ACROSS = 20
-"""A photo's long side spans about this many tiles' short sides when the hand fills it."""
-REFIND_SHORT = 36
-"""The hand is searched again at a scale where a tile's short side spans this many pixels."""
-REFIND_MAX_SIDE = 1280
-"""...but on an image of at most this long side (a close-up of a few large tiles)."""
-REFIND_PASSES = 2
-CLOSE_UP_SIDES = (400, 256, 160)
-"""Long sides of the smaller copies searched when the boxes found at the finder's working size
-disagree in size (a close-up whose tiles are too large for the network)."""
-SPREAD_AGREES = 0.3
-"""Boxes found at the finder's working size whose log areas spread less than this are taken to be
-whole tiles..."""
-CLOSE_UP_MIN_SHORT = 18
-"""A smaller copy counts only while a tile's short side still spans this many of its pixels."""
-CLOSE_UP_AGREES = 0.5
-"""...and a smaller copy replaces it only when its boxes spread less than this, and clearly less."""
 BACK_PROBE_ALONE = 0.8
 """Both slots beside two equal faces are taken as a concealed kong's missed backs only when each
 reads as a back with this probability (0.5 when the finder found one of the two)."""
-SPECK_AREA = 0.3
-"""A box with less than this share of the median box's area is no tile (tiles of one hand differ
-by perspective, well under a factor of two)."""
 STRAY_DISTANCE = 3.5
 """Tiles whose centres lie within this many tile lengths belong to one cluster..."""
 STRAY_CLUSTER = 2
@@ -148,134 +130,6 @@ def _write_image(path: Path, image: np.ndarray) -> None:
     with atomic_path(path) as temp:
         if not cv2.imwrite(str(temp), image):
             raise FanscanError("unwritable", f"cannot write {path}")
-
-
-def _find_scale(photo: Photo) -> int:
-    for scale in (8, 4, 2):
-        if max(photo.size) / scale >= finder.WORK_SIDE:
-            return scale
-    return 1
-
-
-def _likely_crop_scale(photo: Photo) -> int:
-    """The decode scale the crops will probably be cut from, for a hand that spans most of the
-    photo (a tile's short side about 1/``TILES_ACROSS`` of the long side)."""
-    short = max(photo.size) / TILES_ACROSS
-    for scale in (8, 4, 2):
-        if short / scale >= CROP_MIN_SIDE:
-            return scale
-    return 1
-
-
-def _short_sides(quads: np.ndarray) -> np.ndarray:
-    sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
-    return sides.min(axis=1)
-
-
-def _areas(quads: np.ndarray) -> np.ndarray:
-    x, y = quads[:, :, 0], quads[:, :, 1]
-    return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
-
-
-def _size_spread(quads: np.ndarray) -> float:
-    """Standard deviation of the log areas of the quads: low when every box is one whole tile."""
-    if len(quads) < 3:
-        return float("inf")
-    return float(np.std(np.log(np.maximum(_areas(quads), 1e-6))))
-
-
-def _without_specks(detections: TileDetections) -> TileDetections:
-    """The detections less boxes far smaller than the photo's typical tile (``SPECK_AREA``): a
-    blob of table pattern or a tile's coloured side, which the classifier would take for a blank
-    white dragon (on scenes 0-199, two hands had such a phantom P)."""
-    if len(detections) < 5:
-        return detections
-    areas = _areas(detections.quads)
-    return detections.subset(areas >= SPECK_AREA * median(areas))
-
-
-def _find(photo: Photo) -> tuple[np.ndarray, TileDetections]:
-    """Tiles in full-resolution pixels, and the working image they were found on.
-
-    A first pass on the whole photo says where the hand lies and how large its tiles are; the
-    hand's region is then searched again at the scale the finder separates touching tiles best
-    (``_refind``), once more when the tiles found there still are not at that scale (a first pass
-    that merged or split tiles misjudges their size). On scenes 1000-1039 the tiles found (a box
-    with IoU > 0.5 to the truth) rose from 560 to 611 of 639. A close-up (``_close_up``) is
-    read on the smaller copy where its boxes agree.
-    """
-    scale = _find_scale(photo)
-    # Decoding first at the crops' likely scale makes one decode serve both (the finder's copy is
-    # shrunk from it): 12 MP, 35 + 55 ms -> 60 ms.
-    photo.decode(min(scale, _likely_crop_scale(photo)))
-    image = photo.decode(scale)
-    to_photo = photo.width / image.shape[1]
-    small, back_factor = finder.working_image(image)
-    detections = finder.find_tiles(small)
-    close = _close_up(image, _size_spread(detections.quads))
-    if close is not None:
-        small, found, back_factor = close
-        return small, _without_specks(found.scaled(back_factor * to_photo))
-    detections = detections.scaled(back_factor * to_photo)
-    for _ in range(REFIND_PASSES):
-        if len(detections) < 3:
-            break
-        short = median(_short_sides(detections.quads))
-        if short < 1:
-            break
-        again_image, again = _refind(photo, detections, short)
-        if len(again) < 3:
-            break
-        small, detections = again_image, again
-        seen = median(_short_sides(again.quads)) * again_image.shape[1] / photo.width
-        if seen <= 0 or abs(np.log(seen / REFIND_SHORT)) < 0.15:
-            break
-    return small, _without_specks(detections)
-
-
-def _close_up(image: np.ndarray, spread: float) -> tuple[np.ndarray, TileDetections, float] | None:
-    """The tiles of a close-up, found on a smaller copy of ``image``, or None for a photo whose
-    tiles are not too large for the finder.
-
-    Where a tile's short side spans much more than the ~36 px the network learnt, it marks pieces
-    of each face, and the boxes disagree in size (``spread``, see ``_size_spread``). A smaller
-    copy whose boxes agree (and still show the tiles large enough to judge) is read instead,
-    without a second search: zooming back in would split the faces again. On the four real
-    close-ups of camerash/untagged-photos (36 tiles each) this gives 36 boxes each instead of 76-260.
-    """
-    if spread <= SPREAD_AGREES:
-        return None
-    best = None
-    for side in CLOSE_UP_SIDES:
-        small, back_factor = finder.working_image(image, side)
-        found = finder.find_tiles(small)
-        if len(found) < 3 or median(_short_sides(found.quads)) < CLOSE_UP_MIN_SHORT:
-            break
-        found_spread = _size_spread(found.quads)
-        if found_spread <= min(CLOSE_UP_AGREES, spread - 0.15) and (best is None or found_spread < best[0]):
-            best = (found_spread, small, found, back_factor)
-    return None if best is None else best[1:]
-
-
-def _refind(photo: Photo, detections: TileDetections, short: float) -> tuple[np.ndarray, TileDetections]:
-    """Search the hand's region again, scaled so that a tile's short side (``short`` full-size
-    pixels) spans ``REFIND_SHORT`` pixels; returns the searched image and the tiles found."""
-    points = detections.quads.reshape(-1, 2)
-    lo = np.maximum(points.min(axis=0) - 1.5 * short, 0)
-    hi = np.minimum(points.max(axis=0) + 1.5 * short, np.array(photo.size, np.float64))
-    factor = min(REFIND_SHORT / short, REFIND_MAX_SIDE / float(max(hi - lo)))
-    scale = next((c for c in (8, 4, 2) if factor * c <= 1.0), 1)
-    fine = photo.decode(scale)
-    fx = fine.shape[1] / photo.width
-    x0, y0 = (lo * fx).astype(int)
-    x1, y1 = np.ceil(hi * fx).astype(int)
-    region = fine[y0:y1, x0:x1]
-    size = (max(16, round(region.shape[1] * factor / fx)), max(16, round(region.shape[0] * factor / fx)))
-    interpolation = cv2.INTER_AREA if factor / fx < 1 else cv2.INTER_LINEAR
-    image = cv2.resize(region, size, interpolation=interpolation)
-    found = finder.find_tiles(image)
-    quads = found.quads * np.float32(region.shape[1] / size[0]) + np.float32([x0, y0])
-    return image, TileDetections(quads / np.float32(fx), found.scores, found.backs)
 
 
 def _classify(classifier: Any, crops: list[np.ndarray]) -> np.ndarray:
@@ -524,7 +378,7 @@ def _debug(debug_dir: Path, photo: Photo, small: np.ndarray, detections: TileDet
     """Write the intermediate images: the finder's input and maps, detections, crops, result."""
     debug_dir.mkdir(parents=True, exist_ok=True)
     maps = finder.tile_maps(small)
-    overlay, _ = finder.working_image(photo.decode(_find_scale(photo)))
+    overlay, _ = finder.working_image(photo.decode(find_scale(photo)))
     factor = overlay.shape[1] / reading.image_size[0]
     for quad, back in zip(detections.quads, detections.backs):
         cv2.polylines(overlay, [(quad * factor).astype(np.int32)], True, (0, 0, 255) if back else (0, 255, 0), 1)
@@ -553,7 +407,7 @@ def read_photo(
     labelling) keeps each tile's own reading: no copy limits, no completing the hand.
     ``numbers=False`` skips the second look at the numbers printed on flowers."""
     photo = load_photo(source)
-    small, detections = _find(photo)
+    small, detections = locate(photo)
     if len(detections) == 0:
         raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
     if classifier is None:

@@ -197,10 +197,10 @@ def test_reader_hand_rules_apply_to_a_hand_not_to_a_labelling_photo(scene) -> No
 @pytest.mark.parametrize(("size", "scale"), [((4000, 3000), 2), ((8000, 6000), 4), ((1600, 1200), 1), ((640, 480), 1)])
 def test_reader_decodes_once_at_the_crops_likely_scale(size, scale) -> None:
     from fanscan.vision.image_io import Photo
-    from fanscan.vision.reader import CROP_MIN_SIDE, TILES_ACROSS, _likely_crop_scale
+    from fanscan.vision.locate import CROP_MIN_SIDE, TILES_ACROSS, likely_crop_scale
 
     photo = Photo(b"", "photo.jpg", size[0], size[1], 1, "JPEG")
-    assert _likely_crop_scale(photo) == scale
+    assert likely_crop_scale(photo) == scale
     # A tile a twentieth of the long side still spans the crops' minimum at that scale.
     assert max(size) / TILES_ACROSS / scale >= CROP_MIN_SIDE or scale == 1
 
@@ -226,7 +226,7 @@ def test_reader_flowers_together_outweigh_one_face_unless_spread_thin() -> None:
 
 def test_reader_drops_specks_far_smaller_than_the_tiles() -> None:
     from fanscan.vision.detections import TileDetections
-    from fanscan.vision.reader import _without_specks
+    from fanscan.vision.locate import without_specks
 
     def box(x: float, side: float) -> np.ndarray:
         return np.float32([[x, 0], [x + side, 0], [x + side, 1.3 * side], [x, 1.3 * side]])
@@ -235,11 +235,11 @@ def test_reader_drops_specks_far_smaller_than_the_tiles() -> None:
     far = box(900, 70)  # a farther tile: 0.6 of the area, kept
     speck = box(1200, 30)  # a blob: 0.11 of the area
     found = TileDetections(np.stack([*tiles, far, speck]), np.ones(7), np.zeros(7, bool))
-    kept = _without_specks(found)
+    kept = without_specks(found)
     assert len(kept) == 6
     assert not any(np.allclose(q, speck) for q in kept.quads)
     few = TileDetections(np.stack([tiles[0], tiles[1], speck]), np.ones(3), np.zeros(3, bool))
-    assert len(_without_specks(few)) == 3  # too few boxes to say what a tile's size is
+    assert len(without_specks(few)) == 3  # too few boxes to say what a tile's size is
 
 
 def test_reader_a_flowers_guesses_keep_the_likeliest_other_face() -> None:
