@@ -49,6 +49,10 @@ CANDIDATES = 3
 """Each tile keeps this many of the classifier's guesses, for ``consistency`` to choose from."""
 FAR_GUESS_MIN = 0.01
 """...and, as far guesses for completing a hand, the other faces at least this likely."""
+BODY_REFERENCE = np.float32([217, 235, 241])
+"""BGR of a tile body under neutral light, as the classifier learnt it (the scenes' mean ivory)."""
+CAST_IGNORED = 0.05
+"""A colour cast whose gains all lie within this of 1 (in log) is left alone."""
 FLIP_BELOW = 0.75
 """When the upright tiles' mean confidence is below this, the hand is also tried upside down."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
@@ -146,6 +150,24 @@ def _classify(classifier: Any, crops: list[np.ndarray]) -> np.ndarray:
     return (probs[: len(crops)] + probs[len(crops) :]) / 2
 
 
+def _white_balanced(crops: list[np.ndarray]) -> list[np.ndarray]:
+    """The crops with the light's colour cast taken out, judged on the tiles' bodies: the median
+    over the crops of each one's bright level (90th percentile per channel) is brought to the hue of
+    the ivory the classifier learnt (``BODY_REFERENCE``), keeping its brightness. Crops whose cast is
+    slight are returned as they are. Measured (15-30 scenes each, hands read exactly): a tungsten
+    cast 9 -> 11 of 30, a cool one 27 -> 28, unchanged without a cast (171 of 200)."""
+    if not crops:
+        return crops
+    pixels = [c.reshape(-1, 3) for c in crops]
+    bright = np.array([np.partition(p, int(0.9 * (len(p) - 1)), axis=0)[int(0.9 * (len(p) - 1))] for p in pixels])
+    level = np.maximum(np.array([median(bright[:, channel]) for channel in range(3)], np.float32), 1.0)
+    target = level.mean() * BODY_REFERENCE / BODY_REFERENCE.mean()
+    gains = np.clip(target / level, 0.6, 1.6).astype(np.float32)
+    if float(np.abs(np.log(gains)).max()) < CAST_IGNORED:
+        return crops
+    return [np.clip(c.astype(np.float32) * gains, 0, 255).astype(np.uint8) for c in crops]
+
+
 def _likeliest(probs: np.ndarray) -> int:
     """The class index a tile is read as.
 
@@ -194,6 +216,7 @@ def _read_tiles(
     def best(choices: list[list[np.ndarray]]) -> tuple[list[int], np.ndarray, list[np.ndarray]]:
         boxes = [layout.orient_box(q, w) for q, ws in zip(detections.quads, choices) for w in ws]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
+        crops = _white_balanced(crops)
         probs = _classify(classifier, crops)
         picks, rows, chosen = [], [], []
         k = 0

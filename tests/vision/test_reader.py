@@ -272,3 +272,23 @@ def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers() -> None:
     phantoms = [tile("P", 900, -400), tile("P", 960, -420), tile("P", -600, 300)]
     kept = _without_strays(row + [win] + meld + flowers + phantoms)
     assert [t.code for t in kept] == [t.code for t in row + [win] + meld + flowers]
+
+
+def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies() -> None:
+    from fanscan.vision.reader import BODY_REFERENCE, _white_balanced
+
+    rng = np.random.default_rng(0)
+    crops = []
+    for _ in range(6):
+        crop = np.empty((128, 96, 3), np.float32)
+        crop[:] = BODY_REFERENCE
+        crop[40:80, 30:60] = (30, 30, 180)  # red ink
+        crops.append(np.clip(crop + rng.normal(0, 3, crop.shape), 0, 255).astype(np.uint8))
+    assert all(a is b for a, b in zip(_white_balanced(crops), crops))  # no cast: untouched
+    tungsten = [np.clip(c * np.float32([0.6, 0.9, 1.2]), 0, 255).astype(np.uint8) for c in crops]
+    balanced = _white_balanced(tungsten)
+    body = np.median(np.concatenate([b[5:30, 5:30].reshape(-1, 3) for b in balanced]), axis=0)
+    assert np.allclose(body / body.mean(), BODY_REFERENCE / BODY_REFERENCE.mean(), atol=0.03)
+    ink = np.median(np.concatenate([b[50:70, 40:50].reshape(-1, 3) for b in balanced]), axis=0)
+    assert ink[2] > 2 * ink[0]  # the red ink stays red
+    assert _white_balanced([]) == []
