@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fanscan.datasets.tile_art import FACE_SIZE
+from fanscan.datasets.tile_art import FACE_SIZE, load_font
 
 CJK_FONTS: tuple[Path, ...] = (
     Path("/usr/share/fonts/truetype/arphic/ukai.ttc"),
@@ -55,13 +55,6 @@ def available_fonts() -> tuple[Path, ...]:
     return tuple(path for path in CJK_FONTS if path.is_file())
 
 
-@cache
-def _font(path: Path, size: int):  # noqa: ANN202 (PIL type, imported lazily)
-    from PIL import ImageFont
-
-    return ImageFont.truetype(str(path), size)
-
-
 def _jitter(colour: tuple[int, int, int], rng: np.random.Generator) -> tuple[int, int, int]:
     r, g, b = (int(np.clip(c + rng.normal(0, 15), 0, 255)) for c in colour)
     return r, g, b
@@ -70,7 +63,7 @@ def _jitter(colour: tuple[int, int, int], rng: np.random.Generator) -> tuple[int
 def _write(draw, text: str, font_path: Path, size: int, centre: tuple[float, float],  # noqa: ANN001
            colour: tuple[int, int, int]) -> None:
     """Draw ``text`` centred on ``centre``."""
-    font = _font(font_path, size)
+    font = load_font(font_path, size)
     x0, y0, x1, y1 = draw.textbbox((0, 0), text, font=font)
     draw.text((centre[0] - (x0 + x1) / 2, centre[1] - (y0 + y1) / 2), text, font=font, fill=colour)
 

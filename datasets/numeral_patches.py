@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from fanscan.datasets.composed_faces import available_fonts as cjk_fonts
-from fanscan.datasets.tile_art import available_styles, load_faces
+from fanscan.datasets.tile_art import available_styles, load_faces, load_font
 
 PATCH = 32
 """Side of a patch in pixels (grey levels)."""
@@ -50,20 +50,13 @@ def latin_fonts() -> tuple[Path, ...]:
     return tuple(path for path in LATIN_FONTS if path.is_file())
 
 
-@cache
-def _font(path: Path, size: int):  # noqa: ANN202 (PIL type, imported lazily)
-    from PIL import ImageFont
-
-    return ImageFont.truetype(str(path), size)
-
-
 def _glyph(text: str, font: Path, size: int, rng: np.random.Generator) -> np.ndarray:
     """The text as a float mask (ink = 1), tightly cropped, turned a few degrees."""
     from PIL import Image, ImageDraw
 
     canvas = Image.new("L", (size * 3, size * 3), 0)
     draw = ImageDraw.Draw(canvas)
-    draw.text((size, size // 2), text, font=_font(font, size), fill=255)
+    draw.text((size, size // 2), text, font=load_font(font, size), fill=255)
     mask = np.asarray(canvas, np.float32) / 255
     angle = rng.normal(0, 5)
     turn = cv2.getRotationMatrix2D((mask.shape[1] / 2, mask.shape[0] / 2), angle, 1.0)

@@ -27,7 +27,7 @@ import numpy as np
 
 from fanscan.datasets.composed_faces import compose_face
 from fanscan.datasets.textures import TABLE_KINDS, table_texture
-from fanscan.datasets.tile_art import BACK_COLOURS, FACE_SIZE, available_styles, load_faces, render_back
+from fanscan.datasets.tile_art import BACK_COLOURS, FACE_SIZE, available_styles, load_faces, load_font, render_back
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
 
@@ -61,20 +61,13 @@ def _faces(style: str) -> dict[str, np.ndarray]:
     return load_faces(style)
 
 
-@cache
-def _font(path: Path, size: int):  # noqa: ANN202 (PIL type, imported lazily)
-    from PIL import ImageFont
-
-    return ImageFont.truetype(str(path), size)
-
-
 def _draw_text(face: np.ndarray, text: str, font_path: Path, size: int, xy: tuple[int, int],
                colour: tuple[int, int, int]) -> None:
     """Draw ``text`` onto the BGRA ``face`` in place (opaque ink)."""
     from PIL import Image, ImageDraw
 
     mask = Image.new("L", (face.shape[1], face.shape[0]), 0)
-    ImageDraw.Draw(mask).text(xy, text, font=_font(font_path, size), fill=255)
+    ImageDraw.Draw(mask).text(xy, text, font=load_font(font_path, size), fill=255)
     alpha = np.asarray(mask, np.float32)[..., None] / 255
     face[..., :3] = (face[..., :3] * (1 - alpha) + np.float32(colour) * alpha).astype(np.uint8)
     face[..., 3] = np.maximum(face[..., 3], (alpha[..., 0] * 255).astype(np.uint8))

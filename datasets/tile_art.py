@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -230,15 +231,23 @@ def _render_gnome_smooth() -> dict[str, np.ndarray]:
     }
 
 
-def _render_font(font_file: Path) -> dict[str, np.ndarray]:
-    from PIL import Image, ImageDraw, ImageFont
+@cache
+def load_font(path: Path, size: int):  # noqa: ANN201 (PIL type, imported lazily)
+    """The TrueType font at ``path`` in pixel ``size``, loaded once per path and size."""
+    from PIL import ImageFont
 
-    font = ImageFont.truetype(str(font_file), 256)
+    return ImageFont.truetype(str(path), size)
+
+
+def _render_font(font_file: Path) -> dict[str, np.ndarray]:
+    from PIL import Image, ImageDraw
+
+    glyphs = load_font(font_file, 256)
     faces = {}
     for i, code in enumerate(_UNICODE_ORDER):
         glyph = chr(0x1F000 + i)
         canvas = Image.new("L", (400, 400), 0)
-        ImageDraw.Draw(canvas).text((40, 40), glyph, font=font, fill=255)
+        ImageDraw.Draw(canvas).text((40, 40), glyph, font=glyphs, fill=255)
         ink = np.asarray(canvas)
         rows, cols = np.nonzero(ink)
         # The glyph's outline is the tile's border: crop to it.

@@ -1,8 +1,8 @@
 """Tile face classification with the shipped ONNX model (onnxruntime), batched.
 
 ``TileClassifier(model_path=None)`` reads the model's JSON sidecar (labels, input size, channel
-order, mean/std; see ``fanscan.models.export``) and creates its onnxruntime session on first use,
-under a lock, then shares it: onnxruntime documents ``run`` as thread-safe. Crops are BGR uint8
+order, mean/std; see ``fanscan.models.export``); its onnxruntime session is a shared
+``LazySession``, made on first use. Crops are BGR uint8
 arrays of any size, preprocessed exactly as in training (``vision.preprocess``).
 """
 
@@ -18,6 +18,7 @@ import numpy as np
 
 import fanscan.models
 from fanscan.errors import FanscanError
+from fanscan.vision.onnx_session import LazySession
 from fanscan.vision.preprocess import PreprocessSpec, preprocess
 
 DEFAULT_MODEL = Path(fanscan.models.__file__).resolve().parent / "tile_classifier.onnx"
@@ -45,28 +46,10 @@ class TileClassifier:
                 "bad_model", f"cannot read the classifier's sidecar {sidecar} ({error})"
             ) from None
         self.meta = meta
-        self._providers = list(providers) if providers else ["CPUExecutionProvider"]
-        self._threads = threads
-        self._session: Any = None
-        self._input_name = ""
-        self._lock = threading.Lock()
+        self._session = LazySession(self.model_path, threads=threads, providers=providers)
 
     def _run(self, tensor: np.ndarray) -> np.ndarray:
-        if self._session is None:
-            with self._lock:
-                if self._session is None:
-                    import onnxruntime as ort
-
-                    options = ort.SessionOptions()
-                    if self._threads:
-                        options.intra_op_num_threads = self._threads
-                        options.inter_op_num_threads = 1
-                    session = ort.InferenceSession(
-                        str(self.model_path), options, providers=self._providers
-                    )
-                    self._input_name = session.get_inputs()[0].name
-                    self._session = session
-        return self._session.run(None, {self._input_name: tensor})[0]
+        return self._session.run(tensor)
 
     def probabilities(self, images: Sequence[np.ndarray]) -> np.ndarray:
         """Class probabilities (n, len(labels)) for BGR uint8 crops of any size."""

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.numeric import median
+from fanscan.vision.onnx_session import LazySession
 
 from fanscan.errors import FanscanError
 
@@ -31,24 +32,18 @@ TILE_BELOW = 0.7
 CORE_ABOVE = 0.9
 """Each tile grows (watershed) from a core where the tile's probability is above this."""
 _MIN_AREA = 12  # px of a blob in the working image: smaller ones are noise
-_session = None
+_session: LazySession | None = None
 _lock = threading.Lock()
 
 
-def _get_session():
+def _get_session() -> LazySession:
+    """The finder's shared session, on the model at ``MODEL_PATH`` when first asked for."""
     global _session
     with _lock:
         if _session is None:
-            import onnxruntime
-
             if not MODEL_PATH.is_file():
                 raise FanscanError("not_found", f"the tile finder model is missing: {MODEL_PATH}")
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = 1
-            options.inter_op_num_threads = 1
-            _session = onnxruntime.InferenceSession(
-                str(MODEL_PATH), options, providers=["CPUExecutionProvider"]
-            )
+            _session = LazySession(MODEL_PATH, threads=1)
     return _session
 
 
@@ -87,8 +82,7 @@ def tile_maps(small: np.ndarray) -> np.ndarray:
     ph, pw = -(-h // 8) * 8, -(-w // 8) * 8
     padded = cv2.copyMakeBorder(small, 0, ph - h, 0, pw - w, cv2.BORDER_REPLICATE)
     tensor = padded[:, :, ::-1].astype(np.float32).transpose(2, 0, 1)[None] / 255.0
-    session = _get_session()
-    (logits,) = session.run(None, {session.get_inputs()[0].name: np.ascontiguousarray(tensor)})
+    logits = _get_session().run(np.ascontiguousarray(tensor))
     logits = np.ascontiguousarray(logits[0].transpose(1, 2, 0))
     logits -= logits.max(axis=2, keepdims=True)
     probs = np.exp(logits)

@@ -25,6 +25,7 @@ import numpy as np
 
 import fanscan.models
 from fanscan.errors import FanscanError
+from fanscan.vision.onnx_session import LazySession
 
 DEFAULT_MODEL = Path(fanscan.models.__file__).resolve().parent / "flower_numerals.onnx"
 CROP_SIZE = (96, 128)
@@ -64,23 +65,10 @@ class NumeralReader:
             self.patch = int(meta["input"]["size"])
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise FanscanError("bad_model", f"cannot read the numeral reader's sidecar ({error})") from None
-        self._threads = threads
-        self._session: Any = None
-        self._lock = threading.Lock()
+        self._session = LazySession(self.model_path, threads=threads)
 
     def _run(self, patches: np.ndarray) -> np.ndarray:
-        if self._session is None:
-            with self._lock:
-                if self._session is None:
-                    import onnxruntime as ort
-
-                    options = ort.SessionOptions()
-                    if self._threads:
-                        options.intra_op_num_threads = self._threads
-                    self._session = ort.InferenceSession(str(self.model_path), options,
-                                                         providers=["CPUExecutionProvider"])
-        tensor = patches.astype(np.float32)[:, None] / np.float32(255)
-        return self._session.run(None, {"patch": tensor})[0]
+        return self._session.run(patches.astype(np.float32)[:, None] / np.float32(255))
 
     def number_probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(n, 4): for each upright BGR crop, the surest window's probability of each number 1-4."""
