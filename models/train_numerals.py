@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -23,7 +24,8 @@ from torch import nn
 from tqdm import tqdm
 
 from fanscan.atomic import write_bytes_atomic, write_text_atomic
-from fanscan.datasets.numeral_patches import CLASSES, PATCH, render_patch
+from fanscan.datasets.composed_faces import available_fonts as cjk_fonts
+from fanscan.datasets.numeral_patches import CLASSES, PATCH, latin_fonts, render_patch
 from fanscan.vision.numerals import DEFAULT_MODEL
 
 
@@ -97,18 +99,36 @@ def export(net: nn.Module, out: Path, training: dict) -> None:
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar, indent=2) + "\n")
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--patches", type=int, default=40000, help="rendered patches to train on")
-    parser.add_argument("--steps", type=int, default=2500)
+    parser.add_argument("--patches", type=_positive, default=40000, help="rendered patches to train on")
+    parser.add_argument("--steps", type=_positive, default=2500)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=_positive, default=2)
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     args = parser.parse_args(argv)
+    if not latin_fonts() or not cjk_fonts():
+        print("train_numerals: error: the numerals are drawn with Debian's fonts-freefont-ttf and a CJK font "
+              "(fonts-noto-cjk, fonts-arphic-ukai, ...); install them first", file=sys.stderr)
+        return 1
+    if not args.out.parent.is_dir():
+        print(f"train_numerals: error: no folder {args.out.parent} to write the model into", file=sys.stderr)
+        return 1
     start = time.monotonic()
     net, accuracy = train(args.patches, args.steps, args.seed, args.threads)
-    export(net, args.out, {"patches": args.patches, "steps": args.steps, "seed": args.seed,
-                           "rendered_check_accuracy": round(accuracy, 4)})
+    try:
+        export(net, args.out, {"patches": args.patches, "steps": args.steps, "seed": args.seed,
+                               "rendered_check_accuracy": round(accuracy, 4)})
+    except OSError as error:
+        print(f"train_numerals: error: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        return 1
     print(f"wrote {args.out} in {(time.monotonic() - start) / 60:.1f} min; "
           f"{accuracy:.1%} of 2,000 fresh rendered patches right")
     return 0

@@ -12,10 +12,12 @@ pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from fanscan.datasets import numeral_patches  # noqa: E402
+from fanscan.datasets.composed_faces import available_fonts as cjk_fonts  # noqa: E402
 from fanscan.models import train_numerals  # noqa: E402
 from fanscan.vision.numerals import NumeralReader  # noqa: E402
 
-needs_fonts = pytest.mark.skipif(not numeral_patches.latin_fonts(), reason="no Latin font installed")
+needs_fonts = pytest.mark.skipif(not numeral_patches.latin_fonts() or not cjk_fonts(),
+                                 reason="needs a Latin and a CJK font")
 
 
 @needs_fonts
@@ -37,3 +39,17 @@ def test_numeral_patches_are_deterministic_and_cover_every_class() -> None:
     assert set(labels.tolist()) == set(range(len(numeral_patches.CLASSES)))
     c, _ = numeral_patches.generate(40, seed=6)
     assert not np.array_equal(a, c)
+
+
+def test_train_numerals_bad_requests_are_one_line_errors(tmp_path, monkeypatch, capsys) -> None:
+    assert train_numerals.main(["--out", str(tmp_path / "absent" / "m.onnx")]) == 1
+    assert capsys.readouterr().err.strip().count("\n") == 0
+    with pytest.raises(SystemExit) as exit_info:
+        train_numerals.main(["--patches", "0"])
+    assert exit_info.value.code == 2
+    capsys.readouterr()  # argparse's usage lines
+    monkeypatch.setattr(train_numerals, "latin_fonts", lambda: ())
+    assert train_numerals.main(["--out", str(tmp_path / "m.onnx")]) == 1
+    err = capsys.readouterr().err
+    assert "fonts-freefont-ttf" in err and err.strip().count("\n") == 0
+    assert not (tmp_path / "m.onnx").exists()
