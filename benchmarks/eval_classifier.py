@@ -9,7 +9,7 @@ Prints accuracy per set, the most confused pairs, and how confidence separates r
 answers at several thresholds (for the photo reader's "doubtful tile" flag). Needs ../shared/data.
 ``--crops`` also scores every model on every crop of a crop folder (e.g. faces cut from held-out
 generated scenes by ``python -m fanscan.datasets.scene_crops``), each read as the photo reader
-reads it: averaged with itself turned 180 degrees.
+reads it.
 """
 
 from __future__ import annotations
@@ -69,14 +69,12 @@ def evaluate(model_paths: list[str], numeral_reader: NumeralReader | None = None
 
 def score_folder(model_path: str, folder: Path) -> tuple[list[str], list[str]]:
     """(true codes, predicted codes) of every crop in ``folder`` as the photo reader reads them."""
-    from fanscan.vision.reader import _classify
-
     classifier = TileClassifier(model_path)
     crops = training_crops(folder)
     truth, predicted = [], []
     for start in range(0, len(crops), 256):
         chunk = crops[start : start + 256]
-        probs = _classify(classifier, [c.load() for c in chunk])
+        probs = classifier.probabilities([c.load() for c in chunk])
         truth += [c.code for c in chunk]
         predicted += [classifier.labels[i] for i in probs.argmax(axis=1)]
     return truth, predicted

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 import fanscan.models
@@ -23,6 +24,11 @@ from fanscan.vision.preprocess import PreprocessSpec, preprocess
 
 DEFAULT_MODEL = Path(fanscan.models.__file__).resolve().parent / "tile_classifier.onnx"
 BATCH = 64  # crops per onnxruntime call
+# Crops read with less confidence than this get a second look, turned 180 degrees (the classifier
+# learnt faces both ways up), and the two looks are averaged. Held-out real crops (3 folds, 1,352):
+# 97.7 -> 98.0 % with the numeral reader; a second look at every crop gives the same answers at
+# five times the cost (about 19 % of real crops fall below 0.9).
+SECOND_LOOK_BELOW = 0.9
 
 
 class TileClassifier:
@@ -51,13 +57,22 @@ class TileClassifier:
     def _run(self, tensor: np.ndarray) -> np.ndarray:
         return self._session.run(tensor)
 
-    def probabilities(self, images: Sequence[np.ndarray]) -> np.ndarray:
-        """Class probabilities (n, len(labels)) for BGR uint8 crops of any size."""
+    def _looked_once(self, images: Sequence[np.ndarray]) -> np.ndarray:
         out = [
             self._run(preprocess(images[start : start + BATCH], self.spec))
             for start in range(0, len(images), BATCH)
         ]
         return np.concatenate(out) if out else np.zeros((0, len(self.labels)), np.float32)
+
+    def probabilities(self, images: Sequence[np.ndarray]) -> np.ndarray:
+        """Class probabilities (n, len(labels)) for BGR uint8 crops of any size; a doubtful
+        crop's are the mean of its two looks, as is and turned 180 degrees (``SECOND_LOOK_BELOW``)."""
+        probs = self._looked_once(images)
+        doubtful = np.flatnonzero(probs.max(axis=1, initial=0.0) < SECOND_LOOK_BELOW)
+        if doubtful.size:
+            turned = self._looked_once([cv2.rotate(images[i], cv2.ROTATE_180) for i in doubtful])
+            probs[doubtful] = (probs[doubtful] + turned) / 2
+        return probs
 
     def classify(self, images: Sequence[np.ndarray]) -> tuple[list[str], np.ndarray]:
         """The most likely code of each crop, and its probability (the confidence)."""

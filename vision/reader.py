@@ -136,20 +136,6 @@ def _write_image(path: Path, image: np.ndarray) -> None:
             raise FanscanError("unwritable", f"cannot write {path}")
 
 
-def _classify(classifier: Any, crops: list[np.ndarray]) -> np.ndarray:
-    """Class probabilities of each crop, averaged with those of the crop turned 180 degrees when
-    the classifier learnt faces both ways up (the shipped one did; a classifier with
-    ``learnt_both_ways_up = False`` is asked once). On faces cut at their true corners (scenes
-    1000-1024) the shipped classifier reads 96.0 % of them right so instead of 93.8 %."""
-    if not crops:
-        return np.zeros((0, len(CLASS_LABELS)), np.float32)
-    if not getattr(classifier, "learnt_both_ways_up", True):
-        return np.asarray(classifier.probabilities(crops), dtype=np.float32)
-    turned = [cv2.rotate(crop, cv2.ROTATE_180) for crop in crops]
-    probs = np.asarray(classifier.probabilities(crops + turned), dtype=np.float32)
-    return (probs[: len(crops)] + probs[len(crops) :]) / 2
-
-
 def _white_balanced(crops: list[np.ndarray]) -> list[np.ndarray]:
     """The crops with the light's colour cast taken out, judged on the tiles' bodies: the median
     over the crops of each one's bright level (90th percentile per channel) is brought to the hue of
@@ -218,7 +204,7 @@ def _read_tiles(
         boxes = [layout.orient_box(q, w) for q, ws in zip(detections.quads, choices) for w in ws]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
         crops = _white_balanced(crops)
-        probs = _classify(classifier, crops)
+        probs = np.asarray(classifier.probabilities(crops), np.float32)
         picks, rows, chosen = [], [], []
         k = 0
         for ws in choices:
@@ -315,7 +301,7 @@ def _probe_backs(
                     empty.append(slot)
             if not empty or backs_there + len(empty) != 2:
                 continue
-            probs = _classify(classifier, [photo.crop_quad(s, CROP_W, CROP_H, scale) for s in empty])
+            probs = np.asarray(classifier.probabilities([photo.crop_quad(s, CROP_W, CROP_H, scale) for s in empty]))
             if (probs[:, _BACK_INDEX] >= (BACK_PROBE_ALONE if backs_there == 0 else 0.5)).all():
                 for slot, p in zip(empty, probs[:, _BACK_INDEX]):
                     taken.append(slot.mean(axis=0))

@@ -29,7 +29,6 @@ class TemplateClassifier:
     """Nearest-template classifier over one art style's 42 faces (composited on ivory)."""
 
     labels = CLASS_LABELS
-    learnt_both_ways_up = False  # the reader asks it once per crop, not also turned 180 degrees
 
     def __init__(self, style: str) -> None:
         from fanscan.datasets import tile_art

@@ -98,6 +98,35 @@ def test_classifier_batches_larger_than_one_run_agree_with_single_crops():
     assert np.allclose(together[60:], alone, atol=1e-5)
 
 
+def test_classifier_looks_again_turned_180_degrees_only_at_doubtful_crops(monkeypatch):
+    # A stand-in network that sees only which half of the crop is bright: top bright -> 1m,
+    # bottom bright -> 9m, surely (0.95) when the crop is mostly white, else doubtfully (0.6).
+    classifier = TileClassifier()
+    seen: list[int] = []
+
+    def fake_run(tensor: np.ndarray) -> np.ndarray:
+        seen.append(len(tensor))
+        out = np.full((len(tensor), len(CLASS_LABELS)), 0.0, np.float32)
+        half = tensor.shape[2] // 2
+        for n, image in enumerate(tensor):
+            top = image[:, :half].mean() > image[:, half:].mean()
+            sure = 0.95 if image.mean() > 0.5 else 0.6
+            out[n, CLASS_LABELS.index("1m" if top else "9m")] = sure
+            out[n, CLASS_LABELS.index("E")] = 1 - sure
+        return out
+
+    monkeypatch.setattr(classifier, "_run", fake_run)
+    doubtful = np.zeros((128, 96, 3), np.uint8)
+    doubtful[:40] = 255  # top bright, mostly dark
+    sure = np.full((128, 96, 3), 255, np.uint8)
+    sure[100:] = 0  # top bright, mostly white
+    probs = classifier.probabilities([doubtful, sure])
+    assert seen == [2, 1]  # both once, then only the doubtful crop turned
+    assert probs[0, CLASS_LABELS.index("1m")] == pytest.approx(0.3)
+    assert probs[0, CLASS_LABELS.index("9m")] == pytest.approx(0.3)
+    assert probs[1, CLASS_LABELS.index("1m")] == pytest.approx(0.95)
+
+
 def test_classifier_empty_input_gives_empty_output():
     codes, confidences = default_classifier().classify([])
     assert codes == [] and confidences.shape == (0,)

@@ -105,28 +105,6 @@ def test_reader_no_tiles_on_an_empty_table() -> None:
     assert caught.value.code == "no_tiles"
 
 
-def test_reader_classifies_each_crop_both_ways_up() -> None:
-    # A stand-in that sees only which half of the crop is bright: one way up it says 1m, turned
-    # 180 degrees 9m; the reader's probabilities are the mean of the two looks.
-    from fanscan.scoring.tiles import CLASS_LABELS
-    from fanscan.vision.reader import _classify
-
-    class HalfClassifier:
-        def probabilities(self, images: list[np.ndarray]) -> np.ndarray:
-            out = np.zeros((len(images), len(CLASS_LABELS)), np.float32)
-            for n, image in enumerate(images):
-                top_bright = image[: len(image) // 2].mean() > image[len(image) // 2 :].mean()
-                out[n, CLASS_LABELS.index("1m" if top_bright else "9m")] = 1.0
-            return out
-
-    crop = np.zeros((128, 96, 3), np.uint8)
-    crop[:64] = 255
-    probs = _classify(HalfClassifier(), [crop])
-    assert probs.shape == (1, len(CLASS_LABELS))
-    assert probs[0, CLASS_LABELS.index("1m")] == pytest.approx(0.5)
-    assert probs[0, CLASS_LABELS.index("9m")] == pytest.approx(0.5)
-
-
 def test_reader_finds_a_hand_far_from_the_camera(scene, template_classifier) -> None:
     # The hand shrunk to a third in the middle of a large empty table: on the whole photo its
     # tiles are too small for the finder, so it searches the hand's region again, zoomed.
@@ -169,7 +147,6 @@ def test_reader_reads_a_close_up_without_splitting_its_tiles(scene, template_cla
 class _SameFlowerEverywhere:
     """A stand-in classifier that reads every crop as 5f (50 %), else 6f (25 %), else 7f (20 %)."""
 
-    learnt_both_ways_up = False
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         from fanscan.scoring.tiles import CLASS_LABELS
