@@ -5,7 +5,7 @@ numeral and character that tell one flower or season from another. A face is com
 with a randomly chosen installed CJK font (kai brush, ming, hei, serif, sans), ink colours, sizes
 and placement, so the classifier learns the writing rather than one set's drawing. A flower or
 season gets a meaningless drawn plant as its picture, so that only its numeral and character say
-which it is, as on a set the classifier has never seen.
+which it is, as on a set the classifier has never seen; or the character alone, written large.
 
 Fonts come from Debian packages (``fonts-arphic-ukai``, ``fonts-arphic-uming``,
 ``fonts-wqy-zenhei``, ``fonts-noto-cjk``, ``fonts-droid-fallback``); with none installed,
@@ -47,6 +47,10 @@ COMPOSABLE = frozenset([f"{n}m" for n in range(1, 10)] + list(_WINDS) + ["C", "F
 
 # Ink colours, RGB: black, navy, dark green, red, dark blue-green.
 _BLACK, _NAVY, _GREEN, _RED, _TEAL = (25, 25, 25), (30, 40, 120), (20, 110, 40), (190, 30, 30), (20, 80, 90)
+_GOLD = (185, 140, 30)
+LARGE_CHARACTER_SHARE = 0.3
+"""Share of written flowers that are the flower's character alone, large in the middle (as sets
+whose flowers are calligraphy print them), sometimes framed and numbered."""
 
 
 @cache
@@ -128,8 +132,30 @@ def compose_face(code: str, rng: np.random.Generator) -> np.ndarray | None:
     return np.ascontiguousarray(rgba[:, :, [2, 1, 0, 3]])
 
 
+def _large_character(draw, code: str, font: Path, rng: np.random.Generator, width: int,  # noqa: ANN001
+                     height: int) -> None:
+    """The flower's character alone, large in the middle, maybe in a frame, maybe numbered."""
+    ink = _jitter([_GOLD, _BLACK, _RED, _NAVY, _GREEN][rng.integers(5)], rng)
+    if rng.random() < 0.4:
+        margin_x, margin_y = int(rng.integers(6, 14)), int(rng.integers(6, 16))
+        draw.rectangle((margin_x, margin_y, width - margin_x, height - margin_y),
+                       outline=_jitter(_BLACK, rng), width=int(rng.integers(1, 4)))
+    _write(draw, _FLOWER_CHARS[code], font, int(rng.integers(52, 76)),
+           (width / 2 + rng.normal(0, 2), height / 2 + rng.normal(0, 4)), ink)
+    numeral_fonts = [path for path in NUMERAL_FONTS if path.is_file()]
+    if numeral_fonts and rng.random() < 0.3:
+        size = int(rng.integers(16, 24))
+        x = size * 0.5 + rng.uniform(3, 8) if rng.random() < 0.5 else width - size * 0.5 - rng.uniform(3, 8)
+        _write(draw, str((int(code[0]) - 1) % 4 + 1), numeral_fonts[int(rng.integers(len(numeral_fonts)))],
+               size, (x, size * 0.6 + rng.uniform(2, 6)), ink)
+
+
 def _flower(draw, code: str, font: Path, rng: np.random.Generator, width: int, height: int) -> None:  # noqa: ANN001
-    """A plant, and the numeral (1-4) and character that name the flower or season in corners."""
+    """A plant, and the numeral (1-4) and character that name the flower or season in corners; or
+    the character alone, large (``LARGE_CHARACTER_SHARE``)."""
+    if rng.random() < LARGE_CHARACTER_SHARE:
+        _large_character(draw, code, font, rng, width, height)
+        return
     _plant(draw, rng, width, height)
     ink = _jitter([_RED, _NAVY, _BLACK, _GREEN][rng.integers(4)], rng)
     left = bool(rng.integers(2))

@@ -7,7 +7,7 @@ square window on the tile's top band, as ``vision.numerals`` cuts them: it holds
 (class 1-4, any size from a third to nearly all of the window, off-centre, slightly turned, in
 a random font and ink), or none (class 0: a Chinese character, a piece of plant, a blossom, the
 tile's edge, a numeral cut off at the window's edge, plain body, or a window of a tile face
-drawn without numerals), on an ivory to white body with blur, noise, JPEG and light. ``generate(n, seed)`` is deterministic for a seed.
+drawn without numerals, bare or on a rendered tile between its neighbours), on an ivory to white body with blur, noise, JPEG and light. ``generate(n, seed)`` is deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -41,6 +41,11 @@ UNNUMBERED_STYLES = ("xmahjongg-real", "kmahjongg-traditional", "gnome-smooth")
 """Art styles whose flowers print no numeral: any window of their faces is a ``none``."""
 ART_NONE_SHARE = 0.4
 """Share of the ``none`` patches cut from tile art (as the reader cuts windows) when installed."""
+CROP_NONE_SHARE = 0.5
+"""Of those, the share cut from a whole rendered crop of the tile (``synth_tiles``) rather than from
+the bare face: the tile's rim, bevel and frame lines, the table and the neighbour's edge, which
+a bare face lacks and which the reader's windows read as 一 or 二 when never shown them (a
+generated hand's 竹 read as 2f)."""
 _INKS = ((200, 30, 30), (30, 50, 160), (25, 25, 25), (30, 120, 50), (160, 40, 120))  # RGB
 
 
@@ -114,6 +119,8 @@ def render_patch(label: int, rng: np.random.Generator) -> np.ndarray:
         y = int((size - mask.shape[0]) / 2 + rng.normal(0, size * 0.08))
         _stamp(body, mask, ink, x, y)
     elif rng.random() < ART_NONE_SHARE and _art_faces():
+        if rng.random() < CROP_NONE_SHARE:
+            return _crop_window(rng)
         return _photograph(_art_window(rng, size), rng)
     else:
         _draw_none(body, ink, rng, size, latin, chinese)
@@ -152,6 +159,22 @@ def _art_window(rng: np.random.Generator, size: int) -> np.ndarray:
     x = int(rng.integers(0, width - side + 1))
     y = int(rng.integers(0, max(1, int(0.45 * height) - side + 1)))
     return cv2.resize(face[y : y + side, x : x + side], (size, size), interpolation=cv2.INTER_AREA)
+
+
+def _crop_window(rng: np.random.Generator) -> np.ndarray:
+    """One of the reader's windows (``vision.numerals.windows``) on a rendered upright crop of a
+    tile from a style without numerals (flowers half the time), between its neighbours."""
+    from fanscan.datasets.synth_tiles import render_plain_upright_crop
+    from fanscan.vision.numerals import CROP_SIZE, windows
+
+    styles = [style for style in UNNUMBERED_STYLES if style in available_styles()]
+    style = styles[int(rng.integers(len(styles)))]
+    codes = [c for c in load_faces(style) if not c.endswith("m")]
+    flowers = [c for c in codes if c.endswith("f")]
+    code = str(rng.choice(flowers if rng.random() < 0.5 else codes))
+    crop = cv2.resize(render_plain_upright_crop(style, code, rng), CROP_SIZE, interpolation=cv2.INTER_AREA)
+    every = windows(crop, PATCH)
+    return every[int(rng.integers(len(every)))]
 
 
 def _draw_none(body: np.ndarray, ink: tuple[int, int, int], rng: np.random.Generator, size: int,

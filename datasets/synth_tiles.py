@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from fanscan.datasets.composed_faces import compose_face
+from fanscan.datasets.photo_effects import random_cast, random_motion_blur
 from fanscan.datasets.textures import TABLE_KINDS, table_texture
 from fanscan.datasets.tile_art import BACK_COLOURS, FACE_SIZE, available_styles, load_faces, load_font, render_back
 from fanscan.errors import FanscanError
@@ -88,19 +89,20 @@ def _mark_flower(face: np.ndarray, code: str, rng: np.random.Generator) -> None:
         _draw_text(face, FLOWER_CHARS[code], CJK_FONT, size, (x, int(rng.integers(0, 8))), colour)
 
 
-def _face_on_body(style: str, code: str, rng: np.random.Generator) -> np.ndarray:
-    """The tile's face as an opaque BGR image of ``FACE_SIZE``."""
+def _face_on_body(style: str, code: str, rng: np.random.Generator, *, plain: bool = False) -> np.ndarray:
+    """The tile's face as an opaque BGR image of ``FACE_SIZE``; ``plain``: the style's own art,
+    never a written face or an added corner numeral."""
     if code == BACK:
         names = list(BACK_COLOURS)
         base = np.float32(BACK_COLOURS[names[rng.integers(len(names))]])
         colour = tuple(int(c) for c in np.clip(base + rng.normal(0, 18, 3), 0, 255))
         return render_back(colour)[..., :3]
-    composed = compose_face(code, rng) if rng.random() < COMPOSED_SHARE else None
+    composed = compose_face(code, rng) if not plain and rng.random() < COMPOSED_SHARE else None
     if composed is not None:
         face = composed
     else:
         face = _faces(style)[code].copy()
-        if code.endswith("f") and rng.random() < 0.5:
+        if code.endswith("f") and not plain and rng.random() < 0.5:
             _mark_flower(face, code, rng)
     alpha = face[..., 3:].astype(np.float32) / 255
     ink = face[..., :3].astype(np.float32)
@@ -119,20 +121,22 @@ def _tile_rect(canvas: np.ndarray, x: int, y: int, face: np.ndarray, rim: int,
     canvas[y : y + height, x : x + width] = face
 
 
-def _compose(style: str, code: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The tile between its neighbours on a table; returns (canvas, the face's 4 corners)."""
+def _compose(style: str, code: str, rng: np.random.Generator, *, plain: bool = False,
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The tile between its neighbours on a table; returns (canvas, the face's 4 corners).
+    ``plain``: every face is the style's own art (``_face_on_body``) and no neighbour is a character."""
     width, height = FACE_SIZE
     pad, gap_max = 48, 8
     canvas_w, canvas_h = 3 * width + 2 * pad + 2 * gap_max + 24, height + 2 * pad
     canvas = table_texture(TABLE_KINDS[rng.integers(len(TABLE_KINDS))], rng, canvas_h, canvas_w)
     rim = int(rng.integers(1, 7))
-    face = _face_on_body(style, code, rng)
+    face = _face_on_body(style, code, rng, plain=plain)
     rim_colour = np.clip(face[2:6, 2:6].reshape(-1, 3).mean(0) * rng.uniform(0.55, 0.95), 0, 255)
     x0, y0 = pad + width + gap_max + 12, pad
-    neighbours = [c for c in CLASS_LABELS if c != BACK]
+    neighbours = [c for c in CLASS_LABELS if c != BACK and not (plain and c.endswith("m"))]
     for side in (-1, 1):
         if rng.random() < 0.8:
-            other = _face_on_body(style, neighbours[rng.integers(len(neighbours))], rng)
+            other = _face_on_body(style, neighbours[rng.integers(len(neighbours))], rng, plain=plain)
             gap = int(rng.integers(0, gap_max)) + 2 * rim
             _tile_rect(canvas, x0 + side * (width + gap), y0, other, rim, rim_colour)
     _tile_rect(canvas, x0, y0, face, rim, rim_colour)
@@ -161,13 +165,16 @@ def _look(canvas: np.ndarray, corners: np.ndarray, rng: np.random.Generator) -> 
 
 
 def _photograph(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Lighting, colour cast, shadow, glare, blur, noise and JPEG."""
+    """Lighting, colour cast (a strong one 1 time in 10), shadow, glare, blur (focus or motion), noise
+    and JPEG."""
     height, width = crop.shape[:2]
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     xs, ys = xs / width - 0.5, ys / height - 0.5
     image = crop.astype(np.float32)
     gain = rng.uniform(0.65, 1.15) + rng.uniform(-0.3, 0.3) * xs + rng.uniform(-0.3, 0.3) * ys
     image *= gain[..., None] * rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    if rng.random() < 0.1:
+        image *= random_cast(rng)
     if rng.random() < 0.3:
         direction = rng.uniform(0, 2 * np.pi)
         edge = np.cos(direction) * xs + np.sin(direction) * ys - rng.uniform(-0.4, 0.4)
@@ -180,6 +187,8 @@ def _photograph(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         image += rng.uniform(60, 200) * blob[..., None]
     if rng.random() < 0.5:
         image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 1.2) * max(1.0, height / 100))
+    elif rng.random() < 0.2:
+        image = random_motion_blur(image, rng, 0.1 * width)
     image += rng.normal(0, rng.uniform(0, 8), image.shape).astype(np.float32)
     image = np.clip(image, 0, 255).astype(np.uint8)
     if rng.random() < 0.7:
@@ -194,6 +203,13 @@ def render_crop(style: str, code: str, rng: np.random.Generator) -> np.ndarray:
     canvas, corners = _compose(style, code, rng)
     crop = _photograph(_look(canvas, corners, rng), rng)
     return cv2.rotate(crop, cv2.ROTATE_180) if rng.random() < 0.5 else crop
+
+
+def render_plain_upright_crop(style: str, code: str, rng: np.random.Generator) -> np.ndarray:
+    """An augmented upright crop of ``code`` in ``style``'s own art, with neighbours that print no
+    characters: what the photo reader cuts from a set that prints no numerals."""
+    canvas, corners = _compose(style, code, rng, plain=True)
+    return _photograph(_look(canvas, corners, rng), rng)
 
 
 def generate(n: int, seed: int, styles: Sequence[str] | None = None) -> Iterator[SynthCrop]:

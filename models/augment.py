@@ -1,13 +1,15 @@
 """Augmentations of real crops during training (pure cv2/numpy, seeded by the caller's rng).
 
 Real crops are tight, upright face crops; the photo reader's crops may come upside down, slightly
-rotated, loose or tight, blurred or differently lit, so each training view varies those.
+rotated, loose or tight, blurred (focus or a moving hand) or differently lit, so each training view varies those.
 """
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+
+from fanscan.datasets.photo_effects import random_cast, random_motion_blur
 
 
 def augment_real(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -22,9 +24,13 @@ def augment_real(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     view = cv2.warpAffine(image, matrix, (width, height), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     view *= rng.uniform(0.7, 1.2) * rng.uniform(0.92, 1.08, 3).astype(np.float32)
+    if rng.random() < 0.1:
+        view *= random_cast(rng)
     view += rng.uniform(-20, 20)
     if rng.random() < 0.3:
         view = cv2.GaussianBlur(view, (0, 0), rng.uniform(0.4, 1.2))
+    elif rng.random() < 0.15:
+        view = random_motion_blur(view, rng, 0.1 * width)
     if rng.random() < 0.3:
         # A low-resolution crop, upscaled again as the preprocessing would.
         factor = rng.uniform(0.35, 0.7)

@@ -21,7 +21,7 @@ from fanscan.datasets.synth_tiles import generate
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision.preprocess import PreprocessSpec, as_bgr, resize_crop
 
-SYNTH_VERSION = 3  # bump when the generator changes, so stale caches are not reused
+SYNTH_VERSION = 4  # bump when the generator changes, so stale caches are not reused
 _INDEX = {code: i for i, code in enumerate(CLASS_LABELS)}
 
 

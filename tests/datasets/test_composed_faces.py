@@ -58,7 +58,8 @@ def test_composed_faces_characters_write_the_numeral_above_a_red_wan() -> None:
 
 
 @needs_fonts
-def test_composed_faces_flowers_are_named_in_a_top_corner() -> None:
+def test_composed_faces_flowers_are_named_in_a_top_corner(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(composed_faces, "LARGE_CHARACTER_SHARE", 0.0)
     width, height = FACE_SIZE
     for seed in range(8):
         face = compose_face("6f", np.random.default_rng(seed))
@@ -69,3 +70,17 @@ def test_composed_faces_flowers_are_named_in_a_top_corner() -> None:
     spring = compose_face("5f", np.random.default_rng(9))
     # Same numeral, same plant (same seed): only the character differs.
     assert not np.array_equal(plum, spring)
+
+
+@needs_fonts
+def test_composed_faces_large_character_flowers_are_written_in_the_middle(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(composed_faces, "LARGE_CHARACTER_SHARE", 1.0)
+    width, height = FACE_SIZE
+    for seed in range(6):
+        face = compose_face("4f", np.random.default_rng(seed))
+        ink = _ink(face)
+        middle = ink[height // 4 : 3 * height // 4, width // 6 : 5 * width // 6].sum()
+        assert middle > 0.6 * ink.sum()  # a frame or a small numeral may lie outside
+    bamboo = _ink(compose_face("4f", np.random.default_rng(1)))
+    winter = _ink(compose_face("8f", np.random.default_rng(1)))
+    assert (bamboo != winter).mean() > 0.05  # 竹 and 冬 (same seed: same font, size and place)

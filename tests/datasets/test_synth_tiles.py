@@ -49,3 +49,35 @@ def test_synth_tiles_generate_gives_bgr_crops_of_known_codes():
 def test_synth_tiles_generate_without_art_is_an_error():
     with pytest.raises(FanscanError, match="no tile art"):
         next(generate(1, seed=0, styles=[]))
+
+
+def test_synth_tiles_plain_crops_use_only_the_styles_own_art(monkeypatch):
+    # What the numeral reader learns as "no numeral": never a written face, an added corner
+    # numeral, or a character tile beside it.
+    from fanscan.datasets import synth_tiles
+
+    styles = [s for s in ("gnome-smooth", "kmahjongg-traditional", "xmahjongg-real") if s in available_styles()]
+    if not styles:
+        pytest.skip("no Debian tile art installed")
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a plain crop wrote on a face")
+
+    monkeypatch.setattr(synth_tiles, "compose_face", forbidden)
+    monkeypatch.setattr(synth_tiles, "_mark_flower", forbidden)
+    monkeypatch.setattr(synth_tiles, "COMPOSED_SHARE", 1.0)  # would always compose, were it not plain
+    drawn: list[str] = []
+    real_face = synth_tiles._face_on_body
+
+    def spy(style, code, rng, *, plain=False):
+        drawn.append(code)
+        return real_face(style, code, rng, plain=plain)
+
+    monkeypatch.setattr(synth_tiles, "_face_on_body", spy)
+    for seed in range(6):
+        crop = synth_tiles.render_plain_upright_crop(styles[0], "4f", np.random.default_rng(seed))
+        assert crop.ndim == 3 and crop.shape[2] == 3 and crop.dtype == np.uint8
+    assert not any(code.endswith("m") for code in drawn[1:])
+    again = synth_tiles.render_plain_upright_crop(styles[0], "4f", np.random.default_rng(3))
+    monkeypatch.undo()
+    assert np.array_equal(again, synth_tiles.render_plain_upright_crop(styles[0], "4f", np.random.default_rng(3)))

@@ -41,6 +41,18 @@ def test_numeral_patches_are_deterministic_and_cover_every_class() -> None:
     assert not np.array_equal(a, c)
 
 
+def test_numeral_patches_none_windows_from_rendered_crops_are_reader_windows() -> None:
+    from fanscan.datasets.tile_art import available_styles
+
+    if not any(style in available_styles() for style in numeral_patches.UNNUMBERED_STYLES):
+        pytest.skip("no Debian tile art installed")
+    a = numeral_patches._crop_window(np.random.default_rng(4))
+    b = numeral_patches._crop_window(np.random.default_rng(4))
+    assert a.shape == (numeral_patches.PATCH, numeral_patches.PATCH) and a.dtype == np.uint8
+    assert np.array_equal(a, b)
+    assert a.std() > 0  # a piece of a photographed tile, not a blank
+
+
 def test_train_numerals_bad_requests_are_one_line_errors(tmp_path, monkeypatch, capsys) -> None:
     assert train_numerals.main(["--out", str(tmp_path / "absent" / "m.onnx")]) == 1
     assert capsys.readouterr().err.strip().count("\n") == 0

@@ -47,7 +47,8 @@ def test_numerals_no_model_means_no_second_look(monkeypatch: pytest.MonkeyPatch,
 
 @pytest.mark.skipif(not numerals.DEFAULT_MODEL.is_file(), reason="numeral model not installed")
 @pytest.mark.skipif(not composed_faces.available_fonts(), reason="no CJK font installed")
-def test_numerals_shipped_net_reads_the_number_on_written_flowers() -> None:
+def test_numerals_shipped_net_reads_the_number_on_written_flowers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(composed_faces, "LARGE_CHARACTER_SHARE", 0.0)  # faces that print a numeral
     reader = NumeralReader()
     crops, truth = [], []
     for seed in range(24):
@@ -86,3 +87,26 @@ def test_numerals_reweigh_only_the_tiles_that_may_be_flowers() -> None:
     assert CLASS_LABELS[int(out[0].argmax())] == "3f"
     assert np.array_equal(out[1], probs[1])
     assert reweigh_flowers(probs, CLASS_LABELS, crop_of, None) is probs
+
+
+def test_numerals_shipped_net_finds_no_number_on_sets_that_print_none() -> None:
+    # Tiles cut as the reader cuts them from sets without printed numerals: the rim, the frame
+    # lines and the strokes of 竹 must not read as 一 or 二 (the net of session 3 was sure of a
+    # number on 7 of these 96).
+    import cv2
+
+    from fanscan.datasets.numeral_patches import UNNUMBERED_STYLES
+    from fanscan.datasets.synth_tiles import render_plain_upright_crop
+    from fanscan.datasets.tile_art import available_styles
+    from fanscan.vision.numerals import CROP_SIZE, NUMBER_SURE
+
+    styles = [style for style in UNNUMBERED_STYLES if style in available_styles()]
+    if not styles:
+        pytest.skip("no Debian tile art installed")
+    crops = [
+        cv2.resize(render_plain_upright_crop(style, f"{n % 8 + 1}f", np.random.default_rng(1000 + n)), CROP_SIZE,
+                   interpolation=cv2.INTER_AREA)
+        for style in styles for n in range(32)
+    ]
+    sure = (NumeralReader().number_probabilities(crops).max(axis=1) >= NUMBER_SURE).sum()
+    assert sure <= len(crops) // 32

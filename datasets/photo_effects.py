@@ -1,0 +1,34 @@
+"""Camera effects shared by the crop generators and the training augmentations."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def motion_blur(image: np.ndarray, length: float, angle_degrees: float) -> np.ndarray:
+    """``image`` smeared along a straight line ``length`` pixels long at ``angle_degrees``, as a
+    hand that moves while the shutter is open does; same size and dtype."""
+    size = max(3, int(np.ceil(length)) | 1)
+    kernel = np.zeros((size, size), np.float32)
+    centre = size // 2
+    dx, dy = np.cos(np.deg2rad(angle_degrees)) * length / 2, np.sin(np.deg2rad(angle_degrees)) * length / 2
+    cv2.line(kernel, (round(centre - dx), round(centre - dy)), (round(centre + dx), round(centre + dy)), 1.0, 1,
+             cv2.LINE_AA)
+    kernel /= kernel.sum()
+    return cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+
+
+def random_motion_blur(image: np.ndarray, rng: np.random.Generator, longest: float) -> np.ndarray:
+    """A motion blur of a random direction, 2 to ``longest`` pixels long."""
+    return motion_blur(image, rng.uniform(2, max(2.5, longest)), rng.uniform(0, 180))
+
+
+# Per-channel gains (B, G, R) of light far from daylight: tungsten, warm, cool shade, fluorescent green.
+CASTS = ((0.55, 0.8, 1.1), (0.75, 0.92, 1.08), (1.15, 1.0, 0.8), (0.85, 1.1, 0.85))
+
+
+def random_cast(rng: np.random.Generator) -> np.ndarray:
+    """BGR gains of a strong colour cast, each jittered a little (float32, shape (3,))."""
+    gains = np.float32(CASTS[int(rng.integers(len(CASTS)))])
+    return gains * rng.uniform(0.95, 1.05, 3).astype(np.float32)

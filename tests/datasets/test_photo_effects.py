@@ -1,0 +1,39 @@
+"""Camera effects: a motion blur smears along its direction only; casts tint the light."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fanscan.datasets.photo_effects import CASTS, motion_blur, random_cast, random_motion_blur
+
+
+def _dot() -> np.ndarray:
+    image = np.zeros((41, 41), np.float32)
+    image[20, 20] = 100.0
+    return image
+
+
+@pytest.mark.parametrize(("angle", "along", "across"), [(0, 1, 0), (90, 0, 1)])
+def test_motion_blur_smears_a_dot_along_its_direction(angle: float, along: int, across: int) -> None:
+    smeared = motion_blur(_dot(), 9, angle)
+    ys, xs = np.nonzero(smeared > 1)
+    spread = [ys.max() - ys.min(), xs.max() - xs.min()]  # rows, columns
+    assert spread[along] >= 7  # about the blur's length
+    assert spread[across] <= 2
+    assert smeared.sum() == pytest.approx(100.0, rel=0.02)  # light is moved, not lost
+
+
+def test_motion_blur_keeps_size_and_dtype() -> None:
+    image = np.random.default_rng(0).integers(0, 256, (30, 20, 3), dtype=np.uint8)
+    out = random_motion_blur(image, np.random.default_rng(1), longest=6)
+    assert out.shape == image.shape and out.dtype == np.uint8
+    assert not np.array_equal(out, image)
+
+
+def test_random_cast_is_one_of_the_casts_jittered() -> None:
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        gains = random_cast(rng)
+        assert gains.shape == (3,)
+        assert min(np.abs(gains / np.float32(cast) - 1).max() for cast in CASTS) <= 0.051
