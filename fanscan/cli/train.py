@@ -1,4 +1,5 @@
-"""``fanscan train``: retrain the tile classifier from scratch (needs the ``train`` extra)."""
+"""``fanscan train``: retrain the tile classifier from scratch (needs the ``train`` extra); one run,
+or with ``--recipe`` every stage of the shipped model's recipe (``fanscan.models.recipe``)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "ONNX with its JSON sidecar. Needs the train extra: " + INSTALL_HINT,
     )
     parser.add_argument("--out", type=Path, help="model file to write (default: the shipped model)")
-    parser.add_argument("--steps", type=_positive, default=1000, help="training steps (default 1000)")
+    parser.add_argument("--recipe", action="store_true",
+                        help="run the shipped model's whole recipe from scratch: six stages (steps, "
+                        "learning rates and crops of generated scenes as in models/MODEL_CARD.md; "
+                        "about 40 min on two cores)")
+    parser.add_argument("--recipe-scale", type=float, default=1.0, metavar="SCALE",
+                        help="with --recipe: multiply every step, scene and synthetic count by this "
+                        "(0-1, for a quick trial)")
+    parser.add_argument("--steps", type=_positive, help="training steps (default 1000)")
     parser.add_argument("--batch", type=_positive, default=64, help="crops per step (default 64)")
     parser.add_argument("--synth", type=_positive, default=12000,
                         help="synthetic crops to render (default 12000, cached in --work-dir)")
@@ -43,8 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--real-fraction", type=float, default=0.7,
                         help="share of each batch taken from real crops (default 0.7)")
     parser.add_argument("--no-real", action="store_true", help="train on rendered tiles only")
-    parser.add_argument("--lr", type=float, default=3e-3,
-                        help="peak learning rate (default 3e-3; lower it when fine-tuning)")
+    parser.add_argument("--lr", type=float, help="peak learning rate (default 3e-3; lower it when fine-tuning)")
     parser.add_argument("--threads", type=_positive, default=2, help="CPU threads (default 2)")
     parser.add_argument("--init", type=Path, metavar="CHECKPOINT",
                         help="start from these torch weights (a previous run's "
@@ -69,6 +76,14 @@ def run(args: argparse.Namespace) -> int:
         raise FanscanError("unknown_style", f"tile art style {unknown[0]!r} is not installed here")
     if not 0 <= args.real_fraction <= 1:
         raise FanscanError("bad_option", f"--real-fraction must be 0-1, not {args.real_fraction}")
+    if args.recipe:
+        given = [flag for flag, value in (("--steps", args.steps), ("--lr", args.lr), ("--init", args.init),
+                                          ("--extra-crops", args.extra_crops),
+                                          ("--extra-fraction", args.extra_fraction)) if value not in (None, [])]
+        if given:
+            raise FanscanError("bad_option", f"--recipe sets {given[0]} itself; leave it out")
+        if not 0 < args.recipe_scale <= 1:
+            raise FanscanError("bad_option", f"--recipe-scale must be above 0 and at most 1, not {args.recipe_scale}")
     if args.extra_fraction is not None and not (
         0 <= args.extra_fraction <= 1 - args.real_fraction and args.extra_crops
     ):
@@ -87,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     config = TrainConfig(
         out=args.out or DEFAULT_MODEL,
-        steps=args.steps,
+        steps=args.steps if args.steps is not None else 1000,
         batch=args.batch,
         synth_count=args.synth,
         seed=args.seed,
@@ -95,14 +110,19 @@ def run(args: argparse.Namespace) -> int:
         hold_out=parse_groups(args.hold_out),
         use_real=not args.no_real,
         real_fraction=args.real_fraction,
-        lr=args.lr,
+        lr=args.lr if args.lr is not None else 3e-3,
         threads=args.threads,
         work_dir=args.work_dir,
         init=args.init,
         extra_crops=tuple(args.extra_crops),
         extra_fraction=args.extra_fraction,
     )
-    result = train(config)
+    if args.recipe:
+        from fanscan.models.recipe import run_recipe
+
+        result = run_recipe(config, scale=args.recipe_scale)
+    else:
+        result = train(config)
     for group, accuracy in result.held_out_accuracy.items():
         print(f"held-out {group}: {accuracy:.1%}")
     print(f"wrote {config.out} in {result.seconds / 60:.1f} min")

@@ -103,3 +103,36 @@ def test_train_crop_folder_without_labels_is_an_error(tmp_path, capsys):
     assert main(["train", "--extra-crops", str(tmp_path / "empty")]) == 1
     err = capsys.readouterr().err
     assert "labels.csv" in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_train_recipe_runs_every_stage_each_from_the_last(tmp_path, capsys, font_style):
+    from fanscan.datasets.scenes import SCENE_STYLES
+    from fanscan.models import recipe
+
+    if not set(SCENE_STYLES) & set(available_styles()):
+        pytest.skip("no Debian tile art installed to generate scenes")
+    out = tmp_path / "recipe.onnx"
+    argv = ["train", "--recipe", "--recipe-scale", "0.002", "--out", str(out), "--batch", "8", "--synth", "8000",
+            "--styles", font_style, "--no-real", "--threads", "1", "--work-dir", str(tmp_path)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("stage ") == len(recipe.STAGES) and f"wrote {out}" in printed
+    # Two scene batches cut once, each with its finder and true-corner crops.
+    cut = sorted((tmp_path / "recipe_scene_crops").iterdir())
+    assert len(cut) == 2 and all((folder / "true" / "labels.csv").is_file() for folder in cut)
+    trained = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["training"]
+    last = recipe.STAGES[-1]
+    assert trained["fine_tuned_from"] == f"recipe-stage{recipe.STAGES[-2].name}.pt"
+    assert trained["steps"] == max(1, round(last.steps * 0.002)) and trained["synth_count"] == 16
+    assert trained["extra_fraction"] == last.scene_share and len(trained["extra_crops"]) == 4
+    first = json.loads((tmp_path / "recipe" / f"recipe-stage{recipe.STAGES[0].name}.json").read_text())
+    assert first["training"]["fine_tuned_from"] is None and first["training"]["extra_crops"] == []
+
+
+def test_train_recipe_refuses_options_it_sets_itself(capsys):
+    assert main(["train", "--recipe", "--steps", "5"]) == 1
+    err = capsys.readouterr().err
+    assert "--steps" in err and err.count("\n") == 1
+    assert main(["train", "--recipe", "--recipe-scale", "0"]) == 1
+    assert "--recipe-scale" in capsys.readouterr().err
