@@ -37,3 +37,28 @@ def test_real_photos_close_up_tiles_found_and_read(row: dict) -> None:
     assert abs(len(reading.tiles) - 36) <= 3
     right = sum((truth & Counter(t.code for t in reading.tiles)).values())
     assert right >= 0.75 * 36
+
+
+@pytest.mark.skipif(PHOTOS is None, reason="../shared/data is not here")
+def test_real_photos_rows_of_real_faces_are_each_found_and_read() -> None:
+    # Real faces touching in a row, as a hand lies: every face found once, nearly all read right
+    # (the shipped classifier trained on these crops; the benchmark measures unseen sets).
+    import cv2
+    import numpy as np
+
+    from fanscan.datasets.real_rows import compose_row
+    from fanscan.datasets.real_tiles import load_real_crops
+    from fanscan.datasets.scene_crops import quad_iou
+
+    pool = [c for c in load_real_crops() if c.group == "untagged-cream-classic"]
+    rng = np.random.default_rng(5)
+    chosen = [pool[i] for i in rng.choice(len(pool), 17, replace=False)]
+    photo, quads = compose_row([c.load() for c in chosen], rng)
+    assert len(quads) == 17
+    reading = read_photo(cv2.imencode(".jpg", photo)[1].tobytes(), one_hand=False)
+    assert len(reading.tiles) == 17
+    boxes = [np.array(t.box, np.float32) for t in reading.tiles]
+    matched = [max(range(len(boxes)), key=lambda i: quad_iou(q, boxes[i])) for q in quads]
+    assert all(quad_iou(q, boxes[i]) > 0.5 for q, i in zip(quads, matched))
+    right = sum(reading.tiles[i].code == c.code for c, i in zip(chosen, matched))
+    assert right >= 16
