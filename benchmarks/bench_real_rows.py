@@ -6,7 +6,7 @@
 No real photo of a hand in rows is available here, so this builds the nearest thing from what
 is: for each real tile set, ``--rows`` rows of 14 to 18 of its labelled crops (../shared/data,
 tight face crops), touching, each with a thin shaded rim, on a generated table, the row about
-two thirds of the photo wide and slightly turned. Each picture is read with ``one_hand=False``
+two thirds of the photo wide and slightly turned (``--keystone``: seen at a slant). Each picture is read with ``one_hand=False``
 (no hand logic: a row of random faces is no hand) by the fold model that never saw the set, so it
 measures finding touching real faces and reading unseen designs. The faces are flat pastes
 (no tile sides, no perspective), so it is kinder to the finder than a phone photo.
@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", action="append", required=True, help="fold model ONNX (repeatable)")
     parser.add_argument("--rows", type=int, default=10, help="rows per tile set")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--keystone", type=float, default=0.0,
+                        help="slant the photo: up to this share of its width off each end of the top edge (0-0.3)")
     parser.add_argument("--annotate", type=Path, help="write each row's annotated reading here")
     args = parser.parse_args(argv)
     crops = [c for c in load_real_crops() if c.group != MIXED]
@@ -51,10 +53,10 @@ def main(argv: list[str] | None = None) -> int:
         if judge is None:
             continue
         pool = [c for c in crops if c.group == group]
-        found = right = tiles = 0
+        found = right = tiles = boxes_found = 0
         for n in range(args.rows):
             chosen = [pool[i] for i in rng.choice(len(pool), min(len(pool), int(rng.integers(14, 19))), replace=False)]
-            photo, quads = compose_row([c.load() for c in chosen], rng)
+            photo, quads = compose_row([c.load() for c in chosen], rng, keystone=args.keystone)
             ok, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
             reading = read_photo(data.tobytes(), classifier=judge, one_hand=False)
             boxes = [np.array(t.box, np.float32) for t in reading.tiles]
@@ -65,14 +67,16 @@ def main(argv: list[str] | None = None) -> int:
                     found += 1
                     right += reading.tiles[best].code == crop.code
             tiles += len(chosen)
-            totals["boxes"] += len(boxes)
+            boxes_found += len(boxes)
             if args.annotate:
                 args.annotate.mkdir(parents=True, exist_ok=True)
                 reading.save_annotated(args.annotate / f"{group}-{n}.jpg")
         totals["tiles"] += tiles
         totals["found"] += found
         totals["right"] += right
-        print(json.dumps({"set": group, "rows": args.rows, "tiles": tiles, "found": found, "codes_right": right}))
+        totals["boxes"] += boxes_found
+        print(json.dumps({"set": group, "rows": args.rows, "tiles": tiles, "boxes": boxes_found, "found": found,
+                          "codes_right": right}))
     print(json.dumps({"tiles": totals["tiles"], "boxes": totals["boxes"], "found": totals["found"],
                       "codes_right": totals["right"],
                       "found_rate": round(totals["found"] / max(totals["tiles"], 1), 4),

@@ -17,11 +17,14 @@ PHOTO = (1600, 1200)
 """Width and height of the composed photo."""
 
 
-def compose_row(faces: list[np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, list[np.ndarray]]:
-    """A photo of ``faces`` side by side on a table, and each face's quad in it."""
+def compose_row(faces: list[np.ndarray], rng: np.random.Generator, *, keystone: float = 0.0,
+                ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A photo of ``faces`` side by side on a table, and each face's quad in it. ``keystone`` (0-0.3):
+    up to this share of the photo's width is taken off each end of its top edge (and a little of
+    its height), as a camera looking down at a slant sees the table."""
     width, height = PHOTO
     table = table_texture(TABLE_KINDS[int(rng.integers(len(TABLE_KINDS)))], rng, height, width)
-    tile_w = int(width * rng.uniform(0.6, 0.8) / len(faces))
+    tile_w = int(width * rng.uniform(0.6, 0.85) / len(faces))
     tile_h = int(tile_w * rng.uniform(1.3, 1.4))
     rim = max(2, tile_w // 30)
     row = np.zeros((tile_h + 2 * rim, len(faces) * (tile_w + 2 * rim), 3), np.uint8)
@@ -39,6 +42,13 @@ def compose_row(faces: list[np.ndarray], rng: np.random.Generator) -> tuple[np.n
     turn[:, 2] += centre - np.float32([row.shape[1] / 2, row.shape[0] / 2])
     mask = cv2.warpAffine(np.full(row.shape[:2], 255, np.uint8), turn, (width, height))
     placed = cv2.warpAffine(row, turn, (width, height))
-    photo = np.where(mask[..., None] > 127, placed, table)
     quads = [cv2.transform(q[None], turn)[0] for q in quads]
-    return photo, quads
+    if keystone > 0:
+        inset = rng.uniform(0, keystone) * width
+        corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        slanted = np.float32([[inset, inset * 0.3], [width - inset, inset * 0.3], [width, height], [0, height]])
+        matrix = cv2.getPerspectiveTransform(corners, slanted)
+        placed = cv2.warpPerspective(placed, matrix, (width, height))
+        mask = cv2.warpPerspective(mask, matrix, (width, height))
+        quads = [cv2.perspectiveTransform(q[None], matrix)[0] for q in quads]
+    return np.where(mask[..., None] > 127, placed, table), quads
