@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in range(args.rows):
             chosen = [pool[i] for i in rng.choice(len(pool), min(len(pool), int(rng.integers(14, 19))), replace=False)]
             photo, quads = compose_row([c.load() for c in chosen], rng, keystone=args.keystone)
-            ok, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
             reading = read_photo(data.tobytes(), classifier=judge, one_hand=False)
             boxes = [np.array(t.box, np.float32) for t in reading.tiles]
             for crop, quad in zip(chosen, quads, strict=True):

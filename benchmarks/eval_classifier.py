@@ -27,7 +27,7 @@ from fanscan.datasets.real_tiles import load_real_crops
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision.classifier import TileClassifier
 from fanscan.vision.numerals import DEFAULT_MODEL as NUMERALS_MODEL
-from fanscan.vision.numerals import NumeralReader, reweigh_flowers
+from fanscan.vision.numerals import NumeralReader
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 # The pairs the issue names as easy to confuse: (description, codes on one side, on the other).
@@ -56,14 +56,11 @@ def evaluate(model_paths: list[str], numeral_reader: NumeralReader | None = None
         classifier = TileClassifier(path)
         held = set(classifier.meta["training"]["hold_out"])
         chosen = [c for c in crops if c.group in held]
-        images = [c.load() for c in chosen]
-        probs = classifier.probabilities(images)
-        probs = reweigh_flowers(probs, classifier.labels, images.__getitem__, numeral_reader)
-        best = probs.argmax(axis=1)
+        codes, confidences = classifier.classify([c.load() for c in chosen], numeral_reader)
         groups += [c.group for c in chosen]
         truth += [c.code for c in chosen]
-        predicted += [classifier.labels[i] for i in best]
-        confidence += probs[np.arange(len(best)), best].tolist()
+        predicted += codes
+        confidence += confidences.tolist()
     return groups, truth, predicted, np.array(confidence)
 
 

@@ -59,6 +59,16 @@ def available_fonts() -> tuple[Path, ...]:
     return tuple(path for path in CJK_FONTS if path.is_file())
 
 
+@cache
+def _numeral_fonts() -> tuple[Path, ...]:
+    return tuple(path for path in NUMERAL_FONTS if path.is_file())
+
+
+def flower_number(code: str) -> str:
+    """The number a flower or season prints: 1-4 (plum and spring are both 1)."""
+    return str((int(code[0]) - 1) % 4 + 1)
+
+
 def _jitter(colour: tuple[int, int, int], rng: np.random.Generator) -> tuple[int, int, int]:
     r, g, b = (int(np.clip(c + rng.normal(0, 15), 0, 255)) for c in colour)
     return r, g, b
@@ -142,11 +152,11 @@ def _large_character(draw, code: str, font: Path, rng: np.random.Generator, widt
                        outline=_jitter(_BLACK, rng), width=int(rng.integers(1, 4)))
     _write(draw, _FLOWER_CHARS[code], font, int(rng.integers(52, 76)),
            (width / 2 + rng.normal(0, 2), height / 2 + rng.normal(0, 4)), ink)
-    numeral_fonts = [path for path in NUMERAL_FONTS if path.is_file()]
+    numeral_fonts = _numeral_fonts()
     if numeral_fonts and rng.random() < 0.3:
         size = int(rng.integers(16, 24))
         x = size * 0.5 + rng.uniform(3, 8) if rng.random() < 0.5 else width - size * 0.5 - rng.uniform(3, 8)
-        _write(draw, str((int(code[0]) - 1) % 4 + 1), numeral_fonts[int(rng.integers(len(numeral_fonts)))],
+        _write(draw, flower_number(code), numeral_fonts[int(rng.integers(len(numeral_fonts)))],
                size, (x, size * 0.6 + rng.uniform(2, 6)), ink)
 
 
@@ -159,8 +169,8 @@ def _flower(draw, code: str, font: Path, rng: np.random.Generator, width: int, h
     _plant(draw, rng, width, height)
     ink = _jitter([_RED, _NAVY, _BLACK, _GREEN][rng.integers(4)], rng)
     left = bool(rng.integers(2))
-    number = str((int(code[0]) - 1) % 4 + 1)
-    numeral_fonts = [path for path in NUMERAL_FONTS if path.is_file()]
+    number = flower_number(code)
+    numeral_fonts = _numeral_fonts()
     write_number = rng.random() < 0.9 and numeral_fonts
     if write_number:
         size = int(rng.integers(20, 32))

@@ -216,8 +216,12 @@ def _photograph(body: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return grey
 
 
-def generate(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` patches (n, PATCH, PATCH) uint8 and their labels (n,), classes in equal shares."""
+def generate(n: int, seed: int, *, progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` patches (n, PATCH, PATCH) uint8 and their labels (n,), classes in equal shares;
+    ``progress`` shows a progress bar."""
+    from tqdm import tqdm
+
     rng = np.random.default_rng(seed)
     labels = rng.integers(0, len(CLASSES), n)
-    return np.stack([render_patch(int(label), rng) for label in labels]), labels
+    drawn = tqdm(labels, desc="rendering patches", unit="patch", disable=not progress)
+    return np.stack([render_patch(int(label), rng) for label in drawn]), labels

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from fanscan.datasets.composed_faces import compose_face
+from fanscan.datasets.composed_faces import compose_face, flower_number
 from fanscan.datasets.photo_effects import random_cast, random_motion_blur
 from fanscan.datasets.textures import TABLE_KINDS, table_texture
 from fanscan.datasets.tile_art import BACK_COLOURS, FACE_SIZE, available_styles, load_faces, load_font, render_back
@@ -76,7 +76,7 @@ def _draw_text(face: np.ndarray, text: str, font_path: Path, size: int, xy: tupl
 
 def _mark_flower(face: np.ndarray, code: str, rng: np.random.Generator) -> None:
     """Add a corner numeral and/or the character, as printed on most real flower tiles."""
-    number = str((int(code[0]) - 1) % 4 + 1)
+    number = flower_number(code)
     colour = INK_COLOURS[rng.integers(len(INK_COLOURS))]
     left = bool(rng.integers(2))
     if NUMERAL_FONT.is_file() and rng.random() < 0.7:

@@ -46,18 +46,17 @@ def _scaled(count: int, scale: float) -> int:
     return max(1, round(count * scale))
 
 
-def scene_crop_folders(work_dir: Path, scale: float,
-                       cut: Callable[[range, Path], object] | None = None) -> list[Path]:
+def scene_crop_folders(work_dir: Path, scale: float) -> list[Path]:
     """The crop folders of ``SCENE_SEEDS`` (``finder`` and ``true`` of each batch), cut on first
     use into ``work_dir/recipe_scene_crops`` and reused after (a folder with its labels.csv)."""
-    if cut is None:
-        from fanscan.datasets.scene_crops import write_scene_crops as cut
+    from fanscan.datasets.scene_crops import write_scene_crops
+
     folders = []
     for n, seeds in enumerate(SCENE_SEEDS):
         seeds = range(seeds.start, seeds.start + _scaled(len(seeds), scale))
         out = work_dir / "recipe_scene_crops" / f"{n + 1}-{seeds.start}-{seeds.stop}"
         if not all((out / kind / "labels.csv").is_file() for kind in ("finder", "true")):
-            cut(seeds, out)
+            write_scene_crops(seeds, out)
         folders += [out / "finder", out / "true"]
     return folders
 
@@ -68,7 +67,7 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
     what the stages share (real crops and held-out sets, styles, synthetic count, threads, work
     folder, seed); ``scale`` multiplies the step, scene and synthetic counts. Intermediate models go
     to ``base.work_dir/recipe``."""
-    folders = scene_crop_folders(base.work_dir, scale) if any(s.scene_batches for s in STAGES) else []
+    folders = scene_crop_folders(base.work_dir, scale)
     base = replace(base, synth_count=_scaled(base.synth_count, scale))
     previous: Path | None = None
     result = TrainResult({}, 0.0)

@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from fanscan.atomic import write_bytes_atomic, write_text_atomic
 from fanscan.datasets.composed_faces import available_fonts as cjk_fonts
-from fanscan.datasets.numeral_patches import CLASSES, PATCH, latin_fonts, render_patch
+from fanscan.datasets.numeral_patches import CLASSES, PATCH, generate, latin_fonts
 from fanscan.vision.numerals import DEFAULT_MODEL
 
 
@@ -42,13 +42,6 @@ def numeral_net() -> nn.Module:
     )
 
 
-def _render(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    labels = rng.integers(0, len(CLASSES), n)
-    patches = np.stack([render_patch(int(label), rng) for label in tqdm(labels, desc="rendering patches", unit="patch")])
-    return patches, labels
-
-
 def _tensor(patches: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(patches.astype(np.float32)[:, None] / 255.0)
 
@@ -57,8 +50,8 @@ def train(patches: int, steps: int, seed: int, threads: int) -> tuple[nn.Module,
     """The trained net and its accuracy on 2,000 fresh patches of another seed."""
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    images, labels = _render(patches, seed)
-    check_images, check_labels = _render(2000, seed + 1)
+    images, labels = generate(patches, seed, progress=True)
+    check_images, check_labels = generate(2000, seed + 1, progress=True)
     net = numeral_net()
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)

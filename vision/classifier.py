@@ -19,6 +19,7 @@ import numpy as np
 
 import fanscan.models
 from fanscan.errors import FanscanError
+from fanscan.vision.numerals import NumeralReader, reweigh_flowers
 from fanscan.vision.onnx_session import LazySession
 from fanscan.vision.preprocess import PreprocessSpec, preprocess
 
@@ -74,9 +75,11 @@ class TileClassifier:
             probs[doubtful] = (probs[doubtful] + turned) / 2
         return probs
 
-    def classify(self, images: Sequence[np.ndarray]) -> tuple[list[str], np.ndarray]:
-        """The most likely code of each crop, and its probability (the confidence)."""
-        probs = self.probabilities(images)
+    def classify(self, images: Sequence[np.ndarray], numeral_reader: NumeralReader | None = None,
+                 ) -> tuple[list[str], np.ndarray]:
+        """The most likely code of each crop, and its probability (the confidence); with
+        ``numeral_reader``, a crop that may be a flower is re-weighed by its printed number."""
+        probs = reweigh_flowers(self.probabilities(images), self.labels, images.__getitem__, numeral_reader)
         best = probs.argmax(axis=1)
         return [self.labels[i] for i in best], probs[np.arange(len(best)), best]
 

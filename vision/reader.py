@@ -5,9 +5,10 @@ and decodes it at a reduced scale; ``locate`` runs the ``finder`` on that small 
 tile's top face, then again on the hand's region at the scale the finder knows best;
 stray boxes far from the hand are dropped; ``layout.hand_frame`` works
 out which way the rows run and which tiles lie sideways; each face is cut from the smallest
-decode that still shows it in detail (``Photo.crop_quad``, perspective corrected, upright) and
-classified as cut and turned 180 degrees, flowers given a second look at their printed number
-(``numerals``); sideways tiles are tried turned both ways, and when
+decode that still shows it in detail (``Photo.crop_quad``, perspective corrected, upright),
+white-balanced on the tile bodies and classified (a doubtful crop also turned 180 degrees, inside
+the classifier), flowers given a second look at their printed number (``numerals``, on the same
+crops); sideways tiles are tried turned both ways, and when
 the tiles read poorly the whole hand is tried upside down; beside two equal faces standing apart
 the slots of a concealed kong's backs are classified too; ``layout.analyse`` makes groups,
 melds, the winning tile and the doubts, ``consistency`` makes the tiles agree with a possible
@@ -200,11 +201,12 @@ def _read_tiles(
     def options(hand_up: np.ndarray, hand_right: np.ndarray) -> list[list[np.ndarray]]:
         return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
 
-    def best(choices: list[list[np.ndarray]]) -> tuple[list[int], np.ndarray, list[np.ndarray]]:
+    def best(choices: list[list[np.ndarray]],
+             ) -> tuple[list[int], np.ndarray, list[np.ndarray], list[np.ndarray]]:
+        """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance)."""
         boxes = [layout.orient_box(q, w) for q, ws in zip(detections.quads, choices) for w in ws]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
-        crops = _white_balanced(crops)
-        probs = np.asarray(classifier.probabilities(crops), np.float32)
+        probs = np.asarray(classifier.probabilities(_white_balanced(crops)), np.float32)
         picks, rows, chosen = [], [], []
         k = 0
         for ws in choices:
@@ -212,22 +214,20 @@ def _read_tiles(
             j = int(np.argmax(block.max(axis=1)))
             picks.append(j)
             rows.append(block[j])
-            chosen.append(boxes[k + j])
+            chosen.append(k + j)
             k += len(ws)
-        return picks, np.array(rows), chosen
+        return picks, np.array(rows), [boxes[c] for c in chosen], [crops[c] for c in chosen]
 
     choices = options(up, right)
-    picks, probs, boxes = best(choices)
+    picks, probs, boxes, crops = best(choices)
     upright = [i for i, side in enumerate(sideways) if not side]
     if upright and float(probs[upright].max(axis=1).mean()) < FLIP_BELOW:
         flipped = options(-up, -right)
-        f_picks, f_probs, f_boxes = best(flipped)
+        f_picks, f_probs, f_boxes, f_crops = best(flipped)
         if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
-            choices, picks, probs, boxes, right, up = flipped, f_picks, f_probs, f_boxes, -right, -up
+            choices, picks, probs, boxes, crops, right, up = flipped, f_picks, f_probs, f_boxes, f_crops, -right, -up
 
-    probs = numerals.reweigh_flowers(
-        probs, CLASS_LABELS, lambda i: photo.crop_quad(boxes[i], CROP_W, CROP_H, scale), numeral_reader
-    )
+    probs = numerals.reweigh_flowers(probs, CLASS_LABELS, crops.__getitem__, numeral_reader)
     readings = []
     for i, quad in enumerate(detections.quads):
         face_up = choices[i][picks[i]]

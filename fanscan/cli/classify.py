@@ -28,15 +28,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision.image_io import load_photo
-    from fanscan.vision.numerals import default_numeral_reader, reweigh_flowers
+    from fanscan.vision.numerals import default_numeral_reader
 
     images = [load_photo(path).decode(1) for path in args.crops]
     classifier = TileClassifier(args.model) if args.model else default_classifier()
-    numeral_reader = None if args.no_numerals else default_numeral_reader()
-    probs = reweigh_flowers(classifier.probabilities(images), classifier.labels, images.__getitem__, numeral_reader)
-    best = probs.argmax(axis=1)
-    codes = [classifier.labels[i] for i in best]
-    confidences = probs[range(len(best)), best]
+    codes, confidences = classifier.classify(images, None if args.no_numerals else default_numeral_reader())
     if args.json:
         for path, code, confidence in zip(args.crops, codes, confidences, strict=True):
             print(json.dumps({"file": path, "code": code, "confidence": round(float(confidence), 4)}))
