@@ -67,7 +67,7 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
     what the stages share (real crops and held-out sets, styles, synthetic count, threads, work
     folder, seed); ``scale`` multiplies the step, scene and synthetic counts. Intermediate models go
     to ``base.work_dir/recipe``."""
-    folders = scene_crop_folders(base.work_dir, scale)
+    folders: list[Path] = []  # cut when a stage first needs them, after stage 1 checked the options
     base = replace(base, synth_count=_scaled(base.synth_count, scale))
     previous: Path | None = None
     result = TrainResult({}, 0.0)
@@ -75,6 +75,8 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
         last = number == len(STAGES)
         out = base.out if last else base.work_dir / "recipe" / f"{base.out.stem}-stage{stage.name}.onnx"
         out.parent.mkdir(parents=True, exist_ok=True)
+        if stage.scene_batches and not folders:
+            folders = scene_crop_folders(base.work_dir, scale)
         extra = tuple(folders[: 2 * stage.scene_batches])
         config = replace(
             base,

@@ -136,3 +136,12 @@ def test_train_recipe_refuses_options_it_sets_itself(capsys):
     assert "--steps" in err and err.count("\n") == 1
     assert main(["train", "--recipe", "--recipe-scale", "0"]) == 1
     assert "--recipe-scale" in capsys.readouterr().err
+
+
+def test_train_recipe_unknown_held_out_set_fails_before_any_long_work(tmp_path, capsys, font_style):
+    argv = ["train", "--recipe", "--recipe-scale", "0.002", "--hold-out", "no-such-set", "--no-real",
+            "--styles", font_style, "--work-dir", str(tmp_path), "--out", str(tmp_path / "r.onnx")]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "'no-such-set'" in err and err.count("\n") == 1
+    assert not (tmp_path / "recipe_scene_crops").exists()
