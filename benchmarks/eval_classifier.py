@@ -1,7 +1,8 @@
 """Held-out accuracy of tile classifiers on real crops, per tile set, with a confusion matrix.
 
     python benchmarks/eval_classifier.py --model FOLD1.onnx --model FOLD2.onnx ... \
-        [--picture models/confusion_matrix.png] [--crops work_data/scene_crops/heldout/finder] [--numerals]
+        [--picture models/confusion_matrix.png] [--crops work_data/scene_crops/heldout/finder] \
+        [--numerals] [--flowers FOLD1-FLOWERS.onnx --flowers FOLD2-FLOWERS.onnx ...]
 
 Each model is scored only on the real tile sets its sidecar lists as held out (``training.hold_out``):
 sets it never trained on. With models trained on complementary folds, every set is scored once.
@@ -9,7 +10,8 @@ Prints accuracy per set, the most confused pairs, and how confidence separates r
 answers at several thresholds (for the photo reader's "doubtful tile" flag). Needs ../shared/data.
 ``--crops`` also scores every model on every crop of a crop folder (e.g. faces cut from held-out
 generated scenes by ``python -m fanscan.datasets.scene_crops``), each read as the photo reader
-reads it.
+reads it. ``--numerals`` and ``--flowers`` (one flower specialist per ``--model``, trained on the
+same fold) give possible flowers the photo reader's second looks (``vision.flowers``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from fanscan.datasets.formats.crops import training_crops
 from fanscan.datasets.real_tiles import load_real_crops
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision.classifier import TileClassifier
+from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.numerals import DEFAULT_MODEL as NUMERALS_MODEL
 from fanscan.vision.numerals import NumeralReader
 
@@ -44,19 +47,22 @@ WATCHED = (
 
 
 def evaluate(model_paths: list[str], numeral_reader: NumeralReader | None = None,
+             specialist_paths: list[str] | None = None,
              ) -> tuple[list[str], list[str], list[str], np.ndarray]:
-    """(groups, true codes, predicted codes, confidences) over every model's held-out sets; with
-    ``numeral_reader``, flowers get the photo reader's second look at their numbers."""
+    """(groups, true codes, predicted codes, confidences) over every model's held-out sets;
+    possible flowers get the photo reader's second looks: ``numeral_reader`` at their numbers,
+    ``specialist_paths`` (one per model) the flower specialist's."""
     crops = load_real_crops()
     groups: list[str] = []
     truth: list[str] = []
     predicted: list[str] = []
     confidence: list[float] = []
-    for path in model_paths:
+    for n, path in enumerate(model_paths):
         classifier = TileClassifier(path)
+        specialist = TileClassifier(specialist_paths[n]) if specialist_paths else None
         held = set(classifier.meta["training"]["hold_out"])
         chosen = [c for c in crops if c.group in held]
-        codes, confidences = classifier.classify([c.load() for c in chosen], numeral_reader)
+        codes, confidences = classifier.classify([c.load() for c in chosen], FlowerLooks(specialist, numeral_reader))
         groups += [c.group for c in chosen]
         truth += [c.code for c in chosen]
         predicted += codes
@@ -119,9 +125,14 @@ def main() -> int:
     parser.add_argument("--numerals", nargs="?", const=str(NUMERALS_MODEL), metavar="MODEL",
                         help="re-weigh flowers by their printed number, as the photo reader does "
                              "(default model: the shipped flower_numerals.onnx)")
+    parser.add_argument("--flowers", action="append", default=[], metavar="MODEL",
+                        help="the flower specialist trained on the same fold as each --model "
+                             "(repeatable, in the same order)")
     parser.add_argument("--crops", action="append", default=[], type=Path, metavar="DIR",
                         help="also score each model on every crop of this crop folder (repeatable)")
     args = parser.parse_args()
+    if args.flowers and len(args.flowers) != len(args.model):
+        parser.error("give one --flowers model for each --model")
     for folder in args.crops:
         print(f"| crops of {folder} | model | crops | top-1 | most confused |\n|---|---|---:|---:|---|")
         for model in args.model:
@@ -133,7 +144,7 @@ def main() -> int:
         print()
 
     numeral_reader = NumeralReader(args.numerals) if args.numerals else None
-    groups, truth, predicted, confidence = evaluate(args.model, numeral_reader)
+    groups, truth, predicted, confidence = evaluate(args.model, numeral_reader, args.flowers)
     if not truth:
         print("no held-out real crops (is ../shared/data present?)", file=sys.stderr)
         return 1

@@ -212,16 +212,19 @@ def render_plain_upright_crop(style: str, code: str, rng: np.random.Generator) -
     return _photograph(_look(canvas, corners, rng), rng)
 
 
-def generate(n: int, seed: int, styles: Sequence[str] | None = None) -> Iterator[SynthCrop]:
-    """``n`` crops, classes drawn uniformly over ``CLASS_LABELS``, styles uniformly over ``styles``.
+def generate(n: int, seed: int, styles: Sequence[str] | None = None,
+             codes: Sequence[str] | None = None) -> Iterator[SynthCrop]:
+    """``n`` crops, classes drawn uniformly over ``codes`` (default ``CLASS_LABELS``), styles
+    uniformly over ``styles``.
 
     The same ``seed`` (and the same styles) gives the same crops in the same order.
     """
     styles = list(styles) if styles is not None else available_styles()
     if not styles:
         raise FanscanError("no_tile_art", "no tile art is installed (see datasets/tile_art.py)")
+    codes = list(codes) if codes else list(CLASS_LABELS)
     rng = np.random.default_rng(seed)
     for _ in range(n):
         style = styles[rng.integers(len(styles))]
-        code = CLASS_LABELS[rng.integers(len(CLASS_LABELS))]
+        code = codes[rng.integers(len(codes))]
         yield SynthCrop(render_crop(style, code, rng), code, style)

@@ -37,15 +37,18 @@ class ArraySet:
 
 
 def synthetic_set(count: int, seed: int, styles: Sequence[str], spec: PreprocessSpec,
-                  work_dir: Path) -> ArraySet:
-    """``count`` rendered crops at the input size, from the cache when it holds them."""
+                  work_dir: Path, codes: Sequence[str] = ()) -> ArraySet:
+    """``count`` rendered crops at the input size (of ``codes`` only, when given), from the cache
+    when it holds them."""
     key = f"{SYNTH_VERSION}-{count}-{seed}-{','.join(styles)}-{spec.width}x{spec.height}"
+    if codes:
+        key += "-" + ",".join(codes)
     stem = work_dir / "synth" / hashlib.sha1(key.encode()).hexdigest()[:16]
     images_path, labels_path = stem.with_suffix(".images.npy"), stem.with_suffix(".labels.npy")
     if not (images_path.is_file() and labels_path.is_file()):
         images = np.zeros((count, spec.height, spec.width, 3), np.uint8)
         labels = np.zeros(count, np.int64)
-        crops = generate(count, seed, styles)
+        crops = generate(count, seed, styles, codes)
         for i, crop in enumerate(tqdm(crops, total=count, desc="rendering tiles", unit="tile")):
             images[i] = resize_crop(crop.image, spec)
             labels[i] = _INDEX[crop.code]

@@ -47,6 +47,8 @@ class TrainConfig:
     seed: int = 0
     styles: tuple[str, ...] = ()  # empty: every style installed here
     hold_out: tuple[str, ...] = ()
+    # Train on these faces only (e.g. the eight flowers, for a specialist); empty: all of them.
+    classes: tuple[str, ...] = ()
     use_real: bool = True
     real_fraction: float = 0.7
     lr: float = 3e-3
@@ -84,6 +86,9 @@ def _split_real(config: TrainConfig) -> tuple[list[RealCrop], list[RealCrop], li
     unknown = set(config.hold_out) - set(groups(crops + extra))
     if unknown:
         raise FanscanError("unknown_group", f"no real tile set named {min(unknown)!r}")
+    if config.classes:
+        crops = [c for c in crops if c.code in config.classes]
+        extra = [c for c in extra if c.code in config.classes]
     if config.extra_fraction is None:
         crops, extra = crops + extra, []
     held = [c for c in crops + extra if c.group in config.hold_out]
@@ -146,7 +151,8 @@ def train(config: TrainConfig) -> TrainResult:
     if not styles:
         raise FanscanError("no_tile_art", "no tile art is installed to render training crops from")
     train_crops, held_crops, extra_crops = _split_real(config)
-    synth = synthetic_set(config.synth_count, config.seed, styles, config.spec, config.work_dir)
+    synth = synthetic_set(config.synth_count, config.seed, styles, config.spec, config.work_dir,
+                          config.classes)
     real = real_set(train_crops, config.spec) if train_crops else None
     real_classes = _by_class(real.labels) if real is not None else []
     extra = real_set(extra_crops, config.spec) if extra_crops else None

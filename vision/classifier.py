@@ -12,16 +12,18 @@ import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 import fanscan.models
 from fanscan.errors import FanscanError
-from fanscan.vision.numerals import NumeralReader, reweigh_flowers
 from fanscan.vision.onnx_session import LazySession
 from fanscan.vision.preprocess import PreprocessSpec, preprocess
+
+if TYPE_CHECKING:
+    from fanscan.vision.flowers import FlowerLooks
 
 DEFAULT_MODEL = Path(fanscan.models.__file__).resolve().parent / "tile_classifier.onnx"
 BATCH = 64  # crops per onnxruntime call
@@ -75,11 +77,13 @@ class TileClassifier:
             probs[doubtful] = (probs[doubtful] + turned) / 2
         return probs
 
-    def classify(self, images: Sequence[np.ndarray], numeral_reader: NumeralReader | None = None,
+    def classify(self, images: Sequence[np.ndarray], flower_looks: FlowerLooks | None = None,
                  ) -> tuple[list[str], np.ndarray]:
         """The most likely code of each crop, and its probability (the confidence); with
-        ``numeral_reader``, a crop that may be a flower is re-weighed by its printed number."""
-        probs = reweigh_flowers(self.probabilities(images), self.labels, images.__getitem__, numeral_reader)
+        ``flower_looks``, a crop that may be a flower gets their second looks (``vision.flowers``)."""
+        probs = self.probabilities(images)
+        if flower_looks is not None:
+            probs = flower_looks.reweigh(probs, self.labels, images.__getitem__)
         best = probs.argmax(axis=1)
         return [self.labels[i] for i in best], probs[np.arange(len(best)), best]
 

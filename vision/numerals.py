@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -91,25 +91,6 @@ def with_numbers(flower_probs: np.ndarray, numbers: np.ndarray) -> np.ndarray:
     if total <= 0:
         return flower_probs
     return (weighted / total * float(flower_probs.sum())).astype(flower_probs.dtype)
-
-
-def reweigh_flowers(probs: np.ndarray, labels: Sequence[str], crop_of: Callable[[int], np.ndarray],
-                    reader: NumeralReader | None) -> np.ndarray:
-    """Class probabilities (n, len(labels)) with the flowers of each tile that may be a flower (the
-    eight together outweigh every other face) re-weighed by its printed number; ``crop_of(i)`` is
-    tile i's upright crop, cut only for those tiles."""
-    if reader is None or len(probs) == 0:
-        return probs
-    flowers = [labels.index(f"{n}f") for n in range(1, 9)]
-    others = [j for j in range(len(labels)) if j not in flowers]
-    rows = [i for i, p in enumerate(probs) if p[flowers].sum() > p[others].max()]
-    if not rows:
-        return probs
-    upright = [cv2.resize(crop_of(i), CROP_SIZE, interpolation=cv2.INTER_AREA) for i in rows]
-    out = probs.copy()
-    for i, evidence in zip(rows, reader.number_probabilities(upright)):
-        out[i, flowers] = with_numbers(probs[i, flowers], evidence)
-    return out
 
 
 _default: NumeralReader | None = None

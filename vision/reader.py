@@ -7,8 +7,8 @@ stray boxes far from the hand are dropped; ``layout.hand_frame`` works
 out which way the rows run and which tiles lie sideways; each face is cut from the smallest
 decode that still shows it in detail (``Photo.crop_quad``, perspective corrected, upright),
 white-balanced on the tile bodies and classified (a doubtful crop also turned 180 degrees, inside
-the classifier), flowers given a second look at their printed number (``numerals``, on the same
-crops); sideways tiles are tried turned both ways, and when
+the classifier), possible flowers given a second look by the flower specialist and at their
+printed number (``flowers``, on the same crops); sideways tiles are tried turned both ways, and when
 the tiles read poorly the whole hand is tried upside down; beside two equal faces standing apart
 the slots of a concealed kong's backs are classified too; ``layout.analyse`` makes groups,
 melds, the winning tile and the doubts, ``consistency`` makes the tiles agree with a possible
@@ -25,8 +25,9 @@ from typing import Any
 import cv2
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
-from fanscan.vision import annotate, consistency, finder, layout, numerals
+from fanscan.vision import annotate, consistency, finder, flowers, layout
 from fanscan.vision.detections import HandLayout, TileDetections, TileReading
+from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
 from fanscan.vision.locate import CROP_MIN_SIDE, find_scale, locate
 from fanscan.vision.numeric import median
@@ -191,7 +192,7 @@ def _far_guesses(probs: np.ndarray, near: set[str]) -> tuple[tuple[str, float], 
 
 
 def _read_tiles(
-    photo: Photo, detections: TileDetections, classifier: Any, numeral_reader: Any = None
+    photo: Photo, detections: TileDetections, classifier: Any, flower_looks: FlowerLooks | None = None
 ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
     """Classify every detection in its best orientation; returns the readings and the hand frame."""
     right, up = layout.hand_frame(detections.quads)
@@ -227,7 +228,8 @@ def _read_tiles(
         if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
             choices, picks, probs, boxes, crops, right, up = flipped, f_picks, f_probs, f_boxes, f_crops, -right, -up
 
-    probs = numerals.reweigh_flowers(probs, CLASS_LABELS, crops.__getitem__, numeral_reader)
+    if flower_looks is not None:
+        probs = flower_looks.reweigh(probs, CLASS_LABELS, crops.__getitem__)
     readings = []
     for i, quad in enumerate(detections.quads):
         face_up = choices[i][picks[i]]
@@ -410,12 +412,12 @@ def read_photo(
     classifier: Any = None,
     debug_dir: str | os.PathLike[str] | None = None,
     one_hand: bool = True,
-    numbers: bool = True,
+    flower_looks: bool = True,
 ) -> PhotoReading:
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
     ``image_too_large`` or ``no_tiles``. ``one_hand=False`` (a photo of any tiles, e.g. for
     labelling) keeps each tile's own reading: no copy limits, no completing the hand.
-    ``numbers=False`` skips the second look at the numbers printed on flowers."""
+    ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``)."""
     photo = load_photo(source)
     small, detections = locate(photo)
     if len(detections) == 0:
@@ -424,8 +426,8 @@ def read_photo(
         from fanscan.vision.classifier import default_classifier
 
         classifier = default_classifier()
-    numeral_reader = numerals.default_numeral_reader() if numbers else None
-    readings, right, up = _read_tiles(photo, detections, classifier, numeral_reader)
+    looks = flowers.default_flower_looks() if flower_looks else None
+    readings, right, up = _read_tiles(photo, detections, classifier, looks)
     if one_hand:
         readings = _without_strays(readings)
     rows = layout.rows_and_groups(readings, right, up)

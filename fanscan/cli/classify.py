@@ -28,11 +28,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision.image_io import load_photo
-    from fanscan.vision.numerals import default_numeral_reader
+    from fanscan.vision.flowers import FlowerLooks, default_flower_looks
 
     images = [load_photo(path).decode(1) for path in args.crops]
     classifier = TileClassifier(args.model) if args.model else default_classifier()
-    codes, confidences = classifier.classify(images, None if args.no_numerals else default_numeral_reader())
+    looks = default_flower_looks()
+    if args.no_numerals:
+        looks = FlowerLooks(looks.specialist, None)
+    codes, confidences = classifier.classify(images, looks)
     if args.json:
         for path, code, confidence in zip(args.crops, codes, confidences, strict=True):
             print(json.dumps({"file": path, "code": code, "confidence": round(float(confidence), 4)}))

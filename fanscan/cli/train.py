@@ -48,6 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--hold-out", action="append", default=[], metavar="SET",
                         help="real tile set to keep out of training and score at the end "
                         "(repeatable or comma-separated)")
+    parser.add_argument("--classes", action="append", default=[], metavar="CODES",
+                        help="train on these faces only, e.g. 1f,2f,3f,4f,5f,6f,7f,8f for a flower "
+                        "specialist (repeatable or comma-separated; default: all 43)")
     parser.add_argument("--real-fraction", type=float, default=0.7,
                         help="share of each batch taken from real crops (default 0.7)")
     parser.add_argument("--no-real", action="store_true", help="train on rendered tiles only")
@@ -74,6 +77,11 @@ def run(args: argparse.Namespace) -> int:
     unknown = sorted(set(args.styles) - set(available_styles()))
     if unknown:
         raise FanscanError("unknown_style", f"tile art style {unknown[0]!r} is not installed here")
+    from fanscan.scoring.tiles import CLASS_LABELS
+
+    classes = tuple(c for item in args.classes for c in item.split(",") if c)
+    if set(classes) - set(CLASS_LABELS):
+        raise FanscanError("bad_option", f"--classes: no face {min(set(classes) - set(CLASS_LABELS))!r}")
     if not 0 <= args.real_fraction <= 1:
         raise FanscanError("bad_option", f"--real-fraction must be 0-1, not {args.real_fraction}")
     if args.recipe:
@@ -108,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         styles=tuple(args.styles),
         hold_out=parse_groups(args.hold_out),
+        classes=classes,
         use_real=not args.no_real,
         real_fraction=args.real_fraction,
         lr=args.lr if args.lr is not None else 3e-3,

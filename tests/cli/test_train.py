@@ -42,6 +42,24 @@ def test_train_tiny_run_writes_a_usable_model(tmp_path, capsys, font_style):
     assert probs.shape == (1, len(CLASS_LABELS))
 
 
+def test_train_classes_trains_a_specialist_on_those_faces_only(tmp_path, capsys, font_style):
+    out = tmp_path / "flowers.onnx"
+    argv = ["train", "--out", str(out), "--steps", "1", "--batch", "4", "--synth", "12",
+            "--styles", font_style, "--no-real", "--threads", "1", "--work-dir", str(tmp_path),
+            "--classes", "1f,2f", "--classes", "3f"]
+    assert main(argv) == 0
+    sidecar = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert sidecar["training"]["classes"] == ["1f", "2f", "3f"]
+    labels = np.concatenate([np.load(path) for path in (tmp_path / "synth").glob("*.labels.npy")])
+    assert {CLASS_LABELS[i] for i in labels} <= {"1f", "2f", "3f"} and len(labels) == 12
+
+
+def test_train_unknown_class_is_an_error(capsys):
+    assert main(["train", "--classes", "1f,9f"]) == 1
+    err = capsys.readouterr().err
+    assert "'9f'" in err and err.count("\n") == 1
+
+
 def test_train_without_torch_names_the_extra(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "torch", None)
     monkeypatch.delitem(sys.modules, "fanscan.models.train", raising=False)

@@ -64,31 +64,6 @@ def test_numerals_shipped_net_reads_the_number_on_written_flowers(monkeypatch: p
     assert (read == np.array(truth)).mean() >= 0.75
 
 
-def test_numerals_reweigh_only_the_tiles_that_may_be_flowers() -> None:
-    from fanscan.scoring.tiles import CLASS_LABELS
-    from fanscan.vision.numerals import reweigh_flowers
-
-    class SaysThree:
-        def number_probabilities(self, crops):  # noqa: ANN001, ANN202
-            return np.tile(np.float32([0.1, 0.2, 0.99, 0.1]), (len(crops), 1))
-
-    probs = np.zeros((2, len(CLASS_LABELS)), np.float32)
-    probs[0, CLASS_LABELS.index("2f")], probs[0, CLASS_LABELS.index("3f")] = 0.5, 0.2  # a flower
-    probs[0, CLASS_LABELS.index("5p")] = 0.3
-    probs[1, CLASS_LABELS.index("3m")], probs[1, CLASS_LABELS.index("3f")] = 0.8, 0.2  # not one
-    cut = []
-
-    def crop_of(i: int) -> np.ndarray:
-        cut.append(i)
-        return np.full((60, 45, 3), 230, np.uint8)
-
-    out = reweigh_flowers(probs, CLASS_LABELS, crop_of, SaysThree())
-    assert cut == [0]
-    assert CLASS_LABELS[int(out[0].argmax())] == "3f"
-    assert np.array_equal(out[1], probs[1])
-    assert reweigh_flowers(probs, CLASS_LABELS, crop_of, None) is probs
-
-
 def test_numerals_shipped_net_finds_no_number_on_sets_that_print_none() -> None:
     # Tiles cut as the reader cuts them from sets without printed numerals: the rim, the frame
     # lines and the strokes of 竹 must not read as 一 or 二 (the net of session 3 was sure of a

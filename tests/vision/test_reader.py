@@ -159,13 +159,13 @@ class _SameFlowerEverywhere:
 
 
 def test_reader_hand_rules_apply_to_a_hand_not_to_a_labelling_photo(scene) -> None:
-    as_hand = read_photo(scene.jpeg, classifier=_SameFlowerEverywhere(), numbers=False)
+    as_hand = read_photo(scene.jpeg, classifier=_SameFlowerEverywhere(), flower_looks=False)
     codes = [t.code for t in as_hand.tiles if t.code != "back"]
     # Each flower exists once: one reader of 5f takes its next guess (6f); the rest have none left
     # (a flower's last guess is the likeliest face that is no flower, here too unlikely to take).
     assert codes.count("6f") == 1 and codes.count("5f") == len(codes) - 1
     assert any("a set has only 1 5f" in d for d in as_hand.doubts)
-    any_tiles = read_photo(scene.jpeg, classifier=_SameFlowerEverywhere(), one_hand=False, numbers=False)
+    any_tiles = read_photo(scene.jpeg, classifier=_SameFlowerEverywhere(), one_hand=False, flower_looks=False)
     codes = [t.code for t in any_tiles.tiles if t.code != "back"]
     assert set(codes) == {"5f"} and len(codes) > 4
     assert not any("a set has only" in d for d in any_tiles.doubts)
