@@ -9,8 +9,10 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
    readings to their next guess that still fits.
 2. ``complete_hand``: when the hand read is not complete, the cheapest change of at most two
    doubtful tiles to near guesses (cost: the drop in log probability) that completes it is
-   taken, else the cheapest single change to a far guess. Hands that no such change completes
-   are left as read; the layout's doubts then say so.
+   taken, else the cheapest single change to a far guess, else (``_set_guesses``) one doubtful
+   tile in a group that must be a set (it holds a sideways or face-down tile) taken as any face
+   that completes the hand. Hands that no such change completes are left as read; the layout's
+   doubts then say so.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ MAX_EDITABLE = 6
 MIN_GUESS = 0.03
 """A next guess below this probability is never taken."""
 MAX_CHANGES = 2
+UNLISTED_GUESS = 1e-4
+"""The probability a face outside a reading's guesses is costed at (``_set_guesses``)."""
+_SUITS_AND_HONOURS = tuple(TILE_CODES[:34])
 
 
 @dataclass(frozen=True)
@@ -103,14 +108,53 @@ def is_complete(hand: dict) -> bool:
         return False
 
 
+def _set_guesses(readings: list[TileReading], layout: HandLayout, doubtful: list[int],
+                 tried: set[tuple[int, str]]) -> list[tuple[int, str, float, float]]:
+    """Options (index, face, probability, cost) for doubtful tiles in a group with a sideways or
+    face-down tile: such a group is a claimed meld or a concealed kong, so its faces must make a
+    set even when the classifier gave the right face almost nothing (a 6s read as F, 6s under
+    0.1 %). Faces outside the reading's guesses are costed at ``UNLISTED_GUESS``, cheapest first."""
+    if not layout.group_of:
+        return []
+    options = []
+    for i in doubtful:
+        group = layout.group_of[i]
+        if group < 0 or not any(readings[m].sideways or readings[m].code == BACK
+                                for m in layout.groups[group].members):
+            continue
+        known = dict(readings[i].candidates) | dict(readings[i].far_guesses)
+        for code in _SUITS_AND_HONOURS:
+            if code != readings[i].code and (i, code) not in tried:
+                p = max(known.get(code, 0.0), UNLISTED_GUESS)
+                options.append((i, code, p, math.log(readings[i].confidence) - math.log(p)))
+    return sorted(options, key=lambda option: option[3])
+
+
+def _sets_where_claimed(readings: list[TileReading], layout: HandLayout) -> bool:
+    """Whether every group with a sideways (claimed) tile was read as a meld, and every group
+    with a face-down tile as a concealed kong."""
+    for group in layout.groups:
+        if group.role == "flowers":
+            continue
+        if any(readings[m].sideways for m in group.members) and group.role != "meld":
+            return False
+        if any(readings[m].code == BACK for m in group.members) and group.role != "concealed_kong":
+            return False
+    return True
+
+
 def complete_hand(
     readings: list[TileReading], analyse: Callable[[list[TileReading]], HandLayout]
 ) -> tuple[list[TileReading], HandLayout, list[Correction]]:
     """The readings and their layout, with the cheapest change of at most ``MAX_CHANGES``
-    doubtful tiles that makes the hand complete, when the hand as read is not."""
+    doubtful tiles that makes the hand complete, every group with a sideways tile a meld and
+    every group with a face-down tile a concealed kong, when the hand as read is not; failing
+    that, the cheapest change that makes it complete."""
     layout = analyse(readings)
-    if is_complete(layout.hand):
+    complete = is_complete(layout.hand)
+    if complete and _sets_where_claimed(readings, layout):
         return readings, layout, []
+    fallback = (readings, layout, []) if complete else None
     counts = Counter(r.code for r in readings)
     doubtful = sorted(
         (i for i, r in enumerate(readings) if r.code != BACK and r.confidence < EDITABLE_BELOW),
@@ -129,14 +173,16 @@ def complete_hand(
         if len({i for i, *_ in combo}) == size
     ]
     changes.sort(key=lambda combo: sum(cost for *_, cost in combo))
-    # Last, one doubtful tile taken as a less likely guess: a tile read wrong with its true face
+    # Then one doubtful tile taken as a less likely guess: a tile read wrong with its true face
     # outside the near guesses (a suit tile taken for a flower, often) when that alone completes it.
     far = sorted(
         ((i, code, p, math.log(readings[i].confidence) - math.log(p))
          for i in doubtful for code, p in readings[i].far_guesses if code != BACK),
         key=lambda option: option[3],
     )
-    for combo in [*changes, *((option,) for option in far)]:
+    tried = {(i, code) for i, code, *_ in [*options, *far]}
+    for combo in [*changes, *((option,) for option in far),
+                  *((option,) for option in _set_guesses(readings, layout, doubtful, tried))]:
         changed = Counter(counts)
         for i, code, _, _ in combo:
             changed[readings[i].code] -= 1
@@ -147,10 +193,13 @@ def complete_hand(
         for i, code, p, _ in combo:
             trial[i] = _take(trial[i], code, p)
         trial_layout = analyse(trial)
-        if is_complete(trial_layout.hand):
-            corrections = [
-                Correction(i, readings[i].code, readings[i].confidence, code, p, "that completes the hand")
-                for i, code, p, _ in combo
-            ]
+        if not is_complete(trial_layout.hand):
+            continue
+        corrections = [
+            Correction(i, readings[i].code, readings[i].confidence, code, p, "that completes the hand")
+            for i, code, p, _ in combo
+        ]
+        if _sets_where_claimed(trial, trial_layout):
             return trial, trial_layout, corrections
-    return readings, layout, []
+        fallback = fallback or (trial, trial_layout, corrections)
+    return fallback or (readings, layout, [])

@@ -49,7 +49,7 @@ FLOWER_AT_LEAST = 0.5
 without the rule."""
 CANDIDATES = 3
 """Each tile keeps this many of the classifier's guesses, for ``consistency`` to choose from."""
-FAR_GUESS_MIN = 0.01
+FAR_GUESS_MIN = 0.001
 """...and, as far guesses for completing a hand, the other faces at least this likely."""
 BODY_REFERENCE = np.float32([217, 235, 241])
 """BGR of a tile body under neutral light, as the classifier learnt it (the scenes' mean ivory)."""
