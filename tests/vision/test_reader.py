@@ -252,7 +252,10 @@ def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers() -> None:
 
 
 def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies() -> None:
-    from fanscan.vision.reader import BODY_REFERENCE, _white_balanced
+    from fanscan.vision.reader import BODY_REFERENCE, _balanced, _cast_table
+
+    def _white_balanced(crops: list[np.ndarray]) -> list[np.ndarray]:
+        return _balanced(crops, _cast_table(crops))
 
     rng = np.random.default_rng(0)
     crops = []
@@ -268,4 +271,4 @@ def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies(
     assert np.allclose(body / body.mean(), BODY_REFERENCE / BODY_REFERENCE.mean(), atol=0.03)
     ink = np.median(np.concatenate([b[50:70, 40:50].reshape(-1, 3) for b in balanced]), axis=0)
     assert ink[2] > 2 * ink[0]  # the red ink stays red
-    assert _white_balanced([]) == []
+    assert _white_balanced([]) == [] and _cast_table([]) is None
