@@ -1,14 +1,16 @@
 """The photo reader on rows of real tile faces: labelled real crops laid side by side on a table.
 
     python benchmarks/bench_real_rows.py --model FOLD1.onnx --model FOLD2.onnx --model FOLD3.onnx \
-        [--rows 10] [--annotate DIR]
+        [--flowers FOLD1-FLOWERS.onnx --flowers FOLD2-FLOWERS.onnx ...] [--rows 10] [--annotate DIR]
 
 No real photo of a hand in rows is available here, so this builds the nearest thing from what
 is: for each real tile set, ``--rows`` rows of 14 to 18 of its labelled crops (../shared/data,
 tight face crops), touching, each with a thin shaded rim, on a generated table, the row about
 two thirds of the photo wide and slightly turned (``--keystone``: seen at a slant). Each picture is read with ``one_hand=False``
 (no hand logic: a row of random faces is no hand) by the fold model that never saw the set, so it
-measures finding touching real faces and reading unseen designs. The faces are flat pastes
+measures finding touching real faces and reading unseen designs. ``--flowers`` gives the flower
+specialist trained on the same fold as each ``--model`` (else the shipped one looks, which has
+seen every set's flowers). The faces are flat pastes
 (no tile sides, no perspective), so it is kinder to the finder than a phone photo.
 """
 
@@ -27,6 +29,7 @@ from fanscan.datasets.real_rows import compose_row
 from fanscan.datasets.real_tiles import load_real_crops
 from fanscan.datasets.scene_crops import quad_iou
 from fanscan.vision.classifier import TileClassifier
+from fanscan.vision.flowers import FlowerLooks, default_flower_looks
 from fanscan.vision.reader import read_photo
 
 MIXED = "camerash-mixed"  # crops of several sets: no row of one design
@@ -35,6 +38,8 @@ MIXED = "camerash-mixed"  # crops of several sets: no row of one design
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", action="append", required=True, help="fold model ONNX (repeatable)")
+    parser.add_argument("--flowers", action="append", default=[], metavar="MODEL",
+                        help="the flower specialist of each --model's fold (repeatable, same order)")
     parser.add_argument("--rows", type=int, default=10, help="rows per tile set")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keystone", type=float, default=0.0,
@@ -45,20 +50,25 @@ def main(argv: list[str] | None = None) -> int:
     if not crops:
         print("no real crops (is ../shared/data present?)", file=sys.stderr)
         return 1
+    if args.flowers and len(args.flowers) != len(args.model):
+        parser.error("give one --flowers model for each --model")
     classifiers = [TileClassifier(path) for path in args.model]
+    shipped = default_flower_looks()
+    looks = [FlowerLooks(TileClassifier(path), shipped.numerals) for path in args.flowers] or [shipped] * len(classifiers)
     rng = np.random.default_rng(args.seed)
     totals = Counter()
     for group in sorted({c.group for c in crops}):
-        judge = next((c for c in classifiers if group in c.meta["training"].get("hold_out", [])), None)
-        if judge is None:
+        fold = next((k for k, c in enumerate(classifiers) if group in c.meta["training"].get("hold_out", [])), None)
+        if fold is None:
             continue
+        judge = classifiers[fold]
         pool = [c for c in crops if c.group == group]
         found = right = tiles = boxes_found = 0
         for n in range(args.rows):
             chosen = [pool[i] for i in rng.choice(len(pool), min(len(pool), int(rng.integers(14, 19))), replace=False)]
             photo, quads = compose_row([c.load() for c in chosen], rng, keystone=args.keystone)
             _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            reading = read_photo(data.tobytes(), classifier=judge, one_hand=False)
+            reading = read_photo(data.tobytes(), classifier=judge, one_hand=False, flower_looks=looks[fold])
             boxes = [np.array(t.box, np.float32) for t in reading.tiles]
             for crop, quad in zip(chosen, quads, strict=True):
                 ious = [quad_iou(quad, box) for box in boxes]

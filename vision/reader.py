@@ -450,12 +450,13 @@ def read_photo(
     classifier: Any = None,
     debug_dir: str | os.PathLike[str] | None = None,
     one_hand: bool = True,
-    flower_looks: bool = True,
+    flower_looks: bool | FlowerLooks = True,
 ) -> PhotoReading:
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
     ``image_too_large`` or ``no_tiles``. ``one_hand=False`` (a photo of any tiles, e.g. for
     labelling) keeps each tile's own reading: no copy limits, no completing the hand.
-    ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``)."""
+    ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
+    ``FlowerLooks`` gives them with other models (the shipped ones by default)."""
     photo = load_photo(source)
     small, detections = locate(photo)
     if len(detections) == 0:
@@ -464,7 +465,10 @@ def read_photo(
         from fanscan.vision.classifier import default_classifier
 
         classifier = default_classifier()
-    looks = flowers.default_flower_looks() if flower_looks else None
+    if isinstance(flower_looks, FlowerLooks):
+        looks: FlowerLooks | None = flower_looks
+    else:
+        looks = flowers.default_flower_looks() if flower_looks else None
     readings, right, up = _read_tiles(photo, detections, classifier, looks)
     if one_hand:
         readings = _without_strays(readings)
