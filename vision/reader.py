@@ -56,6 +56,8 @@ RECUT_BELOW = 0.6
 (``_recut_doubtful``), the looks averaged. Scenes: 452 -> 457 of 500 hands exact (6 mended, one
 flower's coin toss lost); 0.9 instead mended the same hands."""
 RECUT_SHIFT = 0.06
+SLIVER_AREA = 0.5
+SLIVER_CONFIDENCE = 0.7
 RECUT_SCALES = (1.08, 0.93)
 BODY_REFERENCE = np.float32([217, 235, 241])
 """BGR of a tile body under neutral light, as the classifier learnt it (the scenes' mean ivory)."""
@@ -351,6 +353,18 @@ def _probe_backs(
     return readings + added
 
 
+def _without_slivers(readings: list[TileReading]) -> list[TileReading]:
+    """The readings less boxes both small (under ``SLIVER_AREA`` of the median box) and read
+    with little confidence (under ``SLIVER_CONFIDENCE``): a sliver of a tile's side between two
+    groups, seen at a slant, read as a flower at 5 % was one."""
+    if len(readings) < 5:
+        return readings
+    areas = np.array([cv2.contourArea(r.box.astype(np.float32)) for r in readings])
+    typical = median(areas.tolist())
+    return [r for r, area in zip(readings, areas)
+            if not (area < SLIVER_AREA * typical and r.confidence < SLIVER_CONFIDENCE)]
+
+
 def _without_strays(readings: list[TileReading]) -> list[TileReading]:
     """The readings less stray boxes that are no flower. Tiles closer than ``STRAY_DISTANCE`` tile
     lengths are linked into clusters; apart from the largest (the hand), a cluster of at most
@@ -471,7 +485,7 @@ def read_photo(
         looks = flowers.default_flower_looks() if flower_looks else None
     readings, right, up = _read_tiles(photo, detections, classifier, looks)
     if one_hand:
-        readings = _without_strays(readings)
+        readings = _without_strays(_without_slivers(readings))
     rows = layout.rows_and_groups(readings, right, up)
     probed = _probe_backs(photo, readings, rows, right, classifier)
     if len(probed) > len(readings):

@@ -1,4 +1,5 @@
-"""Doubtful tiles cut again a little moved and scaled: which boxes, which tiles, how the looks combine."""
+"""Parts of the reader that need no tile art: doubtful tiles cut again a little moved and scaled
+(which boxes, which tiles, how the looks combine), and slivers dropped."""
 
 from __future__ import annotations
 
@@ -59,3 +60,21 @@ def test_recut_doubtful_averages_seven_looks_of_doubtful_tiles_only() -> None:
     sure = reader._recut_doubtful(photo, probs[:1], [BOX], crops[:1], 1, classifier)
     assert np.array_equal(sure, probs[:1])
     assert classifier.seen == looks - 1  # nothing more was cut
+
+
+def _reading(x: float, width: float, confidence: float):  # noqa: ANN202
+    from fanscan.vision.detections import TileReading
+
+    box = np.float32([[x, 0], [x + width, 0], [x + width, 40], [x, 40]])
+    return TileReading("5m", confidence, box, 0.0, False, x + width / 2, (("5m", confidence),))
+
+
+def test_slivers_small_and_doubtful_boxes_are_dropped_only_when_both() -> None:
+    tiles = [_reading(31.0 * k, 30, 0.99) for k in range(6)]
+    sliver = _reading(200, 12, 0.6)  # 0.4 of the median area, read at 60 %
+    small_but_sure = _reading(220, 12, 0.95)
+    doubtful_but_whole = _reading(240, 30, 0.3)
+    kept = reader._without_slivers([*tiles, sliver, small_but_sure, doubtful_but_whole])
+    assert sliver not in kept
+    assert small_but_sure in kept and doubtful_but_whole in kept and len(kept) == 8
+    assert reader._without_slivers([sliver, *tiles[:2]]) == [sliver, *tiles[:2]]  # too few to judge
