@@ -83,7 +83,7 @@ class TileClassifier:
         ``flower_looks``, a crop that may be a flower gets their second looks (``vision.flowers``)."""
         probs = self.probabilities(images)
         if flower_looks is not None:
-            probs = flower_looks.reweigh(probs, self.labels, images.__getitem__)
+            probs = flower_looks.reweigh(probs, self.labels, lambda i: [images[i]])
         best = probs.argmax(axis=1)
         return [self.labels[i] for i in best], probs[np.arange(len(best)), best]
 

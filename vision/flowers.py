@@ -6,7 +6,8 @@ style's gold 梅蘭菊 were read at 30-50 %). A tile whose eight flower probabil
 outweigh every other face (``may_be_flowers``) gets two more looks, in this order:
 
 1. the flower specialist (``models/flower_classifier.onnx``): the tile classifier fine-tuned on the
-   eight flowers alone (``fanscan train --classes 1f,...,8f``); its eight probabilities and the
+   eight flowers alone (``fanscan train --classes 1f,...,8f``), looking at the tile's crop and at
+   any cuts the reader made of a doubtful tile (averaged); its eight probabilities and the
    classifier's are mixed (a weighted geometric mean, ``SPECIALIST_WEIGHT``) and given the
    classifier's total, so whether the tile is a flower at all stays the classifier's call;
 2. the numeral reader (``numerals``): a printed number it is sure of re-weighs the eight.
@@ -49,27 +50,31 @@ class FlowerLooks:
     numerals: NumeralReader | None = None
 
     def reweigh(self, probs: np.ndarray, labels: Sequence[str],
-                crop_of: Callable[[int], np.ndarray]) -> np.ndarray:
+                cuts_of: Callable[[int], Sequence[np.ndarray]]) -> np.ndarray:
         """Class probabilities (n, len(labels)) with the eight flowers of each possible flower
-        re-read; ``crop_of(i)`` is tile i's upright crop, cut only for those tiles."""
+        re-read; ``cuts_of(i)`` is tile i's upright crop, or several cuts of it with that crop
+        first (the specialist averages its looks at them all, the numeral reader reads the
+        first), asked for only for those tiles."""
         if self.specialist is None and self.numerals is None:
             return probs
         rows = may_be_flowers(probs, labels)
         if not rows:
             return probs
         flowers = [labels.index(code) for code in FLOWER_CODES]
-        crops = [crop_of(i) for i in rows]
+        cuts = [list(cuts_of(i)) for i in rows]
         out = probs.copy()
         if self.specialist is not None:
-            theirs = self.specialist.probabilities(crops)
-            theirs = theirs[:, [self.specialist.labels.index(code) for code in FLOWER_CODES]]
-            theirs /= np.maximum(theirs.sum(axis=1, keepdims=True), 1e-12)
-            for i, share in zip(rows, theirs):
+            looks = self.specialist.probabilities([cut for tile in cuts for cut in tile])
+            looks = looks[:, [self.specialist.labels.index(code) for code in FLOWER_CODES]]
+            bounds = np.cumsum([0] + [len(tile) for tile in cuts])
+            for i, start, stop in zip(rows, bounds[:-1], bounds[1:]):
+                share = looks[start:stop].mean(axis=0)
+                share /= max(float(share.sum()), 1e-12)
                 mass = out[i, flowers].sum()
                 mixed = share ** SPECIALIST_WEIGHT * (out[i, flowers] / mass) ** (1 - SPECIALIST_WEIGHT)
                 out[i, flowers] = mixed / mixed.sum() * mass
         if self.numerals is not None:
-            upright = [cv2.resize(crop, CROP_SIZE, interpolation=cv2.INTER_AREA) for crop in crops]
+            upright = [cv2.resize(tile[0], CROP_SIZE, interpolation=cv2.INTER_AREA) for tile in cuts]
             for i, evidence in zip(rows, self.numerals.number_probabilities(upright)):
                 out[i, flowers] = with_numbers(out[i, flowers], evidence)
         return out

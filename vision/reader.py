@@ -179,21 +179,23 @@ def _recuts(box: np.ndarray) -> list[np.ndarray]:
 
 
 def _recut_doubtful(photo: Photo, probs: np.ndarray, boxes: list[np.ndarray], crops: list[np.ndarray],
-                    scale: int, classifier: Any) -> np.ndarray:
+                    scale: int, classifier: Any) -> tuple[np.ndarray, dict[int, list[np.ndarray]]]:
     """Probabilities with each doubtful tile's (best under ``RECUT_BELOW``) the mean of its look
-    and those at its ``_recuts``: on small tiles the finder's box can be off by a fifth of a
-    tile's width at a corner, and a cut a little off reads differently."""
+    and those at its ``_recuts``, and those tiles' new cuts (as cut, before the balance): on small
+    tiles the finder's box can be off by a fifth of a tile's width at a corner, and a cut a
+    little off reads differently."""
     doubtful = [i for i, p in enumerate(probs) if float(p.max()) < RECUT_BELOW]
     if not doubtful:
-        return probs
+        return probs, {}
     cuts = [photo.crop_quad(moved.astype(np.float32), CROP_W, CROP_H, scale)
             for i in doubtful for moved in _recuts(np.asarray(boxes[i], np.float32))]
     looks = np.asarray(classifier.probabilities(_balanced(cuts, _cast_table(crops))), np.float32)
-    looks = looks.reshape(len(doubtful), -1, probs.shape[1])
+    per_tile = len(cuts) // len(doubtful)
+    looks = looks.reshape(len(doubtful), per_tile, probs.shape[1])
     out = probs.copy()
     for k, i in enumerate(doubtful):
-        out[i] = (probs[i] + looks[k].sum(axis=0)) / (1 + len(looks[k]))
-    return out
+        out[i] = (probs[i] + looks[k].sum(axis=0)) / (1 + per_tile)
+    return out, {i: cuts[k * per_tile : (k + 1) * per_tile] for k, i in enumerate(doubtful)}
 
 
 def _likeliest(probs: np.ndarray) -> int:
@@ -267,9 +269,9 @@ def _read_tiles(
         if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
             choices, picks, probs, boxes, crops, right, up = flipped, f_picks, f_probs, f_boxes, f_crops, -right, -up
 
-    probs = _recut_doubtful(photo, probs, boxes, crops, scale, classifier)
+    probs, recut = _recut_doubtful(photo, probs, boxes, crops, scale, classifier)
     if flower_looks is not None:
-        probs = flower_looks.reweigh(probs, CLASS_LABELS, crops.__getitem__)
+        probs = flower_looks.reweigh(probs, CLASS_LABELS, lambda i: [crops[i], *recut.get(i, [])])
     readings = []
     for i, quad in enumerate(detections.quads):
         face_up = choices[i][picks[i]]
