@@ -29,6 +29,10 @@ _FLOWERS = set(TILE_CODES[34:])
 GAP_ABOVE = 0.2
 """Neighbours in a row further apart than touching tiles by this share of the narrower one's
 width are in different groups."""
+UNDERSIZED_BELOW = 0.9
+"""A box narrower along the row than this share of its row neighbours' median width (itself and
+two each side) is taken as that wide when gaps are measured: the finder sometimes cuts a face
+short, and a short box opened a gap inside a concealed row (a set read as declared)."""
 _ORDER = {code: i for i, code in enumerate(TILE_CODES)}
 
 
@@ -156,15 +160,27 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
     scale = _box_scale(spans_by_row)
     result = []
     for spans in spans_by_row:
+        widths = _widths_for_gaps([stop - start for start, stop, _ in spans])
         groups = [[spans[0][2]]]
-        for (start0, stop0, _), (start, stop, index) in zip(spans, spans[1:]):
+        for k, ((start0, stop0, _), (start, stop, index)) in enumerate(zip(spans, spans[1:])):
             distance = (start + stop - start0 - stop0) / 2
-            touching = scale * (stop0 - start0 + stop - start) / 2
-            if distance - touching > GAP_ABOVE * scale * min(stop0 - start0, stop - start):
+            touching = scale * (widths[k] + widths[k + 1]) / 2
+            if distance - touching > GAP_ABOVE * scale * min(widths[k], widths[k + 1]):
                 groups.append([])
             groups[-1].append(index)
         result.append(groups)
     return result
+
+
+def _widths_for_gaps(widths: list[float]) -> list[float]:
+    """Each box's width along its row, raised to ``UNDERSIZED_BELOW`` of its neighbourhood's
+    median (itself and two each side: tiles further from the camera look narrower, so the whole
+    row's median would not do)."""
+    out = []
+    for k, width in enumerate(widths):
+        near = widths[max(0, k - 2) : k + 3]
+        out.append(max(width, UNDERSIZED_BELOW * median(near)) if len(near) >= 3 else width)
+    return out
 
 
 def _box_scale(spans_by_row: list[list[tuple[float, float, int]]]) -> float:

@@ -221,3 +221,18 @@ def test_layout_touching_tiles_stay_one_group_when_boxes_run_small() -> None:
     layout = _analyse(shrunk)
     assert layout.hand["win_tile"] == "8m" and len(layout.hand["concealed"]) == 14
     assert [g.role for g in layout.groups] == ["concealed", "win"]
+
+
+def test_layout_one_box_cut_short_opens_no_gap_in_its_row() -> None:
+    # The finder cut one face's box to 60 % of its width, centred on the tile: measured by the
+    # box, the seams beside it look like gaps and 1m 2m 3m would be read as a declared chow.
+    tiles = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | 8m")
+    short = tiles[3]
+    centre = short.box.mean(axis=0)
+    box = (centre + (short.box - centre) * np.float32([0.6, 1.0])).astype(np.float32)
+    tiles[3] = TileReading(short.code, short.confidence, box, short.orientation, short.sideways, short.position)
+    layout = _analyse(tiles)
+    assert layout.hand["melds"] == [] and len(layout.hand["concealed"]) == 14
+    assert [g.role for g in layout.groups] == ["concealed", "win"]
+    # A real gap beside it still opens: the winning tile stands apart.
+    assert layout.hand["win_tile"] == "8m"
