@@ -27,6 +27,7 @@ from fanscan.scoring.decompose import readings as hand_readings
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import BACK, TILE_CODES
 from fanscan.vision.detections import HandLayout, TileReading
+from fanscan.vision.layout import forms_set
 
 from fanscan.errors import FanscanError
 
@@ -113,20 +114,26 @@ def _set_guesses(readings: list[TileReading], layout: HandLayout, doubtful: list
     """Options (index, face, probability, cost) for doubtful tiles in a group with a sideways or
     face-down tile: such a group is a claimed meld or a concealed kong, so its faces must make a
     set even when the classifier gave the right face almost nothing (a 6s read as F, 6s under
-    0.1 %). Faces outside the reading's guesses are costed at ``UNLISTED_GUESS``, cheapest first."""
+    0.1 %). Only faces that make the group a set are offered (a handful, so the search stays
+    short); those outside the reading's guesses are costed at ``UNLISTED_GUESS``, cheapest first."""
     if not layout.group_of:
         return []
     options = []
     for i in doubtful:
         group = layout.group_of[i]
-        if group < 0 or not any(readings[m].sideways or readings[m].code == BACK
-                                for m in layout.groups[group].members):
+        if group < 0:
+            continue
+        members = layout.groups[group].members
+        if not any(readings[m].sideways or readings[m].code == BACK for m in members):
             continue
         known = dict(readings[i].candidates) | dict(readings[i].far_guesses)
         for code in _SUITS_AND_HONOURS:
-            if code != readings[i].code and (i, code) not in tried:
-                p = max(known.get(code, 0.0), UNLISTED_GUESS)
-                options.append((i, code, p, math.log(readings[i].confidence) - math.log(p)))
+            if code == readings[i].code or (i, code) in tried:
+                continue
+            if not forms_set([code if m == i else readings[m].code for m in members]):
+                continue
+            p = max(known.get(code, 0.0), UNLISTED_GUESS)
+            options.append((i, code, p, math.log(readings[i].confidence) - math.log(p)))
     return sorted(options, key=lambda option: option[3])
 
 

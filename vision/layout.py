@@ -221,6 +221,11 @@ def _as_set(codes: list[str]) -> tuple[str, list[str]] | None:
     return None
 
 
+def forms_set(codes: list[str]) -> bool:
+    """Whether a group's codes form a chow, pung, kong or concealed kong with readable faces."""
+    return _as_set(codes) is not None or bool(_concealed_kong(codes))
+
+
 def _concealed_kong(codes: list[str]) -> str | None:
     """The face of a concealed kong (back, face, face, back), '' for four backs, None otherwise."""
     if len(codes) != 4:
