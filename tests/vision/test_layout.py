@@ -236,3 +236,14 @@ def test_layout_one_box_cut_short_opens_no_gap_in_its_row() -> None:
     assert [g.role for g in layout.groups] == ["concealed", "win"]
     # A real gap beside it still opens: the winning tile stands apart.
     assert layout.hand["win_tile"] == "8m"
+
+
+@pytest.mark.parametrize(("codes", "is_set"), [
+    ("3m 1m 2m", True), ("E E E", True), ("9s 9s 9s 9s", True), ("back 7p 7p back", True),
+    ("6s 6s F", False), ("back back back back", False), ("back 7p 5m back", False), ("1f 1f 1f", False),
+    ("7s 8s", False),
+])
+def test_layout_forms_set(codes: str, is_set: bool) -> None:
+    from fanscan.vision.layout import forms_set
+
+    assert forms_set(codes.split()) is is_set
