@@ -40,6 +40,11 @@ CLOSE_UP_AGREES = 0.5
 SPECK_AREA = 0.3
 """A box with less than this share of the median box's area is no tile (tiles of one hand differ
 by perspective, well under a factor of two)."""
+STREAK_ASPECT = 4.5
+"""A box more than this many times as long as it is wide is no tile: a tile's face is 1.35 times as
+long as wide and a claimed tile looks about twice as long as high with the camera tilted 45
+degrees, its box up to 3.2 times (seed 1059; a limit of 3 lost it). A strip along the photo's
+edge read as a face-down tile was about 10."""
 
 
 def find_scale(photo: Photo) -> int:
@@ -77,14 +82,22 @@ def _size_spread(quads: np.ndarray) -> float:
     return float(np.std(np.log(np.maximum(_areas(quads), 1e-6))))
 
 
+def _aspects(quads: np.ndarray) -> np.ndarray:
+    """Each quad's long side over its short side (opposite sides averaged)."""
+    sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+    one, other = (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
+    return np.maximum(one, other) / np.maximum(np.minimum(one, other), 1e-6)
+
+
 def without_specks(detections: TileDetections) -> TileDetections:
     """The detections less boxes far smaller than the photo's typical tile (``SPECK_AREA``): a
     blob of table pattern or a tile's coloured side, which the classifier would take for a blank
-    white dragon (on scenes 0-199, two hands had such a phantom P)."""
+    white dragon (on scenes 0-199, two hands had such a phantom P); and less streaks
+    (``STREAK_ASPECT``): a strip along the photo's edge was read as a face-down tile."""
     if len(detections) < 5:
         return detections
     areas = _areas(detections.quads)
-    return detections.subset(areas >= SPECK_AREA * median(areas))
+    return detections.subset((areas >= SPECK_AREA * median(areas)) & (_aspects(detections.quads) <= STREAK_ASPECT))
 
 
 def locate(photo: Photo) -> tuple[np.ndarray, TileDetections]:

@@ -79,3 +79,19 @@ def test_slivers_small_and_doubtful_boxes_are_dropped_only_when_both() -> None:
     assert sliver not in kept
     assert small_but_sure in kept and doubtful_but_whole in kept and len(kept) == 8
     assert reader._without_slivers([sliver, *tiles[:2]]) == [sliver, *tiles[:2]]  # too few to judge
+
+
+def test_streaks_far_longer_than_a_tile_are_dropped() -> None:
+    from fanscan.vision.detections import TileDetections
+    from fanscan.vision.locate import STREAK_ASPECT, without_specks
+
+    def box(x: float, w: float, h: float) -> np.ndarray:
+        return np.float32([[x, 0], [x + w, 0], [x + w, h], [x, h]])
+
+    tiles = [box(100 * i, 90, 117) for i in range(5)]
+    sideways_at_a_slant = box(600, 144, 45)  # 3.2 times as long as high: a claimed tile's box, tilted
+    streak = box(800, 400, 0.9 * 400 / STREAK_ASPECT)  # a strip along the photo's edge
+    found = TileDetections(np.stack([*tiles, sideways_at_a_slant, streak]), np.ones(7), np.zeros(7, bool))
+    kept = without_specks(found)
+    assert len(kept) == 6 and any(np.allclose(q, sideways_at_a_slant) for q in kept.quads)
+    assert not any(np.allclose(q, streak) for q in kept.quads)
