@@ -22,10 +22,10 @@ from fanscan.errors import FanscanError
 
 _SUITS = ("m", "p", "s")
 _HONOR_CODES = ("E", "S", "W", "N", "C", "F", "P")
-_FLOWER_CODES = tuple(f"{n}f" for n in range(1, 9))
+FLOWER_CODES: tuple[str, ...] = tuple(f"{n}f" for n in range(1, 9))
 
 TILE_CODES: tuple[str, ...] = (
-    tuple(f"{rank}{suit}" for suit in _SUITS for rank in range(1, 10)) + _HONOR_CODES + _FLOWER_CODES
+    tuple(f"{rank}{suit}" for suit in _SUITS for rank in range(1, 10)) + _HONOR_CODES + FLOWER_CODES
 )
 BACK = "back"
 CLASS_LABELS: tuple[str, ...] = (*TILE_CODES, BACK)

@@ -24,11 +24,11 @@ import cv2
 import numpy as np
 
 import fanscan.models
+from fanscan.scoring.tiles import FLOWER_CODES
 from fanscan.vision.classifier import TileClassifier
 from fanscan.vision.numerals import CROP_SIZE, NumeralReader, default_numeral_reader, with_numbers
 
 SPECIALIST_MODEL = Path(fanscan.models.__file__).resolve().parent / "flower_classifier.onnx"
-FLOWER_CODES = tuple(f"{n}f" for n in range(1, 9))
 SPECIALIST_WEIGHT = 0.7
 """The specialist's weight against the classifier's. Replacing the classifier's eight (weight 1)
 read rendered gnome flowers best but 3 more unseen real flowers wrong (flower for season); 0.5

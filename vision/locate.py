@@ -70,7 +70,8 @@ def _short_sides(quads: np.ndarray) -> np.ndarray:
     return sides.min(axis=1)
 
 
-def _areas(quads: np.ndarray) -> np.ndarray:
+def quad_areas(quads: np.ndarray) -> np.ndarray:
+    """Each quad's area (n, 4, 2) -> (n,), by the shoelace formula."""
     x, y = quads[:, :, 0], quads[:, :, 1]
     return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
 
@@ -79,7 +80,7 @@ def _size_spread(quads: np.ndarray) -> float:
     """Standard deviation of the log areas of the quads: low when every box is one whole tile."""
     if len(quads) < 3:
         return float("inf")
-    return float(np.std(np.log(np.maximum(_areas(quads), 1e-6))))
+    return float(np.std(np.log(np.maximum(quad_areas(quads), 1e-6))))
 
 
 def _aspects(quads: np.ndarray) -> np.ndarray:
@@ -96,7 +97,7 @@ def without_specks(detections: TileDetections) -> TileDetections:
     (``STREAK_ASPECT``): a strip along the photo's edge was read as a face-down tile."""
     if len(detections) < 5:
         return detections
-    areas = _areas(detections.quads)
+    areas = quad_areas(detections.quads)
     return detections.subset((areas >= SPECK_AREA * median(areas)) & (_aspects(detections.quads) <= STREAK_ASPECT))
 
 

@@ -29,7 +29,7 @@ from fanscan.vision import annotate, consistency, finder, flowers, layout
 from fanscan.vision.detections import HandLayout, TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
-from fanscan.vision.locate import CROP_MIN_SIDE, find_scale, locate
+from fanscan.vision.locate import CROP_MIN_SIDE, find_scale, locate, quad_areas
 from fanscan.vision.numeric import median
 
 from fanscan.atomic import atomic_path
@@ -182,10 +182,11 @@ def _recuts(box: np.ndarray) -> list[np.ndarray]:
     return [*moved, *(centre + (box - centre) * factor for factor in RECUT_SCALES)]
 
 
-def _recut_doubtful(photo: Photo, probs: np.ndarray, boxes: list[np.ndarray], crops: list[np.ndarray],
+def _recut_doubtful(photo: Photo, probs: np.ndarray, boxes: list[np.ndarray], cast: np.ndarray | None,
                     scale: int, classifier: Any) -> tuple[np.ndarray, dict[int, list[np.ndarray]]]:
     """Probabilities with each doubtful tile's (best under ``RECUT_BELOW``) the mean of its look
-    and those at its ``_recuts``, and those tiles' new cuts (as cut, before the balance): on small
+    and those at its ``_recuts`` (balanced with the crops' ``cast`` table), and those tiles' new
+    cuts (as cut, before the balance): on small
     tiles the finder's box can be off by a fifth of a tile's width at a corner, and a cut a
     little off reads differently."""
     doubtful = [i for i, p in enumerate(probs) if float(p.max()) < RECUT_BELOW]
@@ -193,7 +194,7 @@ def _recut_doubtful(photo: Photo, probs: np.ndarray, boxes: list[np.ndarray], cr
         return probs, {}
     cuts = [photo.crop_quad(moved.astype(np.float32), CROP_W, CROP_H, scale)
             for i in doubtful for moved in _recuts(np.asarray(boxes[i], np.float32))]
-    looks = np.asarray(classifier.probabilities(_balanced(cuts, _cast_table(crops))), np.float32)
+    looks = np.asarray(classifier.probabilities(_balanced(cuts, cast)), np.float32)
     per_tile = len(cuts) // len(doubtful)
     looks = looks.reshape(len(doubtful), per_tile, probs.shape[1])
     out = probs.copy()
@@ -248,11 +249,13 @@ def _read_tiles(
         return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
 
     def best(choices: list[list[np.ndarray]],
-             ) -> tuple[list[int], np.ndarray, list[np.ndarray], list[np.ndarray]]:
-        """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance)."""
+             ) -> tuple[list[int], np.ndarray, list[np.ndarray], list[np.ndarray], np.ndarray | None]:
+        """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance),
+        and the crops' colour-cast table."""
         boxes = [layout.orient_box(q, w) for q, ws in zip(detections.quads, choices) for w in ws]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
-        probs = np.asarray(classifier.probabilities(_balanced(crops, _cast_table(crops))), np.float32)
+        cast = _cast_table(crops)
+        probs = np.asarray(classifier.probabilities(_balanced(crops, cast)), np.float32)
         picks, rows, chosen = [], [], []
         k = 0
         for ws in choices:
@@ -262,18 +265,19 @@ def _read_tiles(
             rows.append(block[j])
             chosen.append(k + j)
             k += len(ws)
-        return picks, np.array(rows), [boxes[c] for c in chosen], [crops[c] for c in chosen]
+        return picks, np.array(rows), [boxes[c] for c in chosen], [crops[c] for c in chosen], cast
 
     choices = options(up, right)
-    picks, probs, boxes, crops = best(choices)
+    picks, probs, boxes, crops, cast = best(choices)
     upright = [i for i, side in enumerate(sideways) if not side]
     if upright and float(probs[upright].max(axis=1).mean()) < FLIP_BELOW:
         flipped = options(-up, -right)
-        f_picks, f_probs, f_boxes, f_crops = best(flipped)
+        f_picks, f_probs, f_boxes, f_crops, f_cast = best(flipped)
         if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
-            choices, picks, probs, boxes, crops, right, up = flipped, f_picks, f_probs, f_boxes, f_crops, -right, -up
+            choices, picks, probs, boxes, crops, cast = flipped, f_picks, f_probs, f_boxes, f_crops, f_cast
+            right, up = -right, -up
 
-    probs, recut = _recut_doubtful(photo, probs, boxes, crops, scale, classifier)
+    probs, recut = _recut_doubtful(photo, probs, boxes, cast, scale, classifier)
     if flower_looks is not None:
         probs = flower_looks.reweigh(probs, CLASS_LABELS, lambda i: [crops[i], *recut.get(i, [])])
     readings = []
@@ -366,7 +370,7 @@ def _without_slivers(readings: list[TileReading]) -> list[TileReading]:
     to complete the hand, was one (scenes 457 -> 458 of 500)."""
     if len(readings) < 5:
         return readings
-    areas = np.array([cv2.contourArea(r.box.astype(np.float32)) for r in readings])
+    areas = quad_areas(np.stack([r.box for r in readings]))
     typical = median(areas.tolist())
     return [r for r, area in zip(readings, areas)
             if not (area < SLIVER_AREA * typical and r.confidence < SLIVER_CONFIDENCE)]

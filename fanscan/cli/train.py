@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         raise FanscanError("bad_option", f"--real-fraction must be 0-1, not {args.real_fraction}")
     if args.recipe:
         given = [flag for flag, value in (("--steps", args.steps), ("--lr", args.lr), ("--init", args.init),
-                                          ("--extra-crops", args.extra_crops),
+                                          ("--extra-crops", args.extra_crops), ("--classes", args.classes),
                                           ("--extra-fraction", args.extra_fraction)) if value not in (None, [])]
         if given:
             raise FanscanError("bad_option", f"--recipe sets {given[0]} itself; leave it out")

@@ -154,6 +154,9 @@ def test_train_recipe_refuses_options_it_sets_itself(capsys):
     assert "--steps" in err and err.count("\n") == 1
     assert main(["train", "--recipe", "--recipe-scale", "0"]) == 1
     assert "--recipe-scale" in capsys.readouterr().err
+    assert main(["train", "--recipe", "--classes", "1f,2f"]) == 1  # the recipe trains all 43 faces
+    err = capsys.readouterr().err
+    assert "--classes" in err and err.count("\n") == 1
 
 
 def test_train_recipe_unknown_held_out_set_fails_before_any_long_work(tmp_path, capsys, font_style):

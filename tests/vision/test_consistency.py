@@ -13,15 +13,19 @@ W, H = 30.0, 40.0
 
 
 def _hand(spec: str) -> list[TileReading]:
-    """A concealed row with the winning tile apart after '|', every tile read at 99 %."""
+    """Tiles in a row, every one read at 99 %: groups apart at each '|' (the winning tile after the
+    last), a code ending in '*' lying sideways (a claimed tile)."""
     tiles, x = [], 0.0
     for token in spec.split():
         if token == "|":
             x += 12
             continue
-        box = np.float32([[x, 0], [x + W, 0], [x + W, H], [x, H]])
-        tiles.append(TileReading(token, 0.99, box, 0.0, False, x + W / 2, ((token, 0.99),)))
-        x += W + 1
+        sideways = token.endswith("*")
+        code = token.rstrip("*")
+        w, h = (H, W) if sideways else (W, H)
+        box = np.float32([[x, 0], [x + w, 0], [x + w, h], [x, h]])
+        tiles.append(TileReading(code, 0.99, box, 0.0, sideways, x + w / 2, ((code, 0.99),)))
+        x += w + 1
     return tiles
 
 
@@ -140,26 +144,10 @@ def test_consistency_complete_hand_takes_a_far_guess_when_no_near_one_completes(
     assert [(c.read, c.taken) for c in corrections] == [("1f", "5m")]
 
 
-def _row(spec: str) -> list[TileReading]:
-    """Groups apart at each '|'; a code ending in '*' lies sideways (a claimed tile)."""
-    tiles, x = [], 0.0
-    for token in spec.split():
-        if token == "|":
-            x += 12
-            continue
-        sideways = token.endswith("*")
-        code = token.rstrip("*")
-        w, h = (H, W) if sideways else (W, H)
-        box = np.float32([[x, 0], [x + w, 0], [x + w, h], [x, h]])
-        tiles.append(TileReading(code, 0.99, box, 0.0, sideways, x + w / 2, ((code, 0.99),)))
-        x += w + 1
-    return tiles
-
-
 def test_consistency_complete_hand_makes_a_claimed_group_a_set_with_any_face() -> None:
     # 6s 6s F with a sideways tile is a claimed pung read wrong: the F's guesses hold no 6s at
     # all, yet 6s is the only face that makes the group a set and the hand complete.
-    tiles = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E | E | 6s* 6s F")
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E | E | 6s* 6s F")
     tiles[-1] = replace(_doubt(tiles[-1], 0.54, ("8f", 0.15), ("9p", 0.09)), far_guesses=(("N", 0.04),))
     fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
     assert fixed[-1].code == "6s" and is_complete(layout.hand)
@@ -170,7 +158,7 @@ def test_consistency_complete_hand_makes_a_claimed_group_a_set_with_any_face() -
 def test_consistency_complete_hand_prefers_a_set_where_claimed_over_a_likelier_guess() -> None:
     # Taking the far guess 9m (9m 9m 9m, 6s 6s the pair) completes the hand too, but leaves the
     # sideways group no set, counted as concealed; 6s makes it the claimed pung.
-    tiles = _row("1m 2m 3m 4p 5p 6p 9m 9m E E | E | 6s* 6s F")
+    tiles = _hand("1m 2m 3m 4p 5p 6p 9m 9m E E | E | 6s* 6s F")
     tiles[-1] = replace(_doubt(tiles[-1], 0.54, ("8f", 0.15)), far_guesses=(("9m", 0.05),))
     fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
     assert [(c.read, c.taken) for c in corrections] == [("F", "6s")]
@@ -178,7 +166,7 @@ def test_consistency_complete_hand_prefers_a_set_where_claimed_over_a_likelier_g
 
 
 def test_consistency_complete_hand_makes_back_face_face_back_a_concealed_kong() -> None:
-    tiles = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E | E | back 7p 5m back")
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E | E | back 7p 5m back")
     tiles[-2] = _doubt(tiles[-2], 0.28, ("2f", 0.08))
     fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
     assert fixed[-2].code == "7p"
@@ -189,6 +177,6 @@ def test_consistency_complete_hand_makes_back_face_face_back_a_concealed_kong() 
 def test_consistency_complete_hand_keeps_a_complete_hand_when_no_change_mends_a_claimed_group() -> None:
     # The claimed group 9m S S S is no set, but counted as concealed it completes the hand (7m 8m
     # 9m, S S S); no tile is doubtful, so the hand stays as read.
-    tiles = _row("1m 2m 3m 4p 5p 6p 7m 8m E | E | 9m* S S S")
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7m 8m E | E | 9m* S S S")
     fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
     assert corrections == [] and fixed is tiles

@@ -48,9 +48,8 @@ def test_recut_doubtful_averages_seven_looks_of_doubtful_tiles_only() -> None:
     probs[0, CLASS_LABELS.index("5m")] = 0.95  # sure: left alone
     probs[1, CLASS_LABELS.index("5m")], probs[1, CLASS_LABELS.index("3m")] = 0.4, 0.35  # doubtful
     probs[1, CLASS_LABELS.index("E")] = 0.25
-    crops = [np.full((128, 96, 3), 200, np.uint8)] * 2
     classifier = _Counting()
-    out, cuts = reader._recut_doubtful(photo, probs, [BOX, BOX], crops, 1, classifier)
+    out, cuts = reader._recut_doubtful(photo, probs, [BOX, BOX], None, 1, classifier)
     looks = 1 + 4 + len(reader.RECUT_SCALES)
     assert classifier.seen == looks - 1
     assert list(cuts) == [1] and len(cuts[1]) == looks - 1  # the new cuts, for the flower looks
@@ -58,7 +57,7 @@ def test_recut_doubtful_averages_seven_looks_of_doubtful_tiles_only() -> None:
     assert CLASS_LABELS[int(out[1].argmax())] == "3m"
     expected = (0.35 + (looks - 1) * 0.9) / looks
     assert abs(float(out[1, CLASS_LABELS.index("3m")]) - expected) < 1e-5
-    sure, no_cuts = reader._recut_doubtful(photo, probs[:1], [BOX], crops[:1], 1, classifier)
+    sure, no_cuts = reader._recut_doubtful(photo, probs[:1], [BOX], None, 1, classifier)
     assert np.array_equal(sure, probs[:1]) and no_cuts == {}
     assert classifier.seen == looks - 1  # nothing more was cut
 
