@@ -1,9 +1,10 @@
 """The tile finder alone on generated scenes: tiles found, face-down tiles found, box fit.
 
-    python benchmarks/eval_finder.py [--model FINDER.onnx] [--first 1000] [--scenes 60]
+    python benchmarks/eval_finder.py [--model FINDER.onnx] [--refiner REFINER.onnx] [--no-refine]
+                                     [--first 1000] [--scenes 60]
 
-Runs the reader's whole search (``fanscan.vision.locate.locate``: first pass, close-up check, second search)
-and matches each true tile of the scene to its best box: found when IoU > 0.5. Scene seeds
+Runs the reader's whole search (``fanscan.vision.locate.locate``: first pass, close-up check, second
+search, the box refiner unless ``--no-refine``) and matches each true tile of the scene to its best box: found when IoU > 0.5. Scene seeds
 1000-1999 are the reader's tuning range; the finder trains on seeds from 1,000,000.
 """
 
@@ -23,21 +24,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, help="finder ONNX (default: the shipped one)")
     parser.add_argument("--first", type=int, default=1000)
     parser.add_argument("--scenes", type=int, default=60)
+    parser.add_argument("--refiner", type=Path, help="box refiner ONNX (default: the shipped one)")
+    parser.add_argument("--no-refine", action="store_true", help="the finder's boxes as found")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.scene_crops import quad_iou
     from fanscan.datasets.scenes import generate_scene
-    from fanscan.vision import finder
+    from fanscan.vision import finder, refine
     from fanscan.vision.locate import locate
     from fanscan.vision.image_io import load_photo
 
     if args.model:
         finder.MODEL_PATH = args.model
+    if args.refiner:
+        refine.MODEL_PATH = args.refiner
     total, found, ious = Counter(), Counter(), []
     boxes = every_tile_found = 0
     for seed in range(args.first, args.first + args.scenes):
         scene = generate_scene(seed)
-        _, detections = locate(load_photo(scene.jpeg))
+        _, detections = locate(load_photo(scene.jpeg), refine=not args.no_refine)
         boxes += len(detections)
         all_found = True
         for tile in scene.tiles:

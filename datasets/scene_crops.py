@@ -13,6 +13,9 @@ crops`` layout come out, so ``fanscan train --extra-crops`` takes either:
 
     python -m fanscan.datasets.scene_crops --seeds 3000000:3000400 --out work_data/scene_crops/train
 
+``--unrefined`` cuts along the finder's boxes as found, before the box refiner (``vision.refine``),
+as every crop the shipped classifier trained on was cut.
+
 Seed ranges already used elsewhere: 0-499 the reader benchmark, 1000-1999 the reader's tuning set,
 1,000,000 on the finder's training; training crops come from 3,000,000 on.
 """
@@ -81,7 +84,7 @@ def face_up(quad: np.ndarray) -> np.ndarray:
     return vector / max(float(np.linalg.norm(vector)), 1e-6)
 
 
-def _match(detected: np.ndarray, truth: Sequence[np.ndarray]) -> list[int | None]:
+def match_detections(detected: np.ndarray, truth: Sequence[np.ndarray]) -> list[int | None]:
     """For each detected quad, the true tile it overlaps best when IoU > MATCH_IOU; each true tile
     is taken by one detection at most (the one overlapping it best)."""
     ious = np.array([[quad_iou(d, t) for t in truth] for d in detected]).reshape(len(detected), len(truth))
@@ -97,13 +100,14 @@ def _match(detected: np.ndarray, truth: Sequence[np.ndarray]) -> list[int | None
     return matches
 
 
-def crops_of_scene(scene: Scene) -> tuple[list[SceneCrop], SceneCropCounts]:
+def crops_of_scene(scene: Scene, refine: bool = True) -> tuple[list[SceneCrop], SceneCropCounts]:
     """Every tile of ``scene`` cut at its true corners, and every matched detection cut the way the
-    reader cuts it, turned upright by the scene's truth."""
+    reader cuts it (``refine=False``: along the finder's boxes before the box refiner), turned
+    upright by the scene's truth."""
     photo = load_photo(scene.jpeg)
     failed = 0
     try:
-        _, detections = locate(photo)
+        _, detections = locate(photo, refine=refine)
     except Exception as error:  # noqa: BLE001 - a reader bug on one scene must not end a long run
         print(f"the reader's finding failed on a scene ({type(error).__name__}: {error})", file=sys.stderr)
         detections, failed = TileDetections.empty(), 1
@@ -118,7 +122,7 @@ def crops_of_scene(scene: Scene) -> tuple[list[SceneCrop], SceneCropCounts]:
     if len(detections):
         right, up = layout.hand_frame(detections.quads)
         sideways = layout.sideways_flags(detections.quads, right, up)
-        for i, j in enumerate(_match(detections.quads, truth)):
+        for i, j in enumerate(match_detections(detections.quads, truth)):
             if j is None:
                 continue
             # The reader tries up (or, for the whole hand, down) for an upright tile and left or
@@ -147,14 +151,16 @@ def parse_seeds(text: str) -> range:
     return range(start, end)
 
 
-def write_scene_crops(seeds: Iterable[int], out: Path, *, progress: bool = True) -> SceneCropCounts:
+def write_scene_crops(seeds: Iterable[int], out: Path, *, progress: bool = True,
+                      refine: bool = True) -> SceneCropCounts:
     """Cut the crops of every scene in ``seeds`` into ``out/finder`` and ``out/true`` (each with its
-    ``labels.csv``, written last and atomically); the totals over all scenes."""
+    ``labels.csv``, written last and atomically); the totals over all scenes. ``refine``: see
+    ``crops_of_scene``."""
     seeds = list(seeds)
     rows: dict[str, list[CropRow]] = {kind: [] for kind in KINDS}
     totals = np.zeros(5, int)
     for seed in tqdm(seeds, desc="scene crops", unit="scene", disable=not progress):
-        crops, counts = crops_of_scene(generate_scene(seed))
+        crops, counts = crops_of_scene(generate_scene(seed), refine)
         totals += (counts.tiles, counts.detections, counts.matched, counts.sideways_misjudged,
                    counts.find_failed)
         for crop in crops:
@@ -172,10 +178,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", required=True, help="scene seeds START:END (END excluded)")
     parser.add_argument("--out", required=True, type=Path, help="folder to write finder/ and true/ into")
+    parser.add_argument("--unrefined", action="store_true",
+                        help="cut along the finder's boxes as found, before the box refiner")
     args = parser.parse_args(argv)
     try:
         seeds = parse_seeds(args.seeds)
-        counts = write_scene_crops(seeds, args.out)
+        counts = write_scene_crops(seeds, args.out, refine=not args.unrefined)
     except FanscanError as error:
         print(f"error: {error.message}", file=sys.stderr)
         return 1

@@ -48,7 +48,9 @@ def _scaled(count: int, scale: float) -> int:
 
 def scene_crop_folders(work_dir: Path, scale: float) -> list[Path]:
     """The crop folders of ``SCENE_SEEDS`` (``finder`` and ``true`` of each batch), cut on first
-    use into ``work_dir/recipe_scene_crops`` and reused after (a folder with its labels.csv)."""
+    use into ``work_dir/recipe_scene_crops`` and reused after (a folder with its labels.csv).
+    They are cut along the finder's unrefined boxes, as the shipped classifier saw them (it was
+    trained before the box refiner existed)."""
     from fanscan.datasets.scene_crops import write_scene_crops
 
     folders = []
@@ -56,7 +58,7 @@ def scene_crop_folders(work_dir: Path, scale: float) -> list[Path]:
         seeds = range(seeds.start, seeds.start + _scaled(len(seeds), scale))
         out = work_dir / "recipe_scene_crops" / f"{n + 1}-{seeds.start}-{seeds.stop}"
         if not all((out / kind / "labels.csv").is_file() for kind in ("finder", "true")):
-            write_scene_crops(seeds, out)
+            write_scene_crops(seeds, out, refine=False)
         folders += [out / "finder", out / "true"]
     return folders
 

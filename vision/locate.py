@@ -17,6 +17,7 @@ from fanscan.vision import finder
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import median
+from fanscan.vision.refine import refined
 
 CROP_MIN_SIDE = 72
 """Crops come from the coarsest decode in which a tile's short side still spans this many pixels."""
@@ -101,7 +102,7 @@ def without_specks(detections: TileDetections) -> TileDetections:
     return detections.subset((areas >= SPECK_AREA * median(areas)) & (_aspects(detections.quads) <= STREAK_ASPECT))
 
 
-def locate(photo: Photo) -> tuple[np.ndarray, TileDetections]:
+def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetections]:
     """Tiles in full-resolution pixels, and the working image they were found on.
 
     A first pass on the whole photo says where the hand lies and how large its tiles are; the
@@ -122,7 +123,8 @@ def locate(photo: Photo) -> tuple[np.ndarray, TileDetections]:
     close = _close_up(image, _size_spread(detections.quads))
     if close is not None:
         small, found, back_factor = close
-        return small, without_specks(found.scaled(back_factor * to_photo))
+        found = without_specks(found.scaled(back_factor * to_photo))
+        return small, refined(photo, found) if refine else found
     detections = detections.scaled(back_factor * to_photo)
     for _ in range(REFIND_PASSES):
         if len(detections) < 3:
@@ -137,7 +139,8 @@ def locate(photo: Photo) -> tuple[np.ndarray, TileDetections]:
         seen = median(_short_sides(again.quads)) * again_image.shape[1] / photo.width
         if seen <= 0 or abs(np.log(seen / REFIND_SHORT)) < 0.15:
             break
-    return small, without_specks(detections)
+    detections = without_specks(detections)
+    return small, refined(photo, detections) if refine else detections
 
 
 def _close_up(image: np.ndarray, spread: float) -> tuple[np.ndarray, TileDetections, float] | None:

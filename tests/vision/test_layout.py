@@ -142,6 +142,17 @@ def test_layout_sideways_flags_survive_a_tilted_camera() -> None:
     assert flags == [False, False, False, True]
 
 
+def test_layout_sideways_flags_measure_chords_not_slanted_extents() -> None:
+    # A claimed tile's box slanted by perspective (its long sides climbing across the row) spans
+    # 130 px across the row in all, but only 70 through its centre: it still lies across the row.
+    from fanscan.vision.layout import sideways_flags
+
+    boxes = [np.float32([[x, 0], [x + 70, 0], [x + 70, 95], [x, 95]]) for x in (0, 71, 142)]
+    boxes.append(np.float32([[213, 0], [333, -60], [333, 10], [213, 70]]))
+    flags = sideways_flags(np.stack(boxes), np.array([1.0, 0.0]), np.array([0.0, 1.0]))
+    assert flags == [False, False, False, True]
+
+
 def test_layout_hand_frame_follows_the_row_when_tiles_look_wider_than_high() -> None:
     # A camera tilted about 50 degrees shrinks an upright tile's height below its width: the
     # tiles' long axes run along the row, but the row still runs where the neighbours are.

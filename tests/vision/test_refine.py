@@ -1,0 +1,115 @@
+"""The box refiner: boxes moved onto the tile faces' corners, and left alone when it cannot help."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from fanscan.datasets import tile_art
+from fanscan.datasets.scene_crops import match_detections, quad_iou
+from fanscan.datasets.scenes import SCENE_STYLES, generate_scene
+from fanscan.vision import refine
+from fanscan.vision.image_io import load_photo
+from fanscan.vision.locate import locate
+from fanscan.vision.train_refiner import matched_corners, turned
+
+needs_art = pytest.mark.skipif(
+    not set(SCENE_STYLES) & set(tile_art.available_styles()), reason="no tile art installed"
+)
+_SQUARE = np.float32([[0, 0], [refine.SIDE, 0], [refine.SIDE, refine.SIDE], [0, refine.SIDE]])
+
+
+def _mean_iou(quads: np.ndarray, truth: list[np.ndarray]) -> tuple[float, int]:
+    ious = [quad_iou(quads[i], truth[j]) for i, j in enumerate(match_detections(quads, truth)) if j is not None]
+    return float(np.mean(ious)), len(ious)
+
+
+@needs_art
+@pytest.mark.parametrize("seed", [7, 8])
+def test_refine_moves_the_finders_boxes_onto_the_faces(seed: int) -> None:
+    scene = generate_scene(seed)
+    photo = load_photo(scene.jpeg)
+    _, found = locate(photo, refine=False)
+    truth = [tile.quad for tile in scene.tiles]
+    before, matched = _mean_iou(found.quads, truth)
+    after, matched_after = _mean_iou(refine.refine_quads(photo, found.quads), truth)
+    assert matched_after >= matched
+    assert after > before + 0.02
+    assert after > 0.9
+
+
+class _FixedSession:
+    def __init__(self, corners: np.ndarray) -> None:
+        self.corners = corners
+
+    def run(self, squares: np.ndarray) -> np.ndarray:
+        return np.repeat(self.corners[None], len(squares), axis=0)
+
+
+def _photo() -> tuple[object, np.ndarray]:
+    import cv2
+
+    image = np.full((300, 400, 3), 90, np.uint8)
+    ok, encoded = cv2.imencode(".png", image)
+    assert ok
+    quads = np.float32([[[100, 100], [160, 100], [160, 180], [100, 180]]])
+    return load_photo(encoded.tobytes()), quads
+
+
+def test_refine_maps_the_squares_corners_back_to_the_photo(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo, quads = _photo()
+    # The box's own corners sit at the grown square's inner corners: moving them there is a no-op.
+    inner = (refine.SIDE / 2 + (_SQUARE - refine.SIDE / 2) / refine.GROW).astype(np.float32)
+    monkeypatch.setattr(refine, "_get_session", lambda: _FixedSession(inner))
+    np.testing.assert_allclose(refine.refine_quads(photo, quads), quads, atol=0.5)
+    # Moving each inner corner 4 square pixels right moves the box by 4 * GROW * 60 / SIDE photo pixels.
+    monkeypatch.setattr(refine, "_get_session", lambda: _FixedSession(inner + np.float32([4, 0])))
+    moved = refine.refine_quads(photo, quads)
+    np.testing.assert_allclose(moved[..., 0] - quads[..., 0], 4 * refine.GROW * 60 / refine.SIDE, atol=0.5)
+    np.testing.assert_allclose(moved[..., 1], quads[..., 1], atol=0.5)
+
+
+def test_refine_keeps_a_box_whose_corner_would_jump(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo, quads = _photo()
+    centre = np.full((4, 2), refine.SIDE / 2, np.float32)  # every corner pulled in to the middle
+    monkeypatch.setattr(refine, "_get_session", lambda: _FixedSession(centre))
+    np.testing.assert_array_equal(refine.refine_quads(photo, quads), quads)
+
+
+def test_refine_without_a_model_keeps_the_boxes(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo, quads = _photo()
+    monkeypatch.setattr(refine, "_session", None)
+    monkeypatch.setattr(refine, "MODEL_PATH", refine.MODEL_PATH.with_name("missing.onnx"))
+    np.testing.assert_array_equal(refine.refine_quads(photo, quads), quads)
+
+
+def test_refiner_training_turns_keep_each_corner_at_its_square_corner() -> None:
+    corners = np.float32([[12.5, 10.5], [50.5, 14.5], [54.5, 52.5], [9.5, 49.5]])
+    square = np.zeros((refine.SIDE, refine.SIDE, 3), np.uint8)
+    for k, (x, y) in enumerate(corners.astype(int)):
+        square[y, x] = 50 * (k + 1)  # a dot of its own under each corner
+    for quarter_turns in range(4):
+        for flip in (False, True):
+            out_square, out = turned(square, corners, quarter_turns, flip)
+            nearest = [int(np.argmin(np.abs(_SQUARE - c).sum(axis=1))) for c in out]
+            assert nearest == [0, 1, 2, 3]
+            dots = sorted(int(out_square[y, x, 0]) for x, y in out.astype(int))
+            assert dots == [50, 100, 150, 200]  # each corner still lies on its own dot
+    same_square, same = turned(square, corners, 4, False)
+    np.testing.assert_array_equal(same_square, square)
+    np.testing.assert_allclose(same, corners)
+
+
+def test_refiner_training_matches_true_corners_to_the_boxs_corners() -> None:
+    box = np.float32([[0, 0], [10, 0], [10, 14], [0, 14]])
+    truth = np.float32([[11, 15], [1, 1], [11, 1], [1, 15]])  # any order
+    np.testing.assert_array_equal(matched_corners(box, truth), [[1, 1], [11, 1], [11, 15], [1, 15]])
+
+
+def test_refiner_network_gives_four_corners_inside_the_square() -> None:
+    torch = pytest.importorskip("torch")
+    from fanscan.vision.train_refiner import build_net
+
+    with torch.no_grad():
+        out = build_net().eval()(torch.rand(2, 3, refine.SIDE, refine.SIDE))
+    assert tuple(out.shape) == (2, 4, 2)
+    assert float(out.min()) >= 0 and float(out.max()) <= refine.SIDE

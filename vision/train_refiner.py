@@ -1,0 +1,227 @@
+"""Training of the box refiner (``refine.py``) on generated scenes (needs the ``train`` extra).
+
+Each example is a box around one tile of a generated scene, cut as the reader cuts it
+(``refine.square_warps``) and labelled with where the tile face's true corners lie in the square.
+The boxes are the finder's own (``locate`` without refinement, matched to the true tiles by
+overlap), so the network learns the finder's real errors, plus the true corners jittered
+(``JITTER``), so it also learns to correct errors the finder made rarely on these scenes.
+
+    python -m fanscan.vision.train_refiner --scenes 1200 --steps 3000 --cache work_data/refiner.npz
+
+Scene seeds for training start at ``TRAIN_SEED_BASE``, apart from the benchmark's (0-9999), the
+finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from fanscan.vision.finder import order_clockwise
+from fanscan.vision.refine import SIDE, MIN_SHORT, as_input, cut_squares, square_warps
+
+TRAIN_SEED_BASE = 4_000_000
+JITTER = 0.08
+"""Standard deviation of the jitter of the true corners, as a share of the tile's short side
+(each corner on its own, and the whole box shifted by as much again)."""
+_NOMINAL = np.float32([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]])
+
+
+def matched_corners(box: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """The true quad's corners reordered so that corner i is the one nearest the box's corner i
+    (both clockwise)."""
+    ordered = order_clockwise(truth)
+    best = min(range(4), key=lambda r: float(np.abs(np.roll(ordered, -r, axis=0) - box).sum()))
+    return np.roll(ordered, -best, axis=0)
+
+
+def _jittered(truth: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    short = float(np.linalg.norm(np.roll(truth, -1, axis=0) - truth, axis=1).min())
+    noise = rng.normal(0, JITTER * short, (4, 2)) + rng.normal(0, JITTER * short, (1, 2))
+    centre = truth.mean(axis=0)
+    scaled = centre + (truth - centre) * np.exp(rng.normal(0, 0.06))
+    return order_clockwise((scaled + noise).astype(np.float32))
+
+
+def scene_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(squares (k, SIDE, SIDE, 3) uint8, true corners in the squares (k, 4, 2) float32) for one
+    generated scene: every finder box matched to a tile, and every tile's jittered true box."""
+    import cv2
+    from fanscan.datasets.scene_crops import match_detections
+    from fanscan.datasets.scenes import generate_scene
+    from fanscan.vision.image_io import load_photo
+    from fanscan.vision.locate import locate
+
+    rng = np.random.default_rng(seed)
+    scene = generate_scene(seed)
+    photo = load_photo(scene.jpeg)
+    truth = [tile.quad.astype(np.float32) for tile in scene.tiles]
+    _, detections = locate(photo, refine=False)
+    boxes, targets = [], []
+    for i, j in enumerate(match_detections(detections.quads, truth) if len(detections) else []):
+        if j is not None:
+            boxes.append(detections.quads[i])
+            targets.append(matched_corners(detections.quads[i], truth[j]))
+    for quad in truth:
+        box = _jittered(quad, rng)
+        boxes.append(box)
+        targets.append(matched_corners(box, quad))
+    quads = np.stack(boxes).astype(np.float32)
+    image = photo.decode(photo.scale_for(quads, MIN_SHORT))
+    to_image = image.shape[1] / photo.width
+    warps = square_warps(quads, to_image)
+    squares = cut_squares(image, warps)
+    inside = np.stack([cv2.perspectiveTransform((t * to_image).reshape(1, 4, 2).astype(np.float64), m).reshape(4, 2)
+                       for t, m in zip(targets, warps)])
+    return squares, inside.astype(np.float32)
+
+
+def build_examples(scenes: int, cache: Path | None, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Examples of ``scenes`` training scenes, from ``cache`` (an .npz) when it holds them."""
+    if cache is not None and cache.is_file():
+        with np.load(cache) as data:
+            if int(data["scenes"]) >= scenes:
+                return data["squares"], data["corners"]
+    squares, corners = [], []
+    seeds = range(TRAIN_SEED_BASE, TRAIN_SEED_BASE + scenes)
+    with ProcessPoolExecutor(workers) as pool:
+        for n, (s, c) in enumerate(pool.map(scene_examples, seeds, chunksize=4)):
+            squares.append(s)
+            corners.append(c)
+            if n % 50 == 0:
+                print(f"scene {n}/{scenes}", file=sys.stderr, flush=True)
+    result = np.concatenate(squares), np.concatenate(corners)
+    if cache is not None:
+        np.savez(cache, squares=result[0], corners=result[1], scenes=scenes)
+    return result
+
+
+def turned(square: np.ndarray, corners: np.ndarray, quarter_turns: int, flip: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A square and its corners turned counter-clockwise by quarter turns and maybe mirrored, the
+    corners renumbered so that corner i is still the one nearest the square's corner i."""
+    points, nominal = corners.copy(), _NOMINAL.copy()
+    for _ in range(quarter_turns):
+        square = np.rot90(square)
+        points = np.stack([points[:, 1], SIDE - points[:, 0]], axis=1)
+        nominal = np.stack([nominal[:, 1], SIDE - nominal[:, 0]], axis=1)
+    if flip:
+        square = square[:, ::-1]
+        points[:, 0] = SIDE - points[:, 0]
+        nominal[:, 0] = SIDE - nominal[:, 0]
+    order = [int(np.argmin(np.abs(nominal - corner).sum(axis=1))) for corner in _NOMINAL]
+    return np.ascontiguousarray(square), points[order]
+
+
+def build_net():
+    """The refiner (torch.nn.Module): (n, 3, SIDE, SIDE) in [0, 1] -> (n, 4, 2) corners in the
+    square's pixels, by a soft arg-max over four heat maps at half resolution."""
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    class RefinerNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stem = block(3, 16)  # 1/1
+            self.down1 = block(16, 24, 2)  # 1/2
+            self.down2 = nn.Sequential(block(24, 32, 2), block(32, 32))  # 1/4
+            self.down3 = nn.Sequential(block(32, 48, 2), block(48, 48, dilation=2))  # 1/8
+            self.up2 = block(80, 32)
+            self.up1 = block(56, 24)
+            self.head = nn.Conv2d(24, 4, 1)
+            half = SIDE // 2
+            centres = (torch.arange(half, dtype=torch.float32) + 0.5) * 2
+            self.register_buffer("grid_x", centres.repeat(half))
+            self.register_buffer("grid_y", centres.repeat_interleave(half))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            d1 = self.down1(self.stem(x))
+            d2 = self.down2(d1)
+            d3 = self.down3(d2)
+            u2 = self.up2(torch.cat([nn.functional.interpolate(d3, scale_factor=2.0), d2], 1))
+            u1 = self.up1(torch.cat([nn.functional.interpolate(u2, scale_factor=2.0), d1], 1))
+            heat = self.head(u1).flatten(2).softmax(dim=2)  # (n, 4, half * half)
+            return torch.stack([heat @ self.grid_x, heat @ self.grid_y], dim=2)
+
+    return RefinerNet()
+
+
+def _batches(squares: np.ndarray, corners: np.ndarray, rng: np.random.Generator, size: int):
+    """Endless random batches with quarter turns, mirroring and light changes."""
+    while True:
+        xs, ys = [], []
+        for i in rng.integers(len(squares), size=size):
+            square, points = turned(squares[i], corners[i], int(rng.integers(4)), bool(rng.random() < 0.5))
+            xs.append(square)
+            ys.append(points)
+        x = as_input(np.stack(xs)) * np.float32(rng.uniform(0.75, 1.25)) + np.float32(rng.uniform(-0.08, 0.08))
+        yield x.astype(np.float32), np.stack(ys).astype(np.float32)
+
+
+def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_out: float = 0.05) -> None:
+    """Build examples from ``scenes`` scenes, train for ``steps`` steps, report the corner error
+    on the last ``held_out`` share of the scenes' examples, export ONNX to ``out`` (weights beside
+    it as .pt)."""
+    import torch
+
+    torch.manual_seed(0)
+    squares, corners = build_examples(scenes, cache)
+    split = int(len(squares) * (1 - held_out))
+    net = build_net()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    batches = _batches(squares[:split], corners[:split], np.random.default_rng(0), 96)
+    net.train()
+    for step in range(steps):
+        x, y = next(batches)
+        loss = (net(torch.from_numpy(x)) - torch.from_numpy(y)).abs().mean()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if step % 50 == 0:
+            print(f"step {step}/{steps} corner error {loss.item():.2f} px of {SIDE}", file=sys.stderr, flush=True)
+    net.eval()
+    with torch.no_grad():
+        predicted = net(torch.from_numpy(as_input(squares[split:]))).numpy()
+    before = np.abs(corners[split:] - _grown_nominal()).mean()
+    after = np.abs(predicted - corners[split:]).mean()
+    print(f"held-out examples {len(squares) - split}: mean corner error {before:.2f} px as found, "
+          f"{after:.2f} px refined (of {SIDE})", file=sys.stderr)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    torch.onnx.export(net, torch.zeros(1, 3, SIDE, SIDE), str(out), input_names=["squares"],
+                      output_names=["corners"], dynamic_axes={"squares": {0: "n"}, "corners": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    print(f"wrote {out}", file=sys.stderr)
+
+
+def _grown_nominal() -> np.ndarray:
+    """Where the box's own corners lie in its square (the grown box fills the square)."""
+    from fanscan.vision.refine import GROW
+
+    centre = SIDE / 2
+    return (centre + (_NOMINAL - centre) / GROW).astype(np.float32)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scenes", type=int, default=1200)
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("box_refiner.onnx"))
+    parser.add_argument("--cache", type=Path, help="an .npz keeping the examples for reruns")
+    args = parser.parse_args(argv)
+    train(args.scenes, args.steps, args.out, args.cache)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
