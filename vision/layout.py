@@ -49,27 +49,39 @@ def _axes(quad: np.ndarray) -> tuple[np.ndarray, float, float]:
     return b / max(lb, 1e-6), lb, la
 
 
+NEIGHBOUR_NEAR = 1.5
+"""A tile's nearest neighbour counts for the hand's frame only within this many times the median
+nearest-neighbour distance (strays far from the hand lie far from everything)..."""
+FRAME_AGREES = np.radians(25)
+"""...and, in a second estimate, only when its direction lies within this of the first one's (a
+flower laid above the row's end, or a row's end beside the next row, point across the row)."""
+
+
 def hand_frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(right, up) unit vectors of the hand in image coordinates (y down); up points up the image.
 
     Tiles touch their neighbours along the row, so the row runs the way each tile's nearest
-    neighbour lies. A tile's own long axis is no guide: a camera tilted 45 degrees makes an
-    upright tile look wider than high. A lone tile falls back to its long axis.
+    neighbour lies (``NEIGHBOUR_NEAR``, ``FRAME_AGREES``). A tile's own long axis is no guide: a
+    camera tilted 45 degrees makes an upright tile look wider than high. A lone tile falls back
+    to its long axis.
     """
-    centres = quads.mean(axis=1)
-    doubled = np.zeros(2)
     if len(quads) >= 2:
+        centres = quads.mean(axis=1)
         offsets = centres[None, :, :] - centres[:, None, :]
         distances = np.linalg.norm(offsets, axis=2)
         np.fill_diagonal(distances, np.inf)
-        for i, j in enumerate(np.argmin(distances, axis=1)):
-            angle = np.arctan2(offsets[i, j, 1], offsets[i, j, 0]) + np.pi / 2
-            doubled += np.array([np.cos(2 * angle), np.sin(2 * angle)])
+        nearest = np.argmin(distances, axis=1)
+        near = distances[np.arange(len(quads)), nearest]
+        steps = offsets[np.arange(len(quads)), nearest][near <= NEIGHBOUR_NEAR * median(near)]
+        angles = 2 * np.arctan2(steps[:, 1], steps[:, 0])  # doubled: a direction and its opposite agree
+        first = np.arctan2(np.sin(angles).sum(), np.cos(angles).sum())
+        agree = np.abs(np.angle(np.exp(1j * (angles - first)))) <= 2 * FRAME_AGREES
+        if agree.any():
+            angles = angles[agree]
+        angle = np.arctan2(np.sin(angles).sum(), np.cos(angles).sum()) / 2 + np.pi / 2
     else:
         axis = _axes(quads[0])[0]
         angle = np.arctan2(axis[1], axis[0])
-        doubled = np.array([np.cos(2 * angle), np.sin(2 * angle)])
-    angle = np.arctan2(doubled[1], doubled[0]) / 2
     up = np.array([np.cos(angle), np.sin(angle)])
     if up[1] > 0 or (abs(up[1]) < 1e-6 and up[0] > 0):
         up = -up

@@ -131,6 +131,19 @@ def test_layout_hand_frame_follows_a_rotated_hand() -> None:
     assert up[1] < 0
 
 
+def test_layout_hand_frame_ignores_strays_and_tiles_beside_the_row() -> None:
+    # A row at 15 degrees; a flower laid just above its last tile, and a pair of stray boxes far
+    # off whose nearest neighbours point elsewhere: the frame still follows the row.
+    angle = np.radians(15)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    row = [t.box for t in _row("1m 2m 3m 4m 5m 6m 7m 8m")]
+    flower = row[-1] + np.float32([0, -50])
+    strays = [row[0] + np.float32([600, -900]), row[0] + np.float32([700, -760])]
+    quads = np.stack([q @ rotation.T for q in [*row, flower, *strays]])
+    right, _ = hand_frame(quads)
+    assert right @ rotation[:, 0] == pytest.approx(1, abs=0.005)  # within about 6 degrees
+
+
 def test_layout_sideways_flags_survive_a_tilted_camera() -> None:
     # Seen at 45 degrees an upright tile looks nearly square (30 x 28); the claimed tile lying
     # across the row is clearly wider and lower (40 x 21).
