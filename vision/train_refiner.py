@@ -155,25 +155,13 @@ def build_net():
     return RefinerNet()
 
 
-def _photometric(square: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A square as a phone might have shown it: a colour cast, and sometimes blur or sensor noise."""
-    import cv2
-
-    out = square.astype(np.float32) * rng.uniform(0.8, 1.2, 3).astype(np.float32)
-    if rng.random() < 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.5, 1.5)))
-    if rng.random() < 0.3:
-        out += rng.normal(0, rng.uniform(2, 6), out.shape).astype(np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8)
-
-
 def _batches(squares: np.ndarray, corners: np.ndarray, rng: np.random.Generator, size: int):
     """Endless random batches with quarter turns, mirroring and light changes."""
     while True:
         xs, ys = [], []
         for i in rng.integers(len(squares), size=size):
             square, points = turned(squares[i], corners[i], int(rng.integers(4)), bool(rng.random() < 0.5))
-            xs.append(_photometric(square, rng))
+            xs.append(square)
             ys.append(points)
         x = as_input(np.stack(xs)) * np.float32(rng.uniform(0.75, 1.25)) + np.float32(rng.uniform(-0.08, 0.08))
         yield x.astype(np.float32), np.stack(ys).astype(np.float32)
