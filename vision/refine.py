@@ -88,7 +88,7 @@ def refine_quads(photo: Photo, quads: np.ndarray) -> np.ndarray:
     corners = session.run(as_input(cut_squares(image, warps)))
     refined = np.empty_like(quads)
     for i, (m, points) in enumerate(zip(warps, corners)):
-        back = cv2.perspectiveTransform(points.reshape(1, 4, 2).astype(np.float64), np.linalg.inv(m))
+        back = cv2.perspectiveTransform(points.reshape(1, 4, 2).astype(np.float64), np.linalg.pinv(m))  # pinv: a degenerate box must not raise
         refined[i] = back.reshape(4, 2) / to_image
     sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2).min(axis=1)
     moves = np.linalg.norm(refined - quads, axis=2).max(axis=1)

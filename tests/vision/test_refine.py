@@ -75,6 +75,14 @@ def test_refine_keeps_a_box_whose_corner_would_jump(monkeypatch: pytest.MonkeyPa
     np.testing.assert_array_equal(refine.refine_quads(photo, quads), quads)
 
 
+def test_refine_keeps_degenerate_boxes_as_found() -> None:
+    photo, quads = _photo()
+    flat = np.float32([[[10, 10], [20, 10], [30, 10], [40, 10]], [[5, 5], [5, 5], [5, 5], [5, 5]]])
+    out = refine.refine_quads(photo, np.concatenate([quads, flat]))
+    np.testing.assert_array_equal(out[1:], flat)
+    assert np.isfinite(out).all()
+
+
 def test_refine_without_a_model_keeps_the_boxes(monkeypatch: pytest.MonkeyPatch) -> None:
     photo, quads = _photo()
     monkeypatch.setattr(refine, "_session", None)
