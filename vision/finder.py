@@ -10,14 +10,13 @@ faces apart from each other and from white tables reliably; the network learns t
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import cv2
 import numpy as np
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.numeric import median
-from fanscan.vision.onnx_session import LazySession
+from fanscan.vision.onnx_session import LazySession, shared_session
 
 from fanscan.errors import FanscanError
 
@@ -32,19 +31,13 @@ TILE_BELOW = 0.7
 CORE_ABOVE = 0.9
 """Each tile grows (watershed) from a core where the tile's probability is above this."""
 _MIN_AREA = 12  # px of a blob in the working image: smaller ones are noise
-_session: LazySession | None = None
-_lock = threading.Lock()
 
 
 def _get_session() -> LazySession:
-    """The finder's shared session, on the model at ``MODEL_PATH`` when first asked for."""
-    global _session
-    with _lock:
-        if _session is None:
-            if not MODEL_PATH.is_file():
-                raise FanscanError("not_found", f"the tile finder model is missing: {MODEL_PATH}")
-            _session = LazySession(MODEL_PATH, threads=1)
-    return _session
+    """The finder's shared session, on the model at ``MODEL_PATH``."""
+    if not MODEL_PATH.is_file():
+        raise FanscanError("not_found", f"the tile finder model is missing: {MODEL_PATH}")
+    return shared_session(MODEL_PATH)
 
 
 def order_clockwise(quad: np.ndarray) -> np.ndarray:

@@ -124,8 +124,7 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
     close = _close_up(image, _size_spread(detections.quads))
     if close is not None:
         small, found, back_factor = close
-        found = without_specks(found.scaled(back_factor * to_photo))
-        return small, refined(photo, found) if refine else found
+        return small, _kept(photo, found.scaled(back_factor * to_photo), refine)
     detections = detections.scaled(back_factor * to_photo)
     for _ in range(REFIND_PASSES):
         if len(detections) < 3:
@@ -140,8 +139,13 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
         seen = median(_short_sides(again.quads)) * again_image.shape[1] / photo.width
         if seen <= 0 or abs(np.log(seen / REFIND_SHORT)) < 0.15:
             break
+    return small, _kept(photo, detections, refine)
+
+
+def _kept(photo: Photo, detections: TileDetections, refine: bool) -> TileDetections:
+    """The detections less specks and streaks, refined unless ``refine`` is false."""
     detections = without_specks(detections)
-    return small, refined(photo, detections) if refine else detections
+    return refined(photo, detections) if refine else detections
 
 
 def _close_up(image: np.ndarray, spread: float) -> tuple[np.ndarray, TileDetections, float] | None:

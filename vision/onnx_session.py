@@ -45,3 +45,16 @@ class LazySession:
         """The model's first output for ``array``."""
         session = self._session if self._session is not None else self._open()
         return session.run(None, {self._input_name: array})[0]
+
+
+_shared: dict[tuple[Path, int], LazySession] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_session(model_path: Path, threads: int = 1) -> LazySession:
+    """The one session of the process on ``model_path`` (opened on its first run)."""
+    with _shared_lock:
+        key = (Path(model_path), threads)
+        if key not in _shared:
+            _shared[key] = LazySession(Path(model_path), threads=threads)
+        return _shared[key]

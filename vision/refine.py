@@ -14,14 +14,13 @@ square; they are mapped back through the warp.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import cv2
 import numpy as np
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
-from fanscan.vision.onnx_session import LazySession
+from fanscan.vision.onnx_session import LazySession, shared_session
 
 SIDE = 64
 """The square each grown box is warped to, in pixels."""
@@ -35,17 +34,11 @@ MAX_MOVE = 0.5
 """A refined corner further than this share of the box's short side from where the finder put
 it is not believed: that box keeps the finder's corners."""
 MODEL_PATH = Path(__file__).with_name("box_refiner.onnx")
-_session: LazySession | None = None
-_lock = threading.Lock()
 
 
 def _get_session() -> LazySession | None:
     """The refiner's shared session, or None when its model is not installed."""
-    global _session
-    with _lock:
-        if _session is None and MODEL_PATH.is_file():
-            _session = LazySession(MODEL_PATH, threads=1)
-    return _session
+    return shared_session(MODEL_PATH) if MODEL_PATH.is_file() else None
 
 
 def grown(quads: np.ndarray, factor: float = GROW) -> np.ndarray:

@@ -46,17 +46,24 @@ def make_example(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return scene.image, mask
 
 
+def conv_block(cin: int, cout: int, stride: int = 1, dilation: int = 1):
+    """3x3 convolution, batch norm, ReLU (a torch.nn.Sequential): the finder's and the box
+    refiner's building block."""
+    from torch import nn
+
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
 def build_net():
     """The finder network (torch.nn.Module), input (n, 3, h, w) float in [0, 1], h and w % 8 == 0."""
     import torch
     from torch import nn
 
-    def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
-        return nn.Sequential(
-            nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
-            nn.BatchNorm2d(cout),
-            nn.ReLU(inplace=True),
-        )
+    block = conv_block
 
     class FinderNet(nn.Module):
         def __init__(self) -> None:

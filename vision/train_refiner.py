@@ -19,9 +19,11 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import cv2
 import numpy as np
 from fanscan.vision.finder import order_clockwise
-from fanscan.vision.refine import SIDE, MIN_SHORT, as_input, cut_squares, square_warps
+from fanscan.vision.refine import GROW, MIN_SHORT, SIDE, as_input, cut_squares, grown, square_warps
+from fanscan.vision.train_finder import conv_block
 
 TRAIN_SEED_BASE = 4_000_000
 JITTER = 0.08
@@ -49,7 +51,6 @@ def _jittered(truth: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def scene_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(squares (k, SIDE, SIDE, 3) uint8, true corners in the squares (k, 4, 2) float32) for one
     generated scene: every finder box matched to a tile, and every tile's jittered true box."""
-    import cv2
     from fanscan.datasets.scene_crops import match_detections
     from fanscan.datasets.scenes import generate_scene
     from fanscan.vision.image_io import load_photo
@@ -121,12 +122,7 @@ def build_net():
     import torch
     from torch import nn
 
-    def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
-        return nn.Sequential(
-            nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
-            nn.BatchNorm2d(cout),
-            nn.ReLU(inplace=True),
-        )
+    block = conv_block
 
     class RefinerNet(nn.Module):
         def __init__(self) -> None:
@@ -206,10 +202,7 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
 
 def _grown_nominal() -> np.ndarray:
     """Where the box's own corners lie in its square (the grown box fills the square)."""
-    from fanscan.vision.refine import GROW
-
-    centre = SIDE / 2
-    return (centre + (_NOMINAL - centre) / GROW).astype(np.float32)
+    return grown(_NOMINAL[None], 1 / GROW)[0]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -85,7 +85,6 @@ def test_refine_keeps_degenerate_boxes_as_found() -> None:
 
 def test_refine_without_a_model_keeps_the_boxes(monkeypatch: pytest.MonkeyPatch) -> None:
     photo, quads = _photo()
-    monkeypatch.setattr(refine, "_session", None)
     monkeypatch.setattr(refine, "MODEL_PATH", refine.MODEL_PATH.with_name("missing.onnx"))
     np.testing.assert_array_equal(refine.refine_quads(photo, quads), quads)
 
