@@ -70,16 +70,17 @@ def evaluate(model_paths: list[str], numeral_reader: NumeralReader | None = None
     return groups, truth, predicted, np.array(confidence)
 
 
-def score_folder(model_path: str, folder: Path) -> tuple[list[str], list[str]]:
-    """(true codes, predicted codes) of every crop in ``folder`` as the photo reader reads them."""
+def score_folder(model_path: str, folder: Path, looks: FlowerLooks) -> tuple[list[str], list[str]]:
+    """(true codes, predicted codes) of every crop in ``folder`` as the photo reader reads them
+    (second look turned round, possible flowers' second looks)."""
     classifier = TileClassifier(model_path)
     crops = training_crops(folder)
     truth, predicted = [], []
     for start in range(0, len(crops), 256):
         chunk = crops[start : start + 256]
-        probs = classifier.probabilities([c.load() for c in chunk])
+        codes, _ = classifier.classify([c.load() for c in chunk], looks)
         truth += [c.code for c in chunk]
-        predicted += [classifier.labels[i] for i in probs.argmax(axis=1)]
+        predicted += codes
     return truth, predicted
 
 
@@ -133,17 +134,18 @@ def main() -> int:
     args = parser.parse_args()
     if args.flowers and len(args.flowers) != len(args.model):
         parser.error("give one --flowers model for each --model")
+    numeral_reader = NumeralReader(args.numerals) if args.numerals else None
     for folder in args.crops:
         print(f"| crops of {folder} | model | crops | top-1 | most confused |\n|---|---|---:|---:|---|")
-        for model in args.model:
-            truth, predicted = score_folder(model, folder)
+        for n, model in enumerate(args.model):
+            specialist = TileClassifier(args.flowers[n]) if args.flowers else None
+            truth, predicted = score_folder(model, folder, FlowerLooks(specialist, numeral_reader))
             right = np.array([t == p for t, p in zip(truth, predicted, strict=True)])
             pairs = Counter((t, p) for t, p in zip(truth, predicted, strict=True) if t != p)
             print(f"| | {Path(model).name} | {len(truth)} | {right.mean():.1%} | "
                   + ", ".join(f"{t}->{p}: {n}" for (t, p), n in pairs.most_common(6)) + " |")
         print()
 
-    numeral_reader = NumeralReader(args.numerals) if args.numerals else None
     groups, truth, predicted, confidence = evaluate(args.model, numeral_reader, args.flowers)
     if not truth:
         print("no held-out real crops (is ../shared/data present?)", file=sys.stderr)

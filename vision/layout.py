@@ -101,8 +101,8 @@ def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list
     """
     aspect = []
     for quad in quads:
-        lo, hi = _chord(quad, right)
-        bottom, top = _chord(quad, up)
+        lo, hi = chord(quad, right)
+        bottom, top = chord(quad, up)
         aspect.append((hi - lo) / max(top - bottom, 1e-6))
     typical = median(aspect)
     return [bool(a > 1.4 * typical) for a in aspect]
@@ -131,7 +131,7 @@ def orientation_degrees(face_up: np.ndarray) -> float:
 # --- rows and groups --------------------------------------------------------------------------
 
 
-def _chord(quad: np.ndarray, direction: np.ndarray) -> tuple[float, float]:
+def chord(quad: np.ndarray, direction: np.ndarray) -> tuple[float, float]:
     """Where the line through the quad's centre along ``direction`` enters and leaves it, as
     positions along ``direction``. Unlike the quad's whole extent this ignores the slant that
     perspective gives a face's sides, which would make neighbouring tiles seem to overlap."""
@@ -158,7 +158,7 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
     Thresholds are relative to the tiles' extents in the hand's frame (a tile's height in the
     photo shrinks with the camera's tilt, its width along the row does not), and a gap is
     compared with the narrower of the two tiles beside it (tiles far from the camera look smaller).
-    Each tile's span along the row is measured through its centre (``_chord``).
+    Each tile's span along the row is measured through its centre (``chord``).
     """
     boxes = [r.box for r in readings]
     centres = np.array([b.mean(axis=0) for b in boxes])
@@ -171,7 +171,7 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
         if heights[rows[-1][-1]] - heights[index] > 0.5 * row_height:
             rows.append([])
         rows[-1].append(int(index))
-    spans_by_row = [sorted((*_chord(boxes[index], right), index) for index in row) for row in rows]
+    spans_by_row = [sorted((*chord(boxes[index], right), index) for index in row) for row in rows]
     scale = _box_scale(spans_by_row)
     result = []
     for spans in spans_by_row:

@@ -5,7 +5,8 @@ large its tiles are; the hand's region is searched again at the scale the finder
 touching tiles best (``REFIND_SHORT``), once more when the first estimate of the tile size was
 off. A close-up, whose large faces the network marks in pieces (the boxes disagree in size), is
 read on a smaller copy where they agree. Boxes far smaller than the typical tile are dropped, and
-the rest moved onto their faces' corners by the box refiner (``refine``). The photo is decoded
+the rest moved onto their faces' corners by the box refiner (``refine``); a box that holds two
+tiles side by side is cut in two (``split_pairs``) and the halves refined. The photo is decoded
 once, at the scale its crops will likely need, and the finder's copy shrunk from that.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from fanscan.vision import finder
+from fanscan.vision import finder, layout
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import median
@@ -46,6 +47,12 @@ STREAK_ASPECT = 4.5
 long as wide and a claimed tile looks about twice as long as high with the camera tilted 45
 degrees, its box up to 3.2 times (seed 1059; a limit of 3 lost it). A strip along the photo's
 edge read as a face-down tile was about 10."""
+PAIR_ALONG = (1.7, 2.4)
+"""A box this many typical tiles long along its row..."""
+PAIR_ACROSS = 0.2
+"""...and as high across it as a typical tile, within this share, holds two upright tiles side by
+side whose seam the finder missed (seen where a tilted camera makes faces look square, so the
+finder's own split of long marks cannot tell a pair from a tile: scene 300)."""
 
 
 def find_scale(photo: Photo) -> int:
@@ -143,9 +150,55 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
 
 
 def _kept(photo: Photo, detections: TileDetections, refine: bool) -> TileDetections:
-    """The detections less specks and streaks, refined unless ``refine`` is false."""
+    """The detections less specks and streaks, refined unless ``refine`` is false; refined pairs
+    of tiles in one box (``split_pairs``) are cut in two and the halves refined again."""
     detections = without_specks(detections)
-    return refined(photo, detections) if refine else detections
+    if not refine:
+        return detections
+    detections = refined(photo, detections)
+    split, halves = split_pairs(detections)
+    if halves.any():
+        split = TileDetections(split.quads.copy(), split.scores, split.backs)
+        split.quads[halves] = refined(photo, split.subset(halves)).quads
+    return split
+
+
+def split_pairs(detections: TileDetections) -> tuple[TileDetections, np.ndarray]:
+    """The detections with each box that holds two tiles side by side (``PAIR_ALONG``,
+    ``PAIR_ACROSS``, measured through its centre along and across the hand's rows) cut in two at
+    the middle of its sides along the row, and which of the boxes are such halves."""
+    quads = detections.quads
+    none = np.zeros(len(quads), bool)
+    if len(quads) < 5:
+        return detections, none
+    right, up = layout.hand_frame(quads)
+    along = np.array([np.subtract(*layout.chord(q, right)[::-1]) for q in quads])
+    across = np.array([np.subtract(*layout.chord(q, up)[::-1]) for q in quads])
+    length = along / max(median(along.tolist()), 1e-6)
+    height = across / max(median(across.tolist()), 1e-6)
+    pairs = (length >= PAIR_ALONG[0]) & (length <= PAIR_ALONG[1]) & (np.abs(height - 1) <= PAIR_ACROSS)
+    if not pairs.any():
+        return detections, none
+    out_quads, scores, backs, halves = [], [], [], []
+    for quad, score, back, pair in zip(quads, detections.scores, detections.backs, pairs):
+        parts = _halves(quad, right) if pair else [quad]
+        out_quads += parts
+        scores += [score] * len(parts)
+        backs += [back] * len(parts)
+        halves += [bool(pair)] * len(parts)
+    return (TileDetections(np.stack(out_quads).astype(np.float32), np.array(scores, np.float32),
+                           np.array(backs, bool)), np.array(halves))
+
+
+def _halves(quad: np.ndarray, right: np.ndarray) -> list[np.ndarray]:
+    """The quad (clockwise) cut in two across ``right``, at the middle of its two sides that run
+    most nearly along it; each half clockwise from the same corner as the quad."""
+    top = quad[1] - quad[0] + quad[2] - quad[3]
+    side = quad[2] - quad[1] + quad[3] - quad[0]
+    shift = 0 if abs(top @ right) / np.linalg.norm(top) >= abs(side @ right) / np.linalg.norm(side) else 1
+    a, b, c, d = np.roll(quad, -shift, axis=0)  # a->b and d->c run along the row
+    ab, dc = (a + b) / 2, (d + c) / 2
+    return [np.roll(np.array([a, ab, dc, d]), shift, axis=0), np.roll(np.array([ab, b, c, dc]), shift, axis=0)]
 
 
 def _close_up(image: np.ndarray, spread: float) -> tuple[np.ndarray, TileDetections, float] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import reader
@@ -94,3 +95,48 @@ def test_streaks_far_longer_than_a_tile_are_dropped() -> None:
     kept = without_specks(found)
     assert len(kept) == 6 and any(np.allclose(q, sideways_at_a_slant) for q in kept.quads)
     assert not any(np.allclose(q, streak) for q in kept.quads)
+
+
+def _row_box(x: float, y: float, w: float, h: float) -> np.ndarray:
+    return np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+
+
+def test_a_box_holding_two_upright_tiles_is_cut_in_two() -> None:
+    from fanscan.vision.detections import TileDetections
+    from fanscan.vision.locate import split_pairs
+
+    row = [_row_box(100 * i, 0, 98, 100) for i in range(6)]  # square-looking faces: a tilted camera
+    pair = _row_box(600, 0, 196, 100)
+    claimed = _row_box(800, 30, 135, 72)  # a sideways tile: longer, but lower
+    found = TileDetections(np.stack([*row, pair, claimed]), np.ones(8, np.float32), np.zeros(8, bool))
+    split, halves = split_pairs(found)
+    assert len(split) == 9 and halves.tolist() == [False] * 6 + [True, True] + [False]
+    assert np.allclose(split.quads[6], _row_box(600, 0, 98, 100))
+    assert np.allclose(split.quads[7], _row_box(698, 0, 98, 100))
+    assert np.allclose(split.quads[8], claimed)
+
+
+def test_a_pair_is_cut_along_the_row_whichever_corner_its_box_starts_at() -> None:
+    from fanscan.vision.detections import TileDetections
+    from fanscan.vision.locate import split_pairs
+
+    row = [_row_box(0, 100 * i, 100, 98) for i in range(6)]  # a row running down the photo
+    pair = np.float32([[0, 600], [100, 600], [100, 796], [0, 796]])
+    found = TileDetections(np.stack([*row, pair]), np.ones(7, np.float32), np.zeros(7, bool))
+    split, halves = split_pairs(found)
+    assert halves.sum() == 2
+    tops = sorted(float(q[:, 1].min()) for q in split.quads[halves])
+    assert tops == pytest.approx([600, 698])
+    assert all(float(np.ptp(q[:, 1])) == pytest.approx(98) for q in split.quads[halves])
+
+
+def test_boxes_of_single_tiles_are_never_cut() -> None:
+    from fanscan.vision.detections import TileDetections
+    from fanscan.vision.locate import split_pairs
+
+    nearer = [_row_box(100 * i, 0, 98 + 8 * i, 100 + 8 * i) for i in range(7)]  # perspective grows them
+    found = TileDetections(np.stack(nearer), np.ones(7, np.float32), np.zeros(7, bool))
+    split, halves = split_pairs(found)
+    assert len(split) == 7 and not halves.any()
+    few = TileDetections(np.stack([nearer[0], _row_box(200, 0, 196, 100)]), np.ones(2, np.float32), np.zeros(2, bool))
+    assert len(split_pairs(few)[0]) == 2  # too few boxes to say what a tile's size is

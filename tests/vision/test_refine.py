@@ -37,6 +37,23 @@ def test_refine_moves_the_finders_boxes_onto_the_faces(seed: int) -> None:
     assert after > 0.9
 
 
+@needs_art
+def test_locate_cuts_a_box_the_finder_drew_round_two_tiles() -> None:
+    from fanscan.vision.locate import split_pairs, without_specks
+
+    scene = generate_scene(1373)  # a tilted camera: two faces of a row look like one box
+    photo = load_photo(scene.jpeg)
+    _, raw = locate(photo, refine=False)
+    split, halves = split_pairs(refine.refined(photo, without_specks(raw)))
+    assert halves.sum() == 2  # the premise: this scene still has such a pair
+    _, found = locate(photo)
+    truth = [tile.quad for tile in scene.tiles]
+    pair = [max(range(len(truth)), key=lambda j: quad_iou(q, truth[j])) for q in split.quads[halves]]
+    assert len(set(pair)) == 2  # the halves lie on two different tiles...
+    for j in pair:  # ...and the located boxes fit those tiles' faces
+        assert max(quad_iou(q, truth[j]) for q in found.quads) > 0.9
+
+
 class _FixedSession:
     def __init__(self, corners: np.ndarray) -> None:
         self.corners = corners
