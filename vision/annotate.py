@@ -18,6 +18,7 @@ _ROLE_COLOURS: dict[str, tuple[int, int, int]] = {
     "flowers": (255, 0, 255),
 }
 _DOUBT = (0, 0, 255)
+_LEFT_OUT = (160, 160, 160)
 
 
 def draw(
@@ -27,8 +28,10 @@ def draw(
     confidences: Sequence[float],
     groups: Sequence[tuple[str, Sequence[int]]],
     scale: float,
+    left_out: Sequence[np.ndarray] = (),
 ) -> np.ndarray:
-    """A copy of ``image`` with the tiles (boxes in full-res pixels, times ``scale``) and groups."""
+    """A copy of ``image`` with the tiles (boxes in full-res pixels, times ``scale``), groups, and
+    boxes the reader left out as no tile (crossed, in grey)."""
     out = image.copy()
     thick = max(1, round(max(out.shape[:2]) / 700))
     font = max(0.35, max(out.shape[:2]) / 2200)
@@ -40,6 +43,13 @@ def draw(
         cv2.rectangle(out, (x - pad, y - pad), (x + w + pad, y + h + pad), colour, thick)
         cv2.putText(out, role.replace("_", " "), (x - pad, y - 2 * pad), cv2.FONT_HERSHEY_SIMPLEX,
                     font, colour, thick, cv2.LINE_AA)
+    for box in left_out:
+        quad = (np.asarray(box) * scale).astype(np.int32)
+        cv2.polylines(out, [quad], True, _LEFT_OUT, thick)
+        cv2.line(out, tuple(int(v) for v in quad[0]), tuple(int(v) for v in quad[2]), _LEFT_OUT, thick)
+        cv2.line(out, tuple(int(v) for v in quad[1]), tuple(int(v) for v in quad[3]), _LEFT_OUT, thick)
+        cv2.putText(out, "no tile?", tuple(int(v) for v in quad[3] + [0, 14 * font * 2]),
+                    cv2.FONT_HERSHEY_SIMPLEX, font, _LEFT_OUT, thick, cv2.LINE_AA)
     for box, label, confidence in zip(boxes, labels, confidences):
         doubtful = confidence < DOUBT_BELOW
         quad = (np.asarray(box) * scale).astype(np.int32)

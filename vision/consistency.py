@@ -13,6 +13,8 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
    tile in a group that must be a set (it holds a sideways or face-down tile) taken as any face
    that completes the hand. Hands that no such change completes are left as read; the layout's
    doubts then say so.
+3. ``without_phantom``: a hand one tile too long that no change completes is tried without each
+   doubtful box in turn: the finder sometimes boxes bare table or a tile's side.
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ MAX_EDITABLE = 6
 MIN_GUESS = 0.03
 """A next guess below this probability is never taken."""
 MAX_CHANGES = 2
+HAND_SIZES = (14, 17)
+"""Complete hands have 13 + 1 tiles (MCR and most rule sets) or 16 + 1, kongs counted as three."""
+FLOWER_TAKE_MIN = 0.05
+"""A tile read as a suit or honour tile is taken as a flower only at this probability or more.
+Taking a tile for a flower drops it from the hand's count, so it completes any hand one tile too
+long: of the seven such takes seen (scenes 0-499 and 1500-1999), the three under 0.05
+(0.025-0.04) were boxes of bare table or a suit tile, the four over it (0.06-0.15) flowers."""
 UNLISTED_GUESS = 1e-4
 """The probability a face outside a reading's guesses is costed at (``_set_guesses``)."""
 _SUITS_AND_HONOURS = tuple(TILE_CODES[:34])
@@ -74,6 +83,12 @@ def _next_guess(reading: TileReading, counts: Counter[str]) -> tuple[str, float]
          if p >= MIN_GUESS and c != BACK and counts[c] < copies_allowed(c)),
         None,
     )
+
+
+def _may_take(reading: TileReading, code: str, p: float) -> bool:
+    """Whether ``code`` at probability ``p`` is likely enough to take for this reading (see
+    ``FLOWER_TAKE_MIN``)."""
+    return code not in _FLOWERS or reading.code in _FLOWERS or p >= FLOWER_TAKE_MIN
 
 
 def respect_counts(readings: list[TileReading]) -> tuple[list[TileReading], list[Correction]]:
@@ -171,7 +186,7 @@ def complete_hand(
         (i, code, p, math.log(readings[i].confidence) - math.log(p))
         for i in doubtful
         for code, p in readings[i].candidates[1:]
-        if p >= MIN_GUESS and code != BACK
+        if p >= MIN_GUESS and code != BACK and _may_take(readings[i], code, p)
     ]
     changes = [
         combo
@@ -184,7 +199,7 @@ def complete_hand(
     # outside the near guesses (a suit tile taken for a flower, often) when that alone completes it.
     far = sorted(
         ((i, code, p, math.log(readings[i].confidence) - math.log(p))
-         for i in doubtful for code, p in readings[i].far_guesses if code != BACK),
+         for i in doubtful for code, p in readings[i].far_guesses if code != BACK and _may_take(readings[i], code, p)),
         key=lambda option: option[3],
     )
     tried = {(i, code) for i, code, *_ in [*options, *far]}
@@ -210,3 +225,29 @@ def complete_hand(
             return trial, trial_layout, corrections
         fallback = fallback or (trial, trial_layout, corrections)
     return fallback or (readings, layout, [])
+
+
+def without_phantom(
+    readings: list[TileReading],
+    analyser_for: Callable[[list[TileReading]], Callable[[list[TileReading]], HandLayout]],
+) -> tuple[list[TileReading], HandLayout, list[Correction], int] | None:
+    """For a hand one tile too long (``HAND_SIZES``) that ``complete_hand`` cannot complete: the
+    readings without the least confident doubtful box whose absence lets it be completed, with
+    their repairs (indices into the shorter list), the layout and the index of the box left out;
+    else None. ``analyser_for(readings)`` gives the layout analysis for a list of readings. A box
+    of bare table between the winning tile and the flowers, read 9p at 29 %, was one (scene 329)."""
+    layout = analyser_for(readings)(readings)
+    count = len(layout.hand.get("concealed", [])) + 3 * len(layout.hand.get("melds", []))
+    if count - 1 not in HAND_SIZES:
+        return None
+    doubtful = sorted(
+        (i for i, r in enumerate(readings)
+         if r.code != BACK and r.code not in _FLOWERS and r.confidence < EDITABLE_BELOW),
+        key=lambda i: readings[i].confidence,
+    )[:MAX_EDITABLE]
+    for i in doubtful:  # a flower counts for nothing: leaving one out completes no hand
+        trial = readings[:i] + readings[i + 1 :]
+        fixed, layout, corrections = complete_hand(trial, analyser_for(trial))
+        if is_complete(layout.hand) and _sets_where_claimed(fixed, layout):
+            return fixed, layout, corrections, i
+    return None

@@ -19,7 +19,8 @@ hand; ``annotate`` draws the result.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,8 @@ class PhotoReading:
     doubts: list[str]
     image_size: tuple[int, int]
     groups: list[dict] = field(default_factory=list)
+    left_out: list[FoundTile] = field(default_factory=list)
+    """Boxes the finder drew that the reader took for no tile (``consistency.without_phantom``)."""
     _photo: Photo | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -120,6 +123,7 @@ class PhotoReading:
             "groups": self.groups,
             "alternatives": [{"description": d, "hand": h} for d, h in self.alternatives],
             "image_size": list(self.image_size),
+            "left_out": [t.to_json() for t in self.left_out],
         }
 
     def annotated(self, max_side: int = 2000) -> np.ndarray:
@@ -139,6 +143,7 @@ class PhotoReading:
             [t.confidence for t in self.tiles],
             groups,
             factor,
+            [np.array(t.box) for t in self.left_out],
         )
 
     def save_annotated(self, path: str | os.PathLike[str]) -> None:
@@ -408,6 +413,15 @@ def _without_strays(readings: list[TileReading]) -> list[TileReading]:
             if c == hand or sizes[c] > STRAY_CLUSTER or r.code in _FLOWER_CODES]
 
 
+def _analyser(right: np.ndarray, up: np.ndarray, rows: list | None,
+              readings: list[TileReading] | None = None) -> Callable[[list[TileReading]], HandLayout]:
+    """The layout analysis ``consistency`` asks of each repair it tries: with these rows, or the
+    rows of ``readings`` (a repair changes a tile's face, never its box)."""
+    if rows is None:
+        rows = layout.rows_and_groups(readings or [], right, up)
+    return lambda trial: layout.analyse(trial, right, up, rows)
+
+
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -506,12 +520,21 @@ def read_photo(
     if len(probed) > len(readings):
         readings, rows = probed, layout.rows_and_groups(probed, right, up)
     corrections: list[consistency.Correction] = []
+    left_out: list[TileReading] = []
     if one_hand:
         readings, corrections = consistency.respect_counts(readings)
-        readings, hand_layout, completing = consistency.complete_hand(
-            readings, lambda trial: layout.analyse(trial, right, up, rows)
-        )
-        corrections += completing
+        completed, hand_layout, completing = consistency.complete_hand(readings, _analyser(right, up, rows))
+        phantom = None
+        if not consistency.is_complete(hand_layout.hand):
+            phantom = consistency.without_phantom(readings, lambda trial: _analyser(right, up, None, trial))
+        if phantom is None:
+            readings, corrections = completed, corrections + completing
+        else:
+            completed, hand_layout, completing, dropped = phantom
+            left_out = [readings[dropped]]
+            readings = completed
+            corrections = [replace(c, index=c.index - (c.index > dropped))
+                           for c in corrections if c.index != dropped] + completing
     else:
         hand_layout = layout.analyse(readings, right, up, rows)
     tiles = [
@@ -519,6 +542,8 @@ def read_photo(
                   hand_layout.group_of[i])
         for i, r in enumerate(readings)
     ]
+    no_tiles = [FoundTile(r.code, r.confidence, tuple((float(x), float(y)) for x, y in r.box),
+                          r.orientation, -1) for r in left_out]
     groups = [
         {"role": g.role, "tiles": list(g.members), **({"meld": g.meld} if g.meld else {})}
         for g in hand_layout.groups
@@ -527,9 +552,14 @@ def read_photo(
         tiles=tiles,
         hand=hand_layout.hand,
         alternatives=list(hand_layout.alternatives),
-        doubts=_tile_doubts(readings, hand_layout, corrections) + list(hand_layout.doubts),
+        doubts=_tile_doubts(readings, hand_layout, corrections) + [
+            f"A box read as {r.code} with only {r.confidence:.0%} confidence was left out as no tile "
+            "(the hand is complete without it, and one tile too long with it): check the photo there "
+            "(crossed in grey on the annotated photo)." for r in left_out
+        ] + list(hand_layout.doubts),
         image_size=photo.size,
         groups=groups,
+        left_out=no_tiles,
         _photo=photo,
     )
     if debug_dir is not None:

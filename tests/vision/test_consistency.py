@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from fanscan.vision.consistency import complete_hand, copies_allowed, is_complete, respect_counts
+from fanscan.vision.consistency import (
+    FLOWER_TAKE_MIN,
+    complete_hand,
+    copies_allowed,
+    is_complete,
+    respect_counts,
+    without_phantom,
+)
 from fanscan.vision.detections import TileReading
 from fanscan.vision.layout import analyse, hand_frame
 
@@ -180,3 +187,44 @@ def test_consistency_complete_hand_keeps_a_complete_hand_when_no_change_mends_a_
     tiles = _hand("1m 2m 3m 4p 5p 6p 7m 8m E | E | 9m* S S S")
     fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
     assert corrections == [] and fixed is tiles
+
+
+def test_consistency_takes_a_suit_tile_for_a_flower_only_when_the_flower_is_likely_enough() -> None:
+    # One tile too many: only taking the doubtful 9p for a flower (which counts for nothing) or
+    # leaving it out completes the hand.
+    for flower_p, taken in ((FLOWER_TAKE_MIN - 0.01, False), (FLOWER_TAKE_MIN + 0.01, True)):
+        tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m")
+        tiles[13] = replace(_doubt(tiles[13], 0.29, ("2f", flower_p)), far_guesses=(("5f", flower_p / 2),))
+        fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
+        assert is_complete(layout.hand) is taken
+        assert [(c.read, c.taken) for c in corrections] == ([("9p", "2f")] if taken else [])
+
+
+def test_consistency_without_phantom_leaves_out_the_box_that_makes_the_hand_one_too_long() -> None:
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m")
+    tiles[13] = _doubt(tiles[13], 0.29, ("2f", 0.03))  # a box of bare table, read 9p
+    tiles[4] = _doubt(tiles[4], 0.6, ("3p", 0.3))  # doubtful too, but leaving it out completes nothing
+    assert not is_complete(complete_hand(tiles, _analyser(tiles))[1].hand)
+    fixed, layout, corrections, dropped = without_phantom(tiles, _analyser)
+    assert dropped == 13 and fixed == tiles[:13] + tiles[14:] and corrections == []
+    assert is_complete(layout.hand) and layout.hand["win_tile"] == "8m"
+
+
+def test_consistency_without_phantom_also_repairs_what_is_left() -> None:
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E S 6m 7m 9p | 8m")
+    tiles[13] = _doubt(tiles[13], 0.29)
+    tiles[10] = _doubt(tiles[10], 0.55, ("E", 0.40))
+    fixed, layout, corrections, dropped = without_phantom(tiles, _analyser)
+    assert dropped == 13 and fixed[10].code == "E" and is_complete(layout.hand)
+    assert [(c.index, c.read, c.taken) for c in corrections] == [(10, "S", "E")]
+
+
+def test_consistency_without_phantom_never_drops_sure_tiles_nor_makes_a_short_hand() -> None:
+    sure = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m")  # every tile read at 99 %
+    assert without_phantom(sure, _analyser) is None
+    short = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m | 7m")  # 13 tiles: leaving one out gives 12
+    short[11] = _doubt(short[11], 0.3)
+    assert without_phantom(short, _analyser) is None
+    flower = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m 3f")
+    flower[15] = _doubt(flower[15], 0.2)  # a doubtful flower: leaving it out completes nothing
+    assert without_phantom(flower, _analyser) is None

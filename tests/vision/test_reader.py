@@ -272,3 +272,20 @@ def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies(
     ink = np.median(np.concatenate([b[50:70, 40:50].reshape(-1, 3) for b in balanced]), axis=0)
     assert ink[2] > 2 * ink[0]  # the red ink stays red
     assert _white_balanced([]) == [] and _cast_table([]) is None
+
+
+@pytest.mark.skipif("kmahjongg-traditional" not in tile_art.available_styles(), reason="kmahjongg not installed")
+def test_reader_leaves_out_a_box_of_bare_table_that_makes_the_hand_one_too_long(tmp_path) -> None:
+    scene = generate_scene(329)  # the finder boxes the table between the winning tile and the flowers
+    reading = read_photo(scene.jpeg)
+    assert len(reading.left_out) == 1
+    box = np.array(reading.left_out[0].box)
+    assert max(quad_iou(box, t.quad) for t in scene.tiles) < 0.1  # the premise: no tile there
+    key = lambda h: (sorted(h["concealed"]), h["melds"], h["win_tile"], sorted(h["flowers"]))
+    assert key(reading.hand) == key(scene.hand)
+    assert any("left out as no tile" in d for d in reading.doubts)
+    assert json.loads(json.dumps(reading.to_json()))["left_out"][0]["box"]
+    drawn = reading.annotated()  # the photo's own size: one pixel per pixel
+    centre = box.mean(axis=0).round().astype(int)
+    near = drawn[centre[1] - 1 : centre[1] + 2, centre[0] - 1 : centre[0] + 2].reshape(-1, 3)
+    assert any(tuple(p) == (160, 160, 160) for p in near)  # the grey cross's middle
