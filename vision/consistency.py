@@ -199,7 +199,8 @@ def complete_hand(
     # outside the near guesses (a suit tile taken for a flower, often) when that alone completes it.
     far = sorted(
         ((i, code, p, math.log(readings[i].confidence) - math.log(p))
-         for i in doubtful for code, p in readings[i].far_guesses if code != BACK and _may_take(readings[i], code, p)),
+         for i in doubtful for code, p in readings[i].far_guesses
+         if code != BACK and _may_take(readings[i], code, p)),
         key=lambda option: option[3],
     )
     tried = {(i, code) for i, code, *_ in [*options, *far]}

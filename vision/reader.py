@@ -413,13 +413,35 @@ def _without_strays(readings: list[TileReading]) -> list[TileReading]:
             if c == hand or sizes[c] > STRAY_CLUSTER or r.code in _FLOWER_CODES]
 
 
-def _analyser(right: np.ndarray, up: np.ndarray, rows: list | None,
-              readings: list[TileReading] | None = None) -> Callable[[list[TileReading]], HandLayout]:
-    """The layout analysis ``consistency`` asks of each repair it tries: with these rows, or the
-    rows of ``readings`` (a repair changes a tile's face, never its box)."""
-    if rows is None:
-        rows = layout.rows_and_groups(readings or [], right, up)
+def _analyser(right: np.ndarray, up: np.ndarray,
+              rows: list[list[list[int]]]) -> Callable[[list[TileReading]], HandLayout]:
+    """The layout analysis ``consistency`` asks of each repair it tries (a repair changes a
+    tile's face, never its box, so the rows stay)."""
     return lambda trial: layout.analyse(trial, right, up, rows)
+
+
+def _as_a_hand(
+    readings: list[TileReading], right: np.ndarray, up: np.ndarray, rows: list[list[list[int]]]
+) -> tuple[list[TileReading], HandLayout, list[consistency.Correction], list[TileReading]]:
+    """The readings made a possible hand (``consistency``): the readings kept, their layout, the
+    repairs said, and the boxes left out as no tile."""
+    readings, corrections = consistency.respect_counts(readings)
+    completed, hand_layout, completing = consistency.complete_hand(readings, _analyser(right, up, rows))
+    if consistency.is_complete(hand_layout.hand):
+        return completed, hand_layout, corrections + completing, []
+    phantom = consistency.without_phantom(
+        readings, lambda trial: _analyser(right, up, layout.rows_and_groups(trial, right, up))
+    )
+    if phantom is None:
+        return completed, hand_layout, corrections + completing, []
+    completed, hand_layout, completing, dropped = phantom
+    kept = [replace(c, index=c.index - (c.index > dropped)) for c in corrections if c.index != dropped]
+    return completed, hand_layout, kept + completing, [readings[dropped]]
+
+
+def _found(reading: TileReading, group: int) -> FoundTile:
+    return FoundTile(reading.code, reading.confidence, tuple((float(x), float(y)) for x, y in reading.box),
+                     reading.orientation, group)
 
 
 def _ordinal(n: int) -> str:
@@ -464,6 +486,14 @@ def _tile_doubts(
                 "confidence: check that tile (a sharper, less glary photo helps)."
             )
     return doubts
+
+
+def _left_out_doubts(left_out: list[TileReading]) -> list[str]:
+    return [
+        f"A box read as {r.code} with only {r.confidence:.0%} confidence was left out as no tile "
+        "(the hand is complete without it, and one tile too long with it): check the photo there "
+        "(crossed in grey on the annotated photo)." for r in left_out
+    ]
 
 
 def _debug(debug_dir: Path, photo: Photo, small: np.ndarray, detections: TileDetections,
@@ -522,28 +552,10 @@ def read_photo(
     corrections: list[consistency.Correction] = []
     left_out: list[TileReading] = []
     if one_hand:
-        readings, corrections = consistency.respect_counts(readings)
-        completed, hand_layout, completing = consistency.complete_hand(readings, _analyser(right, up, rows))
-        phantom = None
-        if not consistency.is_complete(hand_layout.hand):
-            phantom = consistency.without_phantom(readings, lambda trial: _analyser(right, up, None, trial))
-        if phantom is None:
-            readings, corrections = completed, corrections + completing
-        else:
-            completed, hand_layout, completing, dropped = phantom
-            left_out = [readings[dropped]]
-            readings = completed
-            corrections = [replace(c, index=c.index - (c.index > dropped))
-                           for c in corrections if c.index != dropped] + completing
+        readings, hand_layout, corrections, left_out = _as_a_hand(readings, right, up, rows)
     else:
         hand_layout = layout.analyse(readings, right, up, rows)
-    tiles = [
-        FoundTile(r.code, r.confidence, tuple((float(x), float(y)) for x, y in r.box), r.orientation,
-                  hand_layout.group_of[i])
-        for i, r in enumerate(readings)
-    ]
-    no_tiles = [FoundTile(r.code, r.confidence, tuple((float(x), float(y)) for x, y in r.box),
-                          r.orientation, -1) for r in left_out]
+    tiles = [_found(r, hand_layout.group_of[i]) for i, r in enumerate(readings)]
     groups = [
         {"role": g.role, "tiles": list(g.members), **({"meld": g.meld} if g.meld else {})}
         for g in hand_layout.groups
@@ -552,14 +564,11 @@ def read_photo(
         tiles=tiles,
         hand=hand_layout.hand,
         alternatives=list(hand_layout.alternatives),
-        doubts=_tile_doubts(readings, hand_layout, corrections) + [
-            f"A box read as {r.code} with only {r.confidence:.0%} confidence was left out as no tile "
-            "(the hand is complete without it, and one tile too long with it): check the photo there "
-            "(crossed in grey on the annotated photo)." for r in left_out
-        ] + list(hand_layout.doubts),
+        doubts=_tile_doubts(readings, hand_layout, corrections) + _left_out_doubts(left_out)
+        + list(hand_layout.doubts),
         image_size=photo.size,
         groups=groups,
-        left_out=no_tiles,
+        left_out=[_found(r, -1) for r in left_out],
         _photo=photo,
     )
     if debug_dir is not None:
