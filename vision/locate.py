@@ -172,11 +172,12 @@ def split_pairs(detections: TileDetections) -> tuple[TileDetections, np.ndarray]
     if len(quads) < 5:
         return detections, none
     right, up = layout.hand_frame(quads)
-    along = np.array([np.subtract(*layout.chord(q, right)[::-1]) for q in quads])
-    across = np.array([np.subtract(*layout.chord(q, up)[::-1]) for q in quads])
+    along = np.array([_extent(q, right) for q in quads])
+    across = np.array([_extent(q, up) for q in quads])
     length = along / max(median(along.tolist()), 1e-6)
     height = across / max(median(across.tolist()), 1e-6)
-    pairs = (length >= PAIR_ALONG[0]) & (length <= PAIR_ALONG[1]) & (np.abs(height - 1) <= PAIR_ACROSS)
+    pairs = ((length >= PAIR_ALONG[0]) & (length <= PAIR_ALONG[1])
+             & (np.abs(height - 1) <= PAIR_ACROSS))
     if not pairs.any():
         return detections, none
     out_quads, scores, backs, halves = [], [], [], []
@@ -190,15 +191,22 @@ def split_pairs(detections: TileDetections) -> tuple[TileDetections, np.ndarray]
                            np.array(backs, bool)), np.array(halves))
 
 
+def _extent(quad: np.ndarray, direction: np.ndarray) -> float:
+    """The quad's length along ``direction`` on the line through its centre."""
+    lo, hi = layout.chord(quad, direction)
+    return hi - lo
+
+
 def _halves(quad: np.ndarray, right: np.ndarray) -> list[np.ndarray]:
     """The quad (clockwise) cut in two across ``right``, at the middle of its two sides that run
     most nearly along it; each half clockwise from the same corner as the quad."""
     top = quad[1] - quad[0] + quad[2] - quad[3]
     side = quad[2] - quad[1] + quad[3] - quad[0]
-    shift = 0 if abs(top @ right) / np.linalg.norm(top) >= abs(side @ right) / np.linalg.norm(side) else 1
+    along_top = abs(top @ right) / np.linalg.norm(top) >= abs(side @ right) / np.linalg.norm(side)
+    shift = 0 if along_top else 1
     a, b, c, d = np.roll(quad, -shift, axis=0)  # a->b and d->c run along the row
     ab, dc = (a + b) / 2, (d + c) / 2
-    return [np.roll(np.array([a, ab, dc, d]), shift, axis=0), np.roll(np.array([ab, b, c, dc]), shift, axis=0)]
+    return [np.roll(np.array(half), shift, axis=0) for half in ([a, ab, dc, d], [ab, b, c, dc])]
 
 
 def _close_up(image: np.ndarray, spread: float) -> tuple[np.ndarray, TileDetections, float] | None:
