@@ -257,6 +257,31 @@ def test_page_offers_the_readers_alternative_layouts(
     assert errors == []
 
 
+def test_page_crosses_out_a_box_the_reader_left_out(
+    open_page: Any, fakes: Any, scorer: Any, reading: dict[str, Any], photo_file: Path
+) -> None:
+    box = [[60, 220], [108, 220], [108, 284], [60, 284]]  # on the table below the row
+    reader = fakes.Reader({**reading, "left_out": [{"code": "9p", "confidence": 0.29, "box": box,
+                                                    "orientation": 0, "group": -1}]})
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(photo_file))
+        expect(page.locator("#annotated")).to_be_visible()
+        # the canvas is drawn at the photo's own size (under 1600 px): the cross's middle is grey
+        centre = page.evaluate(
+            "() => Array.from(document.getElementById('annotated').getContext('2d')"
+            ".getImageData(84, 252, 1, 1).data.slice(0, 3))"
+        )
+        table = page.evaluate(
+            "() => Array.from(document.getElementById('annotated').getContext('2d')"
+            ".getImageData(70, 240, 1, 1).data.slice(0, 3))"
+        )
+    assert all(abs(v - 160) <= 30 for v in centre)
+    assert table == [31, 95, 70]  # inside the box, off the cross: the photo as it was
+    assert errors == []
+
+
 @pytest.mark.skipif(
     importlib.util.find_spec("fanscan.scoring.mcr") is None, reason="MCR rule set not installed"
 )

@@ -600,6 +600,16 @@ function drawPhoto() {
   const ctx = canvas.getContext("2d");
   ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
   const line = Math.max(2, canvas.width / 500);
+  // Boxes the reader took for no tile (a hand one tile too long without them): crossed in grey.
+  for (const box of ((state.reading && state.reading.left_out) || []).map((t) => t.box)) {
+    const [a, b, c, d] = box.map(([x, y]) => [x * scale, y * scale]);
+    ctx.beginPath();
+    // the outline, then one diagonal from where it ends (a to c), then the other (b to d)
+    [a, b, c, d, a, c, b, d].forEach(([x, y], i) => (i === 0 || i === 6 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
+    ctx.lineWidth = line;
+    ctx.strokeStyle = "#a0a0a0";
+    ctx.stroke();
+  }
   for (const tile of (state.reading && state.reading.tiles) || []) {
     const points = tile.box.map(([x, y]) => [x * scale, y * scale]);
     const doubtful = tile.confidence < DOUBT;
