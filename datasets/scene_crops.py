@@ -40,6 +40,7 @@ from fanscan.vision import layout
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import load_photo
 from fanscan.vision.locate import CROP_MIN_SIDE, locate
+from fanscan.vision.numeric import quad_iou
 from fanscan.vision.reader import CROP_H, CROP_W
 
 MATCH_IOU = 0.5
@@ -67,15 +68,6 @@ class SceneCropCounts:
     matched: int
     sideways_misjudged: int
     find_failed: int = 0
-
-
-def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex quads (4x2, any corner order round the quad)."""
-    a = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)
-    b = cv2.convexHull(np.asarray(b, np.float32)).reshape(-1, 2)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def face_up(quad: np.ndarray) -> np.ndarray:

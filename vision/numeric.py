@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 
@@ -17,3 +18,12 @@ def median(values: np.ndarray | list[float]) -> float:
         return float("nan")
     middle = n // 2
     return float(ordered[middle]) if n % 2 else float((ordered[middle - 1] + ordered[middle]) / 2)
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (4x2, any corner order round the quad)."""
+    a = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)
+    b = cv2.convexHull(np.asarray(b, np.float32)).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0

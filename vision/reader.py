@@ -32,7 +32,7 @@ from fanscan.vision.detections import HandLayout, TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
 from fanscan.vision.locate import CROP_MIN_SIDE, find_scale, locate, quad_areas
-from fanscan.vision.numeric import median
+from fanscan.vision.numeric import median, quad_iou
 
 from fanscan.atomic import atomic_path
 from fanscan.errors import FanscanError
@@ -68,6 +68,11 @@ SLIVER_CONFIDENCE = 0.9
 refined boxes, of 7,833 boxes on true tiles of scenes 0-499 none is under 0.56 of the median
 area, while 8 of the 19 boxes on no tile are, read at 0.6-0.95 (0.7 had kept two that cost a
 hand each)."""
+DUPLICATE_IOU = 0.35
+"""Two boxes overlapping more than this (intersection over union) hold one tile, and the less
+confident reading goes (``_without_duplicates``): refined boxes of true neighbours overlap up to
+0.23, a box across two tiles and a true one 0.30 (scenes 0-499); the duplicates seen overlapped
+0.38-0.78 (three in scenes 1000-1299; two in 2000-2499, each read as a flower, a flower too many)."""
 BODY_REFERENCE = np.float32([217, 235, 241])
 """BGR of a tile body under neutral light, as the classifier learnt it (the scenes' mean ivory)."""
 CAST_IGNORED = 0.05
@@ -372,6 +377,20 @@ def _probe_backs(
     return readings + added
 
 
+def _without_duplicates(readings: list[TileReading]) -> list[TileReading]:
+    """The readings less the less confident of each two boxes overlapping more than
+    ``DUPLICATE_IOU``: the finder and the refiner sometimes put a second box on a tile, shifted."""
+    order = sorted(range(len(readings)), key=lambda i: -readings[i].confidence)
+    kept: list[int] = []
+    for i in order:
+        box = readings[i].box
+        reach = float(np.linalg.norm(box[0] - box[2]))
+        if not any(float(np.linalg.norm(box.mean(axis=0) - readings[k].box.mean(axis=0))) < reach
+                   and quad_iou(box, readings[k].box) > DUPLICATE_IOU for k in kept):
+            kept.append(i)
+    return [readings[i] for i in sorted(kept)]
+
+
 def _without_slivers(readings: list[TileReading]) -> list[TileReading]:
     """The readings less boxes both small (under ``SLIVER_AREA`` of the median box) and read
     with little confidence (under ``SLIVER_CONFIDENCE``): a sliver of a tile's side seen at a slant
@@ -543,6 +562,7 @@ def read_photo(
     else:
         looks = flowers.default_flower_looks() if flower_looks else None
     readings, right, up = _read_tiles(photo, detections, classifier, looks)
+    readings = _without_duplicates(readings)
     if one_hand:
         readings = _without_strays(_without_slivers(readings))
     rows = layout.rows_and_groups(readings, right, up)

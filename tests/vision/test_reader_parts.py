@@ -70,6 +70,19 @@ def _reading(x: float, width: float, confidence: float):  # noqa: ANN202
     return TileReading("5m", confidence, box, 0.0, False, x + width / 2, (("5m", confidence),))
 
 
+def test_a_second_box_on_a_tile_goes_and_the_surer_reading_stays() -> None:
+    row = [_reading(31.0 * k, 30, 0.99) for k in range(6)]  # touching neighbours overlap a little
+    row[5] = _reading(31.0 * 5 - 3, 30, 0.95)  # 3 px into its neighbour: IoU 0.05, kept
+    shifted = _reading(31.0 * 2 + 10, 30, 0.31)  # a third of a tile off row[2]: IoU 0.5
+    kept = reader._without_duplicates([*row[:3], shifted, *row[3:]])
+    assert len(kept) == 6 and all(a is b for a, b in zip(kept, row))
+    surer = _reading(31.0 * 2 + 10, 30, 0.995)  # the shifted box read more surely keeps its place
+    kept = reader._without_duplicates([*row[:3], surer, *row[3:]])
+    assert [r.confidence for r in kept] == [0.99, 0.99, 0.995, 0.99, 0.99, 0.95]
+    assert any(r is surer for r in kept) and not any(r is row[2] for r in kept)
+    assert reader.DUPLICATE_IOU > 0.23  # the most two true neighbours' refined boxes overlap
+
+
 def test_slivers_small_and_doubtful_boxes_are_dropped_only_when_both() -> None:
     tiles = [_reading(31.0 * k, 30, 0.99) for k in range(6)]
     sliver = _reading(200, 12, 0.6)  # 0.4 of the median area, read at 60 %
