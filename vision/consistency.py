@@ -113,9 +113,14 @@ def respect_counts(readings: list[TileReading]) -> tuple[list[TileReading], list
     return out, corrections
 
 
+def tile_count(hand: dict) -> int:
+    """The hand JSON's playing tiles, kongs counted as three."""
+    return len(hand.get("concealed", [])) + 3 * len(hand.get("melds", []))
+
+
 def is_complete(hand: dict) -> bool:
     """Whether the hand JSON is a possible, complete hand (any tile count, kongs counted as 3)."""
-    count = len(hand.get("concealed", [])) + 3 * len(hand.get("melds", []))
+    count = tile_count(hand)
     if count % 3 != 2 or hand.get("win_tile") is None:
         return False
     try:
@@ -230,16 +235,16 @@ def complete_hand(
 
 def without_phantom(
     readings: list[TileReading],
+    hand: dict,
     analyser_for: Callable[[list[TileReading]], Callable[[list[TileReading]], HandLayout]],
 ) -> tuple[list[TileReading], HandLayout, list[Correction], int] | None:
-    """For a hand one tile too long (``HAND_SIZES``) that ``complete_hand`` cannot complete: the
-    readings without the least confident doubtful box whose absence lets it be completed, with
-    their repairs (indices into the shorter list), the layout and the index of the box left out;
-    else None. ``analyser_for(readings)`` gives the layout analysis for a list of readings. A box
-    of bare table between the winning tile and the flowers, read 9p at 29 %, was one (scene 329)."""
-    layout = analyser_for(readings)(readings)
-    count = len(layout.hand.get("concealed", [])) + 3 * len(layout.hand.get("melds", []))
-    if count - 1 not in HAND_SIZES:
+    """For a hand one tile too long (``HAND_SIZES``) that ``complete_hand`` cannot complete
+    (``hand``: the hand JSON the readings make): the readings without the least confident doubtful
+    box whose absence lets it be completed, with their repairs (indices into the shorter list),
+    the layout and the index of the box left out; else None. ``analyser_for(readings)`` gives the
+    layout analysis for a list of readings. A box of bare table between the winning tile and the
+    flowers, read 9p at 29 %, was one (scene 329)."""
+    if tile_count(hand) - 1 not in HAND_SIZES:
         return None
     doubtful = sorted(
         (i for i, r in enumerate(readings)

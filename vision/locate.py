@@ -157,8 +157,7 @@ def _kept(photo: Photo, detections: TileDetections, refine: bool) -> TileDetecti
         return detections
     detections = refined(photo, detections)
     split, halves = split_pairs(detections)
-    if halves.any():
-        split = TileDetections(split.quads.copy(), split.scores, split.backs)
+    if halves.any():  # split_pairs built new arrays: its quads are ours to change
         split.quads[halves] = refined(photo, split.subset(halves)).quads
     return split
 

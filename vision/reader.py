@@ -449,7 +449,7 @@ def _as_a_hand(
     if consistency.is_complete(hand_layout.hand):
         return completed, hand_layout, corrections + completing, []
     phantom = consistency.without_phantom(
-        readings, lambda trial: _analyser(right, up, layout.rows_and_groups(trial, right, up))
+        readings, hand_layout.hand, lambda trial: _analyser(right, up, layout.rows_and_groups(trial, right, up))
     )
     if phantom is None:
         return completed, hand_layout, corrections + completing, []

@@ -58,6 +58,27 @@ def conv_block(cin: int, cout: int, stride: int = 1, dilation: int = 1):
     )
 
 
+def fit(net, batches, steps: int, loss_of, log_every: int, describe) -> None:
+    """Train ``net`` (a torch module) for ``steps`` steps of ``next(batches)`` (numpy x, y) with
+    AdamW and a one-cycle schedule peaking at 3e-3: the finder's and the box refiner's loop.
+    ``loss_of(output, y)`` is the loss tensor; every ``log_every`` steps ``describe(loss)`` is
+    printed to stderr."""
+    import torch
+
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    net.train()
+    for step in range(steps):
+        x, y = next(batches)
+        loss = loss_of(net(torch.from_numpy(x)), torch.from_numpy(y))
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if step % log_every == 0:
+            print(f"step {step}/{steps} {describe(loss.item())}", file=sys.stderr, flush=True)
+
+
 def build_net():
     """The finder network (torch.nn.Module), input (n, 3, h, w) float in [0, 1], h and w % 8 == 0."""
     import torch
@@ -138,21 +159,10 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, init: P
     net = build_net()
     if init is not None:
         net.load_state_dict(torch.load(init))
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
     weights = torch.tensor([1.0, 2.0, 4.0])
-    batches = _batches(images, masks, np.random.default_rng(0), 6)
-    net.train()
-    for step in range(steps):
-        x, y = next(batches)
-        logits = net(torch.from_numpy(x))
-        loss = torch.nn.functional.cross_entropy(logits, torch.from_numpy(y), weight=weights)
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        schedule.step()
-        if step % 25 == 0:
-            print(f"step {step}/{steps} loss {loss.item():.4f}", file=sys.stderr, flush=True)
+    fit(net, _batches(images, masks, np.random.default_rng(0), 6), steps,
+        lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights),
+        25, lambda loss: f"loss {loss:.4f}")
     torch.save(net.state_dict(), out.with_suffix(".pt"))
     net.eval()
     dummy = torch.zeros(1, 3, 480, 640)

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from fanscan.vision.finder import order_clockwise
 from fanscan.vision.refine import GROW, MIN_SHORT, SIDE, as_input, cut_squares, grown, square_warps
-from fanscan.vision.train_finder import conv_block
+from fanscan.vision.train_finder import conv_block, fit
 
 TRAIN_SEED_BASE = 4_000_000
 JITTER = 0.08
@@ -173,19 +173,9 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
     squares, corners = build_examples(scenes, cache)
     split = int(len(squares) * (1 - held_out))
     net = build_net()
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
-    batches = _batches(squares[:split], corners[:split], np.random.default_rng(0), 96)
-    net.train()
-    for step in range(steps):
-        x, y = next(batches)
-        loss = (net(torch.from_numpy(x)) - torch.from_numpy(y)).abs().mean()
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        schedule.step()
-        if step % 50 == 0:
-            print(f"step {step}/{steps} corner error {loss.item():.2f} px of {SIDE}", file=sys.stderr, flush=True)
+    fit(net, _batches(squares[:split], corners[:split], np.random.default_rng(0), 96), steps,
+        lambda predicted, y: (predicted - y).abs().mean(),
+        50, lambda loss: f"corner error {loss:.2f} px of {SIDE}")
     net.eval()
     with torch.no_grad():
         predicted = net(torch.from_numpy(as_input(squares[split:]))).numpy()

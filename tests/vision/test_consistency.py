@@ -205,7 +205,7 @@ def test_consistency_without_phantom_leaves_out_the_box_that_makes_the_hand_one_
     tiles[13] = _doubt(tiles[13], 0.29, ("2f", 0.03))  # a box of bare table, read 9p
     tiles[4] = _doubt(tiles[4], 0.6, ("3p", 0.3))  # doubtful too, but leaving it out completes nothing
     assert not is_complete(complete_hand(tiles, _analyser(tiles))[1].hand)
-    fixed, layout, corrections, dropped = without_phantom(tiles, _analyser)
+    fixed, layout, corrections, dropped = without_phantom(tiles, _analyser(tiles)(tiles).hand, _analyser)
     assert dropped == 13 and fixed == tiles[:13] + tiles[14:] and corrections == []
     assert is_complete(layout.hand) and layout.hand["win_tile"] == "8m"
 
@@ -214,17 +214,17 @@ def test_consistency_without_phantom_also_repairs_what_is_left() -> None:
     tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E S 6m 7m 9p | 8m")
     tiles[13] = _doubt(tiles[13], 0.29)
     tiles[10] = _doubt(tiles[10], 0.55, ("E", 0.40))
-    fixed, layout, corrections, dropped = without_phantom(tiles, _analyser)
+    fixed, layout, corrections, dropped = without_phantom(tiles, _analyser(tiles)(tiles).hand, _analyser)
     assert dropped == 13 and fixed[10].code == "E" and is_complete(layout.hand)
     assert [(c.index, c.read, c.taken) for c in corrections] == [(10, "S", "E")]
 
 
 def test_consistency_without_phantom_never_drops_sure_tiles_nor_makes_a_short_hand() -> None:
     sure = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m")  # every tile read at 99 %
-    assert without_phantom(sure, _analyser) is None
+    assert without_phantom(sure, _analyser(sure)(sure).hand, _analyser) is None
     short = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m | 7m")  # 13 tiles: leaving one out gives 12
     short[11] = _doubt(short[11], 0.3)
-    assert without_phantom(short, _analyser) is None
+    assert without_phantom(short, _analyser(short)(short).hand, _analyser) is None
     flower = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m 3f")
     flower[15] = _doubt(flower[15], 0.2)  # a doubtful flower: leaving it out completes nothing
-    assert without_phantom(flower, _analyser) is None
+    assert without_phantom(flower, _analyser(flower)(flower).hand, _analyser) is None
