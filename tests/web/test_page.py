@@ -268,7 +268,13 @@ def test_page_crosses_out_a_box_the_reader_left_out(
         page = open_page(url, errors)
         page.set_input_files("#upload", str(photo_file))
         expect(page.locator("#annotated")).to_be_visible()
-        # the canvas is drawn at the photo's own size (under 1600 px): the cross's middle is grey
+        # the canvas is drawn at the photo's own size (under 1600 px) once the photo has loaded,
+        # which can come after the canvas shows: wait for the cross's middle to turn grey
+        page.wait_for_function(
+            "() => { const d = document.getElementById('annotated').getContext('2d')"
+            ".getImageData(84, 252, 1, 1).data; return Math.abs(d[0] - 160) <= 30 && "
+            "Math.abs(d[1] - 160) <= 30 && Math.abs(d[2] - 160) <= 30; }"
+        )
         centre = page.evaluate(
             "() => Array.from(document.getElementById('annotated').getContext('2d')"
             ".getImageData(84, 252, 1, 1).data.slice(0, 3))"
