@@ -95,6 +95,17 @@ def _random_set(rng: np.random.Generator, counts: dict[str, int]) -> tuple[str, 
     return None
 
 
+def random_winning_tiles(rng: np.random.Generator, codes: set[str], n_sets: int = 4) -> list[str] | None:
+    """The tiles of a random complete hand (``n_sets`` chows or pungs and a pair) drawn from
+    ``codes`` only (four of each), or None when the codes allow none."""
+    counts = {code: 4 if code in codes else 0 for code in TILE_CODES[:34]}
+    sets = [s for s in (_random_set(rng, counts) for _ in range(n_sets)) if s is not None]
+    pairs = [str(c) for c in rng.permutation(TILE_CODES[:34]) if counts[str(c)] >= 2]
+    if len(sets) < n_sets or not pairs:
+        return None
+    return [tile for _, tiles in sets for tile in tiles] + [pairs[0]] * 2
+
+
 def random_groups(rng: np.random.Generator) -> list[SceneGroup]:
     """A complete hand (4 or, sometimes, 5 sets and a pair) split into the groups a player lays out."""
     counts = {code: 4 for code in TILE_CODES[:34]}

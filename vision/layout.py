@@ -135,21 +135,27 @@ def chord(quad: np.ndarray, direction: np.ndarray) -> tuple[float, float]:
     """Where the line through the quad's centre along ``direction`` enters and leaves it, as
     positions along ``direction``. Unlike the quad's whole extent this ignores the slant that
     perspective gives a face's sides, which would make neighbouring tiles seem to overlap."""
-    centre = quad.mean(axis=0)
+    points = [(float(x), float(y)) for x, y in quad]
+    cx = sum(x for x, _ in points) / len(points)
+    cy = sum(y for _, y in points) / len(points)
+    dx, dy = float(direction[0]), float(direction[1])
     hits = []
-    for p0, p1 in zip(quad, np.roll(quad, -1, axis=0)):
-        edge = p1 - p0
-        matrix = np.array([[direction[0], -edge[0]], [direction[1], -edge[1]]])
-        if abs(np.linalg.det(matrix)) < 1e-9:
+    # Plain floats: this runs for every tile in every grouping, and numpy's per-call cost on
+    # 2 x 2 systems was most of the layout's time.
+    for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]):
+        ex, ey = x1 - x0, y1 - y0
+        det = ex * dy - dx * ey
+        if abs(det) < 1e-9:
             continue
-        t, u = np.linalg.solve(matrix, p0 - centre)
+        rx, ry = x0 - cx, y0 - cy
+        u = (dx * ry - dy * rx) / det
         if -1e-6 <= u <= 1 + 1e-6:
-            hits.append(t)
-    base = float(centre @ direction)
+            hits.append((ex * ry - ey * rx) / det)
+    base = cx * dx + cy * dy
     if len(hits) < 2:
-        along = quad @ direction
-        return float(along.min()), float(along.max())
-    return base + float(min(hits)), base + float(max(hits))
+        along = [x * dx + y * dy for x, y in points]
+        return min(along), max(along)
+    return base + min(hits), base + max(hits)
 
 
 def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> list[list[list[int]]]:
