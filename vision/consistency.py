@@ -13,8 +13,9 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
    tile in a group that must be a set (it holds a sideways or face-down tile) taken as any face
    that completes the hand. Hands that no such change completes are left as read; the layout's
    doubts then say so.
-3. ``without_phantom``: a hand one tile too long that no change completes is tried without each
-   doubtful box in turn: the finder sometimes boxes bare table or a tile's side.
+3. ``without_phantoms``: a hand one or two tiles too long that no change completes is tried
+   without each doubtful box, or pair of them, in turn: the finder sometimes boxes bare table or a
+   tile's side.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ MIN_GUESS = 0.03
 MAX_CHANGES = 2
 HAND_SIZES = (14, 17)
 """Complete hands have 13 + 1 tiles (MCR and most rule sets) or 16 + 1, kongs counted as three."""
+MAX_PHANTOMS = 2
+"""A hand too long is tried without at most this many doubtful boxes."""
 FLOWER_TAKE_MIN = 0.05
 """A tile read as a suit or honour tile is taken as a flower only at this probability or more.
 Taking a tile for a flower drops it from the hand's count, so it completes any hand one tile too
@@ -233,19 +236,35 @@ def complete_hand(
     return fallback or (readings, layout, [])
 
 
-def without_phantom(
+def without_phantoms(
     readings: list[TileReading],
     hand: dict,
     analyser_for: Callable[[list[TileReading]], Callable[[list[TileReading]], HandLayout]],
-) -> tuple[list[TileReading], HandLayout, list[Correction], int] | None:
-    """For a hand one tile too long (``HAND_SIZES``) that ``complete_hand`` cannot complete
-    (``hand``: the hand JSON the readings make): the readings without the least confident doubtful
-    box whose absence lets it be completed, with their repairs (indices into the shorter list),
-    the layout and the index of the box left out; else None. ``analyser_for(readings)`` gives the
-    layout analysis for a list of readings. A box of bare table between the winning tile and the
-    flowers, read 9p at 29 %, was one (scene 329)."""
-    if tile_count(hand) - 1 not in HAND_SIZES:
+) -> tuple[list[TileReading], HandLayout, list[Correction], tuple[int, ...]] | None:
+    """For a hand one or two tiles too long (``HAND_SIZES``, ``MAX_PHANTOMS``) that
+    ``complete_hand`` cannot complete (``hand``: the hand JSON the readings make): the readings
+    without the least confident doubtful boxes whose absence lets it be completed, with their
+    repairs (indices into the shorter list), the layout and the indices of the boxes left out;
+    else None. ``analyser_for(readings)`` gives the layout analysis for a list of readings. A box
+    of bare table between the winning tile and the flowers, read 9p at 29 %, was one (scene 329);
+    two pale blotches of a table beside a row of real faces, read as white dragons at 57 and 65 %,
+    were two."""
+    extra = next((k for k in range(1, MAX_PHANTOMS + 1) if tile_count(hand) - k in HAND_SIZES), None)
+    if extra is None:
         return None
+    doubtful = sorted(
+        (i for i, r in enumerate(readings)
+         if r.code != BACK and r.code not in _FLOWERS and r.confidence < EDITABLE_BELOW),
+        key=lambda i: readings[i].confidence,
+    )[:MAX_EDITABLE]
+    # A flower counts for nothing: leaving one out completes no hand.
+    tries = sorted(itertools.combinations(doubtful, extra), key=lambda left: sum(readings[i].confidence for i in left))
+    for left in tries:
+        trial = [r for i, r in enumerate(readings) if i not in left]
+        fixed, layout, corrections = complete_hand(trial, analyser_for(trial))
+        if is_complete(layout.hand) and _sets_where_claimed(fixed, layout):
+            return fixed, layout, corrections, tuple(sorted(left))
+    return None
     doubtful = sorted(
         (i for i, r in enumerate(readings)
          if r.code != BACK and r.code not in _FLOWERS and r.confidence < EDITABLE_BELOW),

@@ -41,6 +41,10 @@ CROP_W, CROP_H = 96, 128
 BACK_PROBE_ALONE = 0.8
 """Both slots beside two equal faces are taken as a concealed kong's missed backs only when each
 reads as a back with this probability (0.5 when the finder found one of the two)."""
+FACE_OVER_BACK = 0.9
+"""A box the finder marks face-down is taken as a back unless the classifier reads a face there
+with at least this probability. In scenes 1000-1699 no true back read as a face above 0.53; a
+face beside a concealed kong's back, marked face-down too, read 0.99 (scene 7026)."""
 STRAY_DISTANCE = 3.5
 """Tiles whose centres lie within this many tile lengths belong to one cluster..."""
 STRAY_CLUSTER = 2
@@ -116,7 +120,7 @@ class PhotoReading:
     image_size: tuple[int, int]
     groups: list[dict] = field(default_factory=list)
     left_out: list[FoundTile] = field(default_factory=list)
-    """Boxes the finder drew that the reader took for no tile (``consistency.without_phantom``)."""
+    """Boxes the finder drew that the reader took for no tile (``consistency.without_phantoms``)."""
     _photo: Photo | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -299,7 +303,7 @@ def _read_tiles(
         face_up = choices[i][picks[i]]
         index = _likeliest(probs[i])
         code, confidence = CLASS_LABELS[index], float(probs[i][index])
-        if detections.backs[i] and code != BACK:
+        if detections.backs[i] and code != BACK and confidence < FACE_OVER_BACK:
             code, confidence = BACK, max(float(detections.scores[i]), float(probs[i][_BACK_INDEX]))
         readings.append(
             TileReading(
@@ -448,14 +452,14 @@ def _as_a_hand(
     completed, hand_layout, completing = consistency.complete_hand(readings, _analyser(right, up, rows))
     if consistency.is_complete(hand_layout.hand):
         return completed, hand_layout, corrections + completing, []
-    phantom = consistency.without_phantom(
+    phantoms = consistency.without_phantoms(
         readings, hand_layout.hand, lambda trial: _analyser(right, up, layout.rows_and_groups(trial, right, up))
     )
-    if phantom is None:
+    if phantoms is None:
         return completed, hand_layout, corrections + completing, []
-    completed, hand_layout, completing, dropped = phantom
-    kept = [replace(c, index=c.index - (c.index > dropped)) for c in corrections if c.index != dropped]
-    return completed, hand_layout, kept + completing, [readings[dropped]]
+    completed, hand_layout, completing, dropped = phantoms
+    kept = [replace(c, index=c.index - sum(c.index > d for d in dropped)) for c in corrections if c.index not in dropped]
+    return completed, hand_layout, kept + completing, [readings[d] for d in dropped]
 
 
 def _found(reading: TileReading, group: int) -> FoundTile:

@@ -11,7 +11,7 @@ from fanscan.vision.consistency import (
     copies_allowed,
     is_complete,
     respect_counts,
-    without_phantom,
+    without_phantoms,
 )
 from fanscan.vision.detections import TileReading
 from fanscan.vision.layout import analyse, hand_frame
@@ -200,31 +200,46 @@ def test_consistency_takes_a_suit_tile_for_a_flower_only_when_the_flower_is_like
         assert [(c.read, c.taken) for c in corrections] == ([("9p", "2f")] if taken else [])
 
 
-def test_consistency_without_phantom_leaves_out_the_box_that_makes_the_hand_one_too_long() -> None:
+def test_consistency_without_phantoms_leaves_out_the_box_that_makes_the_hand_one_too_long() -> None:
     tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m")
     tiles[13] = _doubt(tiles[13], 0.29, ("2f", 0.03))  # a box of bare table, read 9p
     tiles[4] = _doubt(tiles[4], 0.6, ("3p", 0.3))  # doubtful too, but leaving it out completes nothing
     assert not is_complete(complete_hand(tiles, _analyser(tiles))[1].hand)
-    fixed, layout, corrections, dropped = without_phantom(tiles, _analyser(tiles)(tiles).hand, _analyser)
-    assert dropped == 13 and fixed == tiles[:13] + tiles[14:] and corrections == []
+    fixed, layout, corrections, dropped = without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser)
+    assert dropped == (13,) and fixed == tiles[:13] + tiles[14:] and corrections == []
     assert is_complete(layout.hand) and layout.hand["win_tile"] == "8m"
 
 
-def test_consistency_without_phantom_also_repairs_what_is_left() -> None:
+def test_consistency_without_phantoms_also_repairs_what_is_left() -> None:
     tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E S 6m 7m 9p | 8m")
     tiles[13] = _doubt(tiles[13], 0.29)
     tiles[10] = _doubt(tiles[10], 0.55, ("E", 0.40))
-    fixed, layout, corrections, dropped = without_phantom(tiles, _analyser(tiles)(tiles).hand, _analyser)
-    assert dropped == 13 and fixed[10].code == "E" and is_complete(layout.hand)
+    fixed, layout, corrections, dropped = without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser)
+    assert dropped == (13,) and fixed[10].code == "E" and is_complete(layout.hand)
     assert [(c.index, c.read, c.taken) for c in corrections] == [(10, "S", "E")]
 
 
-def test_consistency_without_phantom_never_drops_sure_tiles_nor_makes_a_short_hand() -> None:
+def test_consistency_without_phantoms_leaves_out_two_boxes_of_a_hand_two_tiles_too_long() -> None:
+    tiles = _hand("1m 2m 3m 4p P 5p 6p 7s 8s 9s E E 6m 7m P | 8m")
+    tiles[4] = _doubt(tiles[4], 0.57)  # two blotches of table read as white dragons
+    tiles[14] = _doubt(tiles[14], 0.65)
+    tiles[12] = _doubt(tiles[12], 0.5, ("5m", 0.3))  # the least confident, but a real tile
+    assert not is_complete(complete_hand(tiles, _analyser(tiles))[1].hand)
+    fixed, layout, corrections, dropped = without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser)
+    assert dropped == (4, 14) and [t.code for t in fixed] == [t.code for i, t in enumerate(tiles) if i not in (4, 14)]
+    assert is_complete(layout.hand) and corrections == []
+    three = _hand("1m 2m 3m 4p P 5p 6p 7s 8s 9s E E 6m 7m P C | 8m")
+    for i in (4, 14, 15):
+        three[i] = _doubt(three[i], 0.5)
+    assert without_phantoms(three, _analyser(three)(three).hand, _analyser) is None  # three too many
+
+
+def test_consistency_without_phantoms_never_drops_sure_tiles_nor_makes_a_short_hand() -> None:
     sure = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m")  # every tile read at 99 %
-    assert without_phantom(sure, _analyser(sure)(sure).hand, _analyser) is None
+    assert without_phantoms(sure, _analyser(sure)(sure).hand, _analyser) is None
     short = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m | 7m")  # 13 tiles: leaving one out gives 12
     short[11] = _doubt(short[11], 0.3)
-    assert without_phantom(short, _analyser(short)(short).hand, _analyser) is None
+    assert without_phantoms(short, _analyser(short)(short).hand, _analyser) is None
     flower = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m 3f")
     flower[15] = _doubt(flower[15], 0.2)  # a doubtful flower: leaving it out completes nothing
-    assert without_phantom(flower, _analyser(flower)(flower).hand, _analyser) is None
+    assert without_phantoms(flower, _analyser(flower)(flower).hand, _analyser) is None

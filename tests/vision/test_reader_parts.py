@@ -153,3 +153,30 @@ def test_boxes_of_single_tiles_are_never_cut() -> None:
     assert len(split) == 7 and not halves.any()
     few = TileDetections(np.stack([nearer[0], _row_box(200, 0, 196, 100)]), np.ones(2, np.float32), np.zeros(2, bool))
     assert len(split_pairs(few)[0]) == 2  # too few boxes to say what a tile's size is
+
+
+class _Table:
+    """A classifier stand-in that gives the i-th crop of every call the i-th row of ``probs``."""
+
+    def __init__(self, probs: np.ndarray) -> None:
+        self.probs = probs
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        return self.probs[: len(crops)]
+
+
+def test_a_box_marked_face_down_keeps_a_face_the_classifier_is_sure_of() -> None:
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((300, 500, 3), 200, np.uint8)
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    boxes = [_row_box(50 + 62 * k, 100, 60, 80) for k in range(3)]
+    probs = np.full((3, len(CLASS_LABELS)), 0.0, np.float32)
+    back, face = CLASS_LABELS.index("back"), CLASS_LABELS.index("3m")
+    probs[0, face], probs[0, back] = reader.FACE_OVER_BACK + 0.05, 0.05 - 0.01  # sure of a face
+    probs[1, face], probs[1, back] = reader.FACE_OVER_BACK - 0.2, 0.3  # not sure enough
+    probs[2, back], probs[2, face] = 0.9, 0.1
+    found = TileDetections(np.stack(boxes), np.full(3, 0.8, np.float32), np.ones(3, bool))
+    readings, _, _ = reader._read_tiles(photo, found, _Table(probs))
+    assert [r.code for r in readings] == ["3m", "back", "back"]
+    assert readings[1].confidence == pytest.approx(0.8)  # the finder's surer back
