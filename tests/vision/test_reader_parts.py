@@ -170,13 +170,14 @@ def test_a_box_marked_face_down_keeps_a_face_the_classifier_is_sure_of() -> None
 
     image = np.full((300, 500, 3), 200, np.uint8)
     photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
-    boxes = [_row_box(50 + 62 * k, 100, 60, 80) for k in range(3)]
-    probs = np.full((3, len(CLASS_LABELS)), 0.0, np.float32)
+    boxes = [_row_box(50 + 62 * k, 100, 60, 80) for k in range(4)]
+    probs = np.full((4, len(CLASS_LABELS)), 0.0, np.float32)
     back, face = CLASS_LABELS.index("back"), CLASS_LABELS.index("3m")
     probs[0, face], probs[0, back] = reader.FACE_OVER_BACK + 0.05, 0.05 - 0.01  # sure of a face
     probs[1, face], probs[1, back] = reader.FACE_OVER_BACK - 0.2, 0.3  # not sure enough
     probs[2, back], probs[2, face] = 0.9, 0.1
-    found = TileDetections(np.stack(boxes), np.full(3, 0.8, np.float32), np.ones(3, bool))
+    probs[3, CLASS_LABELS.index("P")], probs[3, back] = 0.96, 0.04  # a plain face: the mark stands
+    found = TileDetections(np.stack(boxes), np.full(4, 0.8, np.float32), np.ones(4, bool))
     readings, _, _ = reader._read_tiles(photo, found, _Table(probs))
-    assert [r.code for r in readings] == ["3m", "back", "back"]
+    assert [r.code for r in readings] == ["3m", "back", "back", "back"]
     assert readings[1].confidence == pytest.approx(0.8)  # the finder's surer back
