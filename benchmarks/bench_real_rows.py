@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="slant the photo: up to this share of its width off each end of the top edge (0-0.3)")
     parser.add_argument("--annotate", type=Path, help="write each row's annotated reading here")
     parser.add_argument("--hands", action="store_true", help="each row a complete hand, read as one")
+    parser.add_argument("--two-rows", action="store_true", help="lay each row's faces in two rows")
     args = parser.parse_args(argv)
     crops = [c for c in load_real_crops() if c.group != MIXED]
     if not crops:
@@ -75,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         found = right = tiles = boxes_found = 0
         for n in range(args.rows):
             chosen = _hand_of(pool, rng) if args.hands else _random_row(pool, rng)
-            photo, quads = compose_row([c.load() for c in chosen], rng, keystone=args.keystone)
+            photo, quads = compose_row([c.load() for c in chosen], rng, keystone=args.keystone,
+                                       rows=2 if args.two_rows else 1)
             _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
             reading = read_photo(data.tobytes(), classifier=judge, one_hand=False, flower_looks=looks[fold])
             shown = reading

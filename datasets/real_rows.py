@@ -2,8 +2,8 @@
 rows that the labelled real crops (../shared/data) allow.
 
 ``compose_row(faces, rng)`` lays tight face crops side by side, touching, each with a thin shaded
-rim, on a table texture, the row about two thirds of the photo wide and slightly turned, and
-returns the photo with each face's quad. The faces are flat (no tile sides, no perspective).
+rim, on a table texture, the row (or two rows) about two thirds of the photo wide and slightly
+turned, and returns the photo with each face's quad. The faces are flat (no tile sides, no perspective).
 """
 
 from __future__ import annotations
@@ -18,29 +18,34 @@ PHOTO = (1600, 1200)
 
 
 def compose_row(faces: list[np.ndarray], rng: np.random.Generator, *, keystone: float = 0.0,
-                ) -> tuple[np.ndarray, list[np.ndarray]]:
+                rows: int = 1) -> tuple[np.ndarray, list[np.ndarray]]:
     """A photo of ``faces`` side by side on a table, and each face's quad in it. ``keystone`` (0-0.3):
     up to this share of the photo's width is taken off each end of its top edge (and a little of
-    its height), as a camera looking down at a slant sees the table."""
+    its height), as a camera looking down at a slant sees the table. ``rows=2`` lays the faces in
+    two rows, the first half above the rest, a third of a tile apart, as a long hand is laid."""
     width, height = PHOTO
     table = table_texture(TABLE_KINDS[int(rng.integers(len(TABLE_KINDS)))], rng, height, width)
-    tile_w = int(width * rng.uniform(0.6, 0.85) / len(faces))
+    per_row = -(-len(faces) // rows)
+    tile_w = int(width * rng.uniform(0.6, 0.85) / per_row)
     tile_h = int(tile_w * rng.uniform(1.3, 1.4))
     rim = max(2, tile_w // 30)
-    row = np.zeros((tile_h + 2 * rim, len(faces) * (tile_w + 2 * rim), 3), np.uint8)
+    pitch_y = tile_h + 2 * rim + tile_h // 3
+    row = np.zeros((pitch_y * (rows - 1) + tile_h + 2 * rim, per_row * (tile_w + 2 * rim), 3), np.uint8)
+    covered = np.zeros(row.shape[:2], np.uint8)
     quads = []
     for n, face in enumerate(faces):
-        x = n * (tile_w + 2 * rim)
+        x, y = (n % per_row) * (tile_w + 2 * rim), (n // per_row) * pitch_y
         body = cv2.resize(face, (tile_w, tile_h), interpolation=cv2.INTER_AREA)
-        row[:, x : x + tile_w + 2 * rim] = (body[:4, :4].reshape(-1, 3).mean(0) * 0.6).astype(np.uint8)
-        row[rim : rim + tile_h, x + rim : x + rim + tile_w] = body
-        quads.append(np.float32([[x + rim, rim], [x + rim + tile_w, rim], [x + rim + tile_w, rim + tile_h],
-                                 [x + rim, rim + tile_h]]))
+        row[y : y + tile_h + 2 * rim, x : x + tile_w + 2 * rim] = (body[:4, :4].reshape(-1, 3).mean(0) * 0.6).astype(np.uint8)
+        row[y + rim : y + rim + tile_h, x + rim : x + rim + tile_w] = body
+        covered[y : y + tile_h + 2 * rim, x : x + tile_w + 2 * rim] = 255
+        quads.append(np.float32([[x + rim, y + rim], [x + rim + tile_w, y + rim], [x + rim + tile_w, y + rim + tile_h],
+                                 [x + rim, y + rim + tile_h]]))
     angle = rng.uniform(-8, 8)
     centre = np.float32([width / 2 + rng.uniform(-60, 60), height / 2 + rng.uniform(-80, 80)])
     turn = cv2.getRotationMatrix2D((row.shape[1] / 2, row.shape[0] / 2), angle, 1.0)
     turn[:, 2] += centre - np.float32([row.shape[1] / 2, row.shape[0] / 2])
-    mask = cv2.warpAffine(np.full(row.shape[:2], 255, np.uint8), turn, (width, height))
+    mask = cv2.warpAffine(covered, turn, (width, height))
     placed = cv2.warpAffine(row, turn, (width, height))
     quads = [cv2.transform(q[None], turn)[0] for q in quads]
     if keystone > 0:

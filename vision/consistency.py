@@ -257,22 +257,11 @@ def without_phantoms(
          if r.code != BACK and r.code not in _FLOWERS and r.confidence < EDITABLE_BELOW),
         key=lambda i: readings[i].confidence,
     )[:MAX_EDITABLE]
-    # A flower counts for nothing: leaving one out completes no hand.
+    # The least confident first; flowers are not tried, as a flower counts for nothing.
     tries = sorted(itertools.combinations(doubtful, extra), key=lambda left: sum(readings[i].confidence for i in left))
     for left in tries:
         trial = [r for i, r in enumerate(readings) if i not in left]
         fixed, layout, corrections = complete_hand(trial, analyser_for(trial))
         if is_complete(layout.hand) and _sets_where_claimed(fixed, layout):
             return fixed, layout, corrections, tuple(sorted(left))
-    return None
-    doubtful = sorted(
-        (i for i, r in enumerate(readings)
-         if r.code != BACK and r.code not in _FLOWERS and r.confidence < EDITABLE_BELOW),
-        key=lambda i: readings[i].confidence,
-    )[:MAX_EDITABLE]
-    for i in doubtful:  # a flower counts for nothing: leaving one out completes no hand
-        trial = readings[:i] + readings[i + 1 :]
-        fixed, layout, corrections = complete_hand(trial, analyser_for(trial))
-        if is_complete(layout.hand) and _sets_where_claimed(fixed, layout):
-            return fixed, layout, corrections, i
     return None

@@ -41,10 +41,11 @@ CROP_W, CROP_H = 96, 128
 BACK_PROBE_ALONE = 0.8
 """Both slots beside two equal faces are taken as a concealed kong's missed backs only when each
 reads as a back with this probability (0.5 when the finder found one of the two)."""
-FACE_OVER_BACK = 0.9
+FACE_OVER_BACK = 0.75
 """A box the finder marks face-down is taken as a back unless the classifier reads a face there
-with at least this probability. In scenes 1000-1699 no true back read as a face above 0.53; a
-face beside a concealed kong's back, marked face-down too, read 0.99 (scene 7026). A white dragon
+with at least this probability. In scenes 1000-1699 no true back read as a face other than P
+above 0.38; faces marked face-down read 0.99 (a face beside a concealed kong's back, scene 7026)
+and 0.85 (a flower with a round yellow-green picture, scene 7057). A white dragon
 never overrules the mark: a plain face is what a back is most often taken for
 (of the face-down boxes read as a face above 0.1 there, 5 of 7 read P)."""
 STRAY_DISTANCE = 3.5

@@ -27,3 +27,18 @@ def test_real_rows_keystone_narrows_the_far_side() -> None:
     ratio = [np.linalg.norm(q[1] - q[0]) / np.linalg.norm(q[2] - q[3]) for q in slanted]
     assert np.mean(ratio) < 0.97  # the top edge (farther from the camera) is shorter
     assert all(abs(np.linalg.norm(q[1] - q[0]) / np.linalg.norm(q[2] - q[3]) - 1) < 1e-3 for q in flat)
+
+
+def test_real_rows_two_rows_put_the_second_half_below_the_first() -> None:
+    faces = _faces(17)
+    photo, quads = compose_row(faces, np.random.default_rng(5), rows=2)
+    assert len(quads) == 17
+    for face, quad in zip(faces, quads, strict=True):
+        centre = quad.mean(axis=0).round().astype(int)
+        assert np.abs(photo[centre[1], centre[0]].astype(int) - face[0, 0].astype(int)).max() <= 3
+    down = quads[0][3] - quads[0][0]  # along a face's side, in the rows' own frame
+    height = float(np.linalg.norm(down))
+    for above, below in zip(quads[:8], quads[9:], strict=True):  # the same column, one row lower
+        assert float((below.mean(axis=0) - above.mean(axis=0)) @ down) / height > 1.2 * height
+    gap = (quads[0][3] + quads[9][0]) / 2  # between the rows: table, not a face's rim
+    assert not any(np.allclose(photo[int(gap[1]), int(gap[0])], f[0, 0], atol=3) for f in faces)

@@ -174,7 +174,7 @@ def test_a_box_marked_face_down_keeps_a_face_the_classifier_is_sure_of() -> None
     probs = np.full((4, len(CLASS_LABELS)), 0.0, np.float32)
     back, face = CLASS_LABELS.index("back"), CLASS_LABELS.index("3m")
     probs[0, face], probs[0, back] = reader.FACE_OVER_BACK + 0.05, 0.05 - 0.01  # sure of a face
-    probs[1, face], probs[1, back] = reader.FACE_OVER_BACK - 0.2, 0.3  # not sure enough
+    probs[1, face], probs[1, back] = reader.FACE_OVER_BACK - 0.1, 0.2  # not sure enough
     probs[2, back], probs[2, face] = 0.9, 0.1
     probs[3, CLASS_LABELS.index("P")], probs[3, back] = 0.96, 0.04  # a plain face: the mark stands
     found = TileDetections(np.stack(boxes), np.full(4, 0.8, np.float32), np.ones(4, bool))
