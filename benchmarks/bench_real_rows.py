@@ -15,9 +15,10 @@ seen every set's flowers). The faces are flat pastes
 
 ``--hands`` makes each row a complete hand instead (4 sets and a pair, or 5 and a pair: the
 16-tile game's 17 tiles) of the set's suit and honour faces, sorted or shuffled, with up to two of
-its flowers at the right end, and reads it as a hand (``one_hand=True``): it counts the hands whose every tile is read right, with the hand logic
-(copy limits, completing the hand) and face by face without it. A set with one crop per face
-shows the same crop for each copy.
+its flowers at the right end, and reads it as a hand (``one_hand=True``): it counts the hands
+whose every tile is read right, with the hand logic (copy limits, completing the hand) and face by
+face without it, and prints each hand read wrong. A set with one crop per face shows the same
+crop for each copy. ``--two-rows`` lays each row's faces in two rows, the first half above.
 """
 
 from __future__ import annotations
@@ -129,10 +130,12 @@ def _hand_of(pool: list[RealCrop], rng: np.random.Generator) -> list[RealCrop]:
     by_code: dict[str, list[RealCrop]] = {}
     for crop in pool:
         by_code.setdefault(crop.code, []).append(crop)
-    while True:
+    for _ in range(100):
         tiles = random_winning_tiles(rng, set(by_code), 5 if rng.random() < 0.5 else 4)
         if tiles is not None:
             break
+    else:
+        raise SystemExit(f"{pool[0].group}: its faces make no complete hand")
     if rng.random() < 0.8:
         tiles.sort(key=TILE_CODES.index)
     else:
