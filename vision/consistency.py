@@ -15,7 +15,7 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
    doubts then say so.
 3. ``without_phantoms``: a hand one or two tiles too long that no change completes is tried
    without each doubtful box, or pair of them, in turn: the finder sometimes boxes bare table or a
-   tile's side.
+   tile's side. A hand of 16 (a 16-tile hand waiting to win) is never cut to 14.
 """
 
 from __future__ import annotations
@@ -45,7 +45,10 @@ MAX_CHANGES = 2
 HAND_SIZES = (14, 17)
 """Complete hands have 13 + 1 tiles (MCR and most rule sets) or 16 + 1, kongs counted as three."""
 MAX_PHANTOMS = 2
-"""A hand too long is tried without at most this many doubtful boxes."""
+"""A hand too long is tried without at most this many doubtful boxes..."""
+WAITING_SIZES = (13, 16)
+"""...unless it has as many tiles as a hand still waiting for its winning tile: a photo of a
+16-tile hand is no 14-tile hand with two phantoms."""
 FLOWER_TAKE_MIN = 0.05
 """A tile read as a suit or honour tile is taken as a flower only at this probability or more.
 Taking a tile for a flower drops it from the hand's count, so it completes any hand one tile too
@@ -246,11 +249,11 @@ def without_phantoms(
     without the least confident doubtful boxes whose absence lets it be completed, with their
     repairs (indices into the shorter list), the layout and the indices of the boxes left out;
     else None. ``analyser_for(readings)`` gives the layout analysis for a list of readings. A box
-    of bare table between the winning tile and the flowers, read 9p at 29 %, was one (scene 329);
-    two pale blotches of a table beside a row of real faces, read as white dragons at 57 and 65 %,
-    were two."""
-    extra = next((k for k in range(1, MAX_PHANTOMS + 1) if tile_count(hand) - k in HAND_SIZES), None)
-    if extra is None:
+    of bare table between the winning tile and the flowers, read 9p at 29 %, was one (scene 329).
+    Hands of ``WAITING_SIZES`` tiles are left alone."""
+    count = tile_count(hand)
+    extra = next((k for k in range(1, MAX_PHANTOMS + 1) if count - k in HAND_SIZES), None)
+    if extra is None or count in WAITING_SIZES:
         return None
     doubtful = sorted(
         (i for i, r in enumerate(readings)

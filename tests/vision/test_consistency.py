@@ -11,6 +11,7 @@ from fanscan.vision.consistency import (
     copies_allowed,
     is_complete,
     respect_counts,
+    tile_count,
     without_phantoms,
 )
 from fanscan.vision.detections import TileReading
@@ -220,18 +221,28 @@ def test_consistency_without_phantoms_also_repairs_what_is_left() -> None:
 
 
 def test_consistency_without_phantoms_leaves_out_two_boxes_of_a_hand_two_tiles_too_long() -> None:
-    tiles = _hand("1m 2m 3m 4p P 5p 6p 7s 8s 9s E E 6m 7m P | 8m")
+    tiles = _hand("1m 2m 3m 4p P 5p 6p 7s 8s 9s E E E 6m 7m 8m P C | C")  # 17 tiles and two boxes
     tiles[4] = _doubt(tiles[4], 0.57)  # two blotches of table read as white dragons
-    tiles[14] = _doubt(tiles[14], 0.65)
-    tiles[12] = _doubt(tiles[12], 0.5, ("5m", 0.3))  # the least confident, but a real tile
+    tiles[16] = _doubt(tiles[16], 0.65)
+    tiles[13] = _doubt(tiles[13], 0.5, ("5m", 0.3))  # the least confident, but a real tile
     assert not is_complete(complete_hand(tiles, _analyser(tiles))[1].hand)
     fixed, layout, corrections, dropped = without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser)
-    assert dropped == (4, 14) and [t.code for t in fixed] == [t.code for i, t in enumerate(tiles) if i not in (4, 14)]
+    assert dropped == (4, 16) and [t.code for t in fixed] == [t.code for i, t in enumerate(tiles) if i not in (4, 16)]
     assert is_complete(layout.hand) and corrections == []
-    three = _hand("1m 2m 3m 4p P 5p 6p 7s 8s 9s E E 6m 7m P C | 8m")
-    for i in (4, 14, 15):
+    three = _hand("1m 2m 3m 4p P 5p 6p 7s 8s 9s E E E 6m 7m 8m P C W | C")
+    for i in (4, 16, 18):
         three[i] = _doubt(three[i], 0.5)
     assert without_phantoms(three, _analyser(three)(three).hand, _analyser) is None  # three too many
+
+
+def test_consistency_without_phantoms_never_cuts_a_sixteen_tile_hand_to_fourteen() -> None:
+    # A 16-tile hand waiting to win, two of its tiles doubtful: without them it would be a
+    # complete 14-tile hand, but it is read as the 16 it shows.
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 1s 2s | 8m")
+    tiles[13] = _doubt(tiles[13], 0.57)
+    tiles[14] = _doubt(tiles[14], 0.65)
+    assert tile_count(_analyser(tiles)(tiles).hand) == 16
+    assert without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser) is None
 
 
 def test_consistency_without_phantoms_never_drops_sure_tiles_nor_makes_a_short_hand() -> None:
