@@ -18,7 +18,9 @@ seen every set's flowers). The faces are flat pastes
 its flowers at the right end, and reads it as a hand (``one_hand=True``): it counts the hands
 whose every tile is read right, with the hand logic (copy limits, completing the hand) and face by
 face without it, and prints each hand read wrong. A set with one crop per face shows the same
-crop for each copy. ``--two-rows`` lays each row's faces in two rows, the first half above.
+crop for each copy. ``--two-rows`` lays each row's faces in two rows, the first half above;
+``--waiting`` makes each hand a 16-tile one waiting to win (a 17-tile hand less one tile), which
+must be read as the 16 it shows.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--annotate", type=Path, help="write each row's annotated reading here")
     parser.add_argument("--hands", action="store_true", help="each row a complete hand, read as one")
     parser.add_argument("--two-rows", action="store_true", help="lay each row's faces in two rows")
+    parser.add_argument("--waiting", action="store_true",
+                        help="with --hands: 16-tile hands waiting to win (a 17-tile hand less one tile)")
     args = parser.parse_args(argv)
     crops = [c for c in load_real_crops() if c.group != MIXED]
     if not crops:
@@ -76,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         pool = [c for c in crops if c.group == group]
         found = right = tiles = boxes_found = 0
         for n in range(args.rows):
-            chosen = _hand_of(pool, rng) if args.hands else _random_row(pool, rng)
+            chosen = _hand_of(pool, rng, waiting=args.waiting) if args.hands else _random_row(pool, rng)
             photo, quads = compose_row([c.load() for c in chosen], rng, keystone=args.keystone,
                                        rows=2 if args.two_rows else 1)
             _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
@@ -124,18 +128,20 @@ def _random_row(pool: list[RealCrop], rng: np.random.Generator) -> list[RealCrop
     return [pool[i] for i in rng.choice(len(pool), count, replace=False)]
 
 
-def _hand_of(pool: list[RealCrop], rng: np.random.Generator) -> list[RealCrop]:
-    """A complete hand of 14 or 17 of the set's suit and honour faces, sorted (mostly) or shuffled,
-    and up to two of its flowers."""
+def _hand_of(pool: list[RealCrop], rng: np.random.Generator, *, waiting: bool = False) -> list[RealCrop]:
+    """A complete hand of 14 or 17 of the set's suit and honour faces (``waiting``: 17 less one,
+    a 16-tile hand waiting to win), sorted (mostly) or shuffled, and up to two of its flowers."""
     by_code: dict[str, list[RealCrop]] = {}
     for crop in pool:
         by_code.setdefault(crop.code, []).append(crop)
     for _ in range(100):
-        tiles = random_winning_tiles(rng, set(by_code), 5 if rng.random() < 0.5 else 4)
+        tiles = random_winning_tiles(rng, set(by_code), 5 if waiting or rng.random() < 0.5 else 4)
         if tiles is not None:
             break
     else:
         raise SystemExit(f"{pool[0].group}: its faces make no complete hand")
+    if waiting:
+        tiles.pop(int(rng.integers(len(tiles))))
     if rng.random() < 0.8:
         tiles.sort(key=TILE_CODES.index)
     else:

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 from fanscan.vision.consistency import (
+    COUNT_DOUBT,
     FLOWER_TAKE_MIN,
     complete_hand,
     copies_allowed,
@@ -243,6 +244,16 @@ def test_consistency_without_phantoms_never_cuts_a_sixteen_tile_hand_to_fourteen
     tiles[14] = _doubt(tiles[14], 0.65)
     assert tile_count(_analyser(tiles)(tiles).hand) == 16
     assert without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser) is None
+
+
+def test_consistency_without_phantoms_leaves_the_count_alone_when_a_flower_may_be_a_suit_tile() -> None:
+    # One too long for 14 with a doubtful 9p that leaving out would complete it; but the 5f may
+    # well be a 1s (a bird), and then the hand is a 16-tile one, not a 14 with a phantom.
+    for suit_guess, cut in ((COUNT_DOUBT + 0.05, False), (COUNT_DOUBT - 0.05, True)):
+        tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m 5f")
+        tiles[13] = _doubt(tiles[13], 0.29)
+        tiles[15] = _doubt(tiles[15], 0.45, ("1s", suit_guess))
+        assert (without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser) is not None) is cut
 
 
 def test_consistency_without_phantoms_never_drops_sure_tiles_nor_makes_a_short_hand() -> None:
