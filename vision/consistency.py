@@ -273,7 +273,8 @@ def without_phantoms(
         key=lambda i: readings[i].confidence,
     )[:MAX_EDITABLE]
     # The least confident first; flowers are not tried, as a flower counts for nothing.
-    tries = sorted(itertools.combinations(doubtful, extra), key=lambda left: sum(readings[i].confidence for i in left))
+    tries = sorted(itertools.combinations(doubtful, extra),
+                   key=lambda left: sum(readings[i].confidence for i in left))
     for left in tries:
         trial = [r for i, r in enumerate(readings) if i not in left]
         fixed, layout, corrections = complete_hand(trial, analyser_for(trial))

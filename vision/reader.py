@@ -461,7 +461,8 @@ def _as_a_hand(
     if phantoms is None:
         return completed, hand_layout, corrections + completing, []
     completed, hand_layout, completing, dropped = phantoms
-    kept = [replace(c, index=c.index - sum(c.index > d for d in dropped)) for c in corrections if c.index not in dropped]
+    kept = [replace(c, index=c.index - sum(c.index > d for d in dropped))
+            for c in corrections if c.index not in dropped]
     return completed, hand_layout, kept + completing, [readings[d] for d in dropped]
 
 
