@@ -45,10 +45,8 @@ MAX_CHANGES = 2
 HAND_SIZES = (14, 17)
 """Complete hands have 13 + 1 tiles (MCR and most rule sets) or 16 + 1, kongs counted as three."""
 MAX_PHANTOMS = 2
-"""A hand too long is tried without at most this many doubtful boxes..."""
-WAITING_SIZES = (13, 16)
-"""...unless it has as many tiles as a hand still waiting for its winning tile: a photo of a
-16-tile hand is no 14-tile hand with two phantoms."""
+"""A hand too long is tried without at most this many doubtful boxes, unless it is one tile short
+of a complete size (a hand waiting to win: a photo of a 16-tile hand is no 14 with two phantoms)."""
 COUNT_DOUBT = 0.1
 """A tile read as a flower with a suit or honour guess this likely puts the hand's count in doubt,
 and then no box is left out: in 16-tile hands of real faces waiting to win, birds (1s) read as
@@ -262,10 +260,11 @@ def without_phantoms(
     repairs (indices into the shorter list), the layout and the indices of the boxes left out;
     else None. ``analyser_for(readings)`` gives the layout analysis for a list of readings. A box
     of bare table between the winning tile and the flowers, read 9p at 29 %, was one (scene 329).
-    Hands of ``WAITING_SIZES`` tiles are left alone."""
+    A hand one tile short of a complete size (13, 16: waiting to win) is left alone."""
     count = tile_count(hand)
     extra = next((k for k in range(1, MAX_PHANTOMS + 1) if count - k in HAND_SIZES), None)
-    if extra is None or count in WAITING_SIZES or any(_may_be_played(r) for r in readings):
+    waiting = count + 1 in HAND_SIZES
+    if extra is None or waiting or any(_may_be_played(r) for r in readings):
         return None
     doubtful = sorted(
         (i for i, r in enumerate(readings)

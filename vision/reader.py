@@ -518,7 +518,7 @@ def _tile_doubts(
 def _left_out_doubts(left_out: list[TileReading]) -> list[str]:
     return [
         f"A box read as {r.code} with only {r.confidence:.0%} confidence was left out as no tile "
-        "(the hand is complete without it, and one tile too long with it): check the photo there "
+        "(the hand is complete without it, and too long with it): check the photo there "
         "(crossed in grey on the annotated photo)." for r in left_out
     ]
 
