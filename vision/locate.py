@@ -29,6 +29,9 @@ REFIND_SHORT = 36
 REFIND_MAX_SIDE = 1280
 """...but on an image of at most this long side (a close-up of a few large tiles)."""
 REFIND_PASSES = 2
+SAME_SCALE = 0.15
+"""The hand is searched a second time only at a scale whose log differs by more than this from the
+first search's (the tiles the first found give their size better than the first pass's did)."""
 CLOSE_UP_SIDES = (400, 256, 160)
 """Long sides of the smaller copies searched when the boxes found at the finder's working size
 disagree in size (a close-up whose tiles are too large for the network)."""
@@ -133,19 +136,17 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
         small, found, back_factor = close
         return small, _kept(photo, found.scaled(back_factor * to_photo), refine)
     detections = detections.scaled(back_factor * to_photo)
+    searched_at = None  # the first pass's scale is no guide: its tiles are not yet found well
     for _ in range(REFIND_PASSES):
         if len(detections) < 3:
             break
-        short = median(_short_sides(detections.quads))
-        if short < 1:
+        region = _refind_region(photo, detections)
+        if region is None or (searched_at is not None and abs(np.log(region[2] / searched_at)) < SAME_SCALE):
             break
-        again_image, again = _refind(photo, detections, short)
+        again_image, again = _refind(photo, *region)
         if len(again) < 3:
             break
-        small, detections = again_image, again
-        seen = median(_short_sides(again.quads)) * again_image.shape[1] / photo.width
-        if seen <= 0 or abs(np.log(seen / REFIND_SHORT)) < 0.15:
-            break
+        small, detections, searched_at = again_image, again, region[2]
     return small, _kept(photo, detections, refine)
 
 
@@ -232,13 +233,22 @@ def _close_up(image: np.ndarray, spread: float) -> tuple[np.ndarray, TileDetecti
     return None if best is None else best[1:]
 
 
-def _refind(photo: Photo, detections: TileDetections, short: float) -> tuple[np.ndarray, TileDetections]:
-    """Search the hand's region again, scaled so that a tile's short side (``short`` full-size
-    pixels) spans ``REFIND_SHORT`` pixels; returns the searched image and the tiles found."""
+def _refind_region(photo: Photo, detections: TileDetections) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """The hand's region (top-left and bottom-right corners in full-size pixels) and the factor
+    that shows a tile's short side there at ``REFIND_SHORT`` pixels (capped by
+    ``REFIND_MAX_SIDE``); None when the boxes give no tile size."""
+    short = median(_short_sides(detections.quads))
+    if short < 1:
+        return None
     points = detections.quads.reshape(-1, 2)
     lo = np.maximum(points.min(axis=0) - 1.5 * short, 0)
     hi = np.minimum(points.max(axis=0) + 1.5 * short, np.array(photo.size, np.float64))
-    factor = min(REFIND_SHORT / short, REFIND_MAX_SIDE / float(max(hi - lo)))
+    return lo, hi, min(REFIND_SHORT / short, REFIND_MAX_SIDE / float(max(hi - lo)))
+
+
+def _refind(photo: Photo, lo: np.ndarray, hi: np.ndarray, factor: float) -> tuple[np.ndarray, TileDetections]:
+    """Search the region from ``lo`` to ``hi`` (full-size pixels) again, scaled by ``factor``;
+    returns the searched image and the tiles found."""
     scale = next((c for c in (8, 4, 2) if factor * c <= 1.0), 1)
     fine = photo.decode(scale)
     fx = fine.shape[1] / photo.width

@@ -1,0 +1,56 @@
+"""Where the tiles are: how often and at what scale the hand is searched again."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from fanscan.vision import finder
+from fanscan.vision import locate as locate_module
+from fanscan.vision.detections import TileDetections
+from fanscan.vision.image_io import load_photo
+from fanscan.vision.samples import sample_photo_path
+
+
+def _tiles(short: float, count: int = 6, x0: float = 100.0) -> TileDetections:
+    """``count`` upright boxes ``short`` wide and 1.35 times as high, side by side."""
+    quads = [
+        [[x0 + i * short, 100], [x0 + (i + 1) * short, 100], [x0 + (i + 1) * short, 100 + 1.35 * short],
+         [x0 + i * short, 100 + 1.35 * short]]
+        for i in range(count)
+    ]
+    return TileDetections(np.float32(quads), np.ones(count, np.float32), np.zeros(count, bool))
+
+
+def test_refind_region_shows_a_tile_short_side_at_the_refind_size() -> None:
+    photo = load_photo(sample_photo_path())
+    lo, hi, factor = locate_module._refind_region(photo, _tiles(60.0))
+    assert factor * 60.0 == pytest.approx(locate_module.REFIND_SHORT)
+    assert (lo >= 0).all() and (hi <= np.array(photo.size)).all() and (hi > lo).all()
+
+
+def test_refind_region_caps_the_searched_image_size() -> None:
+    photo = load_photo(sample_photo_path())
+    lo, hi, factor = locate_module._refind_region(photo, _tiles(8.0, count=140, x0=0.0))
+    assert float(max(hi - lo)) * factor == pytest.approx(locate_module.REFIND_MAX_SIDE)
+    assert factor * 8.0 < locate_module.REFIND_SHORT
+
+
+def test_a_hand_in_part_of_the_photo_is_searched_again_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The sample's hand spans about two thirds of the photo's width. Its tiles found on the
+    # hand's region are at the refind size already, so a second search would only cost time
+    # (it used to run whenever the region was smaller than the photo).
+    searched: list[TileDetections] = []
+    find = finder.find_tiles
+
+    def counted(image: np.ndarray) -> TileDetections:
+        found = find(image)
+        searched.append(found)
+        return found
+
+    monkeypatch.setattr(finder, "find_tiles", counted)
+    small, found = locate_module.locate(load_photo(sample_photo_path()))
+    assert len(searched) == 2
+    seen = float(np.median(locate_module._short_sides(searched[-1].quads)))
+    assert abs(np.log(seen / locate_module.REFIND_SHORT)) < locate_module.SAME_SCALE
+    assert small.shape[1] < 0.9 * finder.WORK_SIDE  # the region, not the whole photo
+    assert len(found) >= 14
