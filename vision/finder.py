@@ -74,12 +74,17 @@ def tile_maps(small: np.ndarray) -> np.ndarray:
     h, w = small.shape[:2]
     ph, pw = -(-h // 8) * 8, -(-w // 8) * 8
     padded = cv2.copyMakeBorder(small, 0, ph - h, 0, pw - w, cv2.BORDER_REPLICATE)
-    tensor = padded[:, :, ::-1].astype(np.float32).transpose(2, 0, 1)[None] / 255.0
-    logits = _get_session().run(np.ascontiguousarray(tensor))
-    logits = np.ascontiguousarray(logits[0].transpose(1, 2, 0))
-    logits -= logits.max(axis=2, keepdims=True)
-    probs = np.exp(logits)
-    probs /= probs.sum(axis=2, keepdims=True)
+    # Plane by plane (BGR -> RGB) and the softmax channel by channel: the same numbers as
+    # whole-array transposes and reductions over the last axis, several times faster.
+    tensor = np.empty((1, 3, ph, pw), np.float32)
+    for channel, plane in enumerate(cv2.split(padded)[::-1]):
+        tensor[0, channel] = plane
+    tensor /= np.float32(255.0)
+    table, face, back = _get_session().run(tensor)[0]
+    top = np.maximum(np.maximum(table, face), back)
+    exps = [np.exp(logit - top) for logit in (table, face, back)]
+    total = exps[0] + exps[1] + exps[2]
+    probs = cv2.merge([e / total for e in exps])
     # Softmax at the network's half resolution, then up: four times less work than the reverse.
     return cv2.resize(probs, (pw, ph), interpolation=cv2.INTER_LINEAR)[:h, :w]
 

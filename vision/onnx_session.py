@@ -33,6 +33,9 @@ class LazySession:
                 import onnxruntime as ort
 
                 options = ort.SessionOptions()
+                # Memory patterns are planned per input shape, and every photo brings new
+                # shapes (image sizes, numbers of crops): planning cost more than it saved.
+                options.enable_mem_pattern = False
                 if self._threads:
                     options.intra_op_num_threads = self._threads
                     options.inter_op_num_threads = 1

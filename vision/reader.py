@@ -387,13 +387,17 @@ def _probe_backs(
 def _without_duplicates(readings: list[TileReading]) -> list[TileReading]:
     """The readings less the less confident of each two boxes overlapping more than
     ``DUPLICATE_IOU``: the finder and the refiner sometimes put a second box on a tile, shifted."""
+    if len(readings) < 2:
+        return readings
+    boxes = np.stack([r.box for r in readings]).astype(np.float64)
+    centres = boxes.mean(axis=1)
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    reach = np.linalg.norm(boxes[:, 0] - boxes[:, 2], axis=1)
+    near = (apart < reach[:, None]).tolist()  # only boxes this close can overlap
     order = sorted(range(len(readings)), key=lambda i: -readings[i].confidence)
     kept: list[int] = []
     for i in order:
-        box = readings[i].box
-        reach = float(np.linalg.norm(box[0] - box[2]))
-        if not any(float(np.linalg.norm(box.mean(axis=0) - readings[k].box.mean(axis=0))) < reach
-                   and quad_iou(box, readings[k].box) > DUPLICATE_IOU for k in kept):
+        if not any(near[i][k] and quad_iou(readings[i].box, readings[k].box) > DUPLICATE_IOU for k in kept):
             kept.append(i)
     return [readings[i] for i in sorted(kept)]
 

@@ -135,3 +135,30 @@ def test_image_io_missing_file_and_directory(tmp_path) -> None:
     with pytest.raises(FanscanError) as folder:
         load_photo(tmp_path)
     assert folder.value.code == "unreadable_image" and "directory" in folder.value.message
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+@pytest.mark.parametrize("scale", [1, 2, 4])
+def test_image_io_opencv_and_pil_decodes_agree(orientation: int, scale: int) -> None:
+    # A colour JPEG is decoded by OpenCV, anything else by PIL: both must give the same upright
+    # picture at the same size, whatever the EXIF orientation.
+    rng = np.random.default_rng(orientation)
+    picture = np.repeat(np.repeat(rng.integers(0, 255, (30, 44, 3), np.uint8), 16, 0), 16, 1)
+    picture[:100, :150] = (255, 0, 0)  # a red corner to see the turn by
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    photo = load_photo(_jpeg(Image.fromarray(picture[:477, :701]), exif=exif.tobytes()))
+    assert photo._plain_jpeg()
+    by_opencv = photo._decode_with_opencv(scale)
+    by_pil = photo._decode_with_pil(scale)
+    assert by_opencv is not None
+    assert by_opencv.shape == by_pil.shape == (-(-photo.height // scale), -(-photo.width // scale), 3)
+    assert np.abs(by_opencv.astype(int) - by_pil.astype(int)).mean() < 1.0
+
+
+def test_image_io_a_cut_jpeg_and_a_grey_one_go_to_pil() -> None:
+    assert not load_photo(_truncated_jpeg())._plain_jpeg()
+    grey = load_photo(_jpeg(_marked().convert("L")))
+    assert not grey._plain_jpeg()
+    assert grey.decode(2).shape == (100, 200, 3)
+    assert load_photo(_jpeg(_marked()))._plain_jpeg()
