@@ -10,8 +10,8 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
 2. ``complete_hand``: when the hand read is not complete, the cheapest change of at most two
    doubtful tiles to near guesses (cost: the drop in log probability) that completes it is
    taken, else the cheapest single change to a far guess, else (``_set_guesses``) one doubtful
-   tile in a group that must be a set (it holds a sideways or face-down tile) taken as any face
-   that completes the hand. Hands that no such change completes are left as read; the layout's
+   tile in a group that must be a set (it holds a sideways or face-down tile), or any face of
+   such a group that is no set, taken as any face that completes the hand. Hands that no such change completes are left as read; the layout's
    doubts then say so.
 3. ``without_phantoms``: a hand one or two tiles too long that no change completes is tried
    without each doubtful box, or pair of them, in turn: the finder sometimes boxes bare table or a
@@ -141,21 +141,16 @@ def is_complete(hand: dict) -> bool:
 
 def _set_guesses(readings: list[TileReading], layout: HandLayout, doubtful: list[int],
                  tried: set[tuple[int, str]]) -> list[tuple[int, str, float, float]]:
-    """Options (index, face, probability, cost) for doubtful tiles in a group with a sideways or
-    face-down tile: such a group is a claimed meld or a concealed kong, so its faces must make a
+    """Options (index, face, probability, cost) for the suspects (``_set_suspects``) in a group
+    with a sideways or face-down tile: such a group is a claimed meld or a concealed kong, so its faces must make a
     set even when the classifier gave the right face almost nothing (a 6s read as F, 6s under
     0.1 %). Only faces that make the group a set are offered (a handful, so the search stays
     short); those outside the reading's guesses are costed at ``UNLISTED_GUESS``, cheapest first."""
     if not layout.group_of:
         return []
     options = []
-    for i in doubtful:
-        group = layout.group_of[i]
-        if group < 0:
-            continue
-        members = layout.groups[group].members
-        if not any(readings[m].sideways or readings[m].code == BACK for m in members):
-            continue
+    for i in _set_suspects(readings, layout, doubtful):
+        members = layout.groups[layout.group_of[i]].members
         known = dict(readings[i].candidates) | dict(readings[i].far_guesses)
         for code in _SUITS_AND_HONOURS:
             if code == readings[i].code or (i, code) in tried:
@@ -165,6 +160,23 @@ def _set_guesses(readings: list[TileReading], layout: HandLayout, doubtful: list
             p = max(known.get(code, 0.0), UNLISTED_GUESS)
             options.append((i, code, p, math.log(readings[i].confidence) - math.log(p)))
     return sorted(options, key=lambda option: option[3])
+
+
+def _set_suspects(readings: list[TileReading], layout: HandLayout, doubtful: list[int]) -> list[int]:
+    """The tiles ``_set_guesses`` may change: doubtful tiles in a group with a sideways or
+    face-down tile, and any face of such a group that forms no set (back 4s 2s back: one of the two
+    faces is wrong however sure its reading, seed 7702)."""
+    suspects = []
+    for i, reading in enumerate(readings):
+        group = layout.group_of[i]
+        if group < 0 or reading.code == BACK:
+            continue
+        members = layout.groups[group].members
+        if not any(readings[m].sideways or readings[m].code == BACK for m in members):
+            continue
+        if i in doubtful or not forms_set([readings[m].code for m in members]):
+            suspects.append(i)
+    return suspects
 
 
 def _sets_where_claimed(readings: list[TileReading], layout: HandLayout) -> bool:

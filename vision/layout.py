@@ -263,8 +263,8 @@ def _repair_groups(
     plain_groups: list[tuple[int, list[int]]], codes: list[str], readings: list[TileReading]
 ) -> list[tuple[int, list[int]]]:
     """Groups that hold a sideways (claimed) tile or a back, made into the sets those mark where
-    the box gaps misled: one that is no set takes in a neighbouring group of its row when
-    together they form one (a gap opened inside a meld or a concealed kong), or gives up tiles at
+    the box gaps misled: one that is no set takes in the neighbouring group or groups of its row
+    when together they form one (gaps opened inside a meld or a concealed kong), or gives up tiles at
     its far end when fewer of them do (two groups touched). Other groups are left as they are."""
     out = [(row, list(members)) for row, members in plain_groups]
 
@@ -281,12 +281,16 @@ def _repair_groups(
         if not marked(members) or fits(members):
             k += 1
             continue
-        for j in (k + 1, k - 1):
-            if 0 <= j < len(out) and out[j][0] == row and fits(out[min(j, k)][1] + out[max(j, k)][1]):
-                out[min(j, k)] = (row, out[min(j, k)][1] + out[max(j, k)][1])
-                del out[max(j, k)]
-                k = min(j, k)
-                break
+        # Neighbouring groups of the row that together with this one form a set: one on either
+        # side first, then two (a concealed kong whose both backs stand apart: seed 7183).
+        windows = [(k, k + 1), (k - 1, k), (k - 1, k + 1), (k, k + 2), (k - 2, k)]
+        window = next(((a, b) for a, b in windows
+                       if a >= 0 and b < len(out) and all(out[j][0] == row for j in range(a, b + 1))
+                       and fits([i for j in range(a, b + 1) for i in out[j][1]])), None)
+        if window is not None:
+            a, b = window
+            out[a : b + 1] = [(row, [i for j in range(a, b + 1) for i in out[j][1]])]
+            k = a
         else:
             for size in (4, 3):
                 cuts = [(0, size), (len(members) - size, len(members))] if len(members) > size else []

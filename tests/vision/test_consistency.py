@@ -183,6 +183,18 @@ def test_consistency_complete_hand_makes_back_face_face_back_a_concealed_kong() 
     assert is_complete(layout.hand)
 
 
+def test_consistency_complete_hand_mends_a_concealed_kong_whose_faces_differ_however_sure() -> None:
+    # back 4s 2s back: one of the two faces is wrong though both were read at 97 %; the one whose
+    # reading gave the other face more is changed (2s had 4s as its second guess).
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E | E | back 4s 2s back")
+    tiles[-3] = _doubt(tiles[-3], 0.97, ("1s", 0.01))
+    tiles[-2] = _doubt(tiles[-2], 0.97, ("4s", 0.02))
+    fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
+    assert [(c.read, c.taken) for c in corrections] == [("2s", "4s")]
+    assert {"type": "kong", "tiles": ["4s"] * 4, "concealed": True} in layout.hand["melds"]
+    assert is_complete(layout.hand)
+
+
 def test_consistency_complete_hand_keeps_a_complete_hand_when_no_change_mends_a_claimed_group() -> None:
     # The claimed group 9m S S S is no set, but counted as concealed it completes the hand (7m 8m
     # 9m, S S S); no tile is doubtful, so the hand stays as read.

@@ -271,3 +271,19 @@ def test_layout_forms_set(codes: str, is_set: bool) -> None:
     from fanscan.vision.layout import forms_set
 
     assert forms_set(codes.split()) is is_set
+
+
+def test_layout_concealed_kong_with_both_backs_apart_is_joined() -> None:
+    tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | back | C C | back")
+    layout = _analyse(tiles)
+    assert {"type": "kong", "tiles": ["C"] * 4, "concealed": True} in layout.hand["melds"]
+    assert "C" not in layout.hand["concealed"]
+    assert not any("face-down" in d for d in layout.doubts)
+
+
+def test_layout_groups_that_form_no_set_together_stay_apart() -> None:
+    # A back beside two faces that differ is no concealed kong: nothing is joined to make one.
+    tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | back | C F | back")
+    layout = _analyse(tiles)
+    assert not any(m["type"] == "kong" for m in layout.hand["melds"])
+    assert any("face-down" in d for d in layout.doubts)
