@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import numpy as np
 from fanscan.scoring.decompose import readings as hand_readings
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import BACK, TILE_CODES
@@ -52,7 +53,8 @@ COUNT_DOUBT = 0.1
 and then no box is left out: in 16-tile hands of real faces waiting to win, birds (1s) read as
 flowers (with 1s, F or 3p at 0.10-0.32) made them one tile "too long" for 14, and leaving a box
 out then cut a real tile and changed another. A box of table read 7f beside real flowers had its
-best suit guess at 0.06 (scene 329, where leaving out the phantom is right)."""
+best suit guess at 0.06 (scene 329, where leaving out the phantom is right). Only a flower whose
+nearest box is a suit or honour tile counts (``_beside_a_playing_tile``)."""
 FLOWER_TAKE_MIN = 0.05
 """A tile read as a suit or honour tile is taken as a flower only at this probability or more.
 Taking a tile for a flower drops it from the hand's count, so it completes any hand one tile too
@@ -261,6 +263,18 @@ def _may_be_played(reading: TileReading) -> bool:
         code in _SUITS_AND_HONOURS and p >= COUNT_DOUBT for code, p in reading.candidates[1:])
 
 
+def _beside_a_playing_tile(readings: list[TileReading], index: int) -> bool:
+    """Whether the box nearest to tile ``index`` holds no flower. A doubtful flower laid aside
+    with other flowers is a flower (scene 7453: a 6f at 31 % beside 1f and 3f kept a phantom P in
+    the hand); one among suit tiles may be a suit tile (a bird read as a flower)."""
+    centre = readings[index].box.mean(axis=0)
+    others = [j for j in range(len(readings)) if j != index]
+    if not others:
+        return False
+    nearest = min(others, key=lambda j: float(np.linalg.norm(readings[j].box.mean(axis=0) - centre)))
+    return readings[nearest].code not in _FLOWERS
+
+
 def without_phantoms(
     readings: list[TileReading],
     hand: dict,
@@ -276,7 +290,8 @@ def without_phantoms(
     count = tile_count(hand)
     extra = next((k for k in range(1, MAX_PHANTOMS + 1) if count - k in HAND_SIZES), None)
     waiting = count + 1 in HAND_SIZES
-    if extra is None or waiting or any(_may_be_played(r) for r in readings):
+    if extra is None or waiting or any(_may_be_played(r) and _beside_a_playing_tile(readings, i)
+                                       for i, r in enumerate(readings)):
         return None
     doubtful = sorted(
         (i for i, r in enumerate(readings)

@@ -268,6 +268,17 @@ def test_consistency_without_phantoms_leaves_the_count_alone_when_a_flower_may_b
         assert (without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser) is not None) is cut
 
 
+def test_consistency_without_phantoms_trusts_a_doubtful_flower_laid_with_other_flowers() -> None:
+    # The same doubtful 5f, but laid aside between two other flowers: it is a flower, so the
+    # count stands and the doubtful 9p is left out as a phantom (scene 7453).
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m | 1f 5f 2f")
+    tiles[13] = _doubt(tiles[13], 0.29)
+    tiles[16] = _doubt(tiles[16], 0.45, ("1s", COUNT_DOUBT + 0.05))
+    cut = without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser)
+    assert cut is not None and cut[3] == (13,)
+    assert is_complete(cut[1].hand) and cut[1].hand["flowers"] == ["1f", "5f", "2f"]
+
+
 def test_consistency_without_phantoms_never_drops_sure_tiles_nor_makes_a_short_hand() -> None:
     sure = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m")  # every tile read at 99 %
     assert without_phantoms(sure, _analyser(sure)(sure).hand, _analyser) is None

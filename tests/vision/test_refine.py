@@ -92,6 +92,20 @@ def test_refine_keeps_a_box_whose_corner_would_jump(monkeypatch: pytest.MonkeyPa
     np.testing.assert_array_equal(refine.refine_quads(photo, quads), quads)
 
 
+@pytest.mark.parametrize(("share", "believed"), [(0.55, True), (0.65, False)])
+def test_refine_believes_a_move_up_to_max_move_of_the_short_side(
+    monkeypatch: pytest.MonkeyPatch, share: float, believed: bool
+) -> None:
+    photo, quads = _photo()  # a 60 x 80 box: its short side is 60 pixels
+    assert (share < refine.MAX_MOVE) == believed
+    inner = (refine.SIDE / 2 + (_SQUARE - refine.SIDE / 2) / refine.GROW).astype(np.float32)
+    step = share * 60 / (refine.GROW * 60 / refine.SIDE)  # square pixels for that photo move
+    monkeypatch.setattr(refine, "_get_session", lambda: _FixedSession(inner + np.float32([step, 0])))
+    moved = refine.refine_quads(photo, quads)
+    expected = quads + np.float32([share * 60, 0]) if believed else quads
+    np.testing.assert_allclose(moved, expected, atol=0.5)
+
+
 def test_refine_keeps_degenerate_boxes_as_found() -> None:
     photo, quads = _photo()
     flat = np.float32([[[10, 10], [20, 10], [30, 10], [40, 10]], [[5, 5], [5, 5], [5, 5], [5, 5]]])
