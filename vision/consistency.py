@@ -11,8 +11,8 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
    doubtful tiles to near guesses (cost: the drop in log probability) that completes it is
    taken, else the cheapest single change to a far guess, else (``_set_guesses``) one doubtful
    tile in a group that must be a set (it holds a sideways or face-down tile), or any face of
-   such a group that is no set, taken as any face that completes the hand. Hands that no such change completes are left as read; the layout's
-   doubts then say so.
+   such a group that is no set, taken as any face that completes the hand. Hands that no such
+   change completes are left as read; the layout's doubts then say so.
 3. ``without_phantoms``: a hand one or two tiles too long that no change completes is tried
    without each doubtful box, or pair of them, in turn: the finder sometimes boxes bare table or a
    tile's side. A hand of 16 (a 16-tile hand waiting to win) is never cut to 14.
@@ -144,10 +144,11 @@ def is_complete(hand: dict) -> bool:
 def _set_guesses(readings: list[TileReading], layout: HandLayout, doubtful: list[int],
                  tried: set[tuple[int, str]]) -> list[tuple[int, str, float, float]]:
     """Options (index, face, probability, cost) for the suspects (``_set_suspects``) in a group
-    with a sideways or face-down tile: such a group is a claimed meld or a concealed kong, so its faces must make a
-    set even when the classifier gave the right face almost nothing (a 6s read as F, 6s under
-    0.1 %). Only faces that make the group a set are offered (a handful, so the search stays
-    short); those outside the reading's guesses are costed at ``UNLISTED_GUESS``, cheapest first."""
+    with a sideways or face-down tile: such a group is a claimed meld or a concealed kong, so its
+    faces must make a set even when the classifier gave the right face almost nothing (a 6s read
+    as F, 6s under 0.1 %). Only faces that make the group a set are offered (a handful, so the
+    search stays short); those outside the reading's guesses are costed at ``UNLISTED_GUESS``,
+    cheapest first."""
     if not layout.group_of:
         return []
     options = []

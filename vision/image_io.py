@@ -132,7 +132,8 @@ class Photo:
 
     def _plain_jpeg(self) -> bool:
         """A colour JPEG that ends where a JPEG ends (one cut short is left to PIL, which says so)."""
-        return self.format == "JPEG" and self.mode == "RGB" and self.data[-64:].rstrip(b"\0\r\n ").endswith(_JPEG_END)
+        ends = self.data[-64:].rstrip(b"\0\r\n ").endswith(_JPEG_END)
+        return self.format == "JPEG" and self.mode == "RGB" and ends
 
     def _decode_with_opencv(self, scale: int) -> np.ndarray | None:
         """The upright BGR picture at 1/``scale`` by OpenCV's reduced JPEG decode, or None when it

@@ -189,7 +189,7 @@ def test_consistency_complete_hand_mends_a_concealed_kong_whose_faces_differ_how
     tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E | E | back 4s 2s back")
     tiles[-3] = _doubt(tiles[-3], 0.97, ("1s", 0.01))
     tiles[-2] = _doubt(tiles[-2], 0.97, ("4s", 0.02))
-    fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
+    _, layout, corrections = complete_hand(tiles, _analyser(tiles))
     assert [(c.read, c.taken) for c in corrections] == [("2s", "4s")]
     assert {"type": "kong", "tiles": ["4s"] * 4, "concealed": True} in layout.hand["melds"]
     assert is_complete(layout.hand)
