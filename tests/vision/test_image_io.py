@@ -162,3 +162,19 @@ def test_image_io_a_cut_jpeg_and_a_grey_one_go_to_pil() -> None:
     assert not grey._plain_jpeg()
     assert grey.decode(2).shape == (100, 200, 3)
     assert load_photo(_jpeg(_marked()))._plain_jpeg()
+
+
+def test_image_io_a_corrupt_jpeg_fails_in_one_line_without_libjpeg_noise(capfd: pytest.CaptureFixture[str]) -> None:
+    # The middle of a complete JPEG overwritten: OpenCV's libjpeg would decode it with a
+    # "Corrupt JPEG data" warning on stderr; the photo goes to PIL instead, which refuses it.
+    rng = np.random.default_rng(0)
+    data = bytearray(_jpeg(Image.fromarray(rng.integers(0, 255, (400, 600, 3), np.uint8))))
+    middle = len(data) // 2
+    data[middle : middle + 2000] = b"\xff" * 2000
+    photo = load_photo(bytes(data))
+    assert photo._plain_jpeg()
+    assert photo._decode_with_opencv(2) is None
+    with pytest.raises(FanscanError) as caught:
+        photo.decode(2)
+    assert caught.value.code == "unreadable_image" and "\n" not in caught.value.message
+    assert capfd.readouterr().err == ""
