@@ -11,11 +11,15 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
    doubtful tiles to near guesses (cost: the drop in log probability) that completes it is
    taken, else the cheapest single change to a far guess, else (``_set_guesses``) one doubtful
    tile in a group that must be a set (it holds a sideways or face-down tile), or any face of
-   such a group that is no set, taken as any face that completes the hand. Hands that no such
+   such a group that is no set, taken as any face that completes the hand. A near guess may be
+   a back: a face-down tile under glare reads as a white dragon (back 4p 4p P, scene 8889). Hands that no such
    change completes are left as read; the layout's doubts then say so.
 3. ``without_phantoms``: a hand one or two tiles too long that no change completes is tried
    without each doubtful box, or pair of them, in turn: the finder sometimes boxes bare table or a
    tile's side. A hand of 16 (a 16-tile hand waiting to win) is never cut to 14.
+4. ``phantom_flowers``: a flower counts for nothing in the hand's size, so a box of no tile read
+   as a flower passes every check above; a doubtful flower whose box runs past the photo's edge
+   or lies mostly on other boxes is taken for no tile.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 from fanscan.scoring.decompose import readings as hand_readings
 from fanscan.scoring.hand import Hand
@@ -60,6 +65,21 @@ FLOWER_TAKE_MIN = 0.05
 Taking a tile for a flower drops it from the hand's count, so it completes any hand one tile too
 long: of the seven such takes seen (scenes 0-499 and 1500-1999), the three under 0.05
 (0.025-0.04) were boxes of bare table or a suit tile, the four over it (0.06-0.15) flowers."""
+BLANK = "P"
+BLANK_PHANTOM_BELOW = 0.99
+"""A box read as the blank white dragon may be left out of a hand too long when read with less
+confidence than this (others: ``EDITABLE_BELOW``): a patch of patterned table looks like a
+blank face, and the classifier can be sure of it (scene 9237: P at 91 % beside the melds)."""
+PHANTOM_FLOWER_BELOW = 0.4
+"""A tile taken as a flower with less confidence than this is no tile when its box runs past the
+photo's edge (within ``EDGE_MARGIN`` of it) or lies on other boxes for ``PHANTOM_FLOWER_COVER``
+of its area or more. Scenes 8000-8999: five hands had a flower too many, three of them a box of a
+tile cut by the photo's edge (read at 6-33 %) and one a second box across a 1p (2f at 8 %, 55 %
+of it on other boxes); in scenes 1000-1999 no true flower under 0.45 touched the edge or other
+boxes by more than 2 %."""
+EDGE_MARGIN = 0.05
+"""...in tile sides (the square root of the median box's area)."""
+PHANTOM_FLOWER_COVER = 0.4
 UNLISTED_GUESS = 1e-4
 """The probability a face outside a reading's guesses is costed at (``_set_guesses``)."""
 _SUITS_AND_HONOURS = tuple(TILE_CODES[:34])
@@ -216,7 +236,7 @@ def complete_hand(
         (i, code, p, math.log(readings[i].confidence) - math.log(p))
         for i in doubtful
         for code, p in readings[i].candidates[1:]
-        if p >= MIN_GUESS and code != BACK and _may_take(readings[i], code, p)
+        if p >= MIN_GUESS and _may_take(readings[i], code, p)
     ]
     changes = [
         combo
@@ -254,7 +274,8 @@ def complete_hand(
         ]
         if _sets_where_claimed(trial, trial_layout):
             return trial, trial_layout, corrections
-        fallback = fallback or (trial, trial_layout, corrections)
+        if all(code != BACK for _, code, _, _ in combo):  # a back not in a concealed kong is no tile
+            fallback = fallback or (trial, trial_layout, corrections)
     return fallback or (readings, layout, [])
 
 
@@ -295,8 +316,8 @@ def without_phantoms(
                                        for i, r in enumerate(readings)):
         return None
     doubtful = sorted(
-        (i for i, r in enumerate(readings)
-         if r.code != BACK and r.code not in _FLOWERS and r.confidence < EDITABLE_BELOW),
+        (i for i, r in enumerate(readings) if r.code != BACK and r.code not in _FLOWERS
+         and r.confidence < (BLANK_PHANTOM_BELOW if r.code == BLANK else EDITABLE_BELOW)),
         key=lambda i: readings[i].confidence,
     )[:MAX_EDITABLE]
     # The least confident first; flowers are not tried, as a flower counts for nothing.
@@ -308,3 +329,36 @@ def without_phantoms(
         if is_complete(layout.hand) and _sets_where_claimed(fixed, layout):
             return fixed, layout, corrections, tuple(sorted(left))
     return None
+
+
+def _box_area(box: np.ndarray) -> float:
+    return float(cv2.contourArea(np.asarray(box, np.float32)))
+
+
+def _covered_share(readings: list[TileReading], index: int) -> float:
+    """How much of tile ``index``'s box lies on the other boxes, as a share of its area."""
+    box = np.asarray(readings[index].box, np.float32)
+    area = _box_area(box)
+    if area <= 0:
+        return 1.0
+    overlap = sum(cv2.intersectConvexConvex(box, np.asarray(r.box, np.float32))[0]
+                  for j, r in enumerate(readings) if j != index)
+    return float(overlap) / area
+
+
+def phantom_flowers(readings: list[TileReading], image_size: tuple[int, int]) -> tuple[int, ...]:
+    """The indices of doubtful flowers (``PHANTOM_FLOWER_BELOW``) whose box runs past the photo's
+    edge or lies mostly on other boxes: boxes of no tile, or of a tile the photo cuts off."""
+    if not readings:
+        return ()
+    side = math.sqrt(float(np.median([_box_area(r.box) for r in readings])))
+    width, height = image_size
+    phantoms = []
+    for i, r in enumerate(readings):
+        if r.code not in _FLOWERS or r.confidence >= PHANTOM_FLOWER_BELOW:
+            continue
+        box = np.asarray(r.box, float)
+        to_edge = min(box[:, 0].min(), box[:, 1].min(), width - box[:, 0].max(), height - box[:, 1].max())
+        if to_edge < EDGE_MARGIN * side or _covered_share(readings, i) >= PHANTOM_FLOWER_COVER:
+            phantoms.append(i)
+    return tuple(phantoms)

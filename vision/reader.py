@@ -68,6 +68,9 @@ RECUT_SHIFT = 0.06
 """...moved by this share of its width and of its height, each way..."""
 RECUT_SCALES = (1.08, 0.93)
 """...and scaled about its centre by each of these."""
+FLOWER_TIGHT_SCALES = (0.85, 0.78)
+"""A possible flower's box is also cut scaled about its centre by each of these, for the flower
+specialist only (``flowers.FlowerLooks``)."""
 SLIVER_AREA = 0.5
 """A box under this share of the median box's area..."""
 SLIVER_CONFIDENCE = 0.9
@@ -300,7 +303,13 @@ def _read_tiles(
 
     probs, recut = _recut_doubtful(photo, probs, boxes, cast, scale, classifier)
     if flower_looks is not None:
-        probs = flower_looks.reweigh(probs, CLASS_LABELS, lambda i: [crops[i], *recut.get(i, [])])
+        def cuts_of(i: int) -> list[np.ndarray]:
+            centre = boxes[i].mean(axis=0)
+            tight = [photo.crop_quad((centre + (boxes[i] - centre) * f).astype(np.float32), CROP_W, CROP_H, scale)
+                     for f in FLOWER_TIGHT_SCALES]
+            return [crops[i], *recut.get(i, []), *tight]
+
+        probs = flower_looks.reweigh(probs, CLASS_LABELS, cuts_of)
     readings = []
     for i, quad in enumerate(detections.quads):
         face_up = choices[i][picks[i]]
@@ -450,24 +459,51 @@ def _analyser(right: np.ndarray, up: np.ndarray,
     return lambda trial: layout.analyse(trial, right, up, rows)
 
 
+_TOO_LONG = "the hand is complete without it, and too long with it"
+_NO_FLOWER = "a doubtful flower at the photo's edge or on other tiles' boxes"
+
+
+def _reindexed(corrections: list[consistency.Correction], dropped: tuple[int, ...]) -> list[consistency.Correction]:
+    """The corrections of the tiles kept, their indices counted without the ``dropped`` ones."""
+    return [replace(c, index=c.index - sum(c.index > d for d in dropped))
+            for c in corrections if c.index not in dropped]
+
+
+def _rows_without(rows: list[list[list[int]]], dropped: tuple[int, ...]) -> list[list[list[int]]]:
+    """The rows and groups with the ``dropped`` tiles taken out, the others' indices renumbered:
+    a box of no tile leaves the groups as they were found (its removal opens no gap)."""
+    def renumbered(i: int) -> int:
+        return i - sum(i > d for d in dropped)
+    rows = [[[renumbered(i) for i in group if i not in dropped] for group in row] for row in rows]
+    return [row for row in ([g for g in row if g] for row in rows) if row]
+
+
 def _as_a_hand(
-    readings: list[TileReading], right: np.ndarray, up: np.ndarray, rows: list[list[list[int]]]
-) -> tuple[list[TileReading], HandLayout, list[consistency.Correction], list[TileReading]]:
+    readings: list[TileReading], right: np.ndarray, up: np.ndarray, rows: list[list[list[int]]],
+    image_size: tuple[int, int],
+) -> tuple[list[TileReading], HandLayout, list[consistency.Correction], list[tuple[TileReading, str]]]:
     """The readings made a possible hand (``consistency``): the readings kept, their layout, the
-    repairs said, and the boxes left out as no tile."""
+    repairs said, and the boxes left out as no tile, each with why."""
     readings, corrections = consistency.respect_counts(readings)
     completed, hand_layout, completing = consistency.complete_hand(readings, _analyser(right, up, rows))
-    if consistency.is_complete(hand_layout.hand):
-        return completed, hand_layout, corrections + completing, []
-    phantoms = consistency.without_phantoms(
-        readings, hand_layout.hand, lambda trial: _analyser(right, up, layout.rows_and_groups(trial, right, up))
-    )
-    if phantoms is None:
-        return completed, hand_layout, corrections + completing, []
-    completed, hand_layout, completing, dropped = phantoms
-    kept = [replace(c, index=c.index - sum(c.index > d for d in dropped))
-            for c in corrections if c.index not in dropped]
-    return completed, hand_layout, kept + completing, [readings[d] for d in dropped]
+    left_out: list[tuple[TileReading, str]] = []
+    if not consistency.is_complete(hand_layout.hand):
+        phantoms = consistency.without_phantoms(
+            readings, hand_layout.hand, lambda trial: _analyser(right, up, layout.rows_and_groups(trial, right, up))
+        )
+        if phantoms is not None:
+            completed, hand_layout, completing, dropped = phantoms
+            corrections = _reindexed(corrections, dropped)
+            left_out = [(readings[d], _TOO_LONG) for d in dropped]
+    corrections = corrections + completing
+    flowers = consistency.phantom_flowers(completed, image_size)
+    if flowers:
+        kept = [r for i, r in enumerate(completed) if i not in flowers]
+        kept_layout = layout.analyse(kept, right, up, _rows_without(layout.rows_and_groups(completed, right, up), flowers))
+        if consistency.is_complete(kept_layout.hand) or not consistency.is_complete(hand_layout.hand):
+            left_out += [(completed[i], _NO_FLOWER) for i in flowers]
+            completed, hand_layout, corrections = kept, kept_layout, _reindexed(corrections, flowers)
+    return completed, hand_layout, corrections, left_out
 
 
 def _found(reading: TileReading, group: int) -> FoundTile:
@@ -519,11 +555,10 @@ def _tile_doubts(
     return doubts
 
 
-def _left_out_doubts(left_out: list[TileReading]) -> list[str]:
+def _left_out_doubts(left_out: list[tuple[TileReading, str]]) -> list[str]:
     return [
         f"A box read as {r.code} with only {r.confidence:.0%} confidence was left out as no tile "
-        "(the hand is complete without it, and too long with it): check the photo there "
-        "(crossed in grey on the annotated photo)." for r in left_out
+        f"({why}): check the photo there (crossed in grey on the annotated photo)." for r, why in left_out
     ]
 
 
@@ -582,9 +617,9 @@ def read_photo(
     if len(probed) > len(readings):
         readings, rows = probed, layout.rows_and_groups(probed, right, up)
     corrections: list[consistency.Correction] = []
-    left_out: list[TileReading] = []
+    left_out: list[tuple[TileReading, str]] = []
     if one_hand:
-        readings, hand_layout, corrections, left_out = _as_a_hand(readings, right, up, rows)
+        readings, hand_layout, corrections, left_out = _as_a_hand(readings, right, up, rows, photo.size)
     else:
         hand_layout = layout.analyse(readings, right, up, rows)
     tiles = [_found(r, hand_layout.group_of[i]) for i, r in enumerate(readings)]
@@ -600,7 +635,7 @@ def read_photo(
         + list(hand_layout.doubts),
         image_size=photo.size,
         groups=groups,
-        left_out=[_found(r, -1) for r in left_out],
+        left_out=[_found(r, -1) for r, _ in left_out],
         _photo=photo,
     )
     if debug_dir is not None:

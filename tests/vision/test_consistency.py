@@ -6,11 +6,17 @@ from dataclasses import replace
 
 import numpy as np
 from fanscan.vision.consistency import (
+    BLANK_PHANTOM_BELOW,
     COUNT_DOUBT,
+    EDGE_MARGIN,
+    EDITABLE_BELOW,
     FLOWER_TAKE_MIN,
+    PHANTOM_FLOWER_BELOW,
+    PHANTOM_FLOWER_COVER,
     complete_hand,
     copies_allowed,
     is_complete,
+    phantom_flowers,
     respect_counts,
     tile_count,
     without_phantoms,
@@ -183,6 +189,21 @@ def test_consistency_complete_hand_makes_back_face_face_back_a_concealed_kong() 
     assert is_complete(layout.hand)
 
 
+def test_consistency_complete_hand_takes_a_face_down_tile_read_as_a_white_dragon_for_a_back() -> None:
+    # A light blue back under glare read P at 48 %, back at 44 % (scene 8889): back 4p 4p P.
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E | E | back 7p 7p P")
+    tiles[-1] = _doubt(tiles[-1], 0.48, ("back", 0.44))
+    _, layout, corrections = complete_hand(tiles, _analyser(tiles))
+    assert [(c.read, c.taken) for c in corrections] == [("P", "back")]
+    assert {"type": "kong", "tiles": ["7p"] * 4, "concealed": True} in layout.hand["melds"]
+    # A back outside a concealed kong is no tile in the count: taking a box of table for one
+    # would "complete" any hand a tile too long (scene 329's 9p at 29 %, back at 20 %).
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m")
+    tiles[13] = _doubt(tiles[13], 0.29, ("back", 0.2))
+    fixed, layout, corrections = complete_hand(tiles, _analyser(tiles))
+    assert corrections == [] and fixed[13].code == "9p" and not is_complete(layout.hand)
+
+
 def test_consistency_complete_hand_mends_a_concealed_kong_whose_faces_differ_however_sure() -> None:
     # back 4s 2s back: one of the two faces is wrong though both were read at 97 %; the one whose
     # reading gave the other face more is changed (2s had 4s as its second guess).
@@ -279,6 +300,16 @@ def test_consistency_without_phantoms_trusts_a_doubtful_flower_laid_with_other_f
     assert is_complete(cut[1].hand) and cut[1].hand["flowers"] == ["1f", "5f", "2f"]
 
 
+def test_consistency_without_phantoms_may_leave_out_a_blank_white_dragon_read_surely() -> None:
+    # A patch of patterned table looks like the blank white dragon (scene 9237: P at 91 %).
+    for code, sure, cut in (("P", BLANK_PHANTOM_BELOW - 0.03, True), ("P", BLANK_PHANTOM_BELOW + 0.005, False),
+                            ("9p", EDITABLE_BELOW + 0.05, False)):
+        tiles = _hand(f"1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m {code} | 8m")
+        tiles[13] = _doubt(tiles[13], sure)
+        left = without_phantoms(tiles, _analyser(tiles)(tiles).hand, _analyser)
+        assert (left is not None and left[3] == (13,)) is cut
+
+
 def test_consistency_without_phantoms_never_drops_sure_tiles_nor_makes_a_short_hand() -> None:
     sure = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m")  # every tile read at 99 %
     assert without_phantoms(sure, _analyser(sure)(sure).hand, _analyser) is None
@@ -288,3 +319,40 @@ def test_consistency_without_phantoms_never_drops_sure_tiles_nor_makes_a_short_h
     flower = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 9p | 8m 3f")
     flower[15] = _doubt(flower[15], 0.2)  # a doubtful flower: leaving it out completes nothing
     assert without_phantoms(flower, _analyser(flower)(flower).hand, _analyser) is None
+
+
+def _moved(tile: TileReading, dx: float, dy: float = 0.0) -> TileReading:
+    return replace(tile, box=tile.box + np.float32([dx, dy]))
+
+
+def test_consistency_phantom_flowers_are_doubtful_flowers_past_the_edge_or_on_other_boxes() -> None:
+    tiles = _hand(COMPLETE + " | 2f 3f")
+    width = float(max(t.box[:, 0].max() for t in tiles))
+    size = (int(width) + 200, 200)
+    tiles = [_moved(t, 100, 80) for t in tiles]
+    assert phantom_flowers(tiles, size) == ()  # sure flowers inside the photo
+    doubtful = [*tiles[:-1], _doubt(tiles[-1], PHANTOM_FLOWER_BELOW - 0.05)]
+    assert phantom_flowers(doubtful, size) == ()  # doubtful but whole and on its own
+    # The same doubtful 3f cut by the photo's right edge (its box runs past it) is no tile...
+    cut = _moved(doubtful[-1], size[0] - float(doubtful[-1].box[:, 0].max()) + 5)
+    assert phantom_flowers([*tiles[:-1], cut], size) == (len(tiles) - 1,)
+    # ...and so is one lying mostly on the 2f's box (a second box across a tile)...
+    on_2f = replace(doubtful[-1], box=tiles[-2].box + np.float32([W * (1 - PHANTOM_FLOWER_COVER - 0.1), 0]))
+    assert phantom_flowers([*tiles[:-1], on_2f], size) == (len(tiles) - 1,)
+    beside = replace(on_2f, box=tiles[-2].box + np.float32([W * (1 - PHANTOM_FLOWER_COVER + 0.1), 0]))
+    assert phantom_flowers([*tiles[:-1], beside], size) == ()
+    # ...but not when read at PHANTOM_FLOWER_BELOW or more, nor a suit tile at the edge.
+    sure_cut = _doubt(cut, PHANTOM_FLOWER_BELOW + 0.01)
+    assert phantom_flowers([*tiles[:-1], sure_cut], size) == ()
+    suit_cut = replace(cut, code="9p", candidates=(("9p", 0.2),), confidence=0.2)
+    assert phantom_flowers([*tiles[:-1], suit_cut], size) == ()
+
+
+def test_consistency_phantom_flowers_edge_margin_is_in_tile_sides() -> None:
+    tiles = [_moved(t, 100, 80) for t in _hand(COMPLETE + " | 2f")]
+    flower = _doubt(tiles[-1], 0.2)
+    side = float(np.sqrt(W * H))
+    right = float(flower.box[:, 0].max())
+    for gap, phantom in ((EDGE_MARGIN * side * 0.5, True), (EDGE_MARGIN * side * 2, False)):
+        size = (int(round(right + gap)), 200)
+        assert (phantom_flowers([*tiles[:-1], flower], size) != ()) is phantom

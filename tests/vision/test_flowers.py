@@ -117,6 +117,21 @@ def test_flowers_a_sure_number_has_the_last_word_after_the_specialist() -> None:
     assert CLASS_LABELS[int(out[0].argmax())] == "7f"
 
 
+def test_flowers_a_number_does_not_overrule_looks_already_sure_of_a_flower() -> None:
+    # A set that prints no numbers: the reader "sees" a 3 in a character's strokes. Tile 0's looks
+    # are sure of 6f (over NUMBERS_BELOW of its flowers), tile 1's are not: only tile 1 is moved.
+    probs = np.zeros((2, len(CLASS_LABELS)), np.float32)
+    flower_columns = [CLASS_LABELS.index(code) for code in FLOWER_CODES]
+    probs[:, flower_columns] = 0.01
+    sure, unsure = flowers.NUMBERS_BELOW + 0.05, flowers.NUMBERS_BELOW - 0.2
+    for row, share in ((0, sure), (1, unsure)):
+        probs[row, CLASS_LABELS.index("6f")] = share * 0.07 / (1 - share)  # 6f's share of the eight
+    cut: list[int] = []
+    out = FlowerLooks(None, _SaysThree()).reweigh(probs, CLASS_LABELS, _crop_cutter(cut))
+    assert CLASS_LABELS[int(out[0].argmax())] == "6f" and CLASS_LABELS[int(out[1].argmax())] in ("3f", "7f")
+    assert np.array_equal(out[0], probs[0])
+
+
 def test_flowers_without_the_specialist_model_only_the_numerals_look(monkeypatch: pytest.MonkeyPatch,
                                                                      tmp_path) -> None:
     monkeypatch.setattr(flowers, "SPECIALIST_MODEL", tmp_path / "absent.onnx")

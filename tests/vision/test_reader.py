@@ -251,6 +251,24 @@ def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers() -> None:
     assert [t.code for t in kept] == [t.code for t in row + [win] + meld + flowers]
 
 
+@pytest.mark.skipif("kmahjongg-default" not in tile_art.available_styles(), reason="kmahjongg not installed")
+@pytest.mark.parametrize("seed, where", [(8670, "edge"), (8854, "on a 1p")])
+def test_reader_leaves_out_a_doubtful_flower_at_the_edge_or_on_another_box(seed: int, where: str) -> None:
+    # 8670: a tile cut by the photo's edge, read 9s at 62 % and then taken as 4f at 6 % to complete
+    # the hand; 8854: a second box half across a 1p, read 2f at 8 %. A flower counts for nothing in
+    # the hand's size, so only its box tells it is no flower.
+    scene = generate_scene(seed)
+    reading = read_photo(scene.jpeg)
+    key = lambda h: (sorted(h["concealed"]), h["melds"], h["win_tile"], sorted(h["flowers"]))
+    assert key(reading.hand) == key(scene.hand)
+    assert len(reading.left_out) == 1 and reading.left_out[0].code.endswith("f")
+    box = np.array(reading.left_out[0].box)
+    width, height = reading.image_size
+    at_edge = bool(box.min() < 0 or box[:, 0].max() > width or box[:, 1].max() > height)
+    assert at_edge is (where == "edge")
+    assert any("photo's edge or on other tiles' boxes" in d for d in reading.doubts)
+
+
 def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies() -> None:
     from fanscan.vision.reader import BODY_REFERENCE, _balanced, _cast_table
 
