@@ -39,8 +39,9 @@ NUMBERS_BELOW = 0.8
 """The numeral reader re-weighs a tile's eight flowers only when no flower has this share of them
 after the classifier's and the specialist's looks. On sets that print no numbers it can be sure of
 a "1" in a character's strokes: in scenes 9000-9999 five flowers read at 0.90-0.99 (kmahjongg
-traditional's pictures, gnome's 秋) were turned into 1f or 5f. Flowers right of 2,321 in scenes
-0-499, 7000-7999 and 9000-9999: 2,298 -> 2,304 (none lost); unseen real flowers the same."""
+traditional's pictures, gnome's 秋) were turned into 1f or 5f. True flowers read right of 2,321
+in scenes 0-499, 7000-7499 and 9000-9999 (with ``reader.FLOWER_TIGHT_SCALES``): 2,298 -> 2,304,
+none lost; unseen real crops the same (``models/MODEL_CARD.md``)."""
 
 
 def may_be_flowers(probs: np.ndarray, labels: Sequence[str]) -> list[int]:
@@ -82,7 +83,8 @@ class FlowerLooks:
                 mixed = share ** SPECIALIST_WEIGHT * (out[i, flowers] / mass) ** (1 - SPECIALIST_WEIGHT)
                 out[i, flowers] = mixed / mixed.sum() * mass
         if self.numerals is not None:
-            unsure = [k for k, i in enumerate(rows) if out[i, flowers].max() < NUMBERS_BELOW * out[i, flowers].sum()]
+            unsure = [k for k, i in enumerate(rows)
+                      if out[i, flowers].max() < NUMBERS_BELOW * out[i, flowers].sum()]
             upright = [cv2.resize(cuts[k][0], CROP_SIZE, interpolation=cv2.INTER_AREA) for k in unsure]
             for k, evidence in zip(unsure, self.numerals.number_probabilities(upright) if unsure else []):
                 out[rows[k], flowers] = with_numbers(out[rows[k], flowers], evidence)

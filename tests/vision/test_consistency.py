@@ -11,11 +11,13 @@ from fanscan.vision.consistency import (
     EDGE_MARGIN,
     EDITABLE_BELOW,
     FLOWER_TAKE_MIN,
+    MIN_GUESS,
     PHANTOM_FLOWER_BELOW,
     PHANTOM_FLOWER_COVER,
     complete_hand,
     copies_allowed,
     is_complete,
+    kong_flowers,
     phantom_flowers,
     respect_counts,
     tile_count,
@@ -354,5 +356,24 @@ def test_consistency_phantom_flowers_edge_margin_is_in_tile_sides() -> None:
     side = float(np.sqrt(W * H))
     right = float(flower.box[:, 0].max())
     for gap, phantom in ((EDGE_MARGIN * side * 0.5, True), (EDGE_MARGIN * side * 2, False)):
-        size = (int(round(right + gap)), 200)
+        size = (round(right + gap), 200)
         assert (phantom_flowers([*tiles[:-1], flower], size) != ()) is phantom
+
+
+def test_consistency_kong_flowers_a_doubtful_flower_against_a_declared_pung_is_its_fourth_tile() -> None:
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s 5m | 5m | E* E E 7f")
+    tiles[-1] = _doubt(tiles[-1], 0.48, ("E", 0.1))
+    layout = _analyser(tiles)(tiles)
+    assert is_complete(layout.hand) and layout.hand["flowers"] == ["7f"]  # a pung and a flower
+    fixed, fixed_layout, corrections = kong_flowers(tiles, layout, _analyser(tiles))
+    assert [(c.read, c.taken) for c in corrections] == [("7f", "E")] and fixed[-1].code == "E"
+    assert {"type": "kong", "tiles": ["E"] * 4, "concealed": False} in fixed_layout.hand["melds"]
+    assert fixed_layout.hand["flowers"] == [] and is_complete(fixed_layout.hand)
+    # Not when the classifier gave the pung's face under MIN_GUESS, nor a sure flower...
+    for confidence, guess in ((0.48, MIN_GUESS - 0.01), (EDITABLE_BELOW + 0.05, 0.04)):
+        tiles[-1] = _doubt(tiles[-1], confidence, ("E", guess))
+        assert kong_flowers(tiles, layout, _analyser(tiles))[2] == []
+    # ...nor one laid apart from the pung.
+    apart = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s 5m | 5m | E* E E | 7f")
+    apart[-1] = _doubt(apart[-1], 0.48, ("E", 0.1))
+    assert kong_flowers(apart, _analyser(apart)(apart), _analyser(apart))[2] == []

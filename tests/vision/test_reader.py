@@ -252,6 +252,15 @@ def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers() -> None:
 
 
 @pytest.mark.skipif("kmahjongg-default" not in tile_art.available_styles(), reason="kmahjongg not installed")
+def test_reader_takes_a_flower_against_a_declared_pung_as_the_kongs_fourth_tile() -> None:
+    scene = generate_scene(10764)  # an exposed kong of 7m whose fourth tile was read 6f at 16 %
+    reading = read_photo(scene.jpeg)
+    assert {"type": "kong", "tiles": ["7m"] * 4, "concealed": False} in reading.hand["melds"]
+    assert sorted(reading.hand["flowers"]) == sorted(scene.hand["flowers"])
+    assert any("a flower does not lie in a declared set" in d for d in reading.doubts)
+
+
+@pytest.mark.skipif("kmahjongg-default" not in tile_art.available_styles(), reason="kmahjongg not installed")
 @pytest.mark.parametrize("seed, where", [(8670, "edge"), (8854, "on a 1p")])
 def test_reader_leaves_out_a_doubtful_flower_at_the_edge_or_on_another_box(seed: int, where: str) -> None:
     # 8670: a tile cut by the photo's edge, read 9s at 62 % and then taken as 4f at 6 % to complete
@@ -267,6 +276,21 @@ def test_reader_leaves_out_a_doubtful_flower_at_the_edge_or_on_another_box(seed:
     at_edge = bool(box.min() < 0 or box[:, 0].max() > width or box[:, 1].max() > height)
     assert at_edge is (where == "edge")
     assert any("photo's edge or on other tiles' boxes" in d for d in reading.doubts)
+
+
+@pytest.mark.skipif("xmahjongg-real" not in tile_art.available_styles(), reason="xmahjongg not installed")
+@pytest.mark.parametrize("seed, left_out", [
+    (9745, 1),  # a sliver of table beside a claimed pung, read 2s at 41 %: left out, not made a 4p kong
+    (9237, 1),  # a patch of patterned table read as a blank white dragon at 91 %: left out
+    (8889, 0),  # a light blue back under glare read P at 48 % (back 44 %): back 4p 4p back
+    (9574, 0),  # two 2s at a slanted row's near end boxed as one, 2.5 tiles long: cut in two
+])
+def test_reader_reads_these_generated_hands_exactly(seed: int, left_out: int) -> None:
+    scene = generate_scene(seed)
+    reading = read_photo(scene.jpeg)
+    key = lambda h: (sorted(h["concealed"]), h["melds"], h["win_tile"], sorted(h["flowers"]))
+    assert key(reading.hand) == key(scene.hand)
+    assert len(reading.left_out) == left_out
 
 
 def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies() -> None:

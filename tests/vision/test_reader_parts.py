@@ -129,6 +129,20 @@ def test_a_box_holding_two_upright_tiles_is_cut_in_two() -> None:
     assert np.allclose(split.quads[8], claimed)
 
 
+def test_pairs_are_cut_up_to_the_longest_a_pair_looks_and_no_longer() -> None:
+    # Two tiles near the camera at a slanted row's end, boxes with their sides: 2.5 tiles long
+    # (scene 9574: 2s 2s read as one 1m). A box over three tiles is not cut in two.
+    from fanscan.vision.detections import TileDetections
+    from fanscan.vision.locate import PAIR_ALONG, split_pairs
+
+    row = [_row_box(100 * i, 0, 100, 100) for i in range(6)]
+    for length, cut in ((PAIR_ALONG[1] - 0.1, True), (PAIR_ALONG[1] + 0.1, False), (PAIR_ALONG[0] - 0.1, False)):
+        long_box = _row_box(600, 0, 100 * length, 100)
+        found = TileDetections(np.stack([*row, long_box]), np.ones(7, np.float32), np.zeros(7, bool))
+        assert bool(split_pairs(found)[1].any()) is cut
+    assert PAIR_ALONG[1] >= 2.5
+
+
 def test_a_pair_is_cut_along_the_row_whichever_corner_its_box_starts_at() -> None:
     from fanscan.vision.detections import TileDetections
     from fanscan.vision.locate import split_pairs
