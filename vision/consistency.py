@@ -20,7 +20,10 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
    tile's side. A hand of 16 (a 16-tile hand waiting to win) is never cut to 14.
 4. ``kong_flowers``: a doubtful flower lying in a row against a declared pung, which its pung's
    face would make a kong, is that kong's fourth tile (flowers are laid aside, not in a set).
-5. ``phantom_flowers``: a flower counts for nothing in the hand's size, so a box of no tile read
+5. ``stray_backs``: a box read face-down outside any concealed kong counts for nothing but can
+   break the set it lies against (a tile's dark side beside a claimed chow); it is left out when
+   the hand without it is complete with every claimed group a set.
+6. ``phantom_flowers``: a flower counts for nothing in the hand's size, so a box of no tile read
    as a flower passes every check above; a doubtful flower whose box runs past the photo's edge
    or lies mostly on other boxes is taken for no tile.
 """
@@ -363,6 +366,20 @@ def kong_flowers(
                 readings, layout = trial, trial_layout
                 break
     return readings, layout, corrections
+
+
+def stray_backs(readings: list[TileReading], layout: HandLayout) -> tuple[int, ...]:
+    """The face-down boxes in no concealed kong, when the hand as read is not complete with every
+    claimed group a set (else none: a stray back then harms nothing)."""
+    if is_complete(layout.hand) and _sets_where_claimed(readings, layout):
+        return ()
+    return tuple(i for i, r in enumerate(readings) if r.code == BACK and (
+        layout.group_of[i] < 0 or layout.groups[layout.group_of[i]].role != "concealed_kong"))
+
+
+def reads_as_declared(readings: list[TileReading], layout: HandLayout) -> bool:
+    """Whether the hand is complete and every group with a sideways or face-down tile a set."""
+    return is_complete(layout.hand) and _sets_where_claimed(readings, layout)
 
 
 def _box_area(box: np.ndarray) -> float:

@@ -462,6 +462,7 @@ def _analyser(right: np.ndarray, up: np.ndarray,
 
 _TOO_LONG = "the hand is complete without it, and too long with it"
 _NO_FLOWER = "a doubtful flower at the photo's edge or on other tiles' boxes"
+_STRAY_BACK = "a face-down box in no concealed kong, and the hand is complete without it"
 
 
 @dataclass(frozen=True)
@@ -497,17 +498,11 @@ def _completed(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
     tile when it is too long (``consistency``)."""
     readings, corrections = consistency.respect_counts(readings)
     completed, hand_layout, completing = consistency.complete_hand(readings, _analyser(right, up, rows))
-    # A box taken as a face the classifier gave almost nothing, to make its group a set, may be
-    # no tile at all: then a hand too long that is complete without it is read so (scene 9745: a
-    # sliver of table beside a claimed pung, read 2s at 41 %, taken as a 4p at 0.4 % for a kong).
-    forced = {c.index for c in completing if c.taken_confidence < consistency.MIN_GUESS}
-    incomplete = not consistency.is_complete(hand_layout.hand)
-    if forced or incomplete:
-        as_read = hand_layout.hand if incomplete else _analyser(right, up, rows)(readings).hand
+    if not consistency.is_complete(hand_layout.hand):
         phantoms = consistency.without_phantoms(
-            readings, as_read, lambda trial: _analyser(right, up, layout.rows_and_groups(trial, right, up))
+            readings, hand_layout.hand, lambda trial: _analyser(right, up, layout.rows_and_groups(trial, right, up))
         )
-        if phantoms is not None and (incomplete or forced & set(phantoms[3])):
+        if phantoms is not None:
             kept, kept_layout, repairs, dropped = phantoms
             return _HandRead(kept, kept_layout, _reindexed(corrections, dropped) + repairs,
                              [(readings[d], _TOO_LONG) for d in dropped])
@@ -541,10 +536,27 @@ def _without_phantom_flowers(hand: _HandRead, right: np.ndarray, up: np.ndarray,
                      hand.left_out + [(hand.readings[i], _NO_FLOWER) for i in flowers])
 
 
+def _without_stray_backs(hand: _HandRead, right: np.ndarray, up: np.ndarray) -> _HandRead:
+    """The hand less face-down boxes in no concealed kong, when without them it is complete with
+    every claimed group a set (``consistency.stray_backs``; scene 10110: a tile's dark side read
+    as a back beside a claimed 8m 6m 7m kept the chow from being read as declared)."""
+    strays = consistency.stray_backs(hand.readings, hand.layout)
+    if not strays:
+        return hand
+    kept = [r for i, r in enumerate(hand.readings) if i not in strays]
+    rows = _rows_without(layout.rows_and_groups(hand.readings, right, up), strays)
+    kept_layout = layout.analyse(kept, right, up, rows)
+    if not consistency.reads_as_declared(kept, kept_layout):
+        return hand
+    return _HandRead(kept, kept_layout, _reindexed(hand.corrections, strays),
+                     hand.left_out + [(hand.readings[i], _STRAY_BACK) for i in strays])
+
+
 def _as_a_hand(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
                rows: list[list[list[int]]], image_size: tuple[int, int]) -> _HandRead:
     """The readings made a possible hand (``consistency``), step by step."""
     hand = _with_kong_flowers(_completed(readings, right, up, rows), right, up)
+    hand = _without_stray_backs(hand, right, up)
     return _without_phantom_flowers(hand, right, up, image_size)
 
 

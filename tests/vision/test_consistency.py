@@ -19,7 +19,9 @@ from fanscan.vision.consistency import (
     is_complete,
     kong_flowers,
     phantom_flowers,
+    reads_as_declared,
     respect_counts,
+    stray_backs,
     tile_count,
     without_phantoms,
 )
@@ -377,3 +379,16 @@ def test_consistency_kong_flowers_a_doubtful_flower_against_a_declared_pung_is_i
     apart = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s 5m | 5m | E* E E | 7f")
     apart[-1] = _doubt(apart[-1], 0.48, ("E", 0.1))
     assert kong_flowers(apart, _analyser(apart)(apart), _analyser(apart))[2] == []
+
+
+def test_consistency_stray_backs_are_face_down_boxes_in_no_concealed_kong_of_a_hand_not_as_declared() -> None:
+    # A tile's dark side read as a back against a claimed chow: the group is no set.
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E | E | 8m* 6m 7m back")
+    layout = _analyser(tiles)(tiles)
+    assert not reads_as_declared(tiles, layout)
+    assert stray_backs(tiles, layout) == (len(tiles) - 1,)
+    without = tiles[:-1]
+    assert reads_as_declared(without, _analyser(without)(without))
+    # A concealed kong's backs are no strays, and a hand read as declared has none.
+    kong = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E | E | back 7p 7p back")
+    assert reads_as_declared(kong, _analyser(kong)(kong)) and stray_backs(kong, _analyser(kong)(kong)) == ()
