@@ -345,8 +345,10 @@ def kong_flowers(
     then becomes a kong of a complete hand (scenes 9348, 10282, 10764: a kong's fourth tile
     read 7f at 48 %, 3f at 12 %, 6f at 16 %, the face next at 10-26 %), with the corrections."""
     corrections: list[Correction] = []
+    # Never a white dragon: a box of no tile between a pung's tiles reads blank (scene 10981: a gap
+    # in a claimed P pung read 1f at 20 %, P at 20 %).
     pung_faces = {meld["tiles"][0] for meld in layout.hand["melds"]
-                  if meld["type"] == "pung" and not meld["concealed"]}
+                  if meld["type"] == "pung" and not meld["concealed"] and meld["tiles"][0] != BLANK}
     for i, reading in enumerate(readings):
         if reading.code not in _FLOWERS or reading.confidence >= EDITABLE_BELOW:
             continue

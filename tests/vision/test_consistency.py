@@ -375,6 +375,10 @@ def test_consistency_kong_flowers_a_doubtful_flower_against_a_declared_pung_is_i
     for confidence, guess in ((0.48, MIN_GUESS - 0.01), (EDITABLE_BELOW + 0.05, 0.04)):
         tiles[-1] = _doubt(tiles[-1], confidence, ("E", guess))
         assert kong_flowers(tiles, layout, _analyser(tiles))[2] == []
+    # ...nor as a fourth white dragon (a box of no tile in a pung's gap reads blank)...
+    blank = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s 5m | 5m | P* P P 7f")
+    blank[-1] = _doubt(blank[-1], 0.2, ("P", 0.2))
+    assert kong_flowers(blank, _analyser(blank)(blank), _analyser(blank))[2] == []
     # ...nor one laid apart from the pung.
     apart = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s 5m | 5m | E* E E | 7f")
     apart[-1] = _doubt(apart[-1], 0.48, ("E", 0.1))
