@@ -520,6 +520,15 @@ def _with_kong_flowers(hand: _HandRead, right: np.ndarray, up: np.ndarray) -> _H
     return replace(hand, readings=readings, layout=hand_layout, corrections=hand.corrections + in_kongs)
 
 
+def _less(hand: _HandRead, dropped: tuple[int, ...], why: str, right: np.ndarray, up: np.ndarray) -> _HandRead:
+    """The hand without the ``dropped`` boxes (left out, each with ``why``), its groups kept as
+    they were found."""
+    kept = [r for i, r in enumerate(hand.readings) if i not in dropped]
+    rows = _rows_without(layout.rows_and_groups(hand.readings, right, up), dropped)
+    return _HandRead(kept, layout.analyse(kept, right, up, rows), _reindexed(hand.corrections, dropped),
+                     hand.left_out + [(hand.readings[i], why) for i in dropped])
+
+
 def _without_phantom_flowers(hand: _HandRead, right: np.ndarray, up: np.ndarray,
                              image_size: tuple[int, int]) -> _HandRead:
     """The hand less doubtful flowers that are no tile (``consistency.phantom_flowers``), unless
@@ -527,13 +536,10 @@ def _without_phantom_flowers(hand: _HandRead, right: np.ndarray, up: np.ndarray,
     flowers = consistency.phantom_flowers(hand.readings, image_size)
     if not flowers:
         return hand
-    kept = [r for i, r in enumerate(hand.readings) if i not in flowers]
-    rows = _rows_without(layout.rows_and_groups(hand.readings, right, up), flowers)
-    kept_layout = layout.analyse(kept, right, up, rows)
-    if consistency.is_complete(hand.layout.hand) and not consistency.is_complete(kept_layout.hand):
+    less = _less(hand, flowers, _NO_FLOWER, right, up)
+    if consistency.is_complete(hand.layout.hand) and not consistency.is_complete(less.layout.hand):
         return hand
-    return _HandRead(kept, kept_layout, _reindexed(hand.corrections, flowers),
-                     hand.left_out + [(hand.readings[i], _NO_FLOWER) for i in flowers])
+    return less
 
 
 def _without_stray_backs(hand: _HandRead, right: np.ndarray, up: np.ndarray) -> _HandRead:
@@ -543,13 +549,8 @@ def _without_stray_backs(hand: _HandRead, right: np.ndarray, up: np.ndarray) -> 
     strays = consistency.stray_backs(hand.readings, hand.layout)
     if not strays:
         return hand
-    kept = [r for i, r in enumerate(hand.readings) if i not in strays]
-    rows = _rows_without(layout.rows_and_groups(hand.readings, right, up), strays)
-    kept_layout = layout.analyse(kept, right, up, rows)
-    if not consistency.reads_as_declared(kept, kept_layout):
-        return hand
-    return _HandRead(kept, kept_layout, _reindexed(hand.corrections, strays),
-                     hand.left_out + [(hand.readings[i], _STRAY_BACK) for i in strays])
+    less = _less(hand, strays, _STRAY_BACK, right, up)
+    return less if consistency.reads_as_declared(less.readings, less.layout) else hand
 
 
 def _as_a_hand(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
