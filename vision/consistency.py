@@ -24,8 +24,8 @@ likelier repair is taken and said (``Correction``), so the player checks that ti
    break the set it lies against (a tile's dark side beside a claimed chow); it is left out when
    the hand without it is complete with every claimed group a set.
 6. ``phantom_flowers``: a flower counts for nothing in the hand's size, so a box of no tile read
-   as a flower passes every check above; a doubtful flower whose box runs past the photo's edge
-   or lies mostly on other boxes is taken for no tile.
+   as a flower passes every check above; a doubtful flower whose box runs past the photo's edge,
+   lies mostly on other boxes, or lies inside a row of the hand is taken for no tile.
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ photo's edge (within ``EDGE_MARGIN`` of it) or lies on other boxes for ``PHANTOM
 of its area or more. Scenes 8000-8999: five hands had a flower too many, three of them a box of a
 tile cut by the photo's edge (read at 6-33 %) and one a second box across a 1p (2f at 8 %, 55 %
 of it on other boxes); in scenes 1000-1999 no true flower under 0.45 touched the edge or other
-boxes by more than 2 %."""
+boxes by more than 2 %. Inside a row (``_inside_a_row_of_the_hand``): scenes 11031, 11859 and
+11975 (a box across a seam, or between a kong and the flowers laid against it, at 17-38 %)."""
 EDGE_MARGIN = 0.05
 """...in tile sides (the square root of the median box's area)."""
 PHANTOM_FLOWER_COVER = 0.4
@@ -399,11 +400,27 @@ def _covered_share(readings: list[TileReading], index: int) -> float:
     return float(overlap) / area
 
 
-def phantom_flowers(readings: list[TileReading], image_size: tuple[int, int]) -> tuple[int, ...]:
+def _inside_a_row_of_the_hand(readings: list[TileReading], rows: list[list[list[int]]]) -> set[int]:
+    """The tiles that lie inside a group of a row, between two tiles at least one of which is no
+    flower (a box across the seam of two concealed tiles, or between a meld and the flowers laid
+    against it)."""
+    inside = set()
+    for group in (group for row in rows for group in row):
+        for left, middle, right in zip(group, group[1:], group[2:]):
+            if readings[left].code not in _FLOWERS or readings[right].code not in _FLOWERS:
+                inside.add(middle)
+    return inside
+
+
+def phantom_flowers(readings: list[TileReading], image_size: tuple[int, int],
+                    rows: list[list[list[int]]]) -> tuple[int, ...]:
     """The indices of doubtful flowers (``PHANTOM_FLOWER_BELOW``) whose box runs past the photo's
-    edge or lies mostly on other boxes: boxes of no tile, or of a tile the photo cuts off."""
+    edge, lies mostly on other boxes, or lies inside a row's group next to a tile that is no
+    flower (``rows`` from ``layout.rows_and_groups``; flowers are laid aside, not inside the
+    hand's rows): boxes of no tile, or of a tile the photo cuts off."""
     if not readings:
         return ()
+    between = _inside_a_row_of_the_hand(readings, rows)
     side = math.sqrt(float(np.median([_box_area(r.box) for r in readings])))
     width, height = image_size
     phantoms = []
@@ -412,6 +429,7 @@ def phantom_flowers(readings: list[TileReading], image_size: tuple[int, int]) ->
             continue
         box = np.asarray(r.box, float)
         to_edge = min(box[:, 0].min(), box[:, 1].min(), width - box[:, 0].max(), height - box[:, 1].max())
-        if to_edge < EDGE_MARGIN * side or _covered_share(readings, i) >= PHANTOM_FLOWER_COVER:
+        if (to_edge < EDGE_MARGIN * side or _covered_share(readings, i) >= PHANTOM_FLOWER_COVER
+                or i in between):
             phantoms.append(i)
     return tuple(phantoms)

@@ -533,7 +533,8 @@ def _without_phantom_flowers(hand: _HandRead, right: np.ndarray, up: np.ndarray,
                              image_size: tuple[int, int]) -> _HandRead:
     """The hand less doubtful flowers that are no tile (``consistency.phantom_flowers``), unless
     leaving them out would break a complete hand."""
-    flowers = consistency.phantom_flowers(hand.readings, image_size)
+    flowers = consistency.phantom_flowers(hand.readings, image_size,
+                                          layout.rows_and_groups(hand.readings, right, up))
     if not flowers:
         return hand
     less = _less(hand, flowers, _NO_FLOWER, right, up)

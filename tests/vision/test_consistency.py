@@ -26,7 +26,7 @@ from fanscan.vision.consistency import (
     without_phantoms,
 )
 from fanscan.vision.detections import TileReading
-from fanscan.vision.layout import analyse, hand_frame
+from fanscan.vision.layout import analyse, hand_frame, rows_and_groups
 
 W, H = 30.0, 40.0
 
@@ -325,6 +325,11 @@ def test_consistency_without_phantoms_never_drops_sure_tiles_nor_makes_a_short_h
     assert without_phantoms(flower, _analyser(flower)(flower).hand, _analyser) is None
 
 
+def _phantoms(tiles: list[TileReading], size: tuple[int, int]) -> tuple[int, ...]:
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    return phantom_flowers(tiles, size, rows_and_groups(tiles, right, up))
+
+
 def _moved(tile: TileReading, dx: float, dy: float = 0.0) -> TileReading:
     return replace(tile, box=tile.box + np.float32([dx, dy]))
 
@@ -334,22 +339,22 @@ def test_consistency_phantom_flowers_are_doubtful_flowers_past_the_edge_or_on_ot
     width = float(max(t.box[:, 0].max() for t in tiles))
     size = (int(width) + 200, 200)
     tiles = [_moved(t, 100, 80) for t in tiles]
-    assert phantom_flowers(tiles, size) == ()  # sure flowers inside the photo
+    assert _phantoms(tiles, size) == ()  # sure flowers inside the photo
     doubtful = [*tiles[:-1], _doubt(tiles[-1], PHANTOM_FLOWER_BELOW - 0.05)]
-    assert phantom_flowers(doubtful, size) == ()  # doubtful but whole and on its own
+    assert _phantoms(doubtful, size) == ()  # doubtful but whole and on its own
     # The same doubtful 3f cut by the photo's right edge (its box runs past it) is no tile...
     cut = _moved(doubtful[-1], size[0] - float(doubtful[-1].box[:, 0].max()) + 5)
-    assert phantom_flowers([*tiles[:-1], cut], size) == (len(tiles) - 1,)
+    assert _phantoms([*tiles[:-1], cut], size) == (len(tiles) - 1,)
     # ...and so is one lying mostly on the 2f's box (a second box across a tile)...
     on_2f = replace(doubtful[-1], box=tiles[-2].box + np.float32([W * (1 - PHANTOM_FLOWER_COVER - 0.1), 0]))
-    assert phantom_flowers([*tiles[:-1], on_2f], size) == (len(tiles) - 1,)
+    assert _phantoms([*tiles[:-1], on_2f], size) == (len(tiles) - 1,)
     beside = replace(on_2f, box=tiles[-2].box + np.float32([W * (1 - PHANTOM_FLOWER_COVER + 0.1), 0]))
-    assert phantom_flowers([*tiles[:-1], beside], size) == ()
+    assert _phantoms([*tiles[:-1], beside], size) == ()
     # ...but not when read at PHANTOM_FLOWER_BELOW or more, nor a suit tile at the edge.
     sure_cut = _doubt(cut, PHANTOM_FLOWER_BELOW + 0.01)
-    assert phantom_flowers([*tiles[:-1], sure_cut], size) == ()
+    assert _phantoms([*tiles[:-1], sure_cut], size) == ()
     suit_cut = replace(cut, code="9p", candidates=(("9p", 0.2),), confidence=0.2)
-    assert phantom_flowers([*tiles[:-1], suit_cut], size) == ()
+    assert _phantoms([*tiles[:-1], suit_cut], size) == ()
 
 
 def test_consistency_phantom_flowers_edge_margin_is_in_tile_sides() -> None:
@@ -359,7 +364,27 @@ def test_consistency_phantom_flowers_edge_margin_is_in_tile_sides() -> None:
     right = float(flower.box[:, 0].max())
     for gap, phantom in ((EDGE_MARGIN * side * 0.5, True), (EDGE_MARGIN * side * 2, False)):
         size = (round(right + gap), 200)
-        assert (phantom_flowers([*tiles[:-1], flower], size) != ()) is phantom
+        assert (_phantoms([*tiles[:-1], flower], size) != ()) is phantom
+
+
+def test_consistency_phantom_flowers_are_doubtful_flowers_inside_a_row_of_the_hand() -> None:
+    # A box across the seam of two concealed tiles read 7f (scene 11770), or between a kong and
+    # the flowers laid against it (11031, 11975).
+    size = (2000, 400)
+    for spec, index in (("1m 2m 3m 4p 5p 6p 7s 8s 9s 7f E E 6m 7m | 8m", 9),
+                        ("1m 2m 3m 4p 5p 6p 7s 8s 9s E E | E | 9m* 9m 9m 7f 6f", 15)):
+        tiles = [_moved(t, 100, 80) for t in _hand(spec)]
+        tiles[index] = _doubt(tiles[index], PHANTOM_FLOWER_BELOW - 0.1)
+        assert _phantoms(tiles, size) == (index,)
+        tiles[index] = _doubt(tiles[index], PHANTOM_FLOWER_BELOW + 0.05)
+        assert _phantoms(tiles, size) == ()
+    # Flowers laid in a group of their own, or at the end of one, are flowers however doubtful.
+    tiles = [_moved(t, 100, 80) for t in _hand(COMPLETE + " | 2f 3f 5f")]
+    tiles[-2] = _doubt(tiles[-2], 0.2)
+    assert _phantoms(tiles, size) == ()
+    tiles = [_moved(t, 100, 80) for t in _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E | E | 9m* 9m 9m 6f")]
+    tiles[-1] = _doubt(tiles[-1], 0.2)
+    assert _phantoms(tiles, size) == ()
 
 
 def test_consistency_kong_flowers_a_doubtful_flower_against_a_declared_pung_is_its_fourth_tile() -> None:

@@ -284,6 +284,7 @@ def test_reader_leaves_out_a_doubtful_flower_at_the_edge_or_on_another_box(seed:
     (8889, 0),  # a light blue back under glare read P at 48 % (back 44 %): back 4p 4p back
     (9574, 0),  # two 2s at a slanted row's near end boxed as one, 2.5 tiles long: cut in two
     (9001, 2),  # two tiles' dark sides read as backs beside a claimed chow: left out, the chow declared
+    (11859, 1),  # a box inside a row of the hand read as a flower at 38 %: left out
 ])
 def test_reader_reads_these_generated_hands_exactly(seed: int, left_out: int) -> None:
     scene = generate_scene(seed)
