@@ -43,6 +43,7 @@ from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import BACK, TILE_CODES
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.layout import forms_set
+from fanscan.vision.numeric import median, quad_areas
 
 from fanscan.errors import FanscanError
 
@@ -222,6 +223,11 @@ def _sets_where_claimed(readings: list[TileReading], layout: HandLayout) -> bool
     return True
 
 
+def reads_as_declared(readings: list[TileReading], layout: HandLayout) -> bool:
+    """Whether the hand is complete and every group with a sideways or face-down tile a set."""
+    return is_complete(layout.hand) and _sets_where_claimed(readings, layout)
+
+
 def complete_hand(
     readings: list[TileReading], analyse: Callable[[list[TileReading]], HandLayout]
 ) -> tuple[list[TileReading], HandLayout, list[Correction]]:
@@ -333,7 +339,7 @@ def without_phantoms(
     for left in tries:
         trial = [r for i, r in enumerate(readings) if i not in left]
         fixed, layout, corrections = complete_hand(trial, analyser_for(trial))
-        if is_complete(layout.hand) and _sets_where_claimed(fixed, layout):
+        if reads_as_declared(fixed, layout):
             return fixed, layout, corrections, tuple(sorted(left))
     return None
 
@@ -363,7 +369,7 @@ def kong_flowers(
             trial_layout = analyse(trial)
             group = trial_layout.groups[trial_layout.group_of[i]] if trial_layout.group_of[i] >= 0 else None
             if (group is not None and group.meld is not None and group.meld["type"] == "kong"
-                    and is_complete(trial_layout.hand) and _sets_where_claimed(trial, trial_layout)):
+                    and reads_as_declared(trial, trial_layout)):
                 corrections.append(Correction(i, reading.code, reading.confidence, face, p,
                                               "a flower does not lie in a declared set"))
                 readings, layout = trial, trial_layout
@@ -374,27 +380,17 @@ def kong_flowers(
 def stray_backs(readings: list[TileReading], layout: HandLayout) -> tuple[int, ...]:
     """The face-down boxes in no concealed kong, when the hand as read is not complete with every
     claimed group a set (else none: a stray back then harms nothing)."""
-    if is_complete(layout.hand) and _sets_where_claimed(readings, layout):
+    if reads_as_declared(readings, layout):
         return ()
     return tuple(i for i, r in enumerate(readings) if r.code == BACK and (
         layout.group_of[i] < 0 or layout.groups[layout.group_of[i]].role != "concealed_kong"))
 
 
-def reads_as_declared(readings: list[TileReading], layout: HandLayout) -> bool:
-    """Whether the hand is complete and every group with a sideways or face-down tile a set."""
-    return is_complete(layout.hand) and _sets_where_claimed(readings, layout)
-
-
-def _box_area(box: np.ndarray) -> float:
-    return float(cv2.contourArea(np.asarray(box, np.float32)))
-
-
-def _covered_share(readings: list[TileReading], index: int) -> float:
-    """How much of tile ``index``'s box lies on the other boxes, as a share of its area."""
-    box = np.asarray(readings[index].box, np.float32)
-    area = _box_area(box)
+def _covered_share(readings: list[TileReading], index: int, area: float) -> float:
+    """How much of tile ``index``'s box (of ``area``) lies on the other boxes, as a share of it."""
     if area <= 0:
         return 1.0
+    box = np.asarray(readings[index].box, np.float32)
     overlap = sum(cv2.intersectConvexConvex(box, np.asarray(r.box, np.float32))[0]
                   for j, r in enumerate(readings) if j != index)
     return float(overlap) / area
@@ -418,18 +414,18 @@ def phantom_flowers(readings: list[TileReading], image_size: tuple[int, int],
     edge, lies mostly on other boxes, or lies inside a row's group next to a tile that is no
     flower (``rows`` from ``layout.rows_and_groups``; flowers are laid aside, not inside the
     hand's rows): boxes of no tile, or of a tile the photo cuts off."""
-    if not readings:
+    doubtful = [i for i, r in enumerate(readings) if r.code in _FLOWERS and r.confidence < PHANTOM_FLOWER_BELOW]
+    if not doubtful:
         return ()
     between = _inside_a_row_of_the_hand(readings, rows)
-    side = math.sqrt(float(np.median([_box_area(r.box) for r in readings])))
+    areas = quad_areas(np.stack([np.asarray(r.box, np.float64) for r in readings]))
+    side = math.sqrt(median(areas))
     width, height = image_size
     phantoms = []
-    for i, r in enumerate(readings):
-        if r.code not in _FLOWERS or r.confidence >= PHANTOM_FLOWER_BELOW:
-            continue
-        box = np.asarray(r.box, float)
+    for i in doubtful:
+        box = np.asarray(readings[i].box, float)
         to_edge = min(box[:, 0].min(), box[:, 1].min(), width - box[:, 0].max(), height - box[:, 1].max())
-        if (to_edge < EDGE_MARGIN * side or _covered_share(readings, i) >= PHANTOM_FLOWER_COVER
-                or i in between):
+        if (to_edge < EDGE_MARGIN * side or i in between
+                or _covered_share(readings, i, float(areas[i])) >= PHANTOM_FLOWER_COVER):
             phantoms.append(i)
     return tuple(phantoms)

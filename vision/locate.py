@@ -17,7 +17,7 @@ import numpy as np
 from fanscan.vision import finder, layout
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
-from fanscan.vision.numeric import median
+from fanscan.vision.numeric import median, quad_areas
 from fanscan.vision.refine import refined
 
 CROP_MIN_SIDE = 72
@@ -80,12 +80,6 @@ def likely_crop_scale(photo: Photo) -> int:
 def _short_sides(quads: np.ndarray) -> np.ndarray:
     sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
     return sides.min(axis=1)
-
-
-def quad_areas(quads: np.ndarray) -> np.ndarray:
-    """Each quad's area (n, 4, 2) -> (n,), by the shoelace formula."""
-    x, y = quads[:, :, 0], quads[:, :, 1]
-    return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
 
 
 def _size_spread(quads: np.ndarray) -> float:

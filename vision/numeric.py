@@ -27,3 +27,9 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a, b)
     union = cv2.contourArea(a) + cv2.contourArea(b) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def quad_areas(quads: np.ndarray) -> np.ndarray:
+    """Each quad's area (n, 4, 2) -> (n,), by the shoelace formula."""
+    x, y = quads[:, :, 0], quads[:, :, 1]
+    return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))

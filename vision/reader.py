@@ -31,8 +31,8 @@ from fanscan.vision import annotate, consistency, finder, flowers, layout
 from fanscan.vision.detections import HandLayout, TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
-from fanscan.vision.locate import CROP_MIN_SIDE, find_scale, locate, quad_areas
-from fanscan.vision.numeric import median, quad_iou
+from fanscan.vision.locate import CROP_MIN_SIDE, find_scale, locate
+from fanscan.vision.numeric import median, quad_areas, quad_iou
 
 from fanscan.atomic import atomic_path
 from fanscan.errors import FanscanError
@@ -471,6 +471,8 @@ class _HandRead:
     tile, each with why."""
 
     readings: list[TileReading]
+    rows: list[list[list[int]]]
+    """The readings' rows of groups as the boxes lie (``layout.rows_and_groups``)."""
     layout: HandLayout
     corrections: list[consistency.Correction]
     left_out: list[tuple[TileReading, str]]
@@ -504,9 +506,9 @@ def _completed(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
         )
         if phantoms is not None:
             kept, kept_layout, repairs, dropped = phantoms
-            return _HandRead(kept, kept_layout, _reindexed(corrections, dropped) + repairs,
-                             [(readings[d], _TOO_LONG) for d in dropped])
-    return _HandRead(completed, hand_layout, corrections + completing, [])
+            return _HandRead(kept, layout.rows_and_groups(kept, right, up), kept_layout,
+                             _reindexed(corrections, dropped) + repairs, [(readings[d], _TOO_LONG) for d in dropped])
+    return _HandRead(completed, rows, hand_layout, corrections + completing, [])
 
 
 def _with_kong_flowers(hand: _HandRead, right: np.ndarray, up: np.ndarray) -> _HandRead:
@@ -514,9 +516,8 @@ def _with_kong_flowers(hand: _HandRead, right: np.ndarray, up: np.ndarray) -> _H
     fourth tile (``consistency.kong_flowers``)."""
     if not consistency.is_complete(hand.layout.hand):
         return hand
-    rows = layout.rows_and_groups(hand.readings, right, up)
     readings, hand_layout, in_kongs = consistency.kong_flowers(hand.readings, hand.layout,
-                                                               _analyser(right, up, rows))
+                                                               _analyser(right, up, hand.rows))
     return replace(hand, readings=readings, layout=hand_layout, corrections=hand.corrections + in_kongs)
 
 
@@ -524,8 +525,8 @@ def _less(hand: _HandRead, dropped: tuple[int, ...], why: str, right: np.ndarray
     """The hand without the ``dropped`` boxes (left out, each with ``why``), its groups kept as
     they were found."""
     kept = [r for i, r in enumerate(hand.readings) if i not in dropped]
-    rows = _rows_without(layout.rows_and_groups(hand.readings, right, up), dropped)
-    return _HandRead(kept, layout.analyse(kept, right, up, rows), _reindexed(hand.corrections, dropped),
+    rows = _rows_without(hand.rows, dropped)
+    return _HandRead(kept, rows, layout.analyse(kept, right, up, rows), _reindexed(hand.corrections, dropped),
                      hand.left_out + [(hand.readings[i], why) for i in dropped])
 
 
@@ -533,8 +534,7 @@ def _without_phantom_flowers(hand: _HandRead, right: np.ndarray, up: np.ndarray,
                              image_size: tuple[int, int]) -> _HandRead:
     """The hand less doubtful flowers that are no tile (``consistency.phantom_flowers``), unless
     leaving them out would break a complete hand."""
-    flowers = consistency.phantom_flowers(hand.readings, image_size,
-                                          layout.rows_and_groups(hand.readings, right, up))
+    flowers = consistency.phantom_flowers(hand.readings, image_size, hand.rows)
     if not flowers:
         return hand
     less = _less(hand, flowers, _NO_FLOWER, right, up)
@@ -675,7 +675,7 @@ def read_photo(
     if one_hand:
         hand = _as_a_hand(readings, right, up, rows, photo.size)
     else:
-        hand = _HandRead(readings, layout.analyse(readings, right, up, rows), [], [])
+        hand = _HandRead(readings, rows, layout.analyse(readings, right, up, rows), [], [])
     readings, hand_layout, corrections, left_out = hand.readings, hand.layout, hand.corrections, hand.left_out
     tiles = [_found(r, hand_layout.group_of[i]) for i, r in enumerate(readings)]
     groups = [
