@@ -106,6 +106,44 @@ def test_refine_believes_a_move_up_to_max_move_of_the_short_side(
     np.testing.assert_allclose(moved, expected, atol=0.5)
 
 
+def test_refine_believes_a_far_move_that_settles(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo, quads = _photo()  # short side 60: a move of 48 pixels is too far for one pass
+    face = quads + np.float32([48, 0])
+    calls: list[int] = []
+
+    def onto_the_face(session, image, to_image, boxes):  # every pass finds the same face
+        calls.append(len(boxes))
+        return np.repeat(face, len(boxes), axis=0)
+
+    monkeypatch.setattr(refine, "_one_pass", onto_the_face)
+    monkeypatch.setattr(refine, "_get_session", lambda: object())
+    np.testing.assert_allclose(refine.refine_quads(photo, quads), face)
+    assert calls == [1, 1]  # the first pass, then one more that agrees
+
+
+def test_refine_keeps_a_far_move_that_never_settles(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo, quads = _photo()
+    calls: list[int] = []
+
+    def wandering(session, image, to_image, boxes):  # each pass moves the box 40 pixels on
+        calls.append(len(boxes))
+        return boxes + np.float32([40, 0])
+
+    monkeypatch.setattr(refine, "_one_pass", wandering)
+    monkeypatch.setattr(refine, "_get_session", lambda: object())
+    np.testing.assert_array_equal(refine.refine_quads(photo, quads), quads)
+    assert len(calls) == 1 + refine.SETTLE_PASSES
+
+
+def test_refine_keeps_a_settled_box_unlike_the_found_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo, quads = _photo()
+    point = np.repeat(quads.mean(axis=1, keepdims=True), 4, axis=1)  # a box shrunk to a point
+
+    monkeypatch.setattr(refine, "_one_pass", lambda session, image, to_image, boxes: point.copy())
+    monkeypatch.setattr(refine, "_get_session", lambda: object())
+    np.testing.assert_array_equal(refine.refine_quads(photo, quads), quads)
+
+
 def test_refine_keeps_degenerate_boxes_as_found() -> None:
     photo, quads = _photo()
     flat = np.float32([[[10, 10], [20, 10], [30, 10], [40, 10]], [[5, 5], [5, 5], [5, 5], [5, 5]]])
