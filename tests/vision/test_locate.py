@@ -54,3 +54,19 @@ def test_a_hand_in_part_of_the_photo_is_searched_again_once(monkeypatch: pytest.
     assert abs(np.log(seen / locate_module.REFIND_SHORT)) < locate_module.SAME_SCALE
     assert small.shape[1] < 0.9 * finder.WORK_SIDE  # the region, not the whole photo
     assert len(found) >= 14
+
+
+def test_one_speck_does_not_make_a_hand_of_whole_tiles_a_close_up() -> None:
+    tiles = _tiles(30.0, count=16)
+    speck = np.float32([[[200, 300], [211, 300], [211, 311], [200, 311]]])
+    found = TileDetections(np.concatenate([tiles.quads, speck]), np.ones(17, np.float32), np.zeros(17, bool))
+    assert locate_module._size_spread(found.quads) > locate_module.SPREAD_AGREES  # the speck alone
+    assert locate_module.tile_size_spread(found) < locate_module.SPREAD_AGREES
+
+
+def test_a_close_up_s_pieces_still_spread_wide() -> None:
+    # A close-up's faces come out as pieces of every size, not as one stray speck.
+    sides = np.geomspace(12.0, 60.0, 24)
+    quads = np.float32([[[x, 0], [x + s, 0], [x + s, s], [x, s]] for x, s in zip(np.cumsum(sides), sides)])
+    found = TileDetections(quads, np.ones(len(quads), np.float32), np.zeros(len(quads), bool))
+    assert locate_module.tile_size_spread(found) > locate_module.SPREAD_AGREES

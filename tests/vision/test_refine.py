@@ -41,7 +41,7 @@ def test_refine_moves_the_finders_boxes_onto_the_faces(seed: int) -> None:
 def test_locate_cuts_a_box_the_finder_drew_round_two_tiles() -> None:
     from fanscan.vision.locate import split_pairs, without_specks
 
-    scene = generate_scene(1373)  # a tilted camera: two faces of a row look like one box
+    scene = generate_scene(9574)  # two 2s at a slanted row's near end, boxed with their sides as one
     photo = load_photo(scene.jpeg)
     _, raw = locate(photo, refine=False)
     split, halves = split_pairs(refine.refined(photo, without_specks(raw)))
