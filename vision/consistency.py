@@ -116,6 +116,11 @@ def _take(reading: TileReading, code: str, confidence: float) -> TileReading:
     return replace(reading, code=code, confidence=confidence)
 
 
+def _guesses(reading: TileReading) -> dict[str, float]:
+    """Every face the classifier gave the reading a probability for, near guesses and far."""
+    return dict(reading.candidates) | dict(reading.far_guesses)
+
+
 def _next_guess(reading: TileReading, counts: Counter[str]) -> tuple[str, float] | None:
     """The reading's likeliest other guess that a set still has a copy of, if any is likely enough."""
     return next(
@@ -182,7 +187,7 @@ def _set_guesses(readings: list[TileReading], layout: HandLayout, doubtful: list
     options = []
     for i in _set_suspects(readings, layout, doubtful):
         members = layout.groups[layout.group_of[i]].members
-        known = dict(readings[i].candidates) | dict(readings[i].far_guesses)
+        known = _guesses(readings[i])
         for code in _SUITS_AND_HONOURS:
             if code == readings[i].code or (i, code) in tried:
                 continue
@@ -359,7 +364,7 @@ def kong_flowers(
     for i, reading in enumerate(readings):
         if reading.code not in _FLOWERS or reading.confidence >= EDITABLE_BELOW:
             continue
-        guesses = dict(reading.candidates) | dict(reading.far_guesses)
+        guesses = _guesses(reading)
         for face in sorted(pung_faces, key=lambda code: -guesses.get(code, 0.0)):
             p = guesses.get(face, 0.0)
             if p < MIN_GUESS:

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
+from fanscan.vision.numeric import quad_areas
 from fanscan.vision.onnx_session import LazySession, shared_session
 
 SIDE = 64
@@ -113,9 +114,9 @@ def _one_pass(session: LazySession, image: np.ndarray, to_image: float,
 
 def _like(quad: np.ndarray, found: np.ndarray) -> bool:
     """Whether ``quad`` is a convex box of about the found box's area (half to twice)."""
-    quad, found = quad.astype(np.float32), found.astype(np.float32)
-    area, found_area = abs(cv2.contourArea(quad)), abs(cv2.contourArea(found))
-    return bool(found_area > 0 and cv2.isContourConvex(quad) and 0.5 * found_area <= area <= 2 * found_area)
+    area, found_area = quad_areas(np.stack([quad, found]).astype(np.float64))
+    return bool(found_area > 0 and cv2.isContourConvex(quad.astype(np.float32))
+                and 0.5 * found_area <= area <= 2 * found_area)
 
 
 def _settled(session: LazySession, image: np.ndarray, to_image: float, quads: np.ndarray,
