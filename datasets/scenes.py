@@ -342,10 +342,10 @@ def _paste(canvas: np.ndarray, art: np.ndarray, quad: np.ndarray, shade: float) 
     region[:] = region * (1 - mask[..., None]) + warped * shade * mask[..., None]
 
 
-def _face_art(rng: np.random.Generator, face: np.ndarray, ivory: np.ndarray) -> np.ndarray:
-    """The face art composited on the ivory body with a small rounded margin and bevel shading."""
+def _face_art(face: np.ndarray, ivory: np.ndarray, margin_share: float) -> np.ndarray:
+    """The face art composited on the ivory body with a rounded margin and bevel shading."""
     h, w = face.shape[:2]
-    margin = round(w * rng.uniform(0.02, 0.08))
+    margin = round(w * margin_share)
     out = np.empty((h + 2 * margin, w + 2 * margin, 3), np.float32)
     out[:] = ivory
     alpha = face[:, :, 3:4].astype(np.float32) / 255
@@ -357,6 +357,18 @@ def _face_art(rng: np.random.Generator, face: np.ndarray, ivory: np.ndarray) -> 
     edge = np.minimum.reduce([xx, yy, ww - 1 - xx, hh - 1 - yy])
     out *= (0.72 + 0.28 * np.clip(edge / max(2.0, ww * 0.05), 0, 1))[..., None]
     return out
+
+
+def _painting_order(camera: _Camera, placed: list[_Placed]) -> list[int]:
+    """Tile indices farthest from the camera first, so a nearer tile is painted over a farther one.
+
+    Depth along the view is the same for a whole row; painting a row in that order lets a tile
+    right of the camera draw its side wall across its left neighbour's face, which no real
+    tile can do. Distance from the camera orders the tiles of a row as well.
+    """
+    centres = np.array([[p.x, p.y, TILE_T / 2] for p in placed])
+    distance = np.linalg.norm(centres - camera.position, axis=1)
+    return [int(i) for i in np.argsort(-distance, kind="stable")]
 
 
 def _render(
@@ -388,10 +400,18 @@ def _render(
     shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
     canvas *= (1 - rng.uniform(0.25, 0.5) * shadow)[..., None]
 
+    # Each tile's random draws (face margin, face shade) are taken in depth order along the view,
+    # the order tiles were once painted in, so that every seed keeps the scene it always had.
+    draw_order = sorted(range(len(placed)), key=lambda i: -camera.depth(np.array([placed[i].x, placed[i].y, 0])))
+    draws: dict[int, tuple[float, float]] = {}
+    for index in draw_order:
+        margin_share = 0.0 if placed[index].code == "back" else rng.uniform(0.02, 0.08)
+        draws[index] = (margin_share, rng.uniform(0.95, 1.05))
+
     quads: dict[int, np.ndarray] = {}
-    order = sorted(range(len(placed)), key=lambda i: -camera.depth(np.array([placed[i].x, placed[i].y, 0])))
-    for index in order:
+    for index in _painting_order(camera, placed):
         p = placed[index]
+        margin_share, face_shade = draws[index]
         corners = _box_corners(p)
         image_pts = camera.project(corners)
         centre = corners.mean(axis=0)
@@ -412,11 +432,8 @@ def _render(
             cv2.fillConvexPoly(canvas, lower.astype(np.int32), (down_colour * shade).tolist(), cv2.LINE_AA)
             cv2.fillConvexPoly(canvas, upper.astype(np.int32), (up_colour * shade).tolist(), cv2.LINE_AA)
         face_quad = _face_corners(p, image_pts[4:])
-        if p.code == "back":
-            art = back_art
-        else:
-            art = _face_art(rng, faces[p.code], ivory)
-        _paste(canvas, art, face_quad, rng.uniform(0.95, 1.05))
+        art = back_art if p.code == "back" else _face_art(faces[p.code], ivory, margin_share)
+        _paste(canvas, art, face_quad, face_shade)
         quads[index] = face_quad
 
     # Illumination: a gradient, sometimes a soft shadow band, sometimes glare, colour cast, noise.

@@ -461,7 +461,7 @@ def _analyser(right: np.ndarray, up: np.ndarray,
 
 
 _TOO_LONG = "the hand is complete without it, and too long with it"
-_NO_FLOWER = "a doubtful flower at the photo's edge or on other tiles' boxes"
+_NO_FLOWER = "a doubtful flower at the photo's edge, on other tiles' boxes or inside a row of the hand"
 _STRAY_BACK = "a face-down box in no concealed kong, and the hand is complete without it"
 
 

@@ -13,6 +13,7 @@ Scene seeds for training start at ``TRAIN_SEED_BASE``, far from the benchmark's 
 from __future__ import annotations
 
 import argparse
+import pickle
 import sys
 from pathlib import Path
 
@@ -58,16 +59,21 @@ def conv_block(cin: int, cout: int, stride: int = 1, dilation: int = 1):
     )
 
 
-def fit(net, batches, steps: int, loss_of, log_every: int, describe) -> None:
+def fit(net, batches, steps: int, loss_of, log_every: int, describe, frozen_norms: bool = False) -> None:
     """Train ``net`` (a torch module) for ``steps`` steps of ``next(batches)`` (numpy x, y) with
     AdamW and a one-cycle schedule peaking at 3e-3: the finder's and the box refiner's loop.
     ``loss_of(output, y)`` is the loss tensor; every ``log_every`` steps ``describe(loss)`` is
-    printed to stderr."""
+    printed to stderr. With ``frozen_norms`` the batch norms keep their statistics (see
+    ``load_onnx_weights``)."""
     import torch
 
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
     net.train()
+    if frozen_norms:
+        for module in net.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.eval()
     for step in range(steps):
         x, y = next(batches)
         loss = loss_of(net(torch.from_numpy(x)), torch.from_numpy(y))
@@ -77,6 +83,45 @@ def fit(net, batches, steps: int, loss_of, log_every: int, describe) -> None:
         schedule.step()
         if step % log_every == 0:
             print(f"step {step}/{steps} {describe(loss.item())}", file=sys.stderr, flush=True)
+
+
+def load_onnx_weights(net, path: Path) -> None:
+    """Set ``net``'s weights from its ONNX export at ``path`` (a shipped model whose .pt is gone).
+
+    The export folds each batch norm into the convolution before it, so each norm becomes the
+    identity plus the folded bias; train such a net with ``fit(..., frozen_norms=True)``, as a
+    norm that learns batch statistics again would start from other weights than the export's.
+    """
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    try:
+        model = onnx.load(str(path))
+    except OSError:
+        raise
+    except Exception as error:  # protobuf's DecodeError and kin: the file is no ONNX model
+        raise ValueError(f"not an ONNX model ({type(error).__name__})") from error
+    arrays = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    onnx_convs = [node for node in model.graph.node if node.op_type == "Conv"]
+    modules = list(net.modules())
+    convs = [m for m in modules if isinstance(m, torch.nn.Conv2d)]
+    if len(convs) != len(onnx_convs):
+        raise ValueError(f"{path} has {len(onnx_convs)} convolutions, the network {len(convs)}")
+    with torch.no_grad():
+        for conv, node in zip(convs, onnx_convs):
+            weight, bias = arrays[node.input[1]], arrays[node.input[2]]
+            if tuple(weight.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: {node.input[1]} is {weight.shape}, not {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(weight.copy()))
+            if conv.bias is not None:
+                conv.bias.copy_(torch.from_numpy(bias.copy()))
+                continue
+            norm = modules[modules.index(conv) + 1]
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(bias.copy()))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
 
 
 def build_net():
@@ -149,20 +194,37 @@ def _examples(scenes: int, cache: Path | None) -> tuple[list[np.ndarray], list[n
     return images, masks
 
 
-def train(scenes: int, steps: int, out: Path, cache: Path | None = None, init: Path | None = None) -> None:
-    """Generate ``scenes`` scenes, train for ``steps`` steps (from the weights ``init``, a .pt,
-    if given), export ONNX to ``out`` and the weights beside it (.pt)."""
+def initial_net(init: Path | None):
+    """(the finder network, whether its batch norms stay frozen): fresh, or from ``init``, a .pt
+    of an earlier run or an exported .onnx (``load_onnx_weights``). Raises OSError or ValueError
+    for a file that is missing or holds other weights."""
     import torch
 
     torch.manual_seed(0)
-    images, masks = _examples(scenes, cache)
     net = build_net()
-    if init is not None:
+    if init is None:
+        return net, False
+    if init.suffix == ".onnx":
+        load_onnx_weights(net, init)
+        return net, True
+    try:
         net.load_state_dict(torch.load(init))
+    except (RuntimeError, pickle.UnpicklingError, EOFError) as error:  # no weights, or another network's
+        raise ValueError(str(error).splitlines()[0] if str(error) else "not a weights file") from error
+    return net, False
+
+
+def train(scenes: int, steps: int, out: Path, cache: Path | None = None, init: Path | None = None) -> None:
+    """Generate ``scenes`` scenes, train for ``steps`` steps (from the weights ``init`` if given,
+    see ``initial_net``), export ONNX to ``out`` and the weights beside it (.pt)."""
+    import torch
+
+    net, frozen_norms = initial_net(init)
+    images, masks = _examples(scenes, cache)
     weights = torch.tensor([1.0, 2.0, 4.0])
     fit(net, _batches(images, masks, np.random.default_rng(0), 6), steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights),
-        25, lambda loss: f"loss {loss:.4f}")
+        25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
     net.eval()
     dummy = torch.zeros(1, 3, 480, 640)
@@ -180,8 +242,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=1500)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("tile_finder.onnx"))
     parser.add_argument("--cache", type=Path, help="an .npz keeping the generated scenes for reruns")
-    parser.add_argument("--init", type=Path, help="start from these weights (.pt of an earlier run)")
+    parser.add_argument("--init", type=Path, help="start from these weights: a .pt of an earlier run, or an .onnx such as the shipped model")
     args = parser.parse_args(argv)
+    try:
+        initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
+    except (OSError, ValueError) as error:
+        parser.error(f"--init {args.init}: {error}")
     train(args.scenes, args.steps, args.out, args.cache, args.init)
     return 0
 

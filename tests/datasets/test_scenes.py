@@ -65,3 +65,22 @@ def test_scenes_ground_truth_matches_the_picture() -> None:
     assert drawn == shown
     decoded = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert np.array_equal(decoded, scene.image)
+
+
+@pytest.mark.parametrize("seed", [5, 11, 23])
+def test_scenes_no_tile_paints_over_a_nearer_tiles_face(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With plain white faces, the middle of every face must be evenly bright: a neighbour's
+    # side wall painted across it (a farther tile painted after a nearer one) shows as a dark wedge.
+    white = np.full((128, 96, 4), 255, np.uint8)
+    monkeypatch.setattr(tile_art, "load_faces", lambda style: {code: white for code in tile_art.TILE_CODES})
+    scene = generate_scene(seed, size=(1200, 900))
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(float)
+    for tile in scene.tiles:
+        if tile.code == "back":
+            continue
+        centre = tile.quad.mean(axis=0)
+        middle = centre + 0.7 * (tile.quad - centre)
+        mask = np.zeros(grey.shape, np.uint8)
+        cv2.fillConvexPoly(mask, middle.astype(np.int32), 1)
+        inside = grey[mask > 0]
+        assert np.percentile(inside, 2) > 0.75 * np.median(inside), (seed, tile.code, tile.quad.tolist())

@@ -54,3 +54,83 @@ def test_train_finder_fit_lowers_the_loss_and_reports_it(capsys: pytest.CaptureF
     assert after < before / 10
     logged = capsys.readouterr().err.splitlines()
     assert [line.split(" mse ")[0] for line in logged] == ["step 0/200", "step 100/200"]
+
+
+def _random_norms(net, torch) -> None:
+    """Batch-norm statistics and affine weights that are not the identity, as after training."""
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for module in net.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                n = module.num_features
+                module.running_mean.copy_(torch.randn(n, generator=generator) * 0.3)
+                module.running_var.copy_(torch.rand(n, generator=generator) + 0.5)
+                module.weight.copy_(torch.rand(n, generator=generator) + 0.5)
+                module.bias.copy_(torch.randn(n, generator=generator) * 0.2)
+
+
+def test_train_finder_starts_again_from_an_onnx_export(tmp_path) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import onnxruntime as ort
+    from fanscan.vision.train_finder import build_net, fit, load_onnx_weights
+
+    torch.manual_seed(0)
+    trained = build_net()
+    _random_norms(trained, torch)
+    trained.eval()
+    path = tmp_path / "finder.onnx"
+    torch.onnx.export(trained, torch.zeros(1, 3, 64, 64), str(path), input_names=["image"],
+                      output_names=["logits"], opset_version=17, dynamo=False)
+    x = np.random.default_rng(0).random((1, 3, 64, 64), dtype=np.float32)
+    exported = ort.InferenceSession(str(path)).run(None, {"image": x})[0]
+
+    fresh = build_net()
+    load_onnx_weights(fresh, path)
+    fresh.eval()
+    with torch.no_grad():
+        assert np.allclose(fresh(torch.from_numpy(x)).numpy(), exported, atol=1e-4)
+
+    # Trained with frozen norms, a step at a tiny rate barely moves the output; with norms that
+    # learn batch statistics again it would start from another function.
+    loss_of = lambda out, y: torch.nn.functional.cross_entropy(out, y)  # noqa: E731
+    target = np.zeros((1, 32, 32), np.int64)
+    fit(fresh, iter([(x, target)]), 1, loss_of, 10, str, frozen_norms=True)
+    assert all(not m.training for m in fresh.modules() if isinstance(m, torch.nn.BatchNorm2d))
+    assert fresh.training
+    fresh.eval()
+    with torch.no_grad():
+        assert np.abs(fresh(torch.from_numpy(x)).numpy() - exported).max() < 0.5
+
+
+def test_train_finder_refuses_an_onnx_of_another_network(tmp_path) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from fanscan.vision.train_finder import build_net, load_onnx_weights
+
+    other = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.ReLU())
+    path = tmp_path / "other.onnx"
+    torch.onnx.export(other, torch.zeros(1, 3, 16, 16), str(path), opset_version=17, dynamo=False)
+    with pytest.raises(ValueError, match="convolutions"):
+        load_onnx_weights(build_net(), path)
+
+
+@pytest.mark.parametrize("name, content", [("missing.onnx", None), ("broken.onnx", b"not a model"),
+                                           ("broken.pt", b"not weights")])
+def test_train_finder_refuses_a_bad_init_before_rendering_scenes(
+    tmp_path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str, content: bytes | None
+) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from fanscan.vision import train_finder
+
+    monkeypatch.setattr(train_finder, "_examples", lambda *a: pytest.fail("rendered scenes for a bad --init"))
+    init = tmp_path / name
+    if content is not None:
+        init.write_bytes(content)
+    with pytest.raises(SystemExit) as exit_info:
+        train_finder.main(["--init", str(init), "--out", str(tmp_path / "out.onnx")])
+    assert exit_info.value.code == 2
+    message = capsys.readouterr().err.strip().splitlines()[-1]
+    assert f"error: --init {init}: " in message
+    assert not (tmp_path / "out.onnx").exists()
