@@ -153,18 +153,33 @@ def build_net():
     return FinderNet()
 
 
-def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int):
-    """Endless random (crop, mask) batches with flips, 90-degree turns and light jitter."""
+def _window(image: np.ndarray, mask: np.ndarray, rng: np.random.Generator, crop: int,
+            zoom: tuple[float, float] | None) -> tuple[np.ndarray, np.ndarray]:
+    """A random ``crop``-px window of ``image`` and its mask (half the size); with ``zoom``, half
+    of the windows seen zoomed by a factor drawn log-uniformly from it (tiles larger or smaller
+    than the scenes draw them: a close-up is searched on a copy where its tiles are large)."""
+    factor = 1.0 if zoom is None or rng.random() < 0.5 else float(np.exp(rng.uniform(*np.log(zoom))))
+    half = min(round(crop / 2 / factor), mask.shape[0], mask.shape[1])  # mask pixels the window spans
+    y0 = int(rng.integers(0, mask.shape[0] - half + 1))
+    x0 = int(rng.integers(0, mask.shape[1] - half + 1))
+    m = mask[y0 : y0 + half, x0 : x0 + half]
+    im = image[2 * y0 : 2 * y0 + 2 * half, 2 * x0 : 2 * x0 + 2 * half]
+    if half != crop // 2:
+        m = cv2.resize(m, (crop // 2, crop // 2), interpolation=cv2.INTER_NEAREST)
+        im = cv2.resize(im, (crop, crop), interpolation=cv2.INTER_AREA if half > crop // 2 else cv2.INTER_LINEAR)
+    return im, m
+
+
+def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int,
+             zoom: tuple[float, float] | None = None):
+    """Endless random (crop, mask) batches with flips, 90-degree turns, light jitter and, with
+    ``zoom``, windows seen larger or smaller (``_window``)."""
     crop = 256
     while True:
         xs, ys = [], []
         for _ in range(size):
             i = int(rng.integers(len(images)))
-            image, mask = images[i], masks[i]
-            y0 = int(rng.integers(0, mask.shape[0] - crop // 2 + 1))
-            x0 = int(rng.integers(0, mask.shape[1] - crop // 2 + 1))
-            m = mask[y0 : y0 + crop // 2, x0 : x0 + crop // 2]
-            im = image[2 * y0 : 2 * y0 + crop, 2 * x0 : 2 * x0 + crop]
+            im, m = _window(images[i], masks[i], rng, crop, zoom)
             k = int(rng.integers(4))
             im, m = np.rot90(im, k), np.rot90(m, k)
             if rng.random() < 0.5:
@@ -214,15 +229,17 @@ def initial_net(init: Path | None):
     return net, False
 
 
-def train(scenes: int, steps: int, out: Path, cache: Path | None = None, init: Path | None = None) -> None:
+def train(scenes: int, steps: int, out: Path, cache: Path | None = None, init: Path | None = None,
+          zoom: tuple[float, float] | None = None) -> None:
     """Generate ``scenes`` scenes, train for ``steps`` steps (from the weights ``init`` if given,
-    see ``initial_net``), export ONNX to ``out`` and the weights beside it (.pt)."""
+    see ``initial_net``; windows zoomed by ``zoom``, see ``_window``), export ONNX to ``out`` and
+    the weights beside it (.pt)."""
     import torch
 
     net, frozen_norms = initial_net(init)
     images, masks = _examples(scenes, cache)
     weights = torch.tensor([1.0, 2.0, 4.0])
-    fit(net, _batches(images, masks, np.random.default_rng(0), 6), steps,
+    fit(net, _batches(images, masks, np.random.default_rng(0), 6, zoom), steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights),
         25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
@@ -243,12 +260,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("tile_finder.onnx"))
     parser.add_argument("--cache", type=Path, help="an .npz keeping the generated scenes for reruns")
     parser.add_argument("--init", type=Path, help="start from these weights: a .pt of an earlier run, or an .onnx such as the shipped model")
+    parser.add_argument("--zoom", type=float, nargs=2, metavar=("LOW", "HIGH"),
+                        help="show half of the training windows zoomed by a factor between these (e.g. 0.7 2)")
     args = parser.parse_args(argv)
+    if args.zoom is not None and not 0.55 <= args.zoom[0] <= args.zoom[1] <= 4:
+        parser.error("--zoom: LOW and HIGH must satisfy 0.55 <= LOW <= HIGH <= 4")
     try:
         initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
     except (OSError, ValueError) as error:
         parser.error(f"--init {args.init}: {error}")
-    train(args.scenes, args.steps, args.out, args.cache, args.init)
+    train(args.scenes, args.steps, args.out, args.cache, args.init, tuple(args.zoom) if args.zoom else None)
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from fanscan.vision.finder import SHRINK
@@ -134,3 +135,26 @@ def test_train_finder_refuses_a_bad_init_before_rendering_scenes(
     message = capsys.readouterr().err.strip().splitlines()[-1]
     assert f"error: --init {init}: " in message
     assert not (tmp_path / "out.onnx").exists()
+
+
+def test_train_finder_zoomed_windows_keep_image_and_mask_together() -> None:
+    from fanscan.vision.train_finder import _window
+
+    image = np.zeros((480, 640, 3), np.uint8)
+    image[200:260, 300:344] = 255  # one bright "tile"
+    mask = np.zeros((240, 320), np.uint8)
+    mask[100:130, 150:172] = 1  # the same tile at half resolution
+    rng = np.random.default_rng(0)
+    sizes = []
+    for _ in range(60):
+        im, m = _window(image, mask, rng, 256, (0.6, 2.5))
+        assert im.shape == (256, 256, 3) and m.shape == (128, 128)
+        if (m == 1).sum() > 20:
+            bright = cv2.resize(im[:, :, 0], (128, 128), interpolation=cv2.INTER_AREA) > 127
+            agree = (bright == (m == 1)).mean()
+            assert agree > 0.98
+            sizes.append(int((m == 1).sum()))
+    assert max(sizes) > 2 * min(sizes)  # the tile was seen at several scales
+    # Without zoom every window is the scene at its own scale.
+    plain = [(_window(image, mask, rng, 256, None)[1] == 1).sum() for _ in range(40)]
+    assert max(plain) == 30 * 22  # whole, never enlarged (a window may cut it)
