@@ -19,6 +19,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from fanscan.atomic import atomic_path
 from fanscan.vision.finder import SHRINK, WORK_SIDE
 
 TRAIN_SEED_BASE = 1_000_000
@@ -118,6 +119,8 @@ def load_onnx_weights(net, path: Path) -> None:
                 conv.bias.copy_(torch.from_numpy(bias.copy()))
                 continue
             norm = modules[modules.index(conv) + 1]
+            if not isinstance(norm, torch.nn.BatchNorm2d):
+                raise ValueError(f"{path}: a convolution without bias is not followed by a batch norm")
             norm.weight.fill_(1.0)
             norm.bias.copy_(torch.from_numpy(bias.copy()))
             norm.running_mean.zero_()
@@ -229,27 +232,29 @@ def initial_net(init: Path | None):
     return net, False
 
 
-def train(scenes: int, steps: int, out: Path, cache: Path | None = None, init: Path | None = None,
+def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None = None,
           zoom: tuple[float, float] | None = None) -> None:
-    """Generate ``scenes`` scenes, train for ``steps`` steps (from the weights ``init`` if given,
-    see ``initial_net``; windows zoomed by ``zoom``, see ``_window``), export ONNX to ``out`` and
-    the weights beside it (.pt)."""
+    """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
+    ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
+    export ONNX to ``out`` and the weights beside it (.pt)."""
     import torch
 
-    net, frozen_norms = initial_net(init)
+    net, frozen_norms = start
     images, masks = _examples(scenes, cache)
     weights = torch.tensor([1.0, 2.0, 4.0])
     fit(net, _batches(images, masks, np.random.default_rng(0), 6, zoom), steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights),
         25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms)
-    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    with atomic_path(out.with_suffix(".pt")) as temp:
+        torch.save(net.state_dict(), temp)
     net.eval()
     dummy = torch.zeros(1, 3, 480, 640)
-    torch.onnx.export(
-        net, dummy, str(out), input_names=["image"], output_names=["logits"],
-        dynamic_axes={"image": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}}, opset_version=17,
-        dynamo=False,
-    )
+    with atomic_path(out) as temp:  # the default out is the shipped model: never leave it half written
+        torch.onnx.export(
+            net, dummy, str(temp), input_names=["image"], output_names=["logits"],
+            dynamic_axes={"image": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}}, opset_version=17,
+            dynamo=False,
+        )
     print(f"wrote {out}", file=sys.stderr)
 
 
@@ -266,10 +271,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.zoom is not None and not 0.55 <= args.zoom[0] <= args.zoom[1] <= 4:
         parser.error("--zoom: LOW and HIGH must satisfy 0.55 <= LOW <= HIGH <= 4")
     try:
-        initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
+        start = initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
     except (OSError, ValueError) as error:
         parser.error(f"--init {args.init}: {error}")
-    train(args.scenes, args.steps, args.out, args.cache, args.init, tuple(args.zoom) if args.zoom else None)
+    train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None)
     return 0
 
 

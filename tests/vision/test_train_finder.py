@@ -158,3 +158,13 @@ def test_train_finder_zoomed_windows_keep_image_and_mask_together() -> None:
     # Without zoom every window is the scene at its own scale.
     plain = [(_window(image, mask, rng, 256, None)[1] == 1).sum() for _ in range(40)]
     assert max(plain) == 30 * 22  # whole, never enlarged (a window may cut it)
+
+
+@pytest.mark.parametrize("zoom", [["0.3", "2"], ["2", "1"], ["1", "9"]])
+def test_train_finder_refuses_a_zoom_out_of_range(zoom: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from fanscan.vision import train_finder
+
+    with pytest.raises(SystemExit) as exit_info:
+        train_finder.main(["--zoom", *zoom])
+    assert exit_info.value.code == 2
+    assert "error: --zoom:" in capsys.readouterr().err.strip().splitlines()[-1]
