@@ -6,7 +6,9 @@ Without ``--photo`` the sample hand (``vision/samples.py``) is rendered at 4000x
 temporary folder. Each
 run starts ``fanscan <command> PHOTO --json`` as a fresh process pinned to one CPU core (Linux
 ``sched_setaffinity``), so start-up, imports, decoding, finding, classifying, the layout and
-scoring are all counted. Prints the wall times and the peak resident memory as JSON.
+scoring are all counted. Prints the wall times and the peak resident memory as JSON, and beside
+them the floor no reader in this stack gets under on the same machine: a fresh process that only
+imports numpy, OpenCV, onnxruntime and Pillow (``libraries_only``), timed the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+
+_LIBRARIES_ONLY = "import numpy, cv2, onnxruntime, PIL.Image"
+"""What a fresh process of this stack costs before any of fanscan's own work."""
 
 
 def _peak_rss_mb(command: list[str]) -> tuple[float, float, str]:
@@ -61,12 +67,13 @@ def main(argv: list[str] | None = None) -> int:
         fanscan = str(Path(sys.executable).with_name("fanscan"))
         command = [fanscan, args.command, str(photo), "--json"]
         _peak_rss_mb(command)  # warm the page cache and write the bytecode
-        walls, peaks = [], []
+        walls, peaks, floors = [], [], []
         output = ""
-        for _ in range(args.runs):
+        for _ in range(args.runs):  # interleaved, so both see the same load on the machine
             wall, peak, output = _peak_rss_mb(command)
             walls.append(wall)
             peaks.append(peak)
+            floors.append(_peak_rss_mb([sys.executable, "-c", _LIBRARIES_ONLY])[0])
         result = {
             "command": f"fanscan {args.command} PHOTO --json",
             "photo_megapixels": None,
@@ -74,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             "wall_seconds_median": round(statistics.median(walls), 3),
             "wall_seconds_min": round(min(walls), 3),
             "peak_rss_mb_max": round(max(peaks), 1),
+            "libraries_only_seconds_median": round(statistics.median(floors), 3),
+            "libraries_only_seconds_min": round(min(floors), 3),
             "cpu": os.cpu_count(),
             "output_head": output[:200],
         }

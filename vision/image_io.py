@@ -101,6 +101,7 @@ class Photo:
     mode: str = ""
     """PIL's mode for the stored picture (``RGB`` for a colour JPEG)."""
     _cache: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    _balance: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -134,8 +135,24 @@ class Photo:
         array = self._decode_with_opencv(scale) if self._plain_jpeg() else None
         if array is None:
             array = self._decode_with_pil(scale)
+        if self._balance is not None:
+            array = cv2.LUT(array, self._balance)
         self._cache[scale] = array
         return array
+
+    @property
+    def balanced(self) -> bool:
+        """Whether the photo's decodes come through a colour balance (``balance``)."""
+        return self._balance is not None
+
+    def balance(self, table: np.ndarray) -> None:
+        """From now on every decode, those already made included, comes through ``table`` (a
+        ``cv2.LUT`` table per channel, from ``white_balance.lookup_table``). Only once per photo."""
+        if self._balance is not None:
+            raise ValueError("the photo is balanced already")
+        self._balance = table
+        for scale, array in self._cache.items():
+            self._cache[scale] = cv2.LUT(array, table)
 
     def _plain_jpeg(self) -> bool:
         """A colour JPEG that ends where a JPEG ends (one cut short is left to PIL, which says so)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from fanscan.vision import finder, layout
+from fanscan.vision import finder, layout, white_balance
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import median, quad_areas
@@ -35,6 +35,11 @@ first search's (the tiles the first found give their size better than the first 
 CLOSE_UP_SIDES = (400, 256, 160)
 """Long sides of the smaller copies searched when the boxes found at the finder's working size
 disagree in size (a close-up whose tiles are too large for the network)."""
+STRONG_CAST = 0.2
+"""A cast whose largest gain is further than this from 1 (in log: 22 %) is taken out of the whole
+photo before the tiles are searched; slighter ones are left to the crops' own balance."""
+CAST_SAMPLE = 0.6
+"""The cast is judged on the middle of each found tile, this share of its box."""
 SPREAD_AGREES = 0.3
 """Boxes found at the finder's working size whose log areas spread less than this are taken to be
 whole tiles..."""
@@ -133,6 +138,10 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
     to_photo = photo.width / image.shape[1]
     small, back_factor = finder.working_image(image)
     detections = finder.find_tiles(small)
+    if _balanced_for_cast(photo, small, detections):
+        image = photo.decode(scale)
+        small, back_factor = finder.working_image(image)
+        detections = finder.find_tiles(small)
     close = _close_up(image, tile_size_spread(detections))
     if close is not None:
         small, found, back_factor = close
@@ -150,6 +159,26 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
             break
         small, detections, searched_at = again_image, again, region[2]
     return small, _kept(photo, detections, refine)
+
+
+def _balanced_for_cast(photo: Photo, small: np.ndarray, detections: TileDetections) -> bool:
+    """Whether the photo was under a strong colour cast (``STRONG_CAST``, judged on the middles of
+    the tiles the finder found in ``small``), and so now balanced: the finder and the classifier
+    learnt tiles under near-neutral light."""
+    found = without_specks(detections)
+    if photo.balanced or len(found) < 3:
+        return False
+    bodies = []
+    for quad in found.quads:
+        centre = quad.mean(axis=0)
+        inner = np.round(centre + (quad - centre) * CAST_SAMPLE).astype(int)
+        (x0, y0), (x1, y1) = np.maximum(inner.min(axis=0), 0), inner.max(axis=0) + 1
+        bodies.append(small[y0:y1, x0:x1])
+    gains = white_balance.body_gains(bodies)
+    if gains is None or white_balance.cast_strength(gains) < STRONG_CAST:
+        return False
+    photo.balance(white_balance.lookup_table(gains))
+    return True
 
 
 def _kept(photo: Photo, detections: TileDetections, refine: bool) -> TileDetections:

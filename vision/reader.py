@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
-from fanscan.vision import annotate, consistency, finder, flowers, layout
+from fanscan.vision import annotate, consistency, finder, flowers, layout, white_balance
 from fanscan.vision.detections import HandLayout, TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -85,8 +85,6 @@ DUPLICATE_IOU = 0.35
 confident reading goes (``_without_duplicates``): refined boxes of true neighbours overlap up to
 0.23, a box across two tiles and a true one 0.30 (scenes 0-499); the duplicates seen overlapped
 0.38-0.78 (three in scenes 1000-1299; two in 2000-2499, each read as a flower, a flower too many)."""
-BODY_REFERENCE = np.float32([217, 235, 241])
-"""BGR of a tile body under neutral light, as the classifier learnt it (the scenes' mean ivory)."""
 CAST_IGNORED = 0.05
 """A colour cast whose gains all lie within this of 1 (in log) is left alone."""
 FLIP_BELOW = 0.75
@@ -177,21 +175,14 @@ def _write_image(path: Path, image: np.ndarray) -> None:
 
 
 def _cast_table(crops: list[np.ndarray]) -> np.ndarray | None:
-    """A lookup table that takes the light's colour cast out of the crops, judged on the tiles'
-    bodies: the median over the crops of each one's bright level (90th percentile per channel) is
-    brought to the hue of the ivory the classifier learnt (``BODY_REFERENCE``), keeping its
-    brightness; None when the cast is slight. Measured (15-30 scenes each, hands read exactly): a
-    tungsten cast 9 -> 11 of 30, a cool one 27 -> 28, unchanged without a cast (171 of 200)."""
-    if not crops:
+    """A lookup table that takes the light's colour cast out of the crops (``white_balance``,
+    judged on every 16th pixel of each crop), or None when the cast is slight. Measured (15-30
+    scenes each, hands read exactly): a tungsten cast 9 -> 11 of 30, a cool one 27 -> 28,
+    unchanged without a cast (171 of 200)."""
+    gains = white_balance.body_gains([c[::4, ::4] for c in crops])
+    if gains is None or white_balance.cast_strength(gains) < CAST_IGNORED:
         return None
-    pixels = [c[::4, ::4].reshape(-1, 3) for c in crops]  # every 16th pixel tells the level as well
-    bright = np.array([np.partition(p, int(0.9 * (len(p) - 1)), axis=0)[int(0.9 * (len(p) - 1))] for p in pixels])
-    level = np.maximum(np.array([median(bright[:, channel]) for channel in range(3)], np.float32), 1.0)
-    target = level.mean() * BODY_REFERENCE / BODY_REFERENCE.mean()
-    gains = np.clip(target / level, 0.6, 1.6).astype(np.float32)
-    if float(np.abs(np.log(gains)).max()) < CAST_IGNORED:
-        return None
-    return np.clip(np.arange(256, dtype=np.float32)[:, None] * gains, 0, 255).astype(np.uint8)[:, None, :]
+    return white_balance.lookup_table(gains)
 
 
 def _balanced(crops: list[np.ndarray], table: np.ndarray | None) -> list[np.ndarray]:

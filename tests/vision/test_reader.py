@@ -319,7 +319,8 @@ def test_reader_reads_these_generated_hands_exactly(seed: int, left_out: int) ->
 
 
 def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies() -> None:
-    from fanscan.vision.reader import BODY_REFERENCE, _balanced, _cast_table
+    from fanscan.vision.reader import _balanced, _cast_table
+    from fanscan.vision.white_balance import BODY_REFERENCE
 
     def _white_balanced(crops: list[np.ndarray]) -> list[np.ndarray]:
         return _balanced(crops, _cast_table(crops))

@@ -1,0 +1,48 @@
+"""Taking a light's colour cast out of a photo, judged on the tiles' bodies.
+
+Tile bodies are ivory under any table, so their bright level (the 90th percentile of each channel
+inside a tile) says the light's colour better than the photo's brightest pixels do: those are as
+often a wooden or felt table as a tile. The gains bring the median tile's bright level to the hue
+of the ivory the networks learnt (``BODY_REFERENCE``), keeping its brightness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from fanscan.vision.numeric import median
+
+BODY_REFERENCE = np.float32([217, 235, 241])
+"""BGR of a tile body under neutral light, as the networks learnt it (the scenes' mean ivory)."""
+MAX_GAIN = 1.6
+"""No channel is scaled by more than this, or by less than its inverse (about)."""
+
+
+def body_gains(bodies: Sequence[np.ndarray]) -> np.ndarray | None:
+    """Per-channel (BGR) gains that take the cast out of ``bodies`` (BGR uint8 pixels of tiles,
+    any shape ending in 3), or None when there are none."""
+    levels = []
+    for body in bodies:
+        pixels = body.reshape(-1, 3)
+        if len(pixels) == 0:
+            continue
+        k = int(0.9 * (len(pixels) - 1))
+        levels.append(np.partition(pixels, k, axis=0)[k])
+    if not levels:
+        return None
+    bright = np.array(levels, np.float32)
+    level = np.maximum(np.array([median(bright[:, channel]) for channel in range(3)], np.float32), 1.0)
+    target = level.mean() * BODY_REFERENCE / BODY_REFERENCE.mean()
+    return np.clip(target / level, 1 / MAX_GAIN, MAX_GAIN).astype(np.float32)
+
+
+def cast_strength(gains: np.ndarray) -> float:
+    """How far from neutral the gains are: the largest of their logs' magnitudes."""
+    return float(np.abs(np.log(gains)).max())
+
+
+def lookup_table(gains: np.ndarray) -> np.ndarray:
+    """A ``cv2.LUT`` table (256x1x3 uint8) that multiplies each BGR channel by its gain."""
+    return np.clip(np.arange(256, dtype=np.float32)[:, None] * gains, 0, 255).astype(np.uint8)[:, None, :]
