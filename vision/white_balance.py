@@ -20,9 +20,9 @@ MAX_GAIN = 1.6
 """No channel is scaled by more than this, or by less than its inverse (about)."""
 
 
-def body_gains(bodies: Sequence[np.ndarray]) -> np.ndarray | None:
-    """Per-channel (BGR) gains that take the cast out of ``bodies`` (BGR uint8 pixels of tiles,
-    any shape ending in 3), or None when there are none."""
+def body_level(bodies: Sequence[np.ndarray]) -> np.ndarray | None:
+    """The tiles' bright level (BGR): each body's 90th percentile per channel, the median over the
+    bodies (BGR uint8 pixels of tiles, any shape ending in 3); None when there are none."""
     levels = []
     for body in bodies:
         pixels = body.reshape(-1, 3)
@@ -33,9 +33,25 @@ def body_gains(bodies: Sequence[np.ndarray]) -> np.ndarray | None:
     if not levels:
         return None
     bright = np.array(levels, np.float32)
-    level = np.maximum(np.array([median(bright[:, channel]) for channel in range(3)], np.float32), 1.0)
+    return np.maximum(np.array([median(bright[:, channel]) for channel in range(3)], np.float32), 1.0)
+
+
+def cast_gains(level: np.ndarray) -> np.ndarray:
+    """Per-channel (BGR) gains that bring a bright ``level`` to the reference's hue, keeping its
+    brightness."""
     target = level.mean() * BODY_REFERENCE / BODY_REFERENCE.mean()
     return np.clip(target / level, 1 / MAX_GAIN, MAX_GAIN).astype(np.float32)
+
+
+def body_gains(bodies: Sequence[np.ndarray]) -> np.ndarray | None:
+    """``cast_gains`` of the bodies' ``body_level``, or None when there are no bodies."""
+    level = body_level(bodies)
+    return None if level is None else cast_gains(level)
+
+
+def brightness(level: np.ndarray) -> float:
+    """A bright level's brightness as a share of the reference ivory's (1: as bright)."""
+    return float(level.mean() / BODY_REFERENCE.mean())
 
 
 def cast_strength(gains: np.ndarray) -> float:

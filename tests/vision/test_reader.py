@@ -342,6 +342,26 @@ def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies(
     assert _white_balanced([]) == [] and _cast_table([]) is None
 
 
+def test_reader_brightens_crops_of_dim_tiles_and_leaves_merely_darker_ones() -> None:
+    from fanscan.vision.reader import BRIGHTENED_TO, DIM_BELOW, _balanced, _cast_table
+    from fanscan.vision.white_balance import BODY_REFERENCE
+
+    def crops_at(light: float) -> list[np.ndarray]:
+        crop = np.empty((128, 96, 3), np.float32)
+        crop[:] = BODY_REFERENCE
+        crop[40:80, 30:60] = (30, 30, 180)  # red ink
+        return [np.clip(crop * light, 0, 255).astype(np.uint8) for _ in range(5)]
+
+    darker = crops_at(DIM_BELOW + 0.1)
+    assert _cast_table(darker) is None  # a little darker, no cast: untouched
+    dim = crops_at(0.4)
+    brightened = _balanced(dim, _cast_table(dim))
+    body = np.median(np.concatenate([b[5:30, 5:30].reshape(-1, 3) for b in brightened]), axis=0)
+    assert np.allclose(body, BODY_REFERENCE * BRIGHTENED_TO, rtol=0.04)
+    ink = np.median(np.concatenate([b[50:70, 40:50].reshape(-1, 3) for b in brightened]), axis=0)
+    assert ink[2] > 2 * ink[0]  # the red ink stays red
+
+
 @pytest.mark.skipif("kmahjongg-traditional" not in tile_art.available_styles(), reason="kmahjongg not installed")
 def test_reader_leaves_out_a_box_of_bare_table_that_makes_the_hand_one_too_long(tmp_path) -> None:
     scene = generate_scene(329)  # the finder boxes the table between the winning tile and the flowers
