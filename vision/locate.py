@@ -29,6 +29,16 @@ REFIND_SHORT = 36
 REFIND_MAX_SIDE = 1280
 """...but on an image of at most this long side (a close-up of a few large tiles)."""
 REFIND_PASSES = 2
+REGION_ALONG = 4.0
+REGION_ACROSS = 1.5
+"""The region searched again reaches this many tile short sides beyond the found tiles along the
+hand's rows, and across them: tiles the first pass missed lie at the rows' ends (seeds 15420 and
+16129: three and five tiles at the near end of a far, slanted hand)."""
+TILE_SIZED = 0.1
+"""A box found in the region searched again counts only when its area is at least this share of
+the median tile's found before: a patterned cloth taken in by the wider region gave 58 specks of
+texture (15244), whose size would have set the next search's scale. (0.3 dropped half the tiles
+of a far hand whose first-pass boxes were large: 15557.)"""
 SAME_SCALE = 0.15
 """The hand is searched a second time only at a scale whose log differs by more than this from the
 first search's (the tiles the first found give their size better than the first pass's did)."""
@@ -155,6 +165,7 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
         if region is None or (searched_at is not None and abs(np.log(region[2] / searched_at)) < SAME_SCALE):
             break
         again_image, again = _refind(photo, *region)
+        again = again.subset(quad_areas(again.quads) >= TILE_SIZED * median(quad_areas(detections.quads)))
         if len(again) < 3:
             break
         small, detections, searched_at = again_image, again, region[2]
@@ -272,8 +283,10 @@ def _refind_region(photo: Photo, detections: TileDetections) -> tuple[np.ndarray
     if short < 1:
         return None
     points = detections.quads.reshape(-1, 2)
-    lo = np.maximum(points.min(axis=0) - 1.5 * short, 0)
-    hi = np.minimum(points.max(axis=0) + 1.5 * short, np.array(photo.size, np.float64))
+    right, up = layout.hand_frame(detections.quads)
+    margin = short * (REGION_ALONG * np.abs(right) + REGION_ACROSS * np.abs(up))
+    lo = np.maximum(points.min(axis=0) - margin, 0)
+    hi = np.minimum(points.max(axis=0) + margin, np.array(photo.size, np.float64))
     return lo, hi, min(REFIND_SHORT / short, REFIND_MAX_SIDE / float(max(hi - lo)))
 
 

@@ -47,12 +47,22 @@ def test_a_hand_in_part_of_the_photo_is_searched_again_once(monkeypatch: pytest.
         searched.append(found)
         return found
 
+    regions: list[tuple[np.ndarray, np.ndarray]] = []
+    refind = locate_module._refind
+
+    def recorded(photo, lo, hi, factor):
+        regions.append((lo, hi))
+        return refind(photo, lo, hi, factor)
+
     monkeypatch.setattr(finder, "find_tiles", counted)
-    small, found = locate_module.locate(load_photo(sample_photo_path()))
+    monkeypatch.setattr(locate_module, "_refind", recorded)
+    photo = load_photo(sample_photo_path())
+    small, found = locate_module.locate(photo)
     assert len(searched) == 2
     seen = float(np.median(locate_module._short_sides(searched[-1].quads)))
     assert abs(np.log(seen / locate_module.REFIND_SHORT)) < locate_module.SAME_SCALE
-    assert small.shape[1] < 0.95 * finder.WORK_SIDE  # the region, not the whole photo
+    (lo, hi), = regions
+    assert (hi - lo)[0] < 0.95 * photo.width  # the hand's region, not the whole photo
     assert len(found) >= 14
 
 
@@ -70,3 +80,37 @@ def test_a_close_up_s_pieces_still_spread_wide() -> None:
     quads = np.float32([[[x, 0], [x + s, 0], [x + s, s], [x, s]] for x, s in zip(np.cumsum(sides), sides)])
     found = TileDetections(quads, np.ones(len(quads), np.float32), np.zeros(len(quads), bool))
     assert locate_module.tile_size_spread(found) > locate_module.SPREAD_AGREES
+
+
+def test_refind_region_reaches_further_along_the_rows_than_across() -> None:
+    photo = load_photo(sample_photo_path())
+    short = 30.0
+    row = _tiles(short, count=6, x0=500.0)
+    lo, hi, _ = locate_module._refind_region(photo, row)
+    along, across = locate_module.REGION_ALONG * short, locate_module.REGION_ACROSS * short
+    assert lo == pytest.approx([500.0 - along, 100.0 - across], abs=1.0)
+    assert hi == pytest.approx([500.0 + 6 * short + along, 100.0 + 1.35 * short + across], abs=1.0)
+    column = TileDetections(row.quads[:, :, ::-1].copy()[:, [0, 3, 2, 1]], row.scores, row.backs)  # the row turned
+    lo, hi, _ = locate_module._refind_region(photo, column)
+    assert lo == pytest.approx([100.0 - across, 500.0 - along], abs=1.0)
+
+
+def test_specks_found_in_the_region_searched_again_are_not_taken_for_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A patterned cloth in the searched region gave dozens of specks (scene 15244): as the
+    # majority, they would have survived the speck filter and set the next search's scale.
+    photo = load_photo(sample_photo_path())
+    tiles = _tiles(60.0, count=8, x0=300.0)
+    rng = np.random.default_rng(0)
+    corners = rng.uniform(0, 1500, (40, 1, 2)).astype(np.float32)
+    specks = corners + np.float32([[0, 0], [6, 0], [6, 6], [0, 6]])
+    found = TileDetections(np.concatenate([tiles.quads, specks]), np.ones(48, np.float32), np.zeros(48, bool))
+    searched: list[float] = []
+
+    def refind(photo_, lo, hi, factor):
+        searched.append(factor)
+        return np.zeros((64, 64, 3), np.uint8), found
+
+    monkeypatch.setattr(locate_module, "_refind", refind)
+    _, kept = locate_module.locate(photo, refine=False)
+    assert len(kept) == len(tiles)
+    assert searched and all(f * 60.0 == pytest.approx(locate_module.REFIND_SHORT, rel=0.2) for f in searched[1:])

@@ -377,3 +377,18 @@ def test_reader_leaves_out_a_box_of_bare_table_that_makes_the_hand_one_too_long(
     centre = box.mean(axis=0).round().astype(int)
     near = drawn[centre[1] - 1 : centre[1] + 2, centre[0] - 1 : centre[0] + 2].reshape(-1, 3)
     assert any(tuple(p) == (160, 160, 160) for p in near)  # the grey cross's middle
+
+
+@pytest.mark.parametrize("seed", [
+    pytest.param(15420, marks=_needs("kmahjongg-default")),  # a far hand: three 9m at a row's end
+    pytest.param(15557, marks=_needs("gnome-smooth")),  # a far hand whose first boxes were large
+    pytest.param(15244, marks=_needs("xmahjongg-real")),  # a patterned cloth beside the hand
+])
+def test_reader_searches_the_rows_ends_again_without_taking_texture_for_tiles(seed: int) -> None:
+    # 15420: the first pass missed tiles at the row's end, outside a region grown 1.5 short sides
+    # (now 4 along the rows). 15244: the wider region took in cloth whose specks, as the
+    # majority, set the next search's scale, until boxes far smaller than the tiles were ignored.
+    scene = generate_scene(seed)
+    reading = read_photo(scene.jpeg)
+    key = lambda h: (sorted(h["concealed"]), h["melds"], h["win_tile"], sorted(h["flowers"]))
+    assert key(reading.hand) == key(scene.hand)
