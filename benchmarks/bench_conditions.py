@@ -27,9 +27,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scenes import _key  # noqa: E402
 
 
-def _gains(bgr: tuple[float, float, float]) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
+def _cast(light: int) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
+    """The picture under ``photo_effects.CASTS[light]``, without the jitter training draws."""
+    from fanscan.datasets.photo_effects import CASTS
+
+    gains = np.float32(CASTS[light])
+
     def cast(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        return np.clip(image.astype(np.float32) * np.float32(bgr), 0, 255).astype(np.uint8)
+        return np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     return cast
 
 
@@ -55,10 +60,10 @@ def _small(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
     "plain": lambda image, rng: image,
-    "tungsten": _gains((0.55, 0.8, 1.1)),
-    "warm": _gains((0.75, 0.92, 1.08)),
-    "cool": _gains((1.15, 1.0, 0.8)),
-    "green": _gains((0.85, 1.1, 0.85)),
+    "tungsten": _cast(0),
+    "warm": _cast(1),
+    "cool": _cast(2),  # shade
+    "green": _cast(3),  # fluorescent
     "motion": _motion,  # 6 px at 1,600 wide
     "defocus": _defocus,  # Gaussian, sigma 2 px at 1,600 wide
     "dim": _dim,  # 0.4 of the light, sensor noise sigma 7

@@ -176,8 +176,10 @@ def _balanced_for_cast(photo: Photo, small: np.ndarray, detections: TileDetectio
     """Whether the photo was under a strong colour cast (``STRONG_CAST``, judged on the middles of
     the tiles the finder found in ``small``), and so now balanced: the finder and the classifier
     learnt tiles under near-neutral light."""
+    if photo.balanced:
+        return False
     found = without_specks(detections)
-    if photo.balanced or len(found) < 3:
+    if len(found) < 3:
         return False
     bodies = []
     for quad in found.quads:

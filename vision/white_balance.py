@@ -17,7 +17,7 @@ from fanscan.vision.numeric import median
 BODY_REFERENCE = np.float32([217, 235, 241])
 """BGR of a tile body under neutral light, as the networks learnt it (the scenes' mean ivory)."""
 MAX_GAIN = 1.6
-"""No channel is scaled by more than this, or by less than its inverse (about)."""
+"""No channel's gain is above this or below its inverse."""
 
 
 def body_level(bodies: Sequence[np.ndarray]) -> np.ndarray | None:

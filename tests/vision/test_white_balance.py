@@ -6,11 +6,12 @@ import cv2
 import numpy as np
 import pytest
 from fanscan.datasets import tile_art
+from fanscan.datasets.photo_effects import CASTS
 from fanscan.vision import locate, white_balance
 from fanscan.vision.image_io import load_photo
 from fanscan.vision.white_balance import BODY_REFERENCE
 
-TUNGSTEN = np.float32([0.55, 0.8, 1.1])  # BGR gains of a warm indoor lamp
+TUNGSTEN = np.float32(CASTS[0])  # BGR gains of a warm indoor lamp
 
 
 def _bodies(cast: np.ndarray, n: int = 7) -> list[np.ndarray]:
