@@ -30,6 +30,7 @@ from fanscan.models.augment import augment_real
 from fanscan.models.data import ArraySet, real_set, synthetic_set
 from fanscan.models.export import export
 from fanscan.models.net import TileNet
+from fanscan.models.onnx_init import freeze_norms, tile_net_from_onnx
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision.preprocess import PreprocessSpec, normalise
 
@@ -54,7 +55,9 @@ class TrainConfig:
     lr: float = 3e-3
     threads: int = 2
     work_dir: Path = Path("work_data")
-    init: Path | None = None  # a checkpoint to start from (fine-tuning) instead of from scratch
+    # Weights to start from (fine-tuning) instead of from scratch: a .pt checkpoint, or an exported
+    # .onnx such as the shipped model (its batch norms, folded by the export, stay frozen).
+    init: Path | None = None
     # Crop folders exported by `fanscan export --format crops` (a user's own reviewed tile sets).
     extra_crops: tuple[Path, ...] = ()
     # Share of each batch drawn from extra_crops alone; None: they are pooled with the real crops.
@@ -158,9 +161,13 @@ def train(config: TrainConfig) -> TrainResult:
     extra = real_set(extra_crops, config.spec) if extra_crops else None
     extra_classes = _by_class(extra.labels) if extra is not None else []
 
-    net = TileNet(len(CLASS_LABELS))
-    if config.init is not None:
-        net.load_state_dict(torch.load(config.init, map_location="cpu", weights_only=True))
+    frozen_norms = config.init is not None and config.init.suffix == ".onnx"
+    if frozen_norms:
+        net = tile_net_from_onnx(config.init)
+    else:
+        net = TileNet(len(CLASS_LABELS))
+        if config.init is not None:
+            net.load_state_dict(torch.load(config.init, map_location="cpu", weights_only=True))
     net = net.to(memory_format=torch.channels_last)
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=1e-4)
     warmup = max(1, config.steps // 20)
@@ -170,6 +177,8 @@ def train(config: TrainConfig) -> TrainResult:
     )
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     net.train()
+    if frozen_norms:
+        freeze_norms(net)
     progress = tqdm(range(config.steps), desc="training", unit="step")
     running = None
     for _ in progress:

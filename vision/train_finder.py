@@ -8,6 +8,12 @@ touching tiles come out as separate blobs; the finder grows each blob back to th
     python -m fanscan.vision.train_finder --scenes 800 --steps 1500 --out vision/tile_finder.onnx
 
 Scene seeds for training start at ``TRAIN_SEED_BASE``, far from the benchmark's seeds (0-9999).
+
+``--real-folds 0,1,2,3`` adds the real table photos of those source folds (``datasets.real_tables``;
+never the held-out fold), each version the augmentation did not turn (no black fill). Only their
+labelled tiles are known: a face is drawn as in a scene, the ring around each labelled tile is
+table, and everything else is ``IGNORE`` (walls, discards and other players' tiles are often left
+unlabelled there, so an unlabelled pixel is no evidence of table).
 """
 
 from __future__ import annotations
@@ -23,6 +29,12 @@ from fanscan.atomic import atomic_path
 from fanscan.vision.finder import SHRINK, WORK_SIDE
 
 TRAIN_SEED_BASE = 1_000_000
+IGNORE = 255  # mask value that adds nothing to the loss
+# A real photo's labelled tile is known to be surrounded by table up to this share of its short
+# side: the gap to a neighbour, where the finder must learn to separate touching tiles.
+KNOWN_RING = 0.35
+# Share of pure black fill above which an augmented real version counts as turned or sheared.
+TURNED_FILL = 0.01
 
 
 def target_mask(shape: tuple[int, int], quads: list[np.ndarray], backs: list[bool]) -> np.ndarray:
@@ -46,6 +58,39 @@ def make_example(seed: int) -> tuple[np.ndarray, np.ndarray]:
     quads = [t.quad / 2 for t in scene.tiles]
     mask = target_mask(half, quads, [t.code == "back" for t in scene.tiles])
     return scene.image, mask
+
+
+def real_example(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(image, class map at half its size) for a real photo whose labelled tiles are ``boxes``
+    (x0 y0 x1 y1 pixels): faces as ``target_mask`` draws them, a ring of table around each, the
+    rest ``IGNORE``."""
+    half = (image.shape[0] // 2, image.shape[1] // 2)
+    mask = np.full(half, IGNORE, np.uint8)
+    small = boxes / 2
+    for x0, y0, x1, y1 in small:
+        ring = KNOWN_RING * min(x1 - x0, y1 - y0)
+        cv2.rectangle(mask, (int(x0 - ring), int(y0 - ring)), (int(np.ceil(x1 + ring)), int(np.ceil(y1 + ring))), 0, -1)
+    quads = [np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) for x0, y0, x1, y1 in small]
+    faces = target_mask(half, quads, [False] * len(quads))
+    mask[faces == 1] = 1
+    return image, mask
+
+
+def real_examples(folds: list[int]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """``real_example`` of every unturned, labelled version of the real table photos in ``folds``."""
+    from fanscan.datasets.real_tables import HELD_OUT_FOLD, fill_fraction, in_folds, load_table_photos
+
+    if HELD_OUT_FOLD in folds:
+        raise ValueError(f"fold {HELD_OUT_FOLD} is held out for the benchmark")
+    images, masks = [], []
+    for photo in in_folds(load_table_photos(), folds):
+        image = photo.load()
+        if not len(photo.codes) or fill_fraction(image) > TURNED_FILL:
+            continue
+        image, mask = real_example(image, photo.boxes)
+        images.append(image)
+        masks.append(mask)
+    return images, masks
 
 
 def conv_block(cin: int, cout: int, stride: int = 1, dilation: int = 1):
@@ -233,7 +278,7 @@ def initial_net(init: Path | None):
 
 
 def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None = None,
-          zoom: tuple[float, float] | None = None) -> None:
+          zoom: tuple[float, float] | None = None, real_folds: list[int] | None = None) -> None:
     """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
     ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
     export ONNX to ``out`` and the weights beside it (.pt)."""
@@ -241,9 +286,14 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
 
     net, frozen_norms = start
     images, masks = _examples(scenes, cache)
+    if real_folds:
+        real_images, real_masks = real_examples(real_folds)
+        print(f"{len(real_images)} real photos", file=sys.stderr, flush=True)
+        images, masks = images + real_images, masks + real_masks
     weights = torch.tensor([1.0, 2.0, 4.0])
     fit(net, _batches(images, masks, np.random.default_rng(0), 6, zoom), steps,
-        lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights),
+        lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights,
+                                                            ignore_index=IGNORE),
         25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms)
     with atomic_path(out.with_suffix(".pt")) as temp:
         torch.save(net.state_dict(), temp)
@@ -267,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, help="start from these weights: a .pt of an earlier run, or an .onnx such as the shipped model")
     parser.add_argument("--zoom", type=float, nargs=2, metavar=("LOW", "HIGH"),
                         help="show half of the training windows zoomed by a factor between these (e.g. 0.7 2)")
+    parser.add_argument("--real-folds", type=lambda t: [int(f) for f in t.split(",") if f],
+                        help="also train on the real table photos of these source folds (e.g. 0,1,2,3)")
     args = parser.parse_args(argv)
     if args.zoom is not None and not 0.55 <= args.zoom[0] <= args.zoom[1] <= 4:
         parser.error("--zoom: LOW and HIGH must satisfy 0.55 <= LOW <= HIGH <= 4")
@@ -274,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         start = initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
     except (OSError, ValueError) as error:
         parser.error(f"--init {args.init}: {error}")
-    train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None)
+    train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
+          args.real_folds)
     return 0
 
 

@@ -168,3 +168,24 @@ def test_train_finder_refuses_a_zoom_out_of_range(zoom: list[str], capsys: pytes
         train_finder.main(["--zoom", *zoom])
     assert exit_info.value.code == 2
     assert "error: --zoom:" in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_train_finder_real_photo_marks_only_what_its_labels_say() -> None:
+    from fanscan.vision.train_finder import IGNORE, real_example
+
+    image = np.zeros((100, 200, 3), np.uint8)
+    boxes = np.float32([[20, 20, 60, 80], [60, 20, 100, 80]])  # two touching labelled tiles
+    _, mask = real_example(image, boxes)
+    assert mask.shape == (50, 100)
+    assert mask[25, 20] == 1 and mask[25, 40] == 1  # each face, at half size
+    assert mask[25, 30] == 0  # the seam between them is table
+    assert mask[25, 8] == 0  # so is the ring just outside a labelled tile
+    assert mask[25, 90] == IGNORE and mask[2, 2] == IGNORE  # unlabelled: maybe a wall, maybe table
+
+
+def test_train_finder_refuses_the_held_out_fold() -> None:
+    from fanscan.datasets.real_tables import HELD_OUT_FOLD
+    from fanscan.vision.train_finder import real_examples
+
+    with pytest.raises(ValueError, match="held out"):
+        real_examples([0, HELD_OUT_FOLD])

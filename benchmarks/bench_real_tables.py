@@ -1,0 +1,185 @@
+"""The photo reader on real table photos it never trained on: the held-out sources of rf-chinese.
+
+    python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--model A.onnx ...] [--limit N]
+        [--annotate DIR] [--picture CONFUSION.png] [--all-tiles]
+
+Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
+photos, never a version of a trained one), its least turned version, flipped back when the
+augmentation mirrored it (decided from the labels as ``real_table_crops`` does). Every pairing of
+the ``--finder`` and ``--model`` (tile classifier) files given (default: the shipped ones) reads
+every photo, side by side in one run; the first pairing's failures are annotated.
+
+Per photo and in total, for each model:
+- ``found``: labelled tiles with a reader box of IoU >= 0.5 (boxes compared as upright rectangles),
+- ``right``: of those, read as their labelled face,
+- ``exact``: photos whose every labelled tile is found and right,
+- ``unlabelled``: reader boxes over no labelled tile (walls, discards and other players' tiles are
+  often unlabelled here, so this counts them as well as boxes of no tile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+IOU_FOUND = 0.5
+
+
+@dataclass
+class Tally:
+    """Running totals of one model."""
+
+    labelled: int = 0
+    found: int = 0
+    right: int = 0
+    exact: int = 0
+    photos: int = 0
+    unlabelled: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        return {
+            "photos": self.photos,
+            "labelled": self.labelled,
+            "found": round(self.found / max(1, self.labelled), 4),
+            "right_of_found": round(self.right / max(1, self.found), 4),
+            "right_of_labelled": round(self.right / max(1, self.labelled), 4),
+            "exact_photos": self.exact,
+            "unlabelled_per_photo": round(self.unlabelled / max(1, self.photos), 2),
+            "read_errors": self.errors,
+            "seconds_per_photo": round(self.seconds / max(1, self.photos), 3),
+        }
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU (len(a), len(b)) of x0 y0 x1 y1 boxes."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)))
+    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def match(truth: np.ndarray, found: np.ndarray) -> list[tuple[int, int]]:
+    """Greedy one-to-one pairs (truth index, found index) of IoU >= ``IOU_FOUND``, best first."""
+    iou = box_iou(truth, found)
+    pairs = []
+    while iou.size and iou.max() >= IOU_FOUND:
+        i, j = np.unravel_index(int(iou.argmax()), iou.shape)
+        pairs.append((int(i), int(j)))
+        iou[i, :] = -1
+        iou[:, j] = -1
+    return pairs
+
+
+def reader_boxes(reading) -> tuple[np.ndarray, list[str]]:
+    """The reader's tiles as upright rectangles and their codes."""
+    boxes = [(min(x for x, _ in t.box), min(y for _, y in t.box),
+              max(x for x, _ in t.box), max(y for _, y in t.box)) for t in reading.tiles]
+    return np.array(boxes, np.float32).reshape(-1, 4), [t.code for t in reading.tiles]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", type=Path, action="append", default=[],
+                        help="tile classifier to compare (repeatable; default: the shipped one)")
+    parser.add_argument("--finder", type=Path, action="append", default=[],
+                        help="tile finder to compare (repeatable; default: the shipped one)")
+    parser.add_argument("--limit", type=int, help="only the first N held-out sources")
+    parser.add_argument("--annotate", type=Path, help="folder for annotated pictures of failures")
+    parser.add_argument("--picture", type=Path, help="confusion matrix PNG of the first model")
+    parser.add_argument("--all-tiles", action="store_true",
+                        help="read every tile (read_photo one_hand=False), not one hand")
+    parser.add_argument("--folds", default=None,
+                        help="comma-separated source folds to read (default: the held-out fold)")
+    args = parser.parse_args(argv)
+
+    from fanscan.datasets.real_table_crops import upright_crops
+    from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, least_turned, load_table_photos
+    from fanscan.errors import FanscanError
+    from fanscan.vision.classifier import TileClassifier, default_classifier
+    from fanscan.vision import finder
+    from fanscan.vision.reader import read_photo
+
+    photos = load_table_photos()
+    if not photos:
+        print("../shared/data/rf-chinese is not here", file=sys.stderr)
+        return 1
+    folds = [int(f) for f in args.folds.split(",")] if args.folds else [HELD_OUT_FOLD]
+    chosen = least_turned(in_folds(photos, folds))[: args.limit]
+    chosen = [p for p in chosen if len(p.codes)]
+    judge = default_classifier()
+    classifiers = [(m.name, TileClassifier(m)) for m in args.model] or [("shipped", judge)]
+    finders = [(f.name, f) for f in args.finder] or [("shipped", finder.MODEL_PATH)]
+    models = [(f"{f_name}+{c_name}", f_path, classifier)
+              for f_name, f_path in finders for c_name, classifier in classifiers]
+    tallies = {name: Tally() for name, _, _ in models}
+    if args.annotate:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    for number, photo in enumerate(chosen, start=1):
+        image = photo.load()
+        truth = photo.boxes.copy()
+        if upright_crops(photo, judge).mirrored:
+            image = np.ascontiguousarray(image[:, ::-1])
+            width = image.shape[1]
+            truth[:, [0, 2]] = width - truth[:, [2, 0]]
+        encoded = cv2.imencode(".png", image)[1].tobytes()
+        line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}
+        for name, finder_path, classifier in models:
+            finder.MODEL_PATH = finder_path
+            tally = tallies[name]
+            tally.photos += 1
+            tally.labelled += len(truth)
+            started = time.perf_counter()
+            try:
+                reading = read_photo(encoded, classifier=classifier, one_hand=not args.all_tiles)
+            except FanscanError as error:
+                tally.errors += 1
+                line[name] = {"error": error.code}
+                continue
+            finally:
+                tally.seconds += time.perf_counter() - started
+            boxes, codes = reader_boxes(reading)
+            pairs = match(truth, boxes)
+            right = [(photo.codes[i], codes[j]) for i, j in pairs]
+            n_right = sum(t == r for t, r in right)
+            tally.found += len(pairs)
+            tally.right += n_right
+            tally.unlabelled += len(boxes) - len(pairs)
+            tally.pairs += right
+            exact = len(pairs) == len(truth) and n_right == len(truth)
+            tally.exact += exact
+            line[name] = {"found": len(pairs), "right": n_right, "boxes": len(boxes),
+                          "misread": dict(Counter(f"{t}>{r}" for t, r in right if t != r))}
+            if args.annotate and not exact and name == models[0][0]:
+                reading.save_annotated(args.annotate / f"{photo.source}.jpg")
+        print(json.dumps(line), flush=True)
+        if number % 10 == 0:
+            print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
+    for name, tally in tallies.items():
+        print(json.dumps({"model": name, **tally.summary()}))
+    if args.picture:
+        from eval_classifier import confusion_picture  # a script beside this one
+
+        pairs = tallies[models[0][0]].pairs
+        confusion_picture([t for t, _ in pairs], [r for _, r in pairs], args.picture)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

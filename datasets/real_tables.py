@@ -1,0 +1,178 @@
+"""Real photos of real tables with a box per labelled tile: ``../shared/data/rf-chinese``.
+
+1,720 photos (CC BY 4.0, "Chinese Mahjong Detection v4" on Roboflow): 430 source photos, each in
+four augmented versions (stretched to 640 x 640, mirror flips, quarter turns, rotations up to 45
+degrees and shears that leave black corners). Optional: absent on a user's machine, where
+``load_table_photos`` returns an empty list.
+
+1. Every version of a source photo shares the file-name prefix before ``_jpg.rf.``; the prefix is
+   the unit of every split (``source_fold``), so no photo is ever trained on in one version and
+   scored in another.
+2. Labels are YOLO lines, a box (``class cx cy w h``) or a polygon (``class x y x y ...``), both
+   normalised; a polygon becomes its bounding box.
+3. ``least_turned`` keeps, of each source, the version with the fewest black fill pixels: the one
+   the augmentation turned and sheared least, the closest to the photo someone took.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from fanscan.datasets.shared import shared_path
+from fanscan.errors import FanscanError
+
+# The set's class names (data.yaml, in label order) -> fanscan tile codes (its README).
+RF_CLASS_NAMES: tuple[str, ...] = (
+    "bs1", "sc1", "sd1", "sb1", "hwe", "bs2", "sc2", "sd2", "sb2", "hws", "bs3", "sc3", "sd3",
+    "sb3", "hww", "bs4", "sc4", "sd4", "sb4", "hwn", "bf1", "sc5", "sd5", "sb5", "hdw", "bf2",
+    "sc6", "sd6", "sb6", "hdg", "bf3", "sc7", "sd7", "sb7", "hdr", "bf4", "sc8", "sd8", "sb8",
+    "sc9", "sd9", "sb9",
+)
+
+
+def rf_class_code(name: str) -> str:
+    """The tile code of one of the set's class names: ``sc1``-``sc9`` characters, ``sd`` dots,
+    ``sb`` bamboo, ``hw?`` winds, ``hd?`` dragons, ``bf1-4`` flowers, ``bs1-4`` seasons."""
+    suits = {"sc": "m", "sd": "p", "sb": "s"}
+    honours = {"hwe": "E", "hws": "S", "hww": "W", "hwn": "N", "hdr": "C", "hdg": "F", "hdw": "P"}
+    if name[:2] in suits and name[2:] in set("123456789") and len(name) == 3:
+        return f"{name[2]}{suits[name[:2]]}"
+    if name in honours:
+        return honours[name]
+    if name[:2] in ("bf", "bs") and name[2:] in ("1", "2", "3", "4"):
+        return f"{int(name[2]) + (0 if name[:2] == 'bf' else 4)}f"
+    raise FanscanError("bad_dataset", f"unknown rf-chinese class name {name!r}")
+
+
+RF_CODES: tuple[str, ...] = tuple(rf_class_code(name) for name in RF_CLASS_NAMES)
+FOLDS = 5
+FILL_LEVELS = 3  # grey levels a flat augmentation fill varies by after JPEG
+HELD_OUT_FOLD = FOLDS - 1  # one source in five is never trained on
+
+
+@dataclass(frozen=True)
+class TablePhoto:
+    """One photo version: its file, its source prefix, and its labelled tiles (``boxes`` (n, 4)
+    x0 y0 x1 y1 in pixels, ``codes`` their tile codes)."""
+
+    path: Path
+    source: str
+    boxes: np.ndarray
+    codes: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if self.boxes.shape != (len(self.codes), 4):
+            raise ValueError(f"boxes are {self.boxes.shape}, expected ({len(self.codes)}, 4)")
+
+    def load(self) -> np.ndarray:
+        """The photo as a BGR uint8 array."""
+        image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise FanscanError("unreadable_image", f"cannot read {self.path}")
+        return image
+
+    @property
+    def fold(self) -> int:
+        return source_fold(self.source)
+
+
+def source_of(file_name: str) -> str:
+    """The source prefix every augmented version of one photo shares."""
+    stem = Path(file_name).stem
+    return stem.split("_jpg.rf.")[0] if "_jpg.rf." in stem else stem
+
+
+def source_fold(source: str, folds: int = FOLDS) -> int:
+    """A stable fold in ``range(folds)`` for a source (a hash: the same on every machine)."""
+    return int(hashlib.sha1(source.encode()).hexdigest(), 16) % folds
+
+
+def parse_yolo_lines(text: str, width: int, height: int) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Boxes (n, 4) in pixels and codes of a label file's lines (boxes or polygons)."""
+    boxes, codes = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        values = line.split()
+        if not values:
+            continue
+        try:
+            cls, numbers = int(values[0]), [float(v) for v in values[1:]]
+        except ValueError:
+            raise FanscanError("bad_dataset", f"line {number}: not numbers: {line[:60]!r}") from None
+        if not 0 <= cls < len(RF_CODES) or len(numbers) < 4 or len(numbers) % 2:
+            raise FanscanError("bad_dataset", f"line {number}: not a box or polygon: {line[:60]!r}")
+        if len(numbers) == 4:
+            cx, cy, w, h = numbers
+            x0, y0, x1, y1 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+        else:
+            xs, ys = numbers[0::2], numbers[1::2]
+            x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+        boxes.append((x0 * width, y0 * height, x1 * width, y1 * height))
+        codes.append(RF_CODES[cls])
+    array = np.array(boxes, np.float32).reshape(-1, 4)
+    array[:, 0::2] = array[:, 0::2].clip(0, width)
+    array[:, 1::2] = array[:, 1::2].clip(0, height)
+    return array, tuple(codes)
+
+
+def load_table_photos(root: str | os.PathLike[str] | None = None) -> list[TablePhoto]:
+    """Every labelled photo version of the set (empty when the set is not on this machine)."""
+    folder = Path(root) if root is not None else shared_path("data", "rf-chinese")
+    if folder is None or not (folder / "images").is_dir():
+        return []
+    photos = []
+    for image in sorted((folder / "images").glob("*.jpg")):
+        label = folder / "labels" / f"{image.stem}.txt"
+        if not label.is_file():
+            continue
+        # Every version is 640 x 640 (the README); read the size only when it is not.
+        size = _image_size(image)
+        boxes, codes = parse_yolo_lines(label.read_text(encoding="utf-8"), *size)
+        photos.append(TablePhoto(image, source_of(image.name), boxes, codes))
+    return photos
+
+
+def _image_size(path: Path) -> tuple[int, int]:
+    """(width, height) of a JPEG from its header (no full decode)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return image.size
+
+
+def fill_fraction(image: np.ndarray) -> float:
+    """Share of the photo that is the augmentation's fill: one flat colour (black, grey or white,
+    it varies) flooded from the corners, where it turned or sheared the photo."""
+    height, width = image.shape[:2]
+    filled = np.zeros((height + 2, width + 2), np.uint8)
+    flags = 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8)
+    for x, y in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)):
+        if not filled[y + 1, x + 1]:
+            # JPEG leaves a flat fill within a few levels; a photographed surface varies more.
+            cv2.floodFill(image, filled, (x, y), 0, (FILL_LEVELS,) * 3, (FILL_LEVELS,) * 3, flags)
+    return float(filled[1:-1, 1:-1].sum() / (height * width))
+
+
+def least_turned(photos: Iterable[TablePhoto]) -> list[TablePhoto]:
+    """Of each source, the version with the least black fill (ties: the first by file name)."""
+    by_source: dict[str, list[TablePhoto]] = defaultdict(list)
+    for photo in photos:
+        by_source[photo.source].append(photo)
+    chosen = []
+    for source in sorted(by_source):
+        versions = [p for p in by_source[source] if len(p.codes)] or by_source[source]
+        chosen.append(min(versions, key=lambda p: (fill_fraction(p.load()), p.path.name)))
+    return chosen
+
+
+def in_folds(photos: Sequence[TablePhoto], folds: Iterable[int]) -> list[TablePhoto]:
+    """The photos whose source falls in ``folds``."""
+    wanted = set(folds)
+    return [p for p in photos if p.fold in wanted]

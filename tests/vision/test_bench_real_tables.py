@@ -1,0 +1,39 @@
+"""The matching of ``benchmarks/bench_real_tables.py``: which reader box finds which labelled tile."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_real_tables.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    sys.path.insert(0, str(_SCRIPT.parent))
+    spec = importlib.util.spec_from_file_location("bench_real_tables", _SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_real_tables_iou(bench):
+    a = np.float32([[0, 0, 10, 10]])
+    b = np.float32([[0, 0, 10, 10], [5, 0, 15, 10], [20, 20, 30, 30]])
+    np.testing.assert_allclose(bench.box_iou(a, b), [[1.0, 1 / 3, 0.0]], atol=1e-6)
+
+
+def test_bench_real_tables_match_is_one_to_one_and_best_first(bench):
+    truth = np.float32([[0, 0, 10, 10], [10, 0, 20, 10]])
+    found = np.float32([[1, 0, 11, 10], [0, 0, 10, 10], [30, 30, 40, 40]])
+    # Found box 1 fits truth 0 exactly; found box 0 then goes to nothing (IoU with truth 1 < 0.5).
+    assert bench.match(truth, found) == [(0, 1)]
+
+
+def test_bench_real_tables_match_of_nothing(bench):
+    assert bench.match(np.zeros((0, 4), np.float32), np.float32([[0, 0, 1, 1]])) == []
