@@ -4,8 +4,9 @@
         [--annotate DIR] [--picture CONFUSION.png] [--all-tiles]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
-photos, never a version of a trained one), its least turned version, flipped back when the
-augmentation mirrored it (decided from the labels as ``real_table_crops`` does). Every pairing of
+photos, never a version of a trained one), its least turned version, turned back upright where
+its turn allows (``real_tables.upright_version``) and flipped back when the augmentation mirrored
+it (decided from the labels as ``real_table_crops`` does). Every pairing of
 the ``--finder`` and ``--model`` (tile classifier) files given (default: the shipped ones) reads
 every photo, side by side in one run; the first pairing's failures are annotated.
 
@@ -110,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from fanscan.datasets.real_table_crops import upright_crops
-    from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, least_turned, load_table_photos
+    from fanscan.datasets.real_tables import (
+        HELD_OUT_FOLD, in_folds, least_turned, load_table_photos, upright_version)
     from fanscan.errors import FanscanError
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision import finder
@@ -132,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for number, photo in enumerate(chosen, start=1):
-        image = photo.load()
-        truth = photo.boxes.copy()
+        version = upright_version(photo)
+        image, truth = (version.image, version.boxes.copy()) if version else (photo.load(), photo.boxes.copy())
         if upright_crops(photo, judge).mirrored:
             image = np.ascontiguousarray(image[:, ::-1])
             width = image.shape[1]

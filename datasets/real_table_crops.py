@@ -6,8 +6,9 @@ Writes one crop folder per source fold (``OUT/rf-fold0`` ... ``rf-fold4``, each 
 as ``fanscan export --format crops`` writes it), so ``fanscan train --extra-crops`` takes each fold
 as a tile set of its own and ``--hold-out rf-fold4`` keeps whole sources out.
 
-1. Of each source, the least turned version (``real_tables.least_turned``): its boxes hold one tile
-   each; a version turned 45 degrees boxes a tile with halves of its neighbours.
+1. Of each source, the least turned version (``real_tables.least_turned``), turned back upright
+   where its turn allows (``real_tables.upright_version``): a box around a turned tile holds halves
+   of its neighbours too.
 2. The augmentation may have mirrored the photo and turned it a quarter: each crop's labelled face
    is scored by the shipped classifier in the eight ways it could lie (four turns, mirrored or
    not). Mirroring is a property of the photo: it is decided on the sum over all its crops. A turn
@@ -29,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from fanscan.datasets.real_tables import FOLDS, TablePhoto, least_turned, load_table_photos
+from fanscan.datasets.real_tables import FOLDS, TablePhoto, least_turned, load_table_photos, upright_version
 from fanscan.scoring.tiles import CLASS_LABELS
 
 EM_STEPS = 5
@@ -86,8 +87,10 @@ def choose_turns(log_probs: np.ndarray, steps: int = EM_STEPS) -> tuple[np.ndarr
 
 
 def upright_crops(photo: TablePhoto, classifier) -> UprightCrops:
-    """Step 2 and 3 for one photo."""
-    crops = box_crops(photo.load(), photo.boxes)
+    """Step 2 and 3 for one photo (turned back upright first where its turn allows)."""
+    version = upright_version(photo)
+    image, boxes = (version.image, version.boxes) if version is not None else (photo.load(), photo.boxes)
+    crops = box_crops(image, boxes)
     scores = label_log_probs(classifier, crops, photo.codes)
     if len(crops) == 0:
         return UprightCrops([], (), False, ())

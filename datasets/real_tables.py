@@ -10,8 +10,11 @@ degrees and shears that leave black corners). Optional: absent on a user's machi
    scored in another.
 2. Labels are YOLO lines, a box (``class cx cy w h``) or a polygon (``class x y x y ...``), both
    normalised; a polygon becomes its bounding box.
-3. ``least_turned`` keeps, of each source, the version with the fewest black fill pixels: the one
-   the augmentation turned and sheared least, the closest to the photo someone took.
+3. ``least_turned`` keeps, of each source, the version with the least fill (the flat colour the
+   augmentation leaves where it turned or sheared the photo): the closest to the photo someone took.
+4. ``upright_version`` turns a turned version back: its turn is the one whose frame best matches
+   the fill (``turn_of``), and each labelled box, which bounds the turned tile, gives back the
+   upright tile's box.
 """
 
 from __future__ import annotations
@@ -55,6 +58,11 @@ def rf_class_code(name: str) -> str:
 RF_CODES: tuple[str, ...] = tuple(rf_class_code(name) for name in RF_CLASS_NAMES)
 FOLDS = 5
 FILL_LEVELS = 3  # grey levels a flat augmentation fill varies by after JPEG
+TURN_SEARCH_SIDE = 160  # the fill is matched against turned frames at this size
+# cos^2 - sin^2 of a turn below which a turned box no longer tells the upright tile's size (~35 deg).
+UNDETERMINED_BELOW = 0.35
+# Share of fill above which a version counts as turned or sheared (JPEG noise floods a few pixels).
+TURNED_FILL = 0.01
 HELD_OUT_FOLD = FOLDS - 1  # one source in five is never trained on
 
 
@@ -150,14 +158,7 @@ def _image_size(path: Path) -> tuple[int, int]:
 def fill_fraction(image: np.ndarray) -> float:
     """Share of the photo that is the augmentation's fill: one flat colour (black, grey or white,
     it varies) flooded from the corners, where it turned or sheared the photo."""
-    height, width = image.shape[:2]
-    filled = np.zeros((height + 2, width + 2), np.uint8)
-    flags = 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8)
-    for x, y in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)):
-        if not filled[y + 1, x + 1]:
-            # JPEG leaves a flat fill within a few levels; a photographed surface varies more.
-            cv2.floodFill(image, filled, (x, y), 0, (FILL_LEVELS,) * 3, (FILL_LEVELS,) * 3, flags)
-    return float(filled[1:-1, 1:-1].sum() / (height * width))
+    return float(fill_mask(image).mean())
 
 
 def least_turned(photos: Iterable[TablePhoto]) -> list[TablePhoto]:
@@ -176,3 +177,83 @@ def in_folds(photos: Sequence[TablePhoto], folds: Iterable[int]) -> list[TablePh
     """The photos whose source falls in ``folds``."""
     wanted = set(folds)
     return [p for p in photos if p.fold in wanted]
+
+
+def fill_mask(image: np.ndarray) -> np.ndarray:
+    """The augmentation's fill as a mask: 1 where the photo was turned away. JPEG leaves a flat
+    fill within a few levels; a photographed surface varies more."""
+    height, width = image.shape[:2]
+    filled = np.zeros((height + 2, width + 2), np.uint8)
+    flags = 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8)
+    for x, y in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)):
+        if not filled[y + 1, x + 1]:
+            cv2.floodFill(image, filled, (x, y), 0, (FILL_LEVELS,) * 3, (FILL_LEVELS,) * 3, flags)
+    return filled[1:-1, 1:-1]
+
+
+def turn_of(image: np.ndarray, step: float = 0.5) -> float:
+    """The angle (degrees, counter-clockwise) the augmentation turned the photo by: the turn of the
+    photo's own frame whose corners best match the fill, searched over -45..45 degrees."""
+    fill = cv2.resize(fill_mask(image), (TURN_SEARCH_SIDE, TURN_SEARCH_SIDE), interpolation=cv2.INTER_NEAREST)
+    if not fill.any():
+        return 0.0
+    frame = np.ones_like(fill)
+    centre = (TURN_SEARCH_SIDE / 2, TURN_SEARCH_SIDE / 2)
+    best, best_agreement = 0.0, -1.0
+    for degrees in np.arange(-45.0, 45.0 + step / 2, step):
+        turned = cv2.warpAffine(frame, cv2.getRotationMatrix2D(centre, float(degrees), 1.0),
+                                fill.shape[::-1], flags=cv2.INTER_NEAREST, borderValue=0)
+        agreement = float(((turned == 0) == (fill == 1)).mean())
+        if agreement > best_agreement:
+            best, best_agreement = float(degrees), agreement
+    return best
+
+
+def turned_back(image: np.ndarray, boxes: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The photo turned back by ``degrees`` (``turn_of``), its boxes moved with it, and which boxes
+    could be recovered. A labelled box bounds the turned tile; the upright tile inside it is the
+    rectangle whose turn by ``degrees`` has that bounding box, which near 45 degrees is no longer
+    determined (those photos recover no box)."""
+    height, width = image.shape[:2]
+    centre = (width / 2, height / 2)
+    back = cv2.getRotationMatrix2D(centre, -degrees, 1.0)
+    upright = cv2.warpAffine(image, back, (width, height), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
+    c, s = abs(np.cos(np.radians(degrees))), abs(np.sin(np.radians(degrees)))
+    det = c * c - s * s
+    big_w, big_h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    if det < UNDETERMINED_BELOW:
+        return upright, boxes.copy(), np.zeros(len(boxes), bool)
+    w = (big_w * c - big_h * s) / det
+    h = (big_h * c - big_w * s) / det
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2, np.ones(len(boxes))], 1)
+    moved = centres @ back.T
+    out = np.stack([moved[:, 0] - w / 2, moved[:, 1] - h / 2, moved[:, 0] + w / 2, moved[:, 1] + h / 2], 1)
+    valid = (w > 0.25 * big_w) & (h > 0.25 * big_h)
+    return upright, out.astype(np.float32), valid
+
+
+@dataclass(frozen=True)
+class UprightPhoto:
+    """A photo version turned back upright (``turn_of``), its boxes moved with it."""
+
+    image: np.ndarray
+    boxes: np.ndarray
+    codes: tuple[str, ...]
+    turn: float  # degrees it was turned back by
+    content: np.ndarray  # uint8 mask: 1 where the photo shows something, 0 on the fill
+
+
+def upright_version(photo: TablePhoto) -> UprightPhoto | None:
+    """``photo`` turned back upright, or None when its turn leaves a box's tile undetermined."""
+    image = photo.load()
+    content = 1 - fill_mask(image)
+    degrees = turn_of(image) if content.mean() < 1 - TURNED_FILL else 0.0
+    if degrees == 0.0:
+        return UprightPhoto(image, photo.boxes, photo.codes, 0.0, content)
+    upright, boxes, valid = turned_back(image, photo.boxes, degrees)
+    if not valid.all():
+        return None
+    height, width = image.shape[:2]
+    back = cv2.getRotationMatrix2D((width / 2, height / 2), -degrees, 1.0)
+    content = cv2.warpAffine(content, back, (width, height), flags=cv2.INTER_NEAREST, borderValue=0)
+    return UprightPhoto(upright, boxes, photo.codes, degrees, content)

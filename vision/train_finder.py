@@ -10,7 +10,8 @@ touching tiles come out as separate blobs; the finder grows each blob back to th
 Scene seeds for training start at ``TRAIN_SEED_BASE``, far from the benchmark's seeds (0-9999).
 
 ``--real-folds 0,1,2,3`` adds the real table photos of those source folds (``datasets.real_tables``;
-never the held-out fold), each version the augmentation did not turn (no black fill). Only their
+never the held-out fold), every version turned back upright (``real_tables.upright_version``), the
+augmentation's fill ignored. Only their
 labelled tiles are known: a face is drawn as in a scene, the ring around each labelled tile is
 table, and everything else is ``IGNORE`` (walls, discards and other players' tiles are often left
 unlabelled there, so an unlabelled pixel is no evidence of table).
@@ -33,8 +34,6 @@ IGNORE = 255  # mask value that adds nothing to the loss
 # A real photo's labelled tile is known to be surrounded by table up to this share of its short
 # side: the gap to a neighbour, where the finder must learn to separate touching tiles.
 KNOWN_RING = 0.35
-# Share of pure black fill above which an augmented real version counts as turned or sheared.
-TURNED_FILL = 0.01
 
 
 def target_mask(shape: tuple[int, int], quads: list[np.ndarray], backs: list[bool]) -> np.ndarray:
@@ -77,17 +76,20 @@ def real_example(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def real_examples(folds: list[int]) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """``real_example`` of every unturned, labelled version of the real table photos in ``folds``."""
-    from fanscan.datasets.real_tables import HELD_OUT_FOLD, fill_fraction, in_folds, load_table_photos
+    """``real_example`` of every labelled version of the real table photos in ``folds``, turned
+    back upright; the fill it was turned into is ``IGNORE``."""
+    from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, load_table_photos, upright_version
 
     if HELD_OUT_FOLD in folds:
         raise ValueError(f"fold {HELD_OUT_FOLD} is held out for the benchmark")
     images, masks = [], []
     for photo in in_folds(load_table_photos(), folds):
-        image = photo.load()
-        if not len(photo.codes) or fill_fraction(image) > TURNED_FILL:
+        version = upright_version(photo) if len(photo.codes) else None
+        if version is None:
             continue
-        image, mask = real_example(image, photo.boxes)
+        image, mask = real_example(version.image, version.boxes)
+        content = cv2.resize(version.content, mask.shape[::-1], interpolation=cv2.INTER_NEAREST)
+        mask[content == 0] = IGNORE
         images.append(image)
         masks.append(mask)
     return images, masks

@@ -57,8 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--lr", type=float, help="peak learning rate (default 3e-3; lower it when fine-tuning)")
     parser.add_argument("--threads", type=_positive, default=2, help="CPU threads (default 2)")
     parser.add_argument("--init", type=Path, metavar="CHECKPOINT",
-                        help="start from these torch weights (a previous run's "
-                        "<work-dir>/checkpoints/NAME.pt) instead of from scratch")
+                        help="start from these weights instead of from scratch: a previous run's "
+                        "<work-dir>/checkpoints/NAME.pt, or an exported .onnx classifier such as "
+                        "the shipped one (its batch norms stay frozen)")
     parser.add_argument("--extra-crops", action="append", default=[], type=Path, metavar="DIR",
                         help="a crop folder from `fanscan export --format crops` to train on as "
                         "one more real tile set (repeatable)")

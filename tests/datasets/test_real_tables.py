@@ -134,3 +134,25 @@ def test_real_tables_loads_a_folder(tmp_path):
     (photo,) = real_tables.load_table_photos(tmp_path)
     assert photo.source == "x" and photo.codes == ("E",)
     np.testing.assert_allclose(photo.boxes, [[8, 24, 24, 40]])
+
+
+@pytest.mark.parametrize("degrees", [-30.0, -12.5, 8.0, 25.0])
+def test_real_tables_turn_of_finds_the_augmentations_turn(degrees):
+    assert real_tables.turn_of(_photo_with_a_table(degrees, 23)) == pytest.approx(degrees, abs=1.0)
+
+
+def test_real_tables_turned_back_recovers_the_upright_box():
+    # An upright tile at (60..90, 40..85) in a photo then turned 20 degrees: its label is the
+    # box around the turned tile.
+    degrees = 20.0
+    turn = cv2.getRotationMatrix2D((100, 100), degrees, 1.0)
+    corners = np.float32([[60, 40, 1], [90, 40, 1], [90, 85, 1], [60, 85, 1]]) @ turn.T
+    label = np.float32([[*corners.min(axis=0), *corners.max(axis=0)]])
+    _, boxes, valid = real_tables.turned_back(np.zeros((200, 200, 3), np.uint8), label, degrees)
+    assert valid.all()
+    np.testing.assert_allclose(boxes[0], [60, 40, 90, 85], atol=0.5)
+
+
+def test_real_tables_near_45_degrees_no_box_is_recovered():
+    _, _, valid = real_tables.turned_back(np.zeros((50, 50, 3), np.uint8), np.float32([[5, 5, 20, 20]]), 44.0)
+    assert not valid.any()
