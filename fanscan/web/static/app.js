@@ -942,6 +942,7 @@ function drawPhoto() {
   const quads = tiles.map((tile) => tile.box.map(([x, y]) => [x * scale, y * scale]));
   const faces = quads.map(bounds);
   const labels = [];
+  const texts = [];
   // Outlines only, so every face stays visible; the code goes beside the tile.
   tiles.forEach((tile, i) => {
     const it = byBox.get(i);
@@ -963,13 +964,14 @@ function drawPhoto() {
     const width = ctx.measureText(text).width + size * 0.5;
     const place = labelPlace(face, width, size * 1.35, faces, labels, canvas);
     labels.push(place);
+    texts.push(text);
     ctx.fillStyle = fixed ? "#2979ff" : doubtful ? "#ff6d00" : "rgba(0, 0, 0, 0.72)";
     ctx.fillRect(place.left, place.top, place.right - place.left, place.bottom - place.top);
     ctx.fillStyle = "#fff";
     ctx.textBaseline = "middle";
     ctx.fillText(text, place.left + size * 0.25, (place.top + place.bottom) / 2);
   });
-  window.fanscanPhotoLabels = { faces, labels }; // for the tests: where the labels went
+  window.fanscanPhotoLabels = { faces, labels, texts }; // for the tests: where the labels went
   drawTotal(ctx, canvas);
 }
 
