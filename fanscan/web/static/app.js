@@ -894,24 +894,41 @@ function bounds(points) {
   return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
 }
 
-const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+  * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
 
-// A place for a tile's label beside its box (above, below, left, right), on no box's face.
-function labelPlace(box, width, height, faces, taken, canvas) {
+// The part of a (possibly tilted) tile's bounding box its face surely covers.
+function faceCore(face) {
+  const dx = (face.right - face.left) * 0.12;
+  const dy = (face.bottom - face.top) * 0.12;
+  return { left: face.left + dx, top: face.top + dy, right: face.right - dx, bottom: face.bottom - dy };
+}
+
+// A place for a tile's label beside its box: above, below, left or right of it, further out when
+// nearer is taken, on no tile's face and clear of the labels placed before it where possible.
+function labelPlace(box, width, height, cores, taken, canvas) {
   const gap = 2;
   const cx = (box.left + box.right) / 2 - width / 2;
   const cy = (box.top + box.bottom) / 2 - height / 2;
-  const candidates = [
-    [cx, box.top - height - gap], [cx, box.bottom + gap],
-    [box.left - width - gap, cy], [box.right + gap, cy],
-  ].map(([x, y]) => {
+  const candidates = [];
+  for (let ring = 0; ring < 4; ring++) {
+    const d = gap + ring * height;
+    for (const shift of [0, -width / 2, width / 2]) {
+      candidates.push([cx + shift, box.top - height - d, ring], [cx + shift, box.bottom + d, ring]);
+    }
+    candidates.push([box.left - width - gap - ring * width / 2, cy, ring], [box.right + gap + ring * width / 2, cy, ring]);
+  }
+  let best = null;
+  for (const [x, y, ring] of candidates) {
     const left = Math.max(0, Math.min(canvas.width - width, x));
     const top = Math.max(0, Math.min(canvas.height - height, y));
-    return { left, top, right: left + width, bottom: top + height };
-  });
-  const cost = (place) => faces.filter((f) => overlaps(place, f)).length * 10
-    + taken.filter((p) => overlaps(place, p)).length;
-  return candidates.reduce((best, place) => (cost(place) < cost(best) ? place : best));
+    const place = { left, top, right: left + width, bottom: top + height };
+    const cost = cores.reduce((sum, core) => sum + overlap(place, core), 0) * 10
+      + taken.reduce((sum, other) => sum + overlap(place, other), 0) * 3
+      + ring * height * 2 + Math.abs(x - cx) * 0.1;
+    if (!best || cost < best.cost) best = { place, cost };
+  }
+  return best.place;
 }
 
 function drawPhoto() {
@@ -941,6 +958,7 @@ function drawPhoto() {
   const tiles = r.tiles || [];
   const quads = tiles.map((tile) => tile.box.map(([x, y]) => [x * scale, y * scale]));
   const faces = quads.map(bounds);
+  const cores = faces.map(faceCore);
   const labels = [];
   const texts = [];
   // Outlines only, so every face stays visible; the code goes beside the tile.
@@ -962,9 +980,20 @@ function drawPhoto() {
     const text = !it ? `${tile.code} ✗` : fixed ? `${it.read}→${it.code}` : `${it.code} ${Math.round(tile.confidence * 100)}%`;
     ctx.font = `bold ${size}px system-ui, sans-serif`;
     const width = ctx.measureText(text).width + size * 0.5;
-    const place = labelPlace(face, width, size * 1.35, faces, labels, canvas);
+    const place = labelPlace(face, width, size * 1.35, cores, labels, canvas);
     labels.push(place);
     texts.push(text);
+    const far = Math.max(place.top - face.bottom, face.top - place.bottom, place.left - face.right, face.left - place.right);
+    if (far > size) { // a label pushed away from its tile points at it
+      const [mx, my] = [(place.left + place.right) / 2, (place.top + place.bottom) / 2];
+      ctx.beginPath();
+      ctx.moveTo(mx, my);
+      // to the nearest point of the tile's outline box, not across its face
+      ctx.lineTo(Math.max(face.left, Math.min(face.right, mx)), Math.max(face.top, Math.min(face.bottom, my)));
+      ctx.lineWidth = Math.max(1, line / 2);
+      ctx.strokeStyle = "rgba(255, 255, 255, 0.8)";
+      ctx.stroke();
+    }
     ctx.fillStyle = fixed ? "#2979ff" : doubtful ? "#ff6d00" : "rgba(0, 0, 0, 0.72)";
     ctx.fillRect(place.left, place.top, place.right - place.left, place.bottom - place.top);
     ctx.fillStyle = "#fff";
