@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -102,13 +103,13 @@ def _start(args: list[str]) -> subprocess.Popen[str]:
     )
 
 
-def test_serve_beyond_localhost_prints_reachable_addresses_and_a_qr_code() -> None:
+def test_serve_beyond_localhost_prints_reachable_addresses_and_a_qr_code(tmp_path: Path) -> None:
     from fanscan.web.addresses import lan_addresses
 
     if not lan_addresses():
         pytest.skip("this machine has no network address besides loopback")
     port = _free_port()
-    process = _start(["--host", "0.0.0.0", "--port", str(port)])
+    process = _start(["--host", "0.0.0.0", "--port", str(port), "--save-labelled", str(tmp_path)])
     lines: list[str] = []
     try:
         assert process.stdout is not None
@@ -126,8 +127,9 @@ def test_serve_beyond_localhost_prints_reachable_addresses_and_a_qr_code() -> No
             deadline = time.monotonic() + 20
             while True:  # the printed address really serves the app
                 try:
-                    with urllib.request.urlopen(f"{url}api/tiles", timeout=2) as response:
+                    with urllib.request.urlopen(f"{url}api/config", timeout=2) as response:
                         assert response.status == 200
+                        assert json.loads(response.read())["save_labelled"] is True
                         break
                 except OSError:
                     if time.monotonic() > deadline or process.poll() is not None:

@@ -179,6 +179,14 @@ def test_labels_beside_the_tiles_and_the_total_on_the_picture(
     )
     page.locator("#self_drawn").check()
     expect(page.locator("#spot-total")).to_have_text("24")
+    with page.expect_download() as download:  # the picture as shown, total included
+        page.locator("#save-picture").click()
+    picture = download.value.path()
+    from PIL import Image
+
+    with Image.open(picture) as image:
+        assert image.size == (820, 300) and image.format == "PNG"
+        assert list(image.convert("RGB").getpixel((3, 3)))[1] > 120
     assert errors == []
 
 
