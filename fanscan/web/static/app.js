@@ -347,12 +347,17 @@ function restoreSession() {
 // start with this tab's id, so that a tab only ever deletes its own.
 let pendingPhoto = null;
 const tabId = (() => {
-  let id = sessionStorage.getItem(`${STORE_KEY}.tab`);
-  if (!id) {
-    id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    sessionStorage.setItem(`${STORE_KEY}.tab`, id);
+  const fresh = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    let id = sessionStorage.getItem(`${STORE_KEY}.tab`);
+    if (!id) {
+      id = fresh;
+      sessionStorage.setItem(`${STORE_KEY}.tab`, id);
+    }
+    return id;
+  } catch {
+    return fresh; // no storage (a locked-down browser): the page works, a reload starts afresh
   }
-  return id;
 })();
 let photoCount = 0;
 const newPhotoId = () => `${tabId}-${Date.now().toString(36)}-${photoCount++}`;
