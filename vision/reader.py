@@ -147,8 +147,9 @@ class PhotoReading:
             "left_out": [t.to_json() for t in self.left_out],
         }
 
-    def annotated(self, max_side: int = 2000) -> np.ndarray:
-        """The photo (long side at most about ``max_side``) with tiles, groups and doubts drawn."""
+    def annotated(self, max_side: int = 2000, banner: str | None = None) -> np.ndarray:
+        """The photo (long side at most about ``max_side``) with tiles, groups and doubts drawn,
+        and ``banner`` (say, the total) in its top-left corner."""
         if self._photo is None:
             raise ValueError("this reading holds no photo to draw on")
         scale = 1
@@ -165,11 +166,12 @@ class PhotoReading:
             groups,
             factor,
             [np.array(t.box) for t in self.left_out],
+            banner,
         )
 
-    def save_annotated(self, path: str | os.PathLike[str]) -> None:
+    def save_annotated(self, path: str | os.PathLike[str], banner: str | None = None) -> None:
         """Write the annotated photo (JPEG or PNG by extension) atomically."""
-        _write_image(Path(path), self.annotated())
+        _write_image(Path(path), self.annotated(banner=banner))
 
 
 def _write_image(path: Path, image: np.ndarray) -> None:

@@ -137,10 +137,8 @@ def _serve(args: argparse.Namespace) -> int:
             "label files",
             file=sys.stderr,
         )
-    shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(
-        f"fanscan: labelling {args.directory} at http://{shown}:{args.port}/label (Ctrl+C to stop)",
-        file=sys.stderr,
-    )
+    from fanscan.cli.serve import print_addresses
+
+    print_addresses(f"labelling {args.directory}", args.host, args.port, "/label")
     serve(app, sock)
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from fanscan.errors import FanscanError
 
@@ -35,6 +36,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="address to listen on (default: 127.0.0.1, this machine only)",
     )
     parser.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
+    parser.add_argument(
+        "--save-labelled",
+        type=Path,
+        metavar="DIR",
+        help="offer \"Save as labelled data\" on the page: corrected readings and their photos "
+        "are kept in DIR, for `fanscan label DIR` and `fanscan export DIR --format crops` "
+        "(default: off)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -50,13 +59,38 @@ def run(args: argparse.Namespace) -> int:
     from fanscan.web.app import create_app
     from fanscan.web.server import bind, is_loopback, serve
 
+    if args.save_labelled is not None and args.save_labelled.exists() and not args.save_labelled.is_dir():
+        raise FanscanError("bad_option", f"--save-labelled: {args.save_labelled} is not a folder")
     sock = bind(args.host, args.port)
     if not is_loopback(args.host):
         print(
             f"fanscan: serving on {args.host}: anyone who can reach this machine can use the app",
             file=sys.stderr,
         )
-    shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"fanscan: referee app at http://{shown}:{args.port}/ (Ctrl+C to stop)", file=sys.stderr)
-    serve(create_app(), sock)
+    print_addresses("referee app", args.host, args.port, "/")
+    if args.save_labelled is not None:
+        print(f"fanscan: saving labelled photos in {args.save_labelled}", file=sys.stderr)
+    serve(create_app(save_labelled_dir=args.save_labelled), sock)
     return 0
+
+
+def print_addresses(what: str, host: str, port: int, path: str) -> None:
+    """Where to open the app; beyond localhost every LAN address, and a QR code of the first."""
+    from fanscan.web.addresses import open_urls, qr_text
+    from fanscan.web.server import is_loopback
+
+    urls = open_urls(host, port, path)
+    if is_loopback(host):
+        print(f"fanscan: {what} at {urls[0]} (Ctrl+C to stop)", file=sys.stderr)
+        return
+    if not urls:
+        print(f"fanscan: {what} on port {port}, but this machine has no network address a phone "
+              "could open (Ctrl+C to stop)", file=sys.stderr)
+        return
+    print(f"fanscan: {what} at (open one on a phone on the same network; Ctrl+C to stop):",
+          file=sys.stderr)
+    for url in urls:
+        print(f"  {url}", file=sys.stderr)
+    code = qr_text(urls[0])
+    if code:
+        print(f"fanscan: scan this for {urls[0]}:\n{code}", file=sys.stderr)

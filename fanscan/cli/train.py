@@ -4,6 +4,7 @@ or with ``--recipe`` every stage of the shipped model's recipe (``fanscan.models
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from fanscan.errors import FanscanError
@@ -22,6 +23,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def default_out(work_dir: Path) -> Path:
+    """A model file that does not exist yet, beside the work folder: a run never replaces the
+    shipped model (nor an earlier run's) unless ``--out`` names it."""
+    base = work_dir.resolve().parent / f"tile_classifier-{time.strftime('%Y%m%d-%H%M%S')}"
+    out, n = base.with_suffix(".onnx"), 2
+    while out.exists() or out.with_suffix(".json").exists():
+        out, n = base.with_name(f"{base.name}-{n}.onnx"), n + 1
+    return out
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "train",
@@ -30,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "in ../shared/data when present, train the tile classifier on the CPU and export it to "
         "ONNX with its JSON sidecar. Needs the train extra: " + INSTALL_HINT,
     )
-    parser.add_argument("--out", type=Path, help="model file to write (default: the shipped model)")
+    parser.add_argument("--out", type=Path,
+                        help="model file to write (default: a new tile_classifier-DATE-TIME.onnx "
+                        "beside the --work-dir folder; never the model shipped in the package)")
     parser.add_argument("--recipe", action="store_true",
                         help="run the shipped model's whole recipe from scratch: six stages (steps, "
                         "learning rates and crops of generated scenes as in models/MODEL_CARD.md; "
@@ -104,13 +117,13 @@ def run(args: argparse.Namespace) -> int:
         if not (folder / "labels.csv").is_file():
             raise FanscanError("not_found", f"no labels.csv in crop folder {folder}")
     try:
-        from fanscan.models.train import DEFAULT_MODEL, TrainConfig, parse_groups, train
+        from fanscan.models.train import TrainConfig, parse_groups, train
     except ModuleNotFoundError as error:
         raise FanscanError(
             "missing_extra", f"training needs {error.name}, from the train extra: {INSTALL_HINT}"
         ) from None
     config = TrainConfig(
-        out=args.out or DEFAULT_MODEL,
+        out=args.out or default_out(args.work_dir),
         steps=args.steps if args.steps is not None else 1000,
         batch=args.batch,
         synth_count=args.synth,
@@ -135,5 +148,6 @@ def run(args: argparse.Namespace) -> int:
         result = train(config)
     for group, accuracy in result.held_out_accuracy.items():
         print(f"held-out {group}: {accuracy:.1%}")
-    print(f"wrote {config.out} in {result.seconds / 60:.1f} min")
+    print(f"wrote {config.out} in {result.seconds / 60:.1f} min "
+          f"(try it: fanscan read PHOTO --model {config.out})")
     return 0

@@ -7,6 +7,8 @@ Routes:
   ``GET /api/config``: the upload limit.
 - ``POST /api/read`` (multipart field ``photo``): what ``fanscan read --json`` prints.
 - ``POST /api/score`` (a hand JSON, optional ``rules``): the contract's result object.
+- ``POST /api/labelled`` (only with ``save_labelled_dir``): keep a corrected reading and its photo
+  as a labelled photo (``fanscan.web.labelled``).
 - ``GET /api/openapi.json``: the API description (no docs UI: it would load scripts from a CDN).
 
 Errors are JSON ``{"detail": "<one sentence>", "code": "<snake_case>"}`` with a 4xx status.
@@ -50,6 +52,7 @@ _STATUS_BY_CODE = {
     "unreadable_image": 422,
     "no_tiles": 422,
     "reader_unavailable": 503,
+    "already_saved": 409,
 }
 
 _SECURITY_HEADERS = [
@@ -121,8 +124,12 @@ def create_app(
     max_upload_bytes: int = MAX_UPLOAD_BYTES,
     max_concurrent_reads: int | None = None,
     labelling_dir: str | os.PathLike[str] | None = None,
+    save_labelled_dir: str | os.PathLike[str] | None = None,
 ) -> FastAPI:
     """The web app; ``reader`` and ``scorer`` default to the project's own.
+
+    ``save_labelled_dir`` turns on the page's "Save as labelled data" (``fanscan.web.labelled``);
+    without it the page does not offer it and ``POST /api/labelled`` does not exist.
 
     Photo reads run in worker threads, at most ``max_concurrent_reads`` at once (default: the CPU
     count, up to 4); further reads wait their turn.
@@ -181,7 +188,11 @@ def create_app(
 
     @app.get("/api/config", summary="Limits the page checks before uploading")
     def config() -> dict[str, Any]:
-        return {"max_upload_bytes": max_upload_bytes, "version": __version__}
+        return {
+            "max_upload_bytes": max_upload_bytes,
+            "version": __version__,
+            "save_labelled": save_labelled_dir is not None,
+        }
 
     @app.get("/api/rules", summary="The rule sets /api/score accepts, the default first")
     def rules() -> list[dict[str, Any]]:
@@ -231,6 +242,10 @@ def create_app(
         from fanscan.web.labelling import build_router
 
         app.include_router(build_router(Path(labelling_dir)))
+    if save_labelled_dir is not None:
+        from fanscan.web import labelled
+
+        app.include_router(labelled.build_router(Path(save_labelled_dir)))
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -91,3 +92,73 @@ def test_serve_bad_port_is_a_usage_error(port: str, capsys: pytest.CaptureFixtur
         main(["serve", "--port", port])
     assert exit_info.value.code == 2
     assert "--port" in capsys.readouterr().err
+
+
+def _start(args: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "fanscan", "serve", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def test_serve_beyond_localhost_prints_reachable_addresses_and_a_qr_code(tmp_path: Path) -> None:
+    from fanscan.web.addresses import lan_addresses
+
+    if not lan_addresses():
+        pytest.skip("this machine has no network address besides loopback")
+    port = _free_port()
+    process = _start(["--host", "0.0.0.0", "--port", str(port), "--save-labelled", str(tmp_path)])
+    lines: list[str] = []
+    try:
+        assert process.stdout is not None
+        while not any("scan this for" in line for line in lines):
+            line = process.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        # the QR code follows its heading: rows of block characters
+        qr = [process.stdout.readline() for _ in range(5)]
+        urls = [line.strip() for line in lines if line.startswith("  http://")]
+        assert urls, "".join(lines)
+        for url in urls:
+            host = url.split("//")[1].split(":")[0]
+            assert not host.startswith("127.") and host != "0.0.0.0"
+            deadline = time.monotonic() + 20
+            while True:  # the printed address really serves the app
+                try:
+                    with urllib.request.urlopen(f"{url}api/config", timeout=2) as response:
+                        assert response.status == 200
+                        assert json.loads(response.read())["save_labelled"] is True
+                        break
+                except OSError:
+                    if time.monotonic() > deadline or process.poll() is not None:
+                        raise
+                    time.sleep(0.1)
+    finally:
+        process.terminate()
+        process.communicate(timeout=20)
+    assert f"scan this for {urls[0]}" in "".join(lines)
+    assert all(set(row.rstrip("\n")) <= set("█▀▄ \xa0") and len(row) > 20 for row in qr)
+
+
+def test_open_urls_for_wildcard_and_named_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fanscan.web import addresses
+
+    monkeypatch.setattr(addresses, "_route_address", lambda family, target: ["192.168.1.20"])
+    monkeypatch.setattr(addresses, "_interface_addresses", lambda: ["127.0.0.1", "10.0.0.5", "169.254.3.3"])
+    monkeypatch.setattr(addresses, "_hostname_addresses", lambda family: ["192.168.1.20", "127.0.1.1"])
+    assert addresses.open_urls("0.0.0.0", 8000) == ["http://192.168.1.20:8000/", "http://10.0.0.5:8000/"]
+    assert addresses.open_urls("192.168.1.20", 81, "/label") == ["http://192.168.1.20:81/label"]
+    assert addresses.open_urls("fd00::2", 80) == ["http://[fd00::2]:80/"]
+    monkeypatch.setattr(addresses, "_route_address", lambda family, target: [])
+    monkeypatch.setattr(addresses, "_interface_addresses", lambda: ["127.0.0.1"])
+    monkeypatch.setattr(addresses, "_hostname_addresses", lambda family: [])
+    assert addresses.open_urls("0.0.0.0", 8000) == []
+
+
+def test_serve_save_labelled_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    afile = tmp_path / "f.txt"
+    afile.write_text("x")
+    assert main(["serve", "--save-labelled", str(afile)]) == 1
+    assert "is not a folder" in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -166,3 +167,19 @@ def test_train_recipe_unknown_held_out_set_fails_before_any_long_work(tmp_path, 
     err = capsys.readouterr().err
     assert "'no-such-set'" in err and err.count("\n") == 1
     assert not (tmp_path / "recipe_scene_crops").exists()
+
+
+def test_train_default_out_is_a_new_file_beside_the_work_folder(tmp_path):
+    from fanscan.cli.train import default_out
+
+    work = tmp_path / "work_data"
+    first = default_out(work)
+    assert first.parent == tmp_path and first.name.startswith("tile_classifier-")
+    assert first.suffix == ".onnx" and not first.exists()
+    first.write_bytes(b"model")
+    second = default_out(work)
+    assert second != first and second.parent == tmp_path and not second.exists()
+    import fanscan.models
+
+    shipped = Path(fanscan.models.__file__).resolve().parent
+    assert shipped not in (first.parent, second.parent)

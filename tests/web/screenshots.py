@@ -1,19 +1,23 @@
-"""Make docs/web/{phone,desktop,picker}.png: the page after reading a drawn photo.
+"""Make the screenshots in docs/web.md and docs/labelling.md, of the bundled sample photo.
 
-Run from the repository root: ``python tests/web/screenshots.py`` (needs Chromium, playwright and
-the web extra). The "photo" is this project's own tile images on a felt table, rendered by
-Chromium and slightly rotated; a fake reader returns where those tiles are, one of them doubtful,
-and the project's scorer scores the hand.
+Run from the repository root: ``python tests/web/screenshots.py`` (needs Chromium, playwright, the
+web extra and the shipped models). The referee page reads ``vision/samples/sample_hand.jpg`` with
+the project's own reader and scores it with the project's MCR rule set; the labelling page shows
+the same photo pre-labelled by ``fanscan label --prelabel``.
+
+Writes docs/web/{phone,desktop,picker}.png and docs/labelling/{desktop,phone}.png.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
-import math
+import shutil
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,68 +26,12 @@ from playwright.sync_api import expect, sync_playwright
 
 from fanscan.web.app import create_app
 from fanscan.web.server import bind, make_server
-from fanscan.web.tile_faces import tile_svg
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-CONCEALED = ["2m", "3m", "4m", "2p", "3p", "4p", "6p", "7p", "8p", "5s", "5s"]
-MELD = ["2s", "3s", "4s"]
-FLOWERS = ["1f", "6f"]
-DOUBTFUL = 9  # the first 5s
-ANGLE = -3.0  # degrees the row of tiles is turned in the photo
-TILE_W, TILE_H, GAP = 66, 88, 3
-
-
-def _photo_html() -> str:
-    tiles = [*CONCEALED, "", *MELD, "", *FLOWERS]
-    cells = "".join(
-        '<div class="gap"></div>' if not code else f'<div class="t">{tile_svg(code)}</div>'
-        for code in tiles
-    )
-    return f"""<html><body style="margin:0;width:1400px;height:460px;
-      background:radial-gradient(circle at 40% 40%, #2f7a56, #164430)">
-      <div id="row" style="position:absolute;left:90px;top:190px;display:flex;gap:{GAP}px;
-        transform:rotate({ANGLE}deg);transform-origin:0 0">{cells}</div>
-      <style>.t svg{{width:{TILE_W}px;height:{TILE_H}px;display:block;
-        filter:drop-shadow(2px 5px 3px rgba(0,0,0,.45))}} .gap{{width:34px}}</style>
-    </body></html>"""
-
-
-def _reading(offsets: list[float]) -> dict[str, Any]:
-    """Tile quads in the photo: the row's offsets, turned by ANGLE about the row's corner."""
-    turn = math.radians(ANGLE)
-
-    def point(x: float, y: float) -> list[int]:
-        return [
-            round(90 + x * math.cos(turn) - y * math.sin(turn)),
-            round(190 + x * math.sin(turn) + y * math.cos(turn)),
-        ]
-
-    codes = CONCEALED + MELD + FLOWERS
-    tiles = []
-    for i, (code, left) in enumerate(zip(codes, offsets, strict=True)):
-        box = [
-            point(left, 0),
-            point(left + TILE_W, 0),
-            point(left + TILE_W, TILE_H),
-            point(left, TILE_H),
-        ]
-        confidence = 0.61 if i == DOUBTFUL else 0.93 + (i % 5) / 100
-        tiles.append({"code": code, "confidence": confidence, "box": box, "orientation": 0})
-    hand = {
-        "concealed": CONCEALED,
-        "melds": [{"type": "chow", "tiles": MELD, "concealed": False}],
-        "win_tile": "8p",
-        "flowers": FLOWERS,
-        "self_drawn": False,
-        "seat_wind": "S",
-        "round_wind": "E",
-        "fourth_tile": False,
-        "kong": False,
-        "last_tile": False,
-    }
-    doubts = ["tile 10 from the left may be 5s or 5p (61%): check it"]
-    return {"tiles": tiles, "hand": hand, "doubts": doubts}
+SAMPLE = ROOT / "vision" / "samples" / "sample_hand.jpg"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
 
 
 def _save(png: bytes, path: Path) -> None:
@@ -93,44 +41,78 @@ def _save(png: bytes, path: Path) -> None:
     print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
 
 
-def main() -> int:
-    out = ROOT / "docs" / "web"
-    out.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as scratch:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS
-        )
-        staging = browser.new_page(viewport={"width": 1400, "height": 460})
-        staging.set_content(_photo_html())
-        offsets = staging.locator(".t").evaluate_all("els => els.map(e => e.offsetLeft)")
-        photo = Path(scratch) / "table.jpg"
-        staging.screenshot(path=str(photo), type="jpeg", quality=85)
-        reading = _reading(offsets)
-
-        app = create_app(reader=lambda _data: reading)
-        sock = bind("127.0.0.1", 0)
-        server = make_server(app, log_level="warning")
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.05)
-        url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
-        for name, viewport, scale in (
-            ("phone", {"width": 390, "height": 844}, 1),
-            ("desktop", {"width": 1280, "height": 900}, 1),
-        ):
-            page = browser.new_page(viewport=viewport, device_scale_factor=scale)
-            page.goto(url)
-            expect(page.locator("body")).to_have_attribute("data-ready", "true")
-            page.set_input_files("#upload", str(photo))
-            expect(page.locator("#fans tbody tr").first).to_be_visible()
-            _save(page.screenshot(full_page=name == "phone"), out / f"{name}.png")
-            if name == "phone":
-                page.locator("#concealed .tile.doubt").click()
-                expect(page.locator("#picker")).to_be_visible()
-                _save(page.screenshot(), out / "picker.png")
+@contextlib.contextmanager
+def _serving(app: Any) -> Iterator[str]:
+    sock = bind("127.0.0.1", 0)
+    server = make_server(app, log_level="warning")
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
         server.should_exit = True
         thread.join(10)
+
+
+def referee(browser: Any, out: Path) -> None:
+    with _serving(create_app()) as url:
+        for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+            page = browser.new_context(viewport=viewport, locale="en-GB").new_page()
+            page.goto(url + "/")
+            expect(page.locator("body")).to_have_attribute("data-ready", "true")
+            page.set_input_files("#upload", str(SAMPLE))
+            expect(page.locator("#fans tbody tr").first).to_be_visible(timeout=60_000)
+            page.select_option("#seat_wind", "S")  # one change, so that Undo is live
+            expect(page.locator("#fans tbody tr").first).to_be_visible()
+            page.wait_for_timeout(400)
+            _save(page.screenshot(full_page=name == "phone"), out / f"{name}.png")
+            if name == "phone":
+                # a tap on the photo's 2m: the picker for that tile, selected in the hand too
+                box = page.locator("#annotated").bounding_box()
+                width = page.evaluate("() => document.getElementById('annotated').width")
+                faces = page.evaluate("() => window.fanscanPhotoLabels.faces")
+                codes = page.evaluate("() => window.fanscanPhotoLabels.texts")
+                face = faces[next(i for i, text in enumerate(codes) if text.startswith("2m"))]
+                scale = box["width"] / width
+                page.mouse.click(box["x"] + (face["left"] + face["right"]) / 2 * scale,
+                                 box["y"] + (face["top"] + face["bottom"]) / 2 * scale)
+                expect(page.locator("#picker")).to_be_visible()
+                _save(page.screenshot(), out / "picker.png")
+            page.context.close()
+
+
+def labelling(browser: Any, out: Path) -> None:
+    from fanscan.cli import main
+
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch) / "my_photos"
+        folder.mkdir()
+        shutil.copy(SAMPLE, folder / "IMG_0042.jpg")
+        main(["label", str(folder), "--prelabel", "--workers", "1"])
+        with _serving(create_app(labelling_dir=folder)) as url:
+            for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                page = browser.new_context(viewport=viewport, has_touch=name == "phone").new_page()
+                page.goto(f"{url}/label#IMG_0042.jpg")
+                page.wait_for_selector("#tiles li")
+                page.wait_for_timeout(600)  # the photo
+                if name == "phone":
+                    page.keyboard.press("+")
+                    page.keyboard.press("+")
+                _save(page.screenshot(full_page=name == "phone"), out / f"{name}.png")
+                page.context.close()
+
+
+def main() -> int:
+    web = ROOT / "docs" / "web"
+    label = ROOT / "docs" / "labelling"
+    web.mkdir(parents=True, exist_ok=True)
+    label.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+        referee(browser, web)
+        labelling(browser, label)
         browser.close()
     return 0
 

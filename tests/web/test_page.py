@@ -126,6 +126,7 @@ def test_page_melds_winning_tile_winds_and_rule_fields_reach_the_scorer(
         page.locator("#add-concealed").click()
         page.locator('#picker-grid .tile[data-code="9s"]').click()
         expect(page.locator("#spot-total")).to_have_text("15")
+        page.locator("#picker button[value=close]").click()  # adding keeps the picker open
         page.locator('#concealed .tile[data-code="9s"]').first.click()
         page.locator('[data-make="pung"]').click()
         expect(page.locator("#melds .meld .tile")).to_have_count(3)
@@ -143,6 +144,7 @@ def test_page_melds_winning_tile_winds_and_rule_fields_reach_the_scorer(
         page.locator("#add-concealed").click()
         page.locator('#picker-grid .tile[data-code="6f"]').click()
         expect(page.locator("#flowers .tile")).to_have_count(1)
+        page.locator("#picker button[value=close]").click()
 
         page.locator('#concealed .tile[data-code="5p"]').first.click()
         page.locator("#act-win").click()
@@ -192,7 +194,10 @@ def test_page_meld_editing_moves_tiles_between_groups(
         expect(page.locator("#melds .tile")).to_have_count(0)
 
     hand = scorer.hands[-1][0]
-    assert hand["concealed"][-4:] == ["7s", "5m", "6m", "7m"]
+    # the hand re-sorts: the broken-up chow's tiles join the concealed tiles in suit order
+    assert hand["concealed"] == [
+        "1m", "1m", "3m", "3m", "5m", "6m", "7m", "5p", "5p", "7p", "7s", "9s", "9s", "E", "E", "C", "C"
+    ]
     assert hand["melds"] == []
     assert errors == []
 

@@ -1,51 +1,73 @@
-// fanscan referee page: read a photo (POST /api/read), let the referee fix the hand, and score it
-// (POST /api/score) after every edit. No framework: `state` holds the hand, `render()` redraws it.
+// fanscan referee page: read a photo (POST /api/read), let the referee fix the hand on the photo or
+// in the hand, and score it (POST /api/score) after every edit. No framework: `state` holds the
+// hand, `render()` redraws it; every change is one undo step and is kept in the tab's storage.
 "use strict";
 
 const DOUBT = 0.8; // found tiles under this confidence are highlighted as doubtful
-const WINDS = [["E", "East 東"], ["S", "South 南"], ["W", "West 西"], ["N", "North 北"]];
+const DOUBTS_SHOWN = 5; // doubts listed open; the rest are folded
+const HISTORY_LIMIT = 200;
+const STORE_KEY = "fanscan.referee.v1";
 const MELD_SIZES = { chow: 3, pung: 3, kong: 4 };
-
-const $ = (id) => document.getElementById(id);
-
-const state = {
-  hand: emptyHand(),
-  winIndex: -1,          // index into hand.concealed of the winning tile, -1 when none
-  rules: "mcr",
-  reading: null,         // the last /api/read answer
-  image: null,           // the photo as an <img>
-  doubtful: new Map(),   // code -> how many doubtful found tiles read as that code
-  extra: {},             // values of the rule sets' own hand fields, by name
-};
 const BASE_FIELDS = [
   "concealed", "melds", "win_tile", "flowers", "self_drawn", "seat_wind", "round_wind",
   "fourth_tile", "kong", "last_tile",
 ];
+const CONDITIONS = ["self_drawn", "seat_wind", "round_wind", "fourth_tile", "kong", "last_tile"];
+
+const $ = (id) => document.getElementById(id);
+const t = (key, params) => window.fanscanI18n.t(key, params);
+
+// An item is one tile of the hand: {code, tile, read, win}. `tile` indexes the reading's tiles
+// (-1: no box on the photo), `read` is the code the reader gave it (null: added by hand).
+const state = {
+  hand: emptyHand(),
+  rules: "mcr",
+  extra: {},   // values of the rule sets' own hand fields, by name
+  photo: null, // id of the photo and reading shown (keys of `readings`), null without one; last
+};
+const readings = {}; // photo id -> the /api/read answer
+const images = {};   // photo id -> <img>
+const blobs = {};    // photo id -> the photo file, for "Save as labelled data"
+let undoStack = [];
+let redoStack = [];
+let current = "";    // the snapshot of `state` as last committed
+let focus = null;    // the item shown selected on both the photo and the hand
+let selection = null; // the picker's target: {item} or {add: group, tile?}
+let added = [];      // codes added while the picker has stayed open
+let lastResult = null;
 let ruleSets = [];
 let tileCodes = [];
-let selection = null;    // {group: "concealed"|"flowers"|"meld", meld, index} or {add: group}
+let tileOrder = new Map();
 let scoreTimer = null;
 let scoreSeq = 0;
 let readSeq = 0;
 let maxUploadBytes = 25 * 1024 * 1024;
+let labelledEnabled = false;
+let photoLayout = null; // where the last drawing put the photo: {scale}
 
 function emptyHand() {
   return {
-    concealed: [], melds: [], win_tile: null, flowers: [], self_drawn: false,
-    seat_wind: "E", round_wind: "E", fourth_tile: false, kong: false, last_tile: false,
+    concealed: [], melds: [], flowers: [], self_drawn: false, seat_wind: "E", round_wind: "E",
+    fourth_tile: false, kong: false, last_tile: false,
   };
 }
 
 const isFlower = (code) => /^[1-8]f$/.test(code);
+const item = (code, tile = -1, read = null) => ({ code, tile, read, win: false });
+const reading = () => (state.photo ? readings[state.photo] : null);
 
 // ---------------------------------------------------------------- hand state
 
-// The hand as the contract's JSON: the base fields plus the chosen rule set's own fields only
-// (a field another rule set defines would be refused as unknown).
 function handJson() {
-  const hand = {};
-  for (const key of BASE_FIELDS) hand[key] = state.hand[key];
-  hand.win_tile = state.winIndex >= 0 ? state.hand.concealed[state.winIndex] : null;
+  const h = state.hand;
+  const win = h.concealed.find((i) => i.win);
+  const hand = {
+    concealed: h.concealed.map((i) => i.code),
+    melds: h.melds.map((m) => ({ type: m.type, tiles: m.tiles.map((i) => i.code), concealed: !!m.concealed })),
+    win_tile: win ? win.code : null,
+    flowers: h.flowers.map((i) => i.code),
+  };
+  for (const key of CONDITIONS) hand[key] = h[key];
   for (const field of currentRuleSet().fields || []) {
     if (field.name in state.extra) hand[field.name] = state.extra[field.name];
   }
@@ -61,62 +83,113 @@ function handIsEmpty() {
   return h.concealed.length === 0 && h.melds.length === 0 && h.flowers.length === 0;
 }
 
-function loadHand(hand) {
-  state.hand = { ...emptyHand(), ...hand };
-  state.hand.concealed = [...(hand.concealed || [])];
-  state.hand.flowers = [...(hand.flowers || [])];
-  state.hand.melds = (hand.melds || []).map((m) => ({ ...m, tiles: [...m.tiles] }));
-  state.winIndex = hand.win_tile ? state.hand.concealed.lastIndexOf(hand.win_tile) : -1;
+const sameCodes = (a, b) => a.length === b.length && a.every((c, i) => c === b[i]);
+
+// The hand JSON as items, each linked to the box on the photo it was read from.
+function itemsFromHand(hand, read) {
+  const tiles = (read && read.tiles) || [];
+  const groups = (read && read.groups) || [];
+  const used = new Set();
+  const take = (code, among, anyCode) => {
+    for (const i of among) if (!used.has(i) && tiles[i] && (anyCode || tiles[i].code === code)) { used.add(i); return i; }
+    return -1;
+  };
+  const everywhere = tiles.map((_, i) => i).filter((i) => tiles[i].in_hand !== false);
+  const usedGroups = new Set();
+  const melds = (hand.melds || []).map((m) => {
+    const g = groups.findIndex((gr, k) => !usedGroups.has(k) && gr.meld && gr.meld.type === m.type
+      && sameCodes(gr.meld.tiles, m.tiles));
+    const among = g >= 0 ? groups[g].tiles : [];
+    if (g >= 0) usedGroups.add(g);
+    const links = m.tiles.map((code) => take(code, among, false));
+    // a concealed kong's face-down tiles: the group's remaining boxes, in order
+    const linked = links.map((link) => (link >= 0 ? link : take(null, among, true)));
+    return {
+      type: m.type, concealed: !!m.concealed,
+      tiles: m.tiles.map((code, k) => item(code, linked[k] >= 0 ? linked[k] : take(code, everywhere, false), code)),
+    };
+  });
+  const byRole = (roles) => groups.filter((g) => roles.includes(g.role)).flatMap((g) => g.tiles);
+  const winBoxes = new Set(byRole(["win"]));
+  const concealedBoxes = byRole(["concealed", "win"]);
+  const concealed = (hand.concealed || []).map((code) => {
+    let link = take(code, concealedBoxes, false);
+    if (link < 0) link = take(code, everywhere, false);
+    return item(code, link, code);
+  });
+  const flowerBoxes = byRole(["flowers"]);
+  const flowers = (hand.flowers || []).map((code) => {
+    let link = take(code, flowerBoxes, false);
+    if (link < 0) link = take(code, everywhere, false);
+    return item(code, link, code);
+  });
+  if (hand.win_tile) {
+    const win = concealed.find((i) => winBoxes.has(i.tile) && i.code === hand.win_tile)
+      || [...concealed].reverse().find((i) => i.code === hand.win_tile);
+    if (win) win.win = true;
+  }
+  return { concealed, melds, flowers };
+}
+
+function loadHand(hand, read) {
+  const items = itemsFromHand(hand, read);
+  const conditions = {};
+  for (const key of CONDITIONS) conditions[key] = key in hand ? hand[key] : emptyHand()[key];
+  state.hand = { ...items, ...conditions };
   for (const key of Object.keys(hand)) {
     if (!BASE_FIELDS.includes(key)) state.extra[key] = hand[key];
   }
 }
 
-function removeConcealed(index) {
-  const [code] = state.hand.concealed.splice(index, 1);
-  if (index === state.winIndex) state.winIndex = -1;
-  else if (index < state.winIndex) state.winIndex -= 1;
-  return code;
+// Where `it` is in the hand: {group: "concealed"|"flowers"|"meld", meld, index}, or null.
+function locate(it) {
+  const h = state.hand;
+  for (const group of ["concealed", "flowers"]) {
+    const index = h[group].indexOf(it);
+    if (index >= 0) return { group, index };
+  }
+  for (let m = 0; m < h.melds.length; m++) {
+    const index = h.melds[m].tiles.indexOf(it);
+    if (index >= 0) return { group: "meld", meld: m, index };
+  }
+  return null;
 }
 
-function takeSelected() {
-  const s = selection;
-  if (s.group === "concealed") return removeConcealed(s.index);
-  if (s.group === "flowers") return state.hand.flowers.splice(s.index, 1)[0];
-  const meld = state.hand.melds[s.meld];
-  const [code] = meld.tiles.splice(s.index, 1);
-  if (meld.tiles.length === 0) state.hand.melds.splice(s.meld, 1);
-  return code;
+function takeItem(it) {
+  const where = locate(it);
+  if (!where) return it;
+  it.win = false;
+  if (where.group !== "meld") return state.hand[where.group].splice(where.index, 1)[0];
+  const meld = state.hand.melds[where.meld];
+  meld.tiles.splice(where.index, 1);
+  if (meld.tiles.length === 0) state.hand.melds.splice(where.meld, 1);
+  return it;
 }
 
-function selectedCode() {
-  const s = selection;
-  if (s.group === "meld") return state.hand.melds[s.meld].tiles[s.index];
-  return state.hand[s.group][s.index];
+function put(it, target) {
+  if (isFlower(it.code) && target !== "flowers") target = "flowers";
+  else if (!isFlower(it.code) && target === "flowers") target = "concealed";
+  if (target === "concealed" || target === "flowers") state.hand[target].push(it);
+  else if (target === "new-meld") state.hand.melds.push({ type: "pung", tiles: [it], concealed: false });
+  else state.hand.melds[Number(target)].tiles.push(it);
 }
 
-function put(code, target) {
-  if (isFlower(code) && target !== "flowers") target = "flowers";
-  else if (!isFlower(code) && target === "flowers") target = "concealed";
-  if (target === "concealed" || target === "flowers") state.hand[target].push(code);
-  else if (target === "new-meld") state.hand.melds.push({ type: "pung", tiles: [code], concealed: false });
-  else state.hand.melds[Number(target)].tiles.push(code);
-}
-
-function replaceSelected(code) {
-  const s = selection;
-  if (isFlower(code) !== isFlower(selectedCode())) {
-    takeSelected();
-    put(code, isFlower(code) ? "flowers" : "concealed");
+function replaceItem(it, code) {
+  const where = locate(it);
+  if (!where) return;
+  if (isFlower(code) !== isFlower(it.code)) {
+    takeItem(it);
+    it.code = code;
+    put(it, isFlower(code) ? "flowers" : "concealed");
     return;
   }
-  if (s.group === "meld") {
-    const meld = state.hand.melds[s.meld];
+  if (where.group === "meld") {
+    const meld = state.hand.melds[where.meld];
     // a pung or kong is one face: fixing one tile fixes them all
-    if (meld.type === "chow") meld.tiles[s.index] = code;
-    else meld.tiles = meld.tiles.map(() => code);
+    if (meld.type === "chow") it.code = code;
+    else meld.tiles.forEach((i) => { i.code = code; });
   } else {
-    state.hand[s.group][s.index] = code;
+    it.code = code;
   }
 }
 
@@ -128,36 +201,37 @@ function nextRanks(code, count) {
   return Array.from({ length: count }, (_, i) => `${rank + i}${m[2]}`);
 }
 
-// Turn the selected concealed tile and its partners (taken from the concealed tiles) into a meld.
-function makeMeld(kind) {
-  const code = selectedCode();
+// Turn a concealed tile and its partners (taken from the concealed tiles) into a meld.
+function makeMeld(it, kind) {
   const type = kind === "concealed-kong" ? "kong" : kind;
-  const wanted = type === "chow" ? nextRanks(code, 3) : Array(MELD_SIZES[type]).fill(code);
-  if (!wanted) return `a chow cannot start at ${code}`;
-  const concealed = [...state.hand.concealed];
-  const indices = [];
-  const used = new Set();
+  const wanted = type === "chow" ? nextRanks(it.code, 3) : Array(MELD_SIZES[type]).fill(it.code);
+  if (!wanted) return t("noChowAt", { code: it.code });
+  const chosen = [];
   for (const want of wanted) {
-    let found = -1;
-    if (want === code && !used.has(selection.index)) found = selection.index;
-    else found = concealed.findIndex((c, i) => c === want && !used.has(i) && i !== selection.index);
-    if (found < 0) return `the concealed tiles have no ${want} for this ${type}`;
-    used.add(found);
-    indices.push(found);
+    const found = want === it.code && !chosen.includes(it)
+      ? it : state.hand.concealed.find((i) => i.code === want && !chosen.includes(i) && i !== it);
+    if (!found) return t("noTileForMeld", { code: want, type: t(`meld.${type}`) });
+    chosen.push(found);
   }
-  indices.sort((a, b) => b - a).forEach((i) => removeConcealed(i));
-  state.hand.melds.push({ type, tiles: wanted, concealed: kind === "concealed-kong" });
+  chosen.forEach(takeItem);
+  state.hand.melds.push({ type, tiles: chosen, concealed: kind === "concealed-kong" });
   return null;
 }
 
 function setMeldType(index, type) {
   const meld = state.hand.melds[index];
-  const first = meld.tiles[0];
   meld.type = type;
   if (type !== "kong") meld.concealed = false;
+  const first = meld.tiles[0];
   if (!first) return;
-  if (type === "chow") meld.tiles = nextRanks(first, 3) || meld.tiles;
-  else meld.tiles = Array(MELD_SIZES[type]).fill(first);
+  const codes = type === "chow" ? nextRanks(first.code, 3) || meld.tiles.map((i) => i.code)
+    : Array(MELD_SIZES[type]).fill(first.code);
+  const tiles = codes.map((code, k) => {
+    const old = meld.tiles[k] || item(code);
+    old.code = code;
+    return old;
+  });
+  meld.tiles = tiles;
 }
 
 function breakMeld(index) {
@@ -165,16 +239,184 @@ function breakMeld(index) {
   state.hand.concealed.push(...meld.tiles);
 }
 
+// Concealed tiles and flowers in the contract's order (suits, winds, dragons), chows upward.
+function sortHand() {
+  const rank = (i) => (tileOrder.has(i.code) ? tileOrder.get(i.code) : 99);
+  const byRank = (a, b) => rank(a) - rank(b);
+  state.hand.concealed.sort(byRank);
+  state.hand.flowers.sort(byRank);
+  for (const meld of state.hand.melds) if (meld.type === "chow") meld.tiles.sort(byRank);
+}
+
+// ---------------------------------------------------------------- undo, redo, keeping the hand
+
+const snapshot = () => JSON.stringify(state);
+
+function restore(text) {
+  const saved = JSON.parse(text);
+  state.hand = saved.hand;
+  state.rules = saved.rules;
+  state.extra = saved.extra || {};
+  state.photo = saved.photo && readings[saved.photo] ? saved.photo : null;
+  focus = null;
+  $("rules").value = state.rules;
+  renderRuleFields();
+  if (state.photo && !images[state.photo]) loadStoredPhoto(state.photo);
+}
+
+// Every change ends here: one undo step, redrawn, scored and kept in the tab's storage.
+function changed() {
+  sortHand();
+  const now = snapshot();
+  if (now !== current) {
+    undoStack.push(current);
+    if (undoStack.length > HISTORY_LIMIT) undoStack.shift();
+    redoStack = [];
+    current = now;
+  }
+  refresh();
+}
+
+function refresh() {
+  render();
+  scheduleScore();
+  persist();
+}
+
+function undo() {
+  if (!undoStack.length) return;
+  closePicker(); // its target belongs to the hand being replaced
+  redoStack.push(current);
+  current = undoStack.pop();
+  restore(current);
+  refresh();
+}
+
+function redo() {
+  if (!redoStack.length) return;
+  closePicker();
+  undoStack.push(current);
+  current = redoStack.pop();
+  restore(current);
+  refresh();
+}
+
+// `photo` is the last key of a snapshot (see `state`), so it is read without parsing the rest.
+function photoIds(snapshots) {
+  const ids = new Set();
+  for (const text of snapshots) {
+    const found = text && /"photo":"([^"]+)"}$/.exec(text);
+    if (found) ids.add(found[1]);
+  }
+  return ids;
+}
+
+function persist() {
+  const wanted = photoIds([current, ...undoStack, ...redoStack]);
+  for (const id of Object.keys(readings)) if (!wanted.has(id) && id !== pendingPhoto) dropPhoto(id);
+  const kept = {};
+  for (const id of wanted) kept[id] = readings[id];
+  for (;;) {
+    try {
+      sessionStorage.setItem(STORE_KEY, JSON.stringify({ current, undo: undoStack, redo: redoStack, readings: kept }));
+      return;
+    } catch {
+      if (!undoStack.length) return; // the storage is full even without history: keep going unsaved
+      undoStack.splice(0, Math.ceil(undoStack.length / 2));
+    }
+  }
+}
+
+function restoreSession() {
+  let saved;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(STORE_KEY) || "null");
+  } catch {
+    saved = null;
+  }
+  if (!saved || !saved.current) return false;
+  Object.assign(readings, saved.readings || {});
+  undoStack = saved.undo || [];
+  redoStack = saved.redo || [];
+  current = saved.current;
+  restore(current);
+  return true;
+}
+
+// The photos themselves are kept in IndexedDB (too big for sessionStorage), by photo id; the ids
+// start with this tab's id, so that a tab only ever deletes its own.
+let pendingPhoto = null;
+const tabId = (() => {
+  const fresh = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    let id = sessionStorage.getItem(`${STORE_KEY}.tab`);
+    if (!id) {
+      id = fresh;
+      sessionStorage.setItem(`${STORE_KEY}.tab`, id);
+    }
+    return id;
+  } catch {
+    return fresh; // no storage (a locked-down browser): the page works, a reload starts afresh
+  }
+})();
+let photoCount = 0;
+const newPhotoId = () => `${tabId}-${Date.now().toString(36)}-${photoCount++}`;
+
+function photoStore(mode, work) {
+  return new Promise((resolve) => {
+    let open;
+    try {
+      open = indexedDB.open("fanscan-referee", 1);
+    } catch {
+      resolve(null);
+      return;
+    }
+    open.onupgradeneeded = () => open.result.createObjectStore("photos");
+    open.onerror = () => resolve(null);
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction("photos", mode);
+      const request = work(tx.objectStore("photos"));
+      tx.oncomplete = () => { db.close(); resolve(request ? request.result : null); };
+      tx.onerror = () => { db.close(); resolve(null); };
+    };
+  });
+}
+
+async function storePhoto(id, blob) {
+  await photoStore("readwrite", (store) => store.put(blob, id));
+  document.body.dataset.photoStored = id; // the tests wait for this before reloading
+}
+
+function dropPhoto(id) {
+  delete readings[id];
+  delete images[id];
+  delete blobs[id];
+  photoStore("readwrite", (store) => store.delete(id));
+}
+
+async function loadStoredPhoto(id) {
+  const blob = await photoStore("readonly", (store) => store.get(id));
+  if (!blob || !readings[id]) return;
+  blobs[id] = blob;
+  try {
+    images[id] = await loadImage(blob);
+  } catch {
+    return;
+  }
+  if (state.photo === id) render();
+}
+
 // ---------------------------------------------------------------- drawing the hand
 
-function tileButton(code, extraClass, label) {
+function tileButton(code, classes, label, shown) {
   const button = document.createElement("button");
   button.type = "button";
-  button.className = `tile ${extraClass || ""}`.trim();
+  button.className = ["tile", ...classes].filter(Boolean).join(" ");
   button.dataset.code = code;
   button.setAttribute("aria-label", label || code);
   const img = document.createElement("img");
-  img.src = `/tiles/${code}.svg`;
+  img.src = `/tiles/${shown || code}.svg`;
   img.alt = "";
   img.draggable = false;
   const caption = document.createElement("span");
@@ -184,81 +426,79 @@ function tileButton(code, extraClass, label) {
   return button;
 }
 
-function doubtMarker() {
-  const left = new Map(state.doubtful);
-  return (code) => {
-    const n = left.get(code) || 0;
-    if (n <= 0) return false;
-    left.set(code, n - 1);
-    return true;
-  };
+const isFixed = (it) => it.read !== null && it.code !== it.read;
+
+function itemClasses(it) {
+  const r = reading();
+  const box = r && it.tile >= 0 ? r.tiles[it.tile] : null;
+  return [
+    it.win ? "win" : "",
+    isFixed(it) ? "fixed" : "",
+    it.read === null && r ? "added" : "",
+    box && !isFixed(it) && box.confidence < DOUBT ? "doubt" : "",
+    it === focus ? "focus" : "",
+  ];
+}
+
+function itemButton(it, label, shown) {
+  const button = tileButton(it.code, itemClasses(it), label, shown);
+  if (it.tile >= 0) button.dataset.box = String(it.tile);
+  button.addEventListener("click", () => {
+    focus = it;
+    openPicker({ item: it });
+  });
+  return button;
 }
 
 function render() {
-  const isDoubtful = doubtMarker();
+  const h = state.hand;
   const concealed = $("concealed");
-  concealed.replaceChildren();
-  state.hand.concealed.forEach((code, index) => {
-    const win = index === state.winIndex;
-    const classes = [win ? "win" : "", isDoubtful(code) ? "doubt" : ""].join(" ");
-    const button = tileButton(code, classes, win ? `${code}, winning tile` : code);
-    button.addEventListener("click", () => openPicker({ group: "concealed", index }));
-    concealed.append(button);
-  });
-  const melded = state.hand.melds.reduce((n, m) => n + Math.min(m.tiles.length, 3), 0);
-  $("concealed-count").textContent = state.hand.concealed.length
-    ? `${state.hand.concealed.length} tiles${melded ? `, ${melded + state.hand.concealed.length} with melds` : ""}`
+  concealed.replaceChildren(...h.concealed.map((it) => itemButton(it, it.win ? t("winningTileLabel", { code: it.code }) : it.code)));
+  const melded = h.melds.reduce((n, m) => n + Math.min(m.tiles.length, 3), 0);
+  $("concealed-count").textContent = h.concealed.length
+    ? t(melded ? "countWithMelds" : "count", { n: h.concealed.length, all: melded + h.concealed.length })
     : "";
-
-  const melds = $("melds");
-  melds.replaceChildren();
-  state.hand.melds.forEach((meld, m) => melds.append(meldRow(meld, m, isDoubtful)));
-
-  const flowers = $("flowers");
-  flowers.replaceChildren();
-  state.hand.flowers.forEach((code, index) => {
-    const button = tileButton(code, isDoubtful(code) ? "doubt" : "");
-    button.addEventListener("click", () => openPicker({ group: "flowers", index }));
-    flowers.append(button);
-  });
+  $("melds").replaceChildren(...h.melds.map(meldRow));
+  $("flowers").replaceChildren(...h.flowers.map((it) => itemButton(it)));
 
   const win = $("win-tile");
   win.replaceChildren();
-  if (state.winIndex >= 0) {
-    const code = state.hand.concealed[state.winIndex];
+  const winItem = h.concealed.find((i) => i.win);
+  if (winItem) {
     const img = document.createElement("img");
-    img.src = `/tiles/${code}.svg`;
-    img.alt = code;
-    win.append(img, document.createTextNode(` ${code}`));
+    img.src = `/tiles/${winItem.code}.svg`;
+    img.alt = winItem.code;
+    win.append(img, document.createTextNode(` ${winItem.code}`));
   } else {
-    win.textContent = "none marked (tap a concealed tile)";
+    win.textContent = t("noWinTile");
   }
 
-  for (const key of ["self_drawn", "fourth_tile", "kong", "last_tile"]) $(key).checked = !!state.hand[key];
-  $("seat_wind").value = state.hand.seat_wind || "E";
-  $("round_wind").value = state.hand.round_wind || "E";
-  const selfDrawn = !!state.hand.self_drawn;
-  $("kong-label").textContent = selfDrawn ? "Kong replacement 杠上开花" : "Robbing a kong 抢杠和";
-  $("last-label").textContent = selfDrawn ? "Last tile of the wall 妙手回春" : "Last discard 海底捞月";
+  for (const key of ["self_drawn", "fourth_tile", "kong", "last_tile"]) $(key).checked = !!h[key];
+  $("seat_wind").value = h.seat_wind || "E";
+  $("round_wind").value = h.round_wind || "E";
+  $("kong-label").textContent = t(h.self_drawn ? "kongReplacement" : "robbingKong");
+  $("last-label").textContent = t(h.self_drawn ? "lastWallTile" : "lastDiscard");
+  $("undo").disabled = !undoStack.length;
+  $("redo").disabled = !redoStack.length;
+  $("save-labelled").hidden = !labelledEnabled || !state.photo;
+  renderReading();
+  drawPhoto();
 }
 
-function meldRow(meld, m, isDoubtful) {
+function meldRow(meld, m) {
   const row = document.createElement("div");
   row.className = "meld";
   const tiles = document.createElement("div");
   tiles.className = "tiles";
-  meld.tiles.forEach((code, index) => {
-    const shown = meld.type === "kong" && meld.concealed && (index === 0 || index === 3) ? "back" : code;
-    const button = tileButton(shown, isDoubtful(code) ? "doubt" : "", `${code} in meld ${m + 1}`);
-    button.dataset.code = code;
-    button.addEventListener("click", () => openPicker({ group: "meld", meld: m, index }));
-    tiles.append(button);
+  meld.tiles.forEach((it, index) => {
+    const shown = meld.type === "kong" && meld.concealed && (index === 0 || index === 3) ? "back" : it.code;
+    tiles.append(itemButton(it, t("inMeld", { code: it.code, n: m + 1 }), shown));
   });
   const controls = document.createElement("div");
   controls.className = "meld-controls";
   const type = document.createElement("select");
-  type.setAttribute("aria-label", `meld ${m + 1} type`);
-  for (const t of ["chow", "pung", "kong"]) type.append(new Option(t, t, false, t === meld.type));
+  type.setAttribute("aria-label", t("meldType", { n: m + 1 }));
+  for (const kind of ["chow", "pung", "kong"]) type.append(new Option(t(`meld.${kind}`), kind, false, kind === meld.type));
   type.addEventListener("change", () => { setMeldType(m, type.value); changed(); });
   controls.append(type);
   if (meld.type === "kong") {
@@ -267,13 +507,13 @@ function meldRow(meld, m, isDoubtful) {
     box.type = "checkbox";
     box.checked = !!meld.concealed;
     box.addEventListener("change", () => { meld.concealed = box.checked; changed(); });
-    label.append(box, " concealed");
+    label.append(box, ` ${t("concealedKongBox")}`);
     controls.append(label);
   }
   const unmeld = document.createElement("button");
   unmeld.type = "button";
   unmeld.className = "link";
-  unmeld.textContent = "break up";
+  unmeld.textContent = t("breakUp");
   unmeld.addEventListener("click", () => { breakMeld(m); changed(); });
   controls.append(unmeld);
   row.append(tiles, controls);
@@ -284,76 +524,102 @@ function meldRow(meld, m, isDoubtful) {
 
 function openPicker(sel) {
   selection = sel;
+  added = [];
   const adding = "add" in sel;
-  const code = adding ? null : selectedCode();
-  $("picker-title").textContent = adding
-    ? { concealed: "Add a concealed tile", flowers: "Add a flower", "new-meld": "New meld: pick its tile" }[sel.add]
-    : `Tile ${code}: pick the right face`;
-  $("picker-note").textContent = "";
+  const code = adding ? null : sel.item.code;
+  const where = adding ? null : locate(sel.item);
+  let title;
+  if (!adding) title = t("pickFace", { code });
+  else if (sel.tile !== undefined) title = t("putBack");
+  else title = t({ concealed: "addConcealed", flowers: "addFlower", "new-meld": "addMeld" }[sel.add]);
+  $("picker-title").textContent = title;
+  $("picker-note").textContent = adding && sel.tile === undefined && sel.add !== "new-meld" ? t("pickSeveral") : "";
+  $("picker-note").className = "picker-note";
   $("picker-actions").hidden = adding;
-  const inConcealed = sel.group === "concealed";
+  const inConcealed = !!where && where.group === "concealed";
   $("act-win").hidden = !inConcealed;
   for (const b of document.querySelectorAll("[data-make]")) b.hidden = !inConcealed || isFlower(code || "");
-  if (!adding) fillMoveTargets(sel);
+  if (!adding) fillMoveTargets(where);
   for (const b of $("picker-grid").children) b.classList.toggle("current", b.dataset.code === code);
-  $("picker").showModal();
+  render();
+  if (!$("picker").open) $("picker").showModal();
 }
 
-function fillMoveTargets(sel) {
+function fillMoveTargets(where) {
   const move = $("move-to");
   move.replaceChildren(new Option("…", ""));
-  if (sel.group !== "concealed") move.append(new Option("Concealed tiles", "concealed"));
+  if (where.group !== "concealed") move.append(new Option(t("concealedTiles"), "concealed"));
   state.hand.melds.forEach((meld, m) => {
-    if (sel.group !== "meld" || sel.meld !== m) {
-      move.append(new Option(`Meld ${m + 1} (${meld.type} ${meld.tiles[0] || ""})`, String(m)));
+    if (where.group !== "meld" || where.meld !== m) {
+      const first = meld.tiles[0] ? meld.tiles[0].code : "";
+      move.append(new Option(t("meldOption", { n: m + 1, type: t(`meld.${meld.type}`), code: first }), String(m)));
     }
   });
-  move.append(new Option("A new meld", "new-meld"));
+  move.append(new Option(t("newMeld"), "new-meld"));
 }
 
 function closePicker() {
-  $("picker").close();
+  if ($("picker").open) $("picker").close();
   selection = null;
 }
 
 function buildPickerGrid() {
   const grid = $("picker-grid");
   for (const code of tileCodes) {
-    const button = tileButton(code);
+    const button = tileButton(code, []);
     button.addEventListener("click", () => pick(code));
     grid.append(button);
   }
 }
 
 function pick(code) {
-  if ("add" in selection) {
-    const melds = state.hand.melds.length;
-    put(code, selection.add);
-    // a new meld starts as a pung of the picked face (a flower went to the flowers instead)
-    if (state.hand.melds.length > melds) setMeldType(melds, "pung");
-  } else {
-    replaceSelected(code);
+  const sel = selection;
+  if (!sel) return;
+  if (!("add" in sel)) {
+    replaceItem(sel.item, code);
+    closePicker();
+    changed();
+    return;
   }
-  closePicker();
+  const r = reading();
+  const box = sel.tile !== undefined ? sel.tile : -1;
+  // a box put back into the hand counts as read as the reader's code, so a new face is a fix
+  const it = item(code, box, box >= 0 && r ? r.tiles[box].code : null);
+  const melds = state.hand.melds.length;
+  put(it, sel.add);
+  if (state.hand.melds.length > melds) setMeldType(melds, "pung"); // a new meld: a pung of that face
+  if (box >= 0 || sel.add === "new-meld") {
+    focus = it;
+    closePicker();
+    changed();
+    return;
+  }
+  // adding tiles one after another: the picker stays open until Done
+  added.push(code);
+  $("picker-note").textContent = t("added", { n: added.length, codes: added.join(" ") });
+  $("picker-note").className = "picker-note ok";
   changed();
 }
 
 function wirePicker() {
   $("act-win").addEventListener("click", () => {
-    state.winIndex = selection.index;
+    const it = selection.item;
+    for (const i of state.hand.concealed) i.win = i === it;
     closePicker();
     changed();
   });
   $("act-remove").addEventListener("click", () => {
-    takeSelected();
+    takeItem(selection.item);
+    if (focus === selection.item) focus = null;
     closePicker();
     changed();
   });
   for (const button of document.querySelectorAll("[data-make]")) {
     button.addEventListener("click", () => {
-      const problem = makeMeld(button.dataset.make);
+      const problem = makeMeld(selection.item, button.dataset.make);
       if (problem) {
         $("picker-note").textContent = problem;
+        $("picker-note").className = "picker-note";
         return;
       }
       closePicker();
@@ -363,17 +629,18 @@ function wirePicker() {
   $("move-to").addEventListener("change", () => {
     const target = $("move-to").value;
     if (!target) return;
-    // moving out of a meld that empties it renumbers the later melds
-    const fromMeld = selection.group === "meld" ? selection.meld : -1;
-    const emptied = fromMeld >= 0 && state.hand.melds[fromMeld].tiles.length === 1;
-    const code = takeSelected();
-    const shifted = emptied && /^\d+$/.test(target) && Number(target) > fromMeld
+    const it = selection.item;
+    // moving out of a meld that it empties renumbers the later melds
+    const where = locate(it);
+    const emptied = where.group === "meld" && state.hand.melds[where.meld].tiles.length === 1;
+    takeItem(it);
+    const shifted = emptied && /^\d+$/.test(target) && Number(target) > where.meld
       ? String(Number(target) - 1) : target;
-    put(code, shifted);
+    put(it, shifted);
     closePicker();
     changed();
   });
-  $("picker").addEventListener("close", () => { selection = null; });
+  $("picker").addEventListener("close", () => { selection = null; render(); });
 }
 
 // The chosen rule set's own hand fields (for example a first-turn win), as inputs.
@@ -388,16 +655,16 @@ function renderRuleFields() {
     if (typeof field.default === "boolean") {
       input.type = "checkbox";
       input.checked = !!value;
-      input.addEventListener("change", () => { state.extra[field.name] = input.checked; scheduleScore(); });
+      input.addEventListener("change", () => { state.extra[field.name] = input.checked; changed(); });
       label.append(input, ` ${field.help || field.name}`);
     } else {
       input.type = typeof field.default === "number" ? "number" : "text";
       input.value = value == null ? "" : String(value);
-      input.addEventListener("input", () => {
+      input.addEventListener("change", () => {
         const raw = input.value.trim();
         if (raw === "") delete state.extra[field.name];
         else state.extra[field.name] = input.type === "number" ? Number(raw) : raw;
-        scheduleScore();
+        changed();
       });
       label.append(`${field.help || field.name} `, input);
     }
@@ -406,11 +673,6 @@ function renderRuleFields() {
 }
 
 // ---------------------------------------------------------------- scoring
-
-function changed() {
-  render();
-  scheduleScore();
-}
 
 function scheduleScore() {
   clearTimeout(scoreTimer);
@@ -434,14 +696,21 @@ async function runScore() {
     const body = await response.json();
     result = response.ok ? body : { total: null, fans: [], error: body.detail };
   } catch (error) {
-    result = { total: null, fans: [], error: "the server cannot be reached" };
+    result = { total: null, fans: [], error: t("noServer") };
   }
   if (seq !== scoreSeq) return; // a later edit has been sent meanwhile
   $("spot").classList.remove("busy");
   showResult(result);
 }
 
+// A fan's name in the page's language first, the other language after it.
+function fanNames(fan) {
+  const chinese = fan.chinese ? window.fanscanI18n.chinese(fan.chinese) : "";
+  return window.fanscanI18n.isChinese() && chinese ? [chinese, fan.name] : [fan.name, chinese];
+}
+
 function showResult(result) {
+  lastResult = result;
   const spot = $("spot");
   const verdict = $("verdict");
   const body = $("fans").querySelector("tbody");
@@ -453,23 +722,24 @@ function showResult(result) {
   verdict.className = "verdict";
   const spotFans = $("spot-fans");
   spotFans.hidden = true;
+  drawPhoto();
   if (!result) {
     spot.classList.add("empty");
     verdict.classList.add("empty");
     $("spot-total").textContent = "–";
-    $("spot-minimum").textContent = "no hand yet";
+    $("spot-minimum").textContent = t("noHandYet");
     $("total").textContent = "–";
-    $("minimum").textContent = "Take a photo, or add tiles by hand.";
+    $("minimum").textContent = t("startHint");
     return;
   }
   if (result.total === null || result.total === undefined) {
     spot.classList.add("invalid");
     verdict.classList.add("invalid");
     $("spot-total").textContent = "✗";
-    $("spot-minimum").textContent = "cannot score";
+    $("spot-minimum").textContent = t("cannotScore");
     $("total").textContent = "–";
     $("minimum").textContent = "";
-    error.textContent = result.error || "this hand cannot be scored";
+    error.textContent = result.error || t("cannotScoreHand");
     error.hidden = false;
     spotFans.textContent = error.textContent;
     spotFans.hidden = false;
@@ -479,13 +749,14 @@ function showResult(result) {
   spot.classList.add(met ? "met" : "unmet");
   verdict.classList.add(met ? "met" : "unmet");
   $("spot-total").textContent = String(result.total);
-  const minimum = `minimum ${result.minimum}: ${met ? "met ✓" : "NOT met ✗"}`;
+  const minimum = t(met ? "minimumMet" : "minimumNotMet", { n: result.minimum });
   $("spot-minimum").textContent = minimum;
   $("total").textContent = String(result.total);
   $("minimum").textContent = minimum;
   for (const fan of result.fans || []) {
     const row = document.createElement("tr");
-    const cells = [fan.name, fan.chinese || "", fan.count > 1 ? `×${fan.count}` : "", String(fan.points * (fan.count || 1))];
+    const [first, second] = fanNames(fan);
+    const cells = [first, second, fan.count > 1 ? `×${fan.count}` : "", String(fan.points * (fan.count || 1))];
     cells.forEach((text, i) => {
       const cell = document.createElement("td");
       cell.textContent = text;
@@ -495,10 +766,10 @@ function showResult(result) {
     body.append(row);
   }
   spotFans.textContent = (result.fans || [])
-    .map((fan) => `${fan.name} ${fan.points * (fan.count || 1)}`)
+    .map((fan) => `${fanNames(fan)[0]} ${fan.points * (fan.count || 1)}`)
     .join(" · ");
   spotFans.hidden = !spotFans.textContent;
-  if (result.flower_points) $("flower-points").textContent = `Flowers: +${result.flower_points} (not counted for the minimum)`;
+  if (result.flower_points) $("flower-points").textContent = t("flowerPoints", { n: result.flower_points });
 }
 
 // ---------------------------------------------------------------- the photo
@@ -509,38 +780,33 @@ function setStatus(text, kind) {
   status.className = `status ${kind || ""}`.trim();
 }
 
-function loadImage(file) {
+function loadImage(blob) {
   return new Promise((resolve, reject) => {
     const img = new Image();
     img.onload = () => resolve(img);
     img.onerror = () => reject(new Error("not an image"));
-    img.src = URL.createObjectURL(file);
+    img.src = URL.createObjectURL(blob);
   });
 }
 
 async function readPhoto(file) {
   if (!file) return;
   const seq = ++readSeq;
-  state.reading = null;
-  state.doubtful = new Map();
-  $("doubts").replaceChildren();
-  $("alternatives").replaceChildren();
   if (file.size > maxUploadBytes) {
     const mb = 1024 * 1024;
     const limit = maxUploadBytes >= mb ? `${Math.round(maxUploadBytes / mb)} MB` : `${Math.round(maxUploadBytes / 1024)} KB`;
-    setStatus(`This photo is over the ${limit} upload limit: send a smaller one.`, "error");
+    setStatus(t("overLimit", { limit }), "error");
     return;
   }
-  setStatus(`Reading ${file.name || "the photo"}…`, "busy");
+  setStatus(t("reading", { name: file.name || t("thePhoto") }), "busy");
+  const id = newPhotoId();
+  pendingPhoto = id;
   let image = null;
   try {
     image = await loadImage(file);
   } catch {
     // the browser cannot show it; the server may still read it
   }
-  if (seq !== readSeq) return;
-  state.image = image;
-  drawPhoto();
   const form = new FormData();
   form.append("photo", file, file.name || "photo.jpg");
   let response;
@@ -549,114 +815,315 @@ async function readPhoto(file) {
     response = await fetch("/api/read", { method: "POST", body: form });
     body = await response.json();
   } catch {
-    if (seq === readSeq) setStatus("The server cannot be reached, or its answer is not JSON.", "error");
+    if (seq === readSeq) setStatus(t("badAnswer"), "error");
     return;
   }
   if (seq !== readSeq) return; // another photo was chosen meanwhile
+  pendingPhoto = null;
   if (!response.ok) {
-    setStatus(`Cannot read this photo: ${body.detail || response.statusText}`, "error");
-    loadHand(emptyHand()); // the last photo's hand does not belong to this one
+    setStatus(t("cannotRead", { detail: body.detail || response.statusText }), "error");
+    state.photo = null;
+    loadHand(emptyHand(), null); // the last photo's hand does not belong to this one
     changed();
     return;
   }
-  state.reading = body;
-  for (const tile of body.tiles || []) {
-    if (tile.confidence < DOUBT) state.doubtful.set(tile.code, (state.doubtful.get(tile.code) || 0) + 1);
-  }
-  const doubtful = (body.tiles || []).filter((t) => t.confidence < DOUBT).length;
-  setStatus(
-    `${(body.tiles || []).length} tiles found${doubtful ? `, ${doubtful} doubtful (orange): check them` : ""}.`,
-    doubtful ? "warn" : "ok",
-  );
-  for (const doubt of body.doubts || []) {
-    const item = document.createElement("li");
-    item.textContent = doubt;
-    $("doubts").append(item);
-  }
-  for (const alternative of body.alternatives || []) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "button";
-    button.textContent = `Use instead: ${alternative.description}`;
-    button.addEventListener("click", () => {
-      loadHand(alternative.hand);
-      changed();
-    });
-    $("alternatives").append(button);
-  }
-  loadHand(body.hand || emptyHand());
-  drawPhoto();
+  readings[id] = body;
+  if (image) images[id] = image;
+  blobs[id] = file;
+  storePhoto(id, file);
+  state.photo = id;
+  focus = null;
+  const found = (body.tiles || []).length;
+  const doubtful = (body.tiles || []).filter((tile) => tile.confidence < DOUBT).length;
+  setStatus(t(doubtful ? "foundDoubtful" : "found", { n: found, d: doubtful }), doubtful ? "warn" : "ok");
+  loadHand(body.hand || emptyHand(), body);
   changed();
 }
 
+// The reader's doubts, most important first: what stops the hand from scoring, then the tiles
+// read with the least confidence, then the layout; at most DOUBTS_SHOWN open.
+function doubtRank(text) {
+  if (/cannot be a complete hand|face-down|cannot be read|No concealed tiles/i.test(text)) return [0, 0];
+  const percent = /(\d+)%/.exec(text);
+  if (percent) return [1, Number(percent[1])];
+  return [2, 0];
+}
+
+function rankedDoubts(doubts) {
+  return doubts.map((text, i) => ({ text, rank: doubtRank(text), i }))
+    .sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || a.i - b.i)
+    .map((d) => d.text);
+}
+
+function renderReading() {
+  const r = reading();
+  const doubts = rankedDoubts((r && r.doubts) || []);
+  const li = (text) => {
+    const element = document.createElement("li");
+    element.textContent = text;
+    return element;
+  };
+  $("doubts").replaceChildren(...doubts.slice(0, DOUBTS_SHOWN).map(li));
+  const rest = doubts.slice(DOUBTS_SHOWN);
+  $("more-doubts").hidden = !rest.length;
+  $("more-doubts-list").replaceChildren(...rest.map(li));
+  $("more-doubts-count").textContent = t("moreDoubts", { n: rest.length });
+  const alternatives = $("alternatives");
+  alternatives.replaceChildren();
+  for (const alternative of (r && r.alternatives) || []) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "button";
+    button.textContent = t("useInstead", { description: alternative.description });
+    button.addEventListener("click", () => {
+      loadHand(alternative.hand, r);
+      focus = null;
+      changed();
+    });
+    alternatives.append(button);
+  }
+}
+
+function boxItems() {
+  const byBox = new Map();
+  const h = state.hand;
+  for (const it of [...h.concealed, ...h.flowers, ...h.melds.flatMap((m) => m.tiles)]) {
+    if (it.tile >= 0) byBox.set(it.tile, it);
+  }
+  return byBox;
+}
+
+function bounds(points) {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+}
+
+const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+  * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+
+// The part of a (possibly tilted) tile's bounding box its face surely covers.
+function faceCore(face) {
+  const dx = (face.right - face.left) * 0.12;
+  const dy = (face.bottom - face.top) * 0.12;
+  return { left: face.left + dx, top: face.top + dy, right: face.right - dx, bottom: face.bottom - dy };
+}
+
+// A place for a tile's label beside its box: above, below, left or right of it, further out when
+// nearer is taken, on no tile's face and clear of the labels placed before it where possible.
+function labelPlace(box, width, height, cores, taken, canvas) {
+  const gap = 2;
+  const cx = (box.left + box.right) / 2 - width / 2;
+  const cy = (box.top + box.bottom) / 2 - height / 2;
+  const candidates = [];
+  for (let ring = 0; ring < 4; ring++) {
+    const d = gap + ring * height;
+    for (const shift of [0, -width / 2, width / 2]) {
+      candidates.push([cx + shift, box.top - height - d, ring], [cx + shift, box.bottom + d, ring]);
+    }
+    candidates.push([box.left - width - gap - ring * width / 2, cy, ring], [box.right + gap + ring * width / 2, cy, ring]);
+  }
+  let best = null;
+  for (const [x, y, ring] of candidates) {
+    const left = Math.max(0, Math.min(canvas.width - width, x));
+    const top = Math.max(0, Math.min(canvas.height - height, y));
+    const place = { left, top, right: left + width, bottom: top + height };
+    const cost = cores.reduce((sum, core) => sum + overlap(place, core), 0) * 10
+      + taken.reduce((sum, other) => sum + overlap(place, other), 0) * 3
+      + ring * height * 2 + Math.abs(x - cx) * 0.1;
+    if (!best || cost < best.cost) best = { place, cost };
+  }
+  return best.place;
+}
+
 function drawPhoto() {
-  const img = state.image;
+  const r = reading();
+  const img = state.photo ? images[state.photo] : null;
   $("figure").hidden = !img;
+  photoLayout = null;
   if (!img) return;
   const canvas = $("annotated");
   const scale = Math.min(1, 1600 / Math.max(img.naturalWidth, img.naturalHeight));
   canvas.width = Math.round(img.naturalWidth * scale);
   canvas.height = Math.round(img.naturalHeight * scale);
+  photoLayout = { scale };
   const ctx = canvas.getContext("2d");
   ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
   const line = Math.max(2, canvas.width / 500);
   // Boxes the reader took for no tile (a hand one tile too long without them): crossed in grey.
-  for (const box of ((state.reading && state.reading.left_out) || []).map((t) => t.box)) {
+  for (const box of (r.left_out || []).map((tile) => tile.box)) {
     const [a, b, c, d] = box.map(([x, y]) => [x * scale, y * scale]);
     ctx.beginPath();
-    // the outline, then one diagonal from where it ends (a to c), then the other (b to d)
     [a, b, c, d, a, c, b, d].forEach(([x, y], i) => (i === 0 || i === 6 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
     ctx.lineWidth = line;
     ctx.strokeStyle = "#a0a0a0";
     ctx.stroke();
   }
-  for (const tile of (state.reading && state.reading.tiles) || []) {
-    const points = tile.box.map(([x, y]) => [x * scale, y * scale]);
-    const doubtful = tile.confidence < DOUBT;
+  const byBox = boxItems();
+  const tiles = r.tiles || [];
+  const quads = tiles.map((tile) => tile.box.map(([x, y]) => [x * scale, y * scale]));
+  const faces = quads.map(bounds);
+  const cores = faces.map(faceCore);
+  const labels = [];
+  const texts = [];
+  // Outlines only, so every face stays visible; the code goes beside the tile.
+  tiles.forEach((tile, i) => {
+    const it = byBox.get(i);
+    const fixed = it && isFixed(it);
+    const doubtful = it && !fixed && tile.confidence < DOUBT;
+    const colour = !it ? "#9e9e9e" : fixed ? "#2979ff" : doubtful ? "#ff6d00" : "#00c853";
     ctx.beginPath();
-    points.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+    quads[i].forEach(([x, y], k) => (k ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
     ctx.closePath();
-    if (doubtful) {
-      ctx.fillStyle = "rgba(255, 109, 0, 0.28)";
-      ctx.fill();
-    }
-    ctx.lineWidth = doubtful ? line * 2 : line;
-    ctx.strokeStyle = doubtful ? "#ff6d00" : "#00c853";
+    ctx.setLineDash(it ? [] : [line * 3, line * 2]);
+    ctx.lineWidth = it === focus && it ? line * 3 : doubtful || fixed ? line * 2 : line;
+    ctx.strokeStyle = it === focus && it ? "#ffffff" : colour;
     ctx.stroke();
-    const xs = points.map((p) => p[0]);
-    const ys = points.map((p) => p[1]);
-    const left = Math.min(...xs);
-    const top = Math.min(...ys);
-    const width = Math.max(...xs) - left;
-    const size = Math.max(10, Math.min(36, width * 0.36));
-    const lines = [tile.code, `${Math.round(tile.confidence * 100)}%`];
+    ctx.setLineDash([]);
+    const face = faces[i];
+    const size = Math.max(11, Math.min(30, (face.right - face.left) * 0.34));
+    const text = !it ? `${tile.code} ✗` : fixed ? `${it.read}→${it.code}` : `${it.code} ${Math.round(tile.confidence * 100)}%`;
     ctx.font = `bold ${size}px system-ui, sans-serif`;
-    const textWidth = Math.max(...lines.map((t) => ctx.measureText(t).width)) + size * 0.4;
-    const boxTop = Math.max(0, top - size * 2.3);
-    ctx.fillStyle = doubtful ? "#ff6d00" : "rgba(0, 0, 0, 0.72)";
-    ctx.fillRect(left, boxTop, Math.max(width, textWidth), size * 2.2);
+    const width = ctx.measureText(text).width + size * 0.5;
+    const place = labelPlace(face, width, size * 1.35, cores, labels, canvas);
+    labels.push(place);
+    texts.push(text);
+    const far = Math.max(place.top - face.bottom, face.top - place.bottom, place.left - face.right, face.left - place.right);
+    if (far > size) { // a label pushed away from its tile points at it
+      const [mx, my] = [(place.left + place.right) / 2, (place.top + place.bottom) / 2];
+      ctx.beginPath();
+      ctx.moveTo(mx, my);
+      // to the nearest point of the tile's outline box, not across its face
+      ctx.lineTo(Math.max(face.left, Math.min(face.right, mx)), Math.max(face.top, Math.min(face.bottom, my)));
+      ctx.lineWidth = Math.max(1, line / 2);
+      ctx.strokeStyle = "rgba(255, 255, 255, 0.8)";
+      ctx.stroke();
+    }
+    ctx.fillStyle = fixed ? "#2979ff" : doubtful ? "#ff6d00" : "rgba(0, 0, 0, 0.72)";
+    ctx.fillRect(place.left, place.top, place.right - place.left, place.bottom - place.top);
     ctx.fillStyle = "#fff";
-    ctx.textBaseline = "top";
-    lines.forEach((text, i) => ctx.fillText(text, left + size * 0.2, boxTop + size * 0.1 + i * size * 1.05));
+    ctx.textBaseline = "middle";
+    ctx.fillText(text, place.left + size * 0.25, (place.top + place.bottom) / 2);
+  });
+  window.fanscanPhotoLabels = { faces, labels, texts }; // for the tests: where the labels went
+  drawTotal(ctx, canvas);
+}
+
+// The score in the photo's top-left corner, so the annotated picture says it all by itself.
+function drawTotal(ctx, canvas) {
+  const result = lastResult;
+  if (!result) return;
+  const scored = result.total !== null && result.total !== undefined;
+  const text = scored
+    ? `${t("fansTotal", { n: result.total })}  ${t(result.meets_minimum ? "minimumMet" : "minimumNotMet", { n: result.minimum })}`
+    : t("cannotScore");
+  const size = Math.max(16, Math.round(canvas.width / 32));
+  ctx.font = `bold ${size}px system-ui, sans-serif`;
+  const width = ctx.measureText(text).width + size;
+  ctx.fillStyle = !scored || !result.meets_minimum ? "rgba(211, 47, 47, 0.92)" : "rgba(0, 163, 68, 0.92)";
+  ctx.fillRect(0, 0, width, size * 1.6);
+  ctx.fillStyle = "#fff";
+  ctx.textBaseline = "middle";
+  ctx.fillText(text, size / 2, size * 0.8);
+}
+
+function inside(point, quad) {
+  let hit = false;
+  for (let i = 0, j = quad.length - 1; i < quad.length; j = i++) {
+    const [xi, yi] = quad[i];
+    const [xj, yj] = quad[j];
+    if ((yi > point[1]) !== (yj > point[1]) && point[0] < ((xj - xi) * (point[1] - yi)) / (yj - yi) + xi) hit = !hit;
+  }
+  return hit;
+}
+
+// A tap on the photo: the box under it is selected in the hand and its face can be picked.
+function tapPhoto(event) {
+  const r = reading();
+  if (!r || !photoLayout) return;
+  const canvas = $("annotated");
+  const rect = canvas.getBoundingClientRect();
+  const x = ((event.clientX - rect.left) / rect.width) * canvas.width / photoLayout.scale;
+  const y = ((event.clientY - rect.top) / rect.height) * canvas.height / photoLayout.scale;
+  const index = (r.tiles || []).findIndex((tile) => inside([x, y], tile.box));
+  if (index < 0) return;
+  const it = boxItems().get(index);
+  if (it) {
+    focus = it;
+    openPicker({ item: it });
+  } else {
+    openPicker({ add: "concealed", tile: index });
+  }
+}
+
+function savePicture() {
+  const canvas = $("annotated");
+  canvas.toBlob((blob) => {
+    if (!blob) return;
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "fanscan-hand.png";
+    link.click();
+  }, "image/png");
+}
+
+// "Save as labelled data": the photo and its corrected boxes go to the server's labelled folder.
+async function saveLabelled() {
+  const r = reading();
+  const blob = state.photo ? blobs[state.photo] : null;
+  if (!r || !blob) return;
+  const byBox = boxItems();
+  const tiles = [];
+  (r.tiles || []).forEach((tile, i) => {
+    const it = byBox.get(i);
+    if (!it) return; // a box the referee removed from the hand is no tile of it
+    const code = tile.code === "back" && it.code === it.read ? "back" : it.code;
+    tiles.push({ code, box: tile.box, confidence: tile.confidence, corrected: isFixed(it) });
+  });
+  const form = new FormData();
+  form.append("photo", blob, blob.name || "photo.jpg");
+  form.append("tiles", JSON.stringify(tiles));
+  setStatus(t("savingLabelled"), "busy");
+  try {
+    const response = await fetch("/api/labelled", { method: "POST", body: form });
+    const body = await response.json();
+    if (!response.ok) setStatus(t("notSavedLabelled", { detail: body.detail }), "error");
+    else setStatus(t("savedLabelled", { name: body.image }), "ok");
+  } catch {
+    setStatus(t("noServer"), "error");
   }
 }
 
 // ---------------------------------------------------------------- start
 
 function newHand() {
-  state.hand = emptyHand();
-  state.winIndex = -1;
-  state.reading = null;
-  state.image = null;
-  state.doubtful = new Map();
-  state.extra = {};
-  renderRuleFields();
-  $("doubts").replaceChildren();
-  $("alternatives").replaceChildren();
   readSeq += 1; // a read still running is no longer wanted
+  state.photo = null;
+  state.extra = {};
+  focus = null;
+  loadHand(emptyHand(), null);
+  renderRuleFields();
   setStatus("");
-  drawPhoto();
   changed();
+}
+
+function onKey(event) {
+  const key = event.key.toLowerCase();
+  if (!(event.ctrlKey || event.metaKey) || (key !== "z" && key !== "y")) return;
+  const target = event.target;
+  if (target && target.matches && target.matches("input[type=text], input[type=number], textarea")) return;
+  event.preventDefault();
+  if (key === "y" || event.shiftKey) redo();
+  else undo();
+}
+
+function fillWinds() {
+  for (const key of ["seat_wind", "round_wind"]) {
+    const select = $(key);
+    const value = select.value;
+    select.replaceChildren(...["E", "S", "W", "N"].map((code) => new Option(t(`wind.${code}`), code)));
+    select.value = value || "E";
+  }
 }
 
 function wireControls() {
@@ -670,24 +1137,36 @@ function wireControls() {
   $("add-concealed").addEventListener("click", () => openPicker({ add: "concealed" }));
   $("add-flower").addEventListener("click", () => openPicker({ add: "flowers" }));
   $("add-meld").addEventListener("click", () => openPicker({ add: "new-meld" }));
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("annotated").addEventListener("click", tapPhoto);
+  $("save-picture").addEventListener("click", savePicture);
+  $("save-labelled").addEventListener("click", saveLabelled);
+  document.addEventListener("keydown", onKey);
   for (const key of ["self_drawn", "fourth_tile", "kong", "last_tile"]) {
     $(key).addEventListener("change", () => { state.hand[key] = $(key).checked; changed(); });
   }
+  fillWinds();
   for (const key of ["seat_wind", "round_wind"]) {
-    for (const [code, name] of WINDS) $(key).append(new Option(name, code));
     $(key).addEventListener("change", () => { state.hand[key] = $(key).value; changed(); });
   }
   $("rules").addEventListener("change", () => {
     state.rules = $("rules").value;
     renderRuleFields();
-    scheduleScore();
+    changed();
   });
-  $("doubt-percent").textContent = String(Math.round(DOUBT * 100));
+  window.fanscanI18n.onChange(() => {
+    fillWinds();
+    render();
+    showResult(lastResult);
+  });
 }
 
 async function start() {
+  window.fanscanI18n.setup($("lang"));
   wireControls();
   wirePicker();
+  current = snapshot();
   render();
   try {
     const [tiles, rules, config] = await Promise.all([
@@ -696,7 +1175,9 @@ async function start() {
       fetch("/api/config").then((r) => r.json()),
     ]);
     maxUploadBytes = config.max_upload_bytes;
-    tileCodes = tiles.tiles.map((t) => t.code);
+    labelledEnabled = !!config.save_labelled;
+    tileCodes = tiles.tiles.map((tile) => tile.code);
+    tileOrder = new Map(tileCodes.map((code, i) => [code, i]));
     buildPickerGrid();
     ruleSets = rules;
     for (const rule of rules) {
@@ -706,9 +1187,12 @@ async function start() {
     state.rules = rules.length ? rules[0].name : "mcr";
     $("rules").value = state.rules;
     renderRuleFields();
+    current = snapshot();
+    if (restoreSession()) refresh();
+    else render();
     document.body.dataset.ready = "true";
   } catch {
-    setStatus("The server cannot be reached: reload the page.", "error");
+    setStatus(t("noServerReload"), "error");
   }
 }
 

@@ -14,7 +14,13 @@ const state = {
   opening: 0,     // counts openPhoto calls, so that only the latest one shows its photo
   typed: "",      // a digit waiting for its suit letter
   drag: null,
+  pending: null,  // a new box drawn but not given a code yet (never saved without one)
+  view: null,     // the part of the photo shown: {x, y, w, h} in photo pixels
+  hidden: false,  // boxes hidden to see the photo
+  region: false,  // the next drag deletes the boxes inside it
 };
+const histories = new Map(); // photo -> {undo: [], redo: []}, snapshots of its label file
+const pointers = new Map();  // the pointers down on the photo, for pinch zoom
 
 // ---- saving: one request at a time, in order, so the last change is the one kept ----
 let saveChain = Promise.resolve();
@@ -62,6 +68,15 @@ async function loadList() {
   if (!response.ok) throw new Error(await detail(response));
   const list = await response.json();
   state.codes = list.codes;
+  $("code-grid").replaceChildren(...list.codes.map((code) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.code = code;
+    button.title = code;
+    button.textContent = code === "back" ? "▮" : code;
+    button.addEventListener("mousedown", (e) => e.preventDefault());
+    return button;
+  }));
   state.photos = list.photos;
   $("folder").textContent = list.folder;
 }
@@ -84,13 +99,14 @@ async function openPhoto(index) {
   state.index = wanted;
   state.labels = labels;
   state.typed = "";
+  state.pending = null;
   state.selected = leastSure();
+  fitView();
   history.replaceState(null, "", `#${encodeURIComponent(image)}`);
   const photo = $("photo");
   photo.setAttribute("href", `/api/label/photo?image=${encodeURIComponent(image)}`);
   photo.setAttribute("width", state.labels.width);
   photo.setAttribute("height", state.labels.height);
-  $("stage").setAttribute("viewBox", `0 0 ${state.labels.width} ${state.labels.height}`);
   render();
 }
 
@@ -145,7 +161,14 @@ function render() {
     text.textContent = tile.code;
     boxes.append(text);
   });
-  const tile = labels.tiles[state.selected];
+  if (state.pending) boxes.append(pendingBox(state.pending, scale));
+  boxes.classList.toggle("hidden", state.hidden);
+  $("toggle-boxes").textContent = state.hidden ? "Show boxes (h)" : "Hide boxes (h)";
+  $("region").classList.toggle("on", state.region);
+  const history = historyOf();
+  $("undo").disabled = !history.undo.length;
+  $("redo").disabled = !history.redo.length;
+  const tile = state.pending ? null : labels.tiles[state.selected];
   if (tile) {
     tile.corners.forEach((corner, c) => {
       const handle = document.createElementNS(SVG, "circle");
@@ -157,10 +180,13 @@ function render() {
       boxes.append(handle);
     });
   }
-  showZoom(tile);
-  $("tile-info").textContent = tile
-    ? `${tile.code}: ${tile.source === "person" ? "set by a person" : `model, ${Math.round(tile.confidence * 100)}% sure`}`
-    : "no tile selected";
+  showZoom(state.pending || tile);
+  $("tile-info").textContent = state.pending
+    ? "New box: type or pick its code (Escape drops it)"
+    : tile
+      ? `${tile.code}: ${tile.source === "person" ? "set by a person" : `model, ${Math.round(tile.confidence * 100)}% sure`}`
+      : "no tile selected";
+  $("tile-info").classList.toggle("pending", !!state.pending);
 
   const list = $("tiles");
   list.replaceChildren();
@@ -196,6 +222,40 @@ function bounds(corners) {
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
 
+// ---- undo and redo: every change to a photo's labels is a step of that photo's history ----
+function historyOf() {
+  const image = state.labels ? state.labels.image : "";
+  if (!histories.has(image)) histories.set(image, { undo: [], redo: [] });
+  return histories.get(image);
+}
+
+const labelsSnapshot = () => JSON.stringify({ tiles: state.labels.tiles, status: state.labels.status });
+
+// Call before changing the labels (or with the snapshot taken when a drag began).
+function remember(snapshot = labelsSnapshot()) {
+  const history = historyOf();
+  history.undo.push(snapshot);
+  if (history.undo.length > 500) history.undo.shift();
+  history.redo = [];
+}
+
+function step(from, to) {
+  const history = historyOf();
+  if (!history[from].length) return;
+  history[to].push(labelsSnapshot());
+  const saved = JSON.parse(history[from].pop());
+  state.labels.tiles = saved.tiles;
+  state.labels.status = saved.status;
+  state.photos[state.index].status = saved.status;
+  state.pending = null;
+  state.selected = Math.min(state.selected, state.labels.tiles.length - 1);
+  save();
+  render();
+}
+
+const undo = () => step("undo", "redo");
+const redo = () => step("redo", "undo");
+
 // ---- editing ----
 function touched(tile) {
   tile.source = "person";
@@ -203,6 +263,16 @@ function touched(tile) {
 }
 
 function setCode(code) {
+  if (state.pending && state.codes.includes(code)) {
+    remember();
+    state.labels.tiles.push({ ...state.pending, code });
+    state.pending = null;
+    state.typed = "";
+    state.selected = state.labels.tiles.length - 1;
+    save();
+    render();
+    return;
+  }
   const tile = state.labels.tiles[state.selected];
   state.typed = "";
   if (!tile || !state.codes.includes(code)) {
@@ -210,6 +280,7 @@ function setCode(code) {
     render();
     return;
   }
+  remember();
   tile.code = code;
   touched(tile);
   state.selected = leastSure(state.selected);
@@ -220,6 +291,7 @@ function setCode(code) {
 function confirmTile() {
   const tile = state.labels.tiles[state.selected];
   if (!tile) return;
+  remember();
   touched(tile);
   state.selected = leastSure(state.selected);
   save();
@@ -227,14 +299,100 @@ function confirmTile() {
 }
 
 function removeTile() {
-  if (state.selected < 0) return;
+  if (state.pending) {
+    state.pending = null;
+    render();
+    return;
+  }
+  if (state.selected < 0 || !state.labels.tiles.length) return;
+  remember();
   state.labels.tiles.splice(state.selected, 1);
   state.selected = Math.min(state.selected, state.labels.tiles.length - 1);
   save();
   render();
 }
 
+// Bulk edits: every box the model was less sure of than `percent`, or whose middle is in `rect`.
+function removeWhere(keep) {
+  const before = state.labels.tiles.length;
+  const kept = state.labels.tiles.filter(keep);
+  if (kept.length === before) {
+    showSave("no box to delete");
+    return 0;
+  }
+  remember();
+  state.labels.tiles = kept;
+  state.selected = Math.min(state.selected, kept.length - 1);
+  save();
+  render();
+  return before - kept.length;
+}
+
+function deleteBelow() {
+  $("below").blur(); // the keys go back to the photo
+  const percent = Number($("below").value);
+  if (!(percent > 0 && percent <= 100)) {
+    showSave("give a confidence from 1 to 100%", true);
+    return;
+  }
+  removeWhere((tile) => tile.confidence * 100 >= percent);
+}
+
+function deleteInside([l, t, r, b]) {
+  removeWhere((tile) => {
+    const [x0, y0, x1, y1] = bounds(tile.corners);
+    const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
+    return !(cx >= l && cx <= r && cy >= t && cy <= b);
+  });
+}
+
+function pendingBox(tile, scale) {
+  const polygon = document.createElementNS(SVG, "polygon");
+  polygon.setAttribute("points", tile.corners.map((c) => c.join(",")).join(" "));
+  polygon.setAttribute("stroke-width", 2 * scale);
+  polygon.classList.add("tile", "pending");
+  return polygon;
+}
+
+// ---- zoom and pan: the SVG's viewBox is the part of the photo shown ----
+function fitView() {
+  state.view = { x: 0, y: 0, w: state.labels.width, h: state.labels.height };
+  applyView();
+}
+
+function applyView() {
+  const v = state.view;
+  $("stage").setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+  const zoom = state.labels.width / v.w;
+  $("zoom-level").textContent = `${Math.round(zoom * 100)}%`;
+}
+
+// Zoom by `factor` keeping the photo point (px, py) where it is on the screen.
+function zoomBy(factor, px, py) {
+  const v = state.view;
+  const full = Math.max(state.labels.width, state.labels.height);
+  const w = Math.min(state.labels.width * 1.5, Math.max(full / 40, v.w / factor));
+  const h = (v.h / v.w) * w;
+  const cx = px === undefined ? v.x + v.w / 2 : px;
+  const cy = py === undefined ? v.y + v.h / 2 : py;
+  state.view = { x: cx - ((cx - v.x) * w) / v.w, y: cy - ((cy - v.y) * h) / v.h, w, h };
+  applyView();
+}
+
+function panBy(dx, dy) {
+  state.view = { ...state.view, x: state.view.x + dx, y: state.view.y + dy };
+  applyView();
+}
+
+function onWheel(event) {
+  if (!state.labels) return;
+  event.preventDefault();
+  const [x, y] = svgPoint(event, false);
+  zoomBy(Math.exp(-event.deltaY * (event.deltaMode === 1 ? 0.05 : 0.0015)), x, y);
+}
+
 async function accept() {
+  remember();
   state.labels.status = "reviewed";
   state.photos[state.index].status = "reviewed";
   await save();
@@ -251,15 +409,32 @@ function cycle(step) {
 }
 
 function onKey(event) {
-  if (!state.labels || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (!state.labels || event.altKey) return;
   const key = event.key;
-  if (key === "Enter") accept();
+  if (event.ctrlKey || event.metaKey) {
+    const lower = key.toLowerCase();
+    if (lower === "z" && !event.shiftKey) undo();
+    else if (lower === "y" || lower === "z") redo();
+    else return;
+    event.preventDefault();
+    return;
+  }
+  if (event.target && event.target.matches && event.target.matches("input")) return; // typing a number
+  const pan = Math.max(state.view.w, state.view.h) * 0.1;
+  if (event.shiftKey && key.startsWith("Arrow")) {
+    const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+    panBy(dx * pan, dy * pan);
+  } else if (key === "+" || key === "=") zoomBy(1.25);
+  else if (key === "-" || key === "_") zoomBy(0.8);
+  else if (key === "0") fitView();
+  else if (key === "h" || key === "H") { state.hidden = !state.hidden; render(); }
+  else if (key === "Enter") accept();
   else if (key === "ArrowRight" || key === "PageDown") openPhoto(state.index + 1);
   else if (key === "ArrowLeft" || key === "PageUp") openPhoto(state.index - 1);
   else if (key === "Tab") cycle(event.shiftKey ? -1 : 1);
   else if (key === "Delete" || key === "Backspace") removeTile();
   else if (key === " ") confirmTile();
-  else if (key === "Escape") { state.typed = ""; render(); }
+  else if (key === "Escape") { state.typed = ""; state.pending = null; state.region = false; render(); }
   else if (/^[1-9]$/.test(key)) { state.typed = key; render(); }
   else if (state.typed && /^[mpsf]$/i.test(key)) setCode(state.typed + key.toLowerCase());
   else if (/^[eswncfp]$/i.test(key)) setCode(key.toUpperCase());
@@ -269,21 +444,66 @@ function onKey(event) {
 }
 
 // ---- mouse: move corners, move boxes, draw new boxes ----
-function svgPoint(event) {
+function svgPoint(event, clamped = true) {
   const stage = $("stage");
   const point = stage.createSVGPoint();
   point.x = event.clientX;
   point.y = event.clientY;
   const p = point.matrixTransform(stage.getScreenCTM().inverse());
+  if (!clamped) return [p.x, p.y];
   const clamp = (v, top) => Math.round(Math.max(0, Math.min(top, v)) * 100) / 100;
   return [clamp(p.x, state.labels.width), clamp(p.y, state.labels.height)];
 }
 
+// Two fingers on the photo: pinch to zoom, move them to pan (screen pixels to photo pixels).
+function pinch() {
+  const [a, b] = [...pointers.values()];
+  return { mid: [(a.x + b.x) / 2, (a.y + b.y) / 2], span: Math.hypot(a.x - b.x, a.y - b.y) || 1 };
+}
+
+function onPinchMove() {
+  const now = pinch();
+  const before = state.drag.pinch;
+  const stage = $("stage").getBoundingClientRect();
+  const perPixel = Math.max(state.view.w / stage.width, state.view.h / stage.height);
+  panBy((before.mid[0] - now.mid[0]) * perPixel, (before.mid[1] - now.mid[1]) * perPixel);
+  const ctm = $("stage").getScreenCTM().inverse();
+  const point = $("stage").createSVGPoint();
+  point.x = now.mid[0];
+  point.y = now.mid[1];
+  const p = point.matrixTransform(ctm);
+  zoomBy(now.span / before.span, p.x, p.y);
+  state.drag.pinch = now;
+}
+
 function onPointerDown(event) {
   if (!state.labels) return;
+  pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+  try {
+    $("stage").setPointerCapture(event.pointerId);
+  } catch {
+    // a pointer the browser no longer knows (already lifted): nothing to capture
+  }
+  if (pointers.size === 2) {
+    if (state.drag && state.drag.before && state.drag.moved) {
+      state.labels.tiles = JSON.parse(state.drag.before).tiles; // a pinch, not a drag: undo the first finger's move
+      render();
+    }
+    $("rubber").classList.remove("on");
+    state.drag = { kind: "pinch", pinch: pinch(), moved: false };
+    return;
+  }
+  if (pointers.size > 2) return;
   const target = event.target;
   const start = svgPoint(event);
-  if (target.dataset.corner !== undefined) {
+  const middle = event.button === 1 || (event.button === 0 && event.altKey);
+  if (middle) {
+    state.drag = { kind: "pan", last: [event.clientX, event.clientY] };
+  } else if (state.region || event.shiftKey) {
+    state.drag = { kind: "region", start };
+  } else if (state.hidden) {
+    state.drag = { kind: "pan", last: [event.clientX, event.clientY] };
+  } else if (target.dataset.corner !== undefined) {
     state.drag = { kind: "corner", corner: Number(target.dataset.corner) };
   } else if (target.dataset.index !== undefined && target.tagName === "polygon") {
     state.selected = Number(target.dataset.index);
@@ -294,12 +514,24 @@ function onPointerDown(event) {
     state.drag = { kind: "draw", start };
   }
   state.drag.moved = false;
-  $("stage").setPointerCapture(event.pointerId);
+  if (state.drag.kind === "corner" || state.drag.kind === "move") state.drag.before = labelsSnapshot();
 }
 
 function onPointerMove(event) {
+  if (pointers.has(event.pointerId)) pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
   const drag = state.drag;
   if (!drag) return;
+  if (drag.kind === "pinch") {
+    if (pointers.size === 2) onPinchMove();
+    return;
+  }
+  if (drag.kind === "pan") {
+    const stage = $("stage").getBoundingClientRect();
+    const perPixel = Math.max(state.view.w / stage.width, state.view.h / stage.height);
+    panBy((drag.last[0] - event.clientX) * perPixel, (drag.last[1] - event.clientY) * perPixel);
+    drag.last = [event.clientX, event.clientY];
+    return;
+  }
   const [x, y] = svgPoint(event);
   drag.moved = true;
   if (drag.kind === "corner") {
@@ -316,30 +548,42 @@ function onPointerMove(event) {
     rubber.setAttribute("y", Math.min(y0, y));
     rubber.setAttribute("width", Math.abs(x - x0));
     rubber.setAttribute("height", Math.abs(y - y0));
-    rubber.hidden = false;
+    rubber.classList.add("on");
+    rubber.classList.toggle("region", drag.kind === "region");
     drag.end = [x, y];
   }
 }
 
-function onPointerUp() {
+function onPointerUp(event) {
+  pointers.delete(event.pointerId);
   const drag = state.drag;
+  if (drag && drag.kind === "pinch" && pointers.size) return; // until the last finger lifts
   state.drag = null;
-  $("rubber").hidden = true;
+  $("rubber").classList.remove("on"); // the rubber band never outlives its drag
   if (!drag || !drag.moved) return;
-  if (drag.kind === "draw") {
+  if (drag.kind === "draw" || drag.kind === "region") {
     const [x0, y0] = drag.start;
     const [x1, y1] = drag.end || drag.start;
+    const rect = [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)];
+    if (drag.kind === "region") {
+      state.region = false;
+      deleteInside(rect);
+      return;
+    }
     if (Math.abs(x1 - x0) < 4 || Math.abs(y1 - y0) < 4) return;
-    const [l, t, r, b] = [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)];
-    state.labels.tiles.push({
-      code: "back", corners: [[l, t], [r, t], [r, b], [l, b]], confidence: 1.0, source: "person", group: null,
-    });
-    state.selected = state.labels.tiles.length - 1;
-  } else {
-    touched(state.labels.tiles[state.selected]);
+    const [l, t, r, b] = rect;
+    // a new box waits for its code (typed or picked); it is saved only once it has one
+    state.pending = { code: null, corners: [[l, t], [r, t], [r, b], [l, b]], confidence: 1.0, source: "person", group: null };
+    state.typed = "";
+    render();
+    return;
   }
-  save();
-  render();
+  if (drag.kind === "corner" || drag.kind === "move") {
+    remember(drag.before);
+    touched(state.labels.tiles[state.selected]);
+    save();
+    render();
+  }
 }
 
 function start() {
@@ -348,6 +592,20 @@ function start() {
   stage.addEventListener("pointerdown", onPointerDown);
   stage.addEventListener("pointermove", onPointerMove);
   stage.addEventListener("pointerup", onPointerUp);
+  stage.addEventListener("pointercancel", onPointerUp);
+  stage.addEventListener("wheel", onWheel, { passive: false });
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("zoom-in").addEventListener("click", () => zoomBy(1.25));
+  $("zoom-out").addEventListener("click", () => zoomBy(0.8));
+  $("zoom-fit").addEventListener("click", fitView);
+  $("toggle-boxes").addEventListener("click", () => { state.hidden = !state.hidden; render(); });
+  $("region").addEventListener("click", () => { state.region = !state.region; render(); });
+  $("delete-below").addEventListener("click", deleteBelow);
+  $("code-grid").addEventListener("click", (event) => {
+    const code = event.target.closest("[data-code]");
+    if (code) setCode(code.dataset.code);
+  });
   $("tiles").addEventListener("click", (event) => {
     if (event.target.dataset.index === undefined) return;
     state.selected = Number(event.target.dataset.index);

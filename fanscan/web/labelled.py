@@ -1,0 +1,120 @@
+"""The referee page's "Save as labelled data": a corrected reading kept as a labelled photo.
+
+``build_router(DIR)`` gives ``POST /api/labelled`` (multipart: ``photo``, the photo file, and
+``tiles``, a JSON list of ``{"code", "box", "confidence", "corrected"}``). The photo is written to
+DIR as ``referee-<first 16 hex digits of its SHA-256>.<ext>`` with its label file beside it
+(``fanscan label DIR`` opens it, ``fanscan export DIR --format crops`` exports it): status
+``reviewed`` (the referee checked the whole hand), tiles the referee corrected set by a person at
+confidence 1, the others kept as the reader's (``model``, its confidence). A photo saved before
+is refused (409 ``already_saved``), so a later save never replaces labels someone may have
+corrected since in the labelling tool.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Form, UploadFile
+from fastapi.responses import JSONResponse
+
+from fanscan import __version__
+from fanscan.atomic import atomic_path
+from fanscan.datasets.labels import PhotoLabels, TileLabel, label_path, save_labels
+from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.web.uploads import photo_format
+
+READER = f"fanscan {__version__} referee page"
+_EXTENSIONS = {"jpeg": ".jpg", "png": ".png", "webp": ".webp", "bmp": ".bmp", "tiff": ".tif"}
+
+
+def _tile(obj: Any, index: int) -> TileLabel:
+    """One tile of the request, checked; a bad one is a 400 naming it."""
+    where = f"tiles[{index}]"
+    if not isinstance(obj, dict):
+        raise FanscanError("bad_request", f"{where} must be an object")
+    code = obj.get("code")
+    if code not in CLASS_LABELS:
+        raise FanscanError("bad_request", f"{where}: {code!r} is not a tile code")
+    box = obj.get("box")
+    if not (isinstance(box, list) and len(box) == 4 and all(
+        isinstance(p, list) and len(p) == 2 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in p
+        ) for p in box
+    )):
+        raise FanscanError("bad_request", f"{where}: box must be four [x, y] points")
+    corners = tuple((round(float(x), 2), round(float(y), 2)) for x, y in box)
+    if obj.get("corrected") is True:
+        return TileLabel(code, corners, 1.0, "person")  # type: ignore[arg-type]
+    confidence = obj.get("confidence")
+    if not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 <= confidence <= 1:
+        raise FanscanError("bad_request", f"{where}: confidence must be a number 0-1")
+    return TileLabel(code, corners, round(float(confidence), 4), "model")  # type: ignore[arg-type]
+
+
+def _tiles(text: str) -> tuple[TileLabel, ...]:
+    try:
+        items = json.loads(text)
+    except json.JSONDecodeError:
+        raise FanscanError("bad_request", "the tiles field is not valid JSON") from None
+    if not isinstance(items, list):
+        raise FanscanError("bad_request", "the tiles field must be a JSON list")
+    return tuple(_tile(obj, i) for i, obj in enumerate(items))
+
+
+def save_labelled(directory: Path, data: bytes, filename: str, tiles_json: str) -> dict[str, Any]:
+    """Write the photo and its label file into ``directory``; what was written."""
+    kind = photo_format(data, filename)
+    tiles = _tiles(tiles_json)
+    from fanscan.vision.image_io import load_photo
+
+    width, height = load_photo(data).size
+    for i, tile in enumerate(tiles):
+        if any(not (-1 <= x <= width + 1 and -1 <= y <= height + 1) for x, y in tile.corners):
+            raise FanscanError("bad_request", f"tiles[{i}]: box lies outside the photo")
+    name = f"referee-{hashlib.sha256(data).hexdigest()[:16]}{_EXTENSIONS.get(kind, '.jpg')}"
+    photo = directory / name
+    labels_file = label_path(photo)
+    if labels_file.exists():
+        raise FanscanError(
+            "already_saved", f"this photo is already saved as {name}: correct it with fanscan label"
+        )
+    directory.mkdir(parents=True, exist_ok=True)
+    if not photo.exists():
+        with atomic_path(photo) as temp:
+            temp.write_bytes(data)
+    labels = PhotoLabels(name, width, height, tiles, (), "reviewed", READER, len(data))
+    save_labels(labels_file, labels)
+    return {
+        "image": name,
+        "tiles": len(tiles),
+        "corrected": sum(t.source == "person" for t in tiles),
+    }
+
+
+def build_router(directory: Path) -> APIRouter:
+    """``POST /api/labelled`` saving into ``directory``."""
+    router = APIRouter()
+
+    @router.post(
+        "/api/labelled",
+        summary="Keep a corrected reading and its photo as labelled data",
+        responses={409: {"description": "This photo was saved before."}},
+    )
+    async def labelled(
+        photo: Annotated[UploadFile, File(description="the photo that was read")],
+        tiles: Annotated[str, Form(description="JSON list of {code, box, confidence, corrected}")],
+    ) -> JSONResponse:
+        data = await photo.read()
+        import anyio
+
+        saved = await anyio.to_thread.run_sync(
+            save_labelled, directory, data, photo.filename or "photo.jpg", tiles
+        )
+        return JSONResponse(saved, status_code=201)
+
+    return router

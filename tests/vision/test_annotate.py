@@ -1,0 +1,51 @@
+"""The annotated picture: every tile's label beside it, never over a face; the banner in a corner."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fanscan.vision import annotate
+
+FACE = (225, 240, 245)
+
+
+def _tiles(rows: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    image = np.full((400, 640, 3), (40, 90, 30), np.uint8)
+    boxes = []
+    for r in range(rows):
+        for i in range(8):
+            x, y = 60 + i * 52, 120 + r * 70  # rows 6 px apart: no room between them
+            image[y:y + 64, x:x + 48] = FACE
+            boxes.append(np.array([[x, y], [x + 48, y], [x + 48, y + 64], [x, y + 64]], float))
+    return image, boxes
+
+
+def test_labels_go_beside_the_tiles_and_the_faces_stay_clear() -> None:
+    for rows in (1, 2):
+        image, boxes = _tiles(rows)
+        codes = ["5p"] * len(boxes)
+        out = annotate.draw(image, boxes, codes, [0.97] * len(boxes), [], 1.0)
+        for box in boxes:
+            (x0, y0), (x1, y1) = box[0].astype(int), box[2].astype(int)
+            inner = out[y0 + 6:y1 - 5, x0 + 6:x1 - 5].reshape(-1, 3)
+            assert (inner == FACE).all()  # nothing drawn on the face
+        changed = (out != image).any(axis=2)
+        rows_changed = np.flatnonzero(changed.any(axis=1))
+        assert rows_changed.min() < 118  # labels above the first row
+        if rows == 2:  # and, no room between the rows, below the second one
+            assert rows_changed.max() > 120 + 70 + 66
+
+
+def test_a_label_is_placed_off_its_own_tile() -> None:
+    tile = (60.0, 120.0, 108.0, 184.0)
+    left, top, right, bottom = annotate.label_place(tile, 40, 14, [tile], [], (640, 400))
+    assert bottom <= tile[1] or top >= tile[3] or right <= tile[0] or left >= tile[2]
+
+
+def test_banner_in_the_top_left_corner() -> None:
+    image, boxes = _tiles(1)
+    out = annotate.draw(image, boxes, ["5p"] * 8, [0.9] * 8, [], 1.0, banner="30 fans")
+    assert tuple(out[2, 2]) == (40, 40, 40)
+    assert (out[:40, :150] == 255).all(axis=2).any()  # the white text
+    plain = annotate.draw(image, boxes, ["5p"] * 8, [0.9] * 8, [], 1.0)
+    assert tuple(plain[2, 2]) == tuple(image[2, 2])

@@ -1,0 +1,93 @@
+"""``POST /api/labelled``: the referee page's corrected reading kept as a labelled photo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("multipart")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from fanscan.datasets.labels import label_path, load_labels  # noqa: E402
+from fanscan.web.app import create_app  # noqa: E402
+
+BOX = [[40, 120], [88, 120], [88, 184], [40, 184]]
+
+
+def _client(reader: Any, scorer: Any, folder: Path | None) -> TestClient:
+    return TestClient(create_app(reader=reader, scorer=scorer, save_labelled_dir=folder))
+
+
+def _post(client: TestClient, photo: bytes, tiles: Any) -> Any:
+    text = tiles if isinstance(tiles, str) else json.dumps(tiles)
+    return client.post("/api/labelled", files={"photo": ("hand.png", photo, "image/png")},
+                       data={"tiles": text})
+
+
+def test_saves_the_photo_and_a_reviewed_label_file(
+    reader: Any, scorer: Any, photo: bytes, tmp_path: Path
+) -> None:
+    folder = tmp_path / "kept"
+    with _client(reader, scorer, folder) as client:
+        assert client.get("/api/config").json()["save_labelled"] is True
+        tiles = [
+            {"code": "1m", "box": BOX, "confidence": 0.97, "corrected": False},
+            {"code": "7p", "box": BOX, "confidence": 0.55, "corrected": True},
+        ]
+        response = _post(client, photo, tiles)
+        assert response.status_code == 201, response.text
+        name = response.json()["image"]
+        assert response.json() == {"image": name, "tiles": 2, "corrected": 1}
+        labels = load_labels(label_path(folder / name))
+        assert (folder / name).read_bytes() == photo
+        assert labels.status == "reviewed" and labels.image == name
+        assert [(t.code, t.confidence, t.source) for t in labels.tiles] == [
+            ("1m", 0.97, "model"), ("7p", 1.0, "person")
+        ]
+        before = label_path(folder / name).read_bytes()
+        again = _post(client, photo, tiles[:1])
+        assert again.status_code == 409 and again.json()["code"] == "already_saved"
+        assert label_path(folder / name).read_bytes() == before  # nothing replaced
+
+
+@pytest.mark.parametrize(
+    ("tiles", "words"),
+    [
+        ("not json", "not valid JSON"),
+        ({"code": "1m"}, "must be a JSON list"),
+        ([{"code": "1x", "box": BOX, "confidence": 1}], "is not a tile code"),
+        ([{"code": "1m", "box": [[1, 2]], "confidence": 1}], "four [x, y] points"),
+        ([{"code": "1m", "box": BOX, "confidence": 2}], "confidence must be"),
+        ([{"code": "1m", "box": [[5000, 1], [5001, 1], [5001, 9], [5000, 9]], "confidence": 1}],
+         "outside the photo"),
+    ],
+)
+def test_bad_tiles_are_a_400(
+    reader: Any, scorer: Any, photo: bytes, tmp_path: Path, tiles: Any, words: str
+) -> None:
+    with _client(reader, scorer, tmp_path) as client:
+        response = _post(client, photo, tiles)
+    assert response.status_code == 400 and words in response.json()["detail"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_junk_photo_and_missing_field(reader: Any, scorer: Any, photo: bytes, tmp_path: Path) -> None:
+    with _client(reader, scorer, tmp_path) as client:
+        junk = _post(client, b"not a photo", [])
+        missing = client.post("/api/labelled", files={"photo": ("hand.png", photo, "image/png")})
+    assert junk.status_code == 415 and junk.json()["code"] == "unsupported_image"
+    assert missing.status_code == 422 and missing.json()["code"] == "bad_request"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_off_unless_turned_on(client: Any, photo: bytes) -> None:
+    assert client.get("/api/config").json()["save_labelled"] is False
+    response = _post(client, photo, [])
+    assert response.status_code in (404, 405) and response.headers["content-type"].startswith(
+        "application/json"
+    )
