@@ -142,5 +142,5 @@ def _serve(args: argparse.Namespace) -> int:
         f"fanscan: labelling {args.directory} at http://{shown}:{args.port}/label (Ctrl+C to stop)",
         file=sys.stderr,
     )
-    serve(app, sock)
+    serve(app, sock, host=args.host)
     return 0

@@ -58,5 +58,5 @@ def run(args: argparse.Namespace) -> int:
         )
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"fanscan: referee app at http://{shown}:{args.port}/ (Ctrl+C to stop)", file=sys.stderr)
-    serve(create_app(), sock)
+    serve(create_app(), sock, host=args.host)
     return 0
