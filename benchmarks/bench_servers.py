@@ -179,7 +179,7 @@ def referee(reads: int, big: int, photo: bytes) -> list[Phase]:
 
 
 def labelling(saves: int, photos: int = 4) -> Phase:
-    from fanscan.datasets.labels import PhotoLabels, TileLabel, label_path, labels_to_json, load_labels, save_labels
+    from fanscan.datasets.labels import PhotoLabels, TileLabel, label_path, load_labels, save_labels
 
     phase = Phase(f"labelling: 2 clients saving the same {photos} photos, {saves} saves each")
     lock = threading.Lock()
