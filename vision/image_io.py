@@ -176,10 +176,12 @@ class Photo:
             array = cv2.resize(self._cache[max(finer)], self._size_at(scale), interpolation=cv2.INTER_AREA)
             self._cache[scale] = array
             return array
-        by_opencv = self._plain_jpeg()
-        self._charge(scale, by_opencv)
-        array = self._decode_with_opencv(scale) if by_opencv else None
-        if array is None:
+        array = None
+        if self._plain_jpeg():
+            self._charge(scale, by_opencv=True)
+            array = self._decode_with_opencv(scale)
+        if array is None:  # not a plain JPEG, or OpenCV failed on it: PIL, at its own cost
+            self._charge(scale, by_opencv=False)
             array = self._decode_with_pil(scale)
         if self._balance is not None:
             array = cv2.LUT(array, self._balance)
@@ -192,28 +194,24 @@ class Photo:
         return len(self.data) + sum(array.nbytes for array in self._cache.values())
 
     def decode_cost(self, scale: int, by_opencv: bool | None = None) -> tuple[int, int]:
-        """(pixels decoded, peak bytes of working buffers) of decoding at 1/``scale``, from the
-        header alone. An upper bound: a failed OpenCV decode falls back to PIL, counted too."""
+        """(pixels decoded, peak bytes of working buffers) of decoding at 1/``scale``, worked out
+        from the header alone, by OpenCV's reduced JPEG decode or (``by_opencv=False``) by PIL."""
         out_w, out_h = self._size_at(scale)
         out = out_w * out_h
         if by_opencv is None:
             by_opencv = self._plain_jpeg()
         if by_opencv:
-            # The reduced decode, plus one turned or resized copy; PIL again should OpenCV fail.
-            return out, out * 6 + self._pil_cost(scale)[1]
-        return self._pil_cost(scale)
-
-    def _pil_cost(self, scale: int) -> tuple[int, int]:
-        out_w, out_h = self._size_at(scale)
-        out = out_w * out_h
+            return out, out * 6  # the reduced decode, plus one turned or resized copy
         reduce = scale if self.format == "JPEG" else 1  # only JPEG decodes at reduced size
         decoded = -(-self.width // reduce) * -(-self.height // reduce)
         native = decoded * _PIL_PIXEL_BYTES.get(self.mode, 4)
-        if self.mode in ("1", "P", "PA") and decoded != out:
-            native += decoded * 3  # converted to BGR before shrinking (PIL shrinks these by nearest)
-        # The shrunk copy in PIL's mode, the BGR output, a strip, a turned copy.
+        shrunk = 0
+        if decoded != out:
+            # Shrunk in PIL's mode; "1" and "P" are turned into BGR at full size first.
+            shrunk = decoded * 3 if self.mode in ("1", "P", "PA") else out * _PIL_PIXEL_BYTES.get(self.mode, 4)
         strip = min(out_h, _STRIP_ROWS) * out_w * 8
-        return decoded, native + out * 4 + out * 3 + strip + out * 3
+        turned = out * 3 if self.orientation in _ARRAY_ORIENTATION_OPS else 0
+        return decoded, native + shrunk + out * 3 + strip + turned
 
     def _charge(self, scale: int, by_opencv: bool) -> None:
         """Count a decode against the budget, or refuse it before it starts."""
