@@ -43,9 +43,20 @@ def add_condition_flags(parser: argparse.ArgumentParser) -> None:
         help="a rule set's own hand field (see `fanscan rules NAME`), VALUE as JSON",
     )
     parser.add_argument(
-        "--base", type=int, metavar="N",
+        "--base", type=_whole_number, metavar="N",
         help="--rules sichuan: the money per 1 番 (the same as --option base=N)",
     )
+
+
+def _whole_number(text: str) -> int:
+    """An ``int`` flag of at most ``MAX_OPTION_CHARS`` characters (a longer one would make a
+    result too large to print)."""
+    if len(text) > MAX_OPTION_CHARS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_OPTION_CHARS} characters, not {len(text)}")
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
 
 
 def add_win_flags(parser: argparse.ArgumentParser) -> None:

@@ -104,3 +104,12 @@ def test_score_bad_lines_a_huge_option_value_is_a_one_line_error(
     assert err.count("\n") == 1
     assert err.startswith("fanscan: error: --option base: the value is ")
     assert "more than the 200 allowed" in err
+
+
+def test_score_bad_lines_a_huge_base_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["score", "--hand", "111m222m333m444m55m", "--rules", "sichuan", "--base", "9" * 4300]
+    with pytest.raises(SystemExit) as usage:
+        main(argv)
+    assert usage.value.code == 2
+    err = capsys.readouterr().err
+    assert "--base: at most 200 characters, not 4300" in err and "internal error" not in err
