@@ -1,4 +1,8 @@
-"""Atomic file writes: a reader (or a crash) sees the old file or the new one, never half of one."""
+"""Atomic file writes: a reader (or a crash) sees the old file or the new one, never half of one.
+
+The data is fsynced before the rename and the folder after it, so a write that returned survives a
+power cut too (on POSIX; elsewhere the folder cannot be opened to sync it).
+"""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temp_name = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=f".tmp{target.suffix}", dir=target.parent
+        prefix=_temp_prefix(target), suffix=f".tmp{_short_suffix(target)}", dir=target.parent
     )
     os.close(fd)
     temp = Path(temp_name)
@@ -30,8 +34,40 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
         with open(temp, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(temp, target)
+        sync_folder(target.parent)
     finally:
         temp.unlink(missing_ok=True)
+
+
+TEMP_NAME_CHARS = 48
+"""How much of the target's name the temporary file keeps: a name near the file system's limit
+(255 bytes) must still leave room for the temporary name's dot, random part and ``.tmp``."""
+
+
+def _temp_prefix(target: Path) -> str:
+    name = target.name
+    while len(name.encode("utf-8", "surrogateescape")) > TEMP_NAME_CHARS:
+        name = name[:-1]
+    return f".{name}."
+
+
+def _short_suffix(target: Path) -> str:
+    suffix = target.suffix
+    return suffix if len(suffix.encode("utf-8", "surrogateescape")) <= 16 else ""
+
+
+def sync_folder(folder: str | os.PathLike[str]) -> None:
+    """fsync a folder, so that a rename in it is on disk (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return  # Windows: a folder cannot be opened, so there is nothing to sync
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems (and /proc-like ones) refuse fsync on a folder
+    finally:
+        os.close(fd)
 
 
 def _read_umask() -> int:

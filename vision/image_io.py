@@ -10,6 +10,13 @@ short) by PIL, which also reads every header.
 
 All coordinates are in pixels of the photo as the user sees it (EXIF orientation applied) at full
 resolution.
+
+Memory: every read has a ``ReadBudget`` (pixels decoded over the read, bytes held at once: the
+file, the decodes kept and one decode's working buffers). Each decode's cost is worked out from
+the header before any pixel is decoded, and a decode past the budget is refused in one line. A
+format PIL cannot decode at reduced size (PNG, TIFF, ...) is decoded at full size in its own mode
+(2 bytes a pixel for 16-bit grey), shrunk in that mode, and only then turned into 8-bit BGR, in
+strips of rows, so no float or 8-bit copy of the whole photo is ever made.
 """
 
 from __future__ import annotations
@@ -36,7 +43,36 @@ MAX_PIXELS = 120_000_000
 """Photos with more pixels than this are refused before decoding (a 50 MP photo is fine)."""
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
+"""Files larger than this are refused; a pipe or device (``st_size`` 0) is read no further."""
+
+MEGABYTE = 1024 * 1024
 _DCT_SCALES = (8, 4, 2, 1)
+_STRIP_ROWS = 512
+"""Rows converted to BGR at a time (a 12,000-pixel-wide strip is 18 MB in 8-bit RGB)."""
+
+# Bytes a pixel takes in PIL's memory for each mode (RGB is stored in 4 bytes); others take 4.
+_PIL_PIXEL_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2, "I;16N": 2}
+_HIGH_DEPTH_MODES = ("I;16", "I;16B", "I;16L", "I;16N", "I", "F")
+
+
+@dataclass(frozen=True)
+class ReadBudget:
+    """What reading one photo may cost; every decode is checked against it before it starts."""
+
+    pixels: int = 4 * 120_000_000
+    """Pixels decoded over the whole read, all decodes together (a shrink of a decode kept costs none)."""
+    bytes: int = 1024 * MEGABYTE
+    """Bytes held at once: the file's bytes, the decodes kept, and the next decode's buffers."""
+
+
+DEFAULT_BUDGET = ReadBudget()
+
+# PIL's own warnings (a corrupt EXIF block, "Truncated File Read", a large image) would reach the
+# user's terminal as library noise; the checks here say in one line what matters. They are
+# filtered once, here, because warnings.catch_warnings is not thread-safe and the web app reads
+# photos in threads.
+warnings.filterwarnings("ignore", module=r"PIL(\.|$)")
+warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
 
 # EXIF orientation -> PIL transpose operation that shows the picture upright.
 _ORIENTATION_OPS: dict[int, tuple[Image.Transpose, ...]] = {
@@ -77,15 +113,20 @@ def _read_source(source: str | os.PathLike[str] | bytes) -> tuple[bytes, str]:
         raise FanscanError("unreadable_image", f"{name} is a directory, not an image file")
     if not path.exists():
         raise FanscanError("not_found", f"no such file: {name}")
+    too_large = FanscanError(
+        "image_too_large", f"{name} is more than the {MAX_FILE_BYTES // MEGABYTE} MB limit"
+    )
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise FanscanError(
-                "image_too_large", f"{name} is {size // (1024 * 1024)} MB, more than the 200 MB limit"
-            )
-        return path.read_bytes(), name
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise too_large
+        # The read itself is bounded: a pipe or a device such as /dev/zero has st_size 0.
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise FanscanError("unreadable_image", f"cannot read {name}: {error.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise too_large
+    return data, name
 
 
 @dataclass
@@ -100,6 +141,9 @@ class Photo:
     format: str
     mode: str = ""
     """PIL's mode for the stored picture (``RGB`` for a colour JPEG)."""
+    budget: ReadBudget = DEFAULT_BUDGET
+    decoded_pixels: int = 0
+    """Pixels decoded so far, counted against ``budget.pixels``."""
     _cache: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _balance: np.ndarray | None = field(default=None, repr=False)
 
@@ -132,13 +176,61 @@ class Photo:
             array = cv2.resize(self._cache[max(finer)], self._size_at(scale), interpolation=cv2.INTER_AREA)
             self._cache[scale] = array
             return array
-        array = self._decode_with_opencv(scale) if self._plain_jpeg() else None
-        if array is None:
+        array = None
+        if self._plain_jpeg():
+            self._charge(scale, by_opencv=True)
+            array = self._decode_with_opencv(scale)
+        if array is None:  # not a plain JPEG, or OpenCV failed on it: PIL, at its own cost
+            self._charge(scale, by_opencv=False)
             array = self._decode_with_pil(scale)
         if self._balance is not None:
             array = cv2.LUT(array, self._balance)
         self._cache[scale] = array
         return array
+
+    @property
+    def held_bytes(self) -> int:
+        """Bytes this photo holds now: the file and the decodes kept."""
+        return len(self.data) + sum(array.nbytes for array in self._cache.values())
+
+    def decode_cost(self, scale: int, by_opencv: bool | None = None) -> tuple[int, int]:
+        """(pixels decoded, peak bytes of working buffers) of decoding at 1/``scale``, worked out
+        from the header alone, by OpenCV's reduced JPEG decode or (``by_opencv=False``) by PIL."""
+        out_w, out_h = self._size_at(scale)
+        out = out_w * out_h
+        if by_opencv is None:
+            by_opencv = self._plain_jpeg()
+        if by_opencv:
+            return out, out * 6  # the reduced decode, plus one turned or resized copy
+        reduce = scale if self.format == "JPEG" else 1  # only JPEG decodes at reduced size
+        decoded = -(-self.width // reduce) * -(-self.height // reduce)
+        native = decoded * _PIL_PIXEL_BYTES.get(self.mode, 4)
+        shrunk = 0
+        if decoded != out:
+            # Shrunk in PIL's mode; "1" and "P" are turned into BGR at full size first.
+            shrunk = decoded * 3 if self.mode in ("1", "P", "PA") else out * _PIL_PIXEL_BYTES.get(self.mode, 4)
+        strip = min(out_h, _STRIP_ROWS) * out_w * 8
+        turned = out * 3 if self.orientation in _ARRAY_ORIENTATION_OPS else 0
+        return decoded, native + shrunk + out * 3 + strip + turned
+
+    def _charge(self, scale: int, by_opencv: bool) -> None:
+        """Count a decode against the budget, or refuse it before it starts."""
+        pixels, working = self.decode_cost(scale, by_opencv)
+        if self.decoded_pixels + pixels > self.budget.pixels:
+            raise FanscanError(
+                "image_too_large",
+                f"{self.name}: reading it needs more than the {self.budget.pixels // 1_000_000} "
+                "million decoded pixels a read may use",
+            )
+        needed = self.held_bytes + working
+        if needed > self.budget.bytes:
+            raise FanscanError(
+                "image_too_large",
+                f"{self.name} ({self.width}x{self.height}, {self.mode or self.format}) needs about "
+                f"{-(-needed // MEGABYTE)} MB to decode at 1/{scale}, more than the "
+                f"{self.budget.bytes // MEGABYTE} MB a read may hold",
+            )
+        self.decoded_pixels += pixels
 
     @property
     def balanced(self) -> bool:
@@ -178,26 +270,34 @@ class Photo:
         return array
 
     def _decode_with_pil(self, scale: int) -> np.ndarray:
-        """The upright BGR picture at 1/``scale`` decoded by PIL (any format it reads)."""
+        """The upright BGR picture at 1/``scale`` decoded by PIL (any format it reads).
+
+        Shrunk in the stored mode and orientation first, then turned into BGR strip by strip and
+        turned upright, so the only full-size buffer is PIL's own decode."""
+        out_w, out_h = self._size_at(scale)
+        stored_target = (out_h, out_w) if self.orientation in (5, 6, 7, 8) else (out_w, out_h)
         try:
             image = self._open()
             stored_w, stored_h = image.size
             if scale > 1 and image.format == "JPEG":
                 image.draft("RGB", (stored_w // scale, stored_h // scale))
             image.load()
-            image = _to_rgb(image)
+            top = _top_level(image)
+            if image.size == stored_target:
+                array = _bgr_in_strips(image, top)
+            elif image.mode in ("1", "P", "PA"):  # PIL would shrink these by nearest pixel
+                array = cv2.resize(_bgr_in_strips(image, top), stored_target, interpolation=cv2.INTER_AREA)
+            else:
+                array = _bgr_in_strips(image.resize(stored_target, Image.Resampling.BOX), top)
+            del image
         except FanscanError:
             raise
         except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
             raise FanscanError(
                 "unreadable_image", f"{self.name} could not be decoded ({_reason(error)})"
             ) from None
-        for op in _ORIENTATION_OPS.get(self.orientation, ()):
-            image = image.transpose(op)
-        target = self._size_at(scale)
-        if image.size != target:
-            image = image.resize(target, Image.Resampling.BOX if scale > 1 else Image.Resampling.BILINEAR)
-        return cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
+        turn = _ARRAY_ORIENTATION_OPS.get(self.orientation)
+        return turn(array) if turn is not None else array
 
     def scale_for(self, quads: np.ndarray, min_side: float) -> int:
         """The coarsest decode scale at which every quad's shorter side still spans ``min_side`` px."""
@@ -252,34 +352,50 @@ def _reason(error: BaseException) -> str:
     return text.split("\n")[0] if text else type(error).__name__
 
 
-def _to_rgb(image: Image.Image) -> Image.Image:
-    """RGB from any mode: transparent parts over white, CMYK and grayscale converted."""
+def _top_level(image: Image.Image) -> float:
+    """The brightest value of a 16-bit, 32-bit or float picture (white in its 8-bit copy); 255 else."""
+    if image.mode not in _HIGH_DEPTH_MODES:
+        return 255.0
+    low, high = image.getextrema()
+    return max(float(high), 1.0)
+
+
+def _bgr_in_strips(image: Image.Image, top: float) -> np.ndarray:
+    """The picture as BGR uint8, converted ``_STRIP_ROWS`` rows at a time into one array."""
+    width, height = image.size
+    out = np.empty((height, width, 3), np.uint8)
+    for y in range(0, height, _STRIP_ROWS):
+        strip = _to_rgb(image.crop((0, y, width, min(height, y + _STRIP_ROWS))), top)
+        cv2.cvtColor(np.asarray(strip), cv2.COLOR_RGB2BGR, dst=out[y : y + strip.height])
+    return out
+
+
+def _to_rgb(image: Image.Image, top: float = 255.0) -> Image.Image:
+    """RGB from any mode: transparent parts over white, CMYK converted, 16-bit, 32-bit and float
+    grey scaled so that ``top`` is white."""
     if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
         rgba = image.convert("RGBA")
         background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
         return Image.alpha_composite(background, rgba).convert("RGB")
-    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
-        array = np.asarray(image, dtype=np.float64)
-        top = max(float(array.max()), 1.0)
-        return Image.fromarray((array * (255.0 / top)).astype(np.uint8)).convert("RGB")
+    if image.mode in _HIGH_DEPTH_MODES:
+        array = np.asarray(image, dtype=np.float32) * np.float32(255.0 / top)
+        return Image.fromarray(np.clip(array, 0, 255).astype(np.uint8)).convert("RGB")
     if image.mode != "RGB":
         return image.convert("RGB")
     return image
 
 
-def load_photo(source: str | os.PathLike[str] | bytes) -> Photo:
+def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFAULT_BUDGET) -> Photo:
     """Open a photo (path or bytes), check it is an image of acceptable size; nothing is decoded yet.
 
-    Raises FanscanError ``not_found``, ``unreadable_image`` or ``image_too_large``.
+    Raises FanscanError ``not_found``, ``unreadable_image`` or ``image_too_large`` (also when even
+    the smallest decode would not fit ``budget``).
     """
     data, name = _read_source(source)
     if not data:
         raise FanscanError("unreadable_image", f"{name} is empty")
     try:
-        with warnings.catch_warnings():
-            # Our own limit below gives the message; PIL's warning would only repeat it.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
+        image = Image.open(io.BytesIO(data))
         width, height = image.size
     except Image.DecompressionBombError:
         raise FanscanError(
@@ -301,4 +417,8 @@ def load_photo(source: str | os.PathLike[str] | bytes) -> Photo:
         orientation = 1
     if orientation in (5, 6, 7, 8):
         width, height = height, width
-    return Photo(data, name, width, height, orientation, image.format or "unknown", image.mode)
+    photo = Photo(data, name, width, height, orientation, image.format or "unknown", image.mode, budget)
+    pixels, working = photo.decode_cost(8)
+    if pixels > budget.pixels or photo.held_bytes + working > budget.bytes:
+        photo._charge(8, photo._plain_jpeg())  # says which limit, in one line
+    return photo

@@ -140,5 +140,5 @@ def _serve(args: argparse.Namespace) -> int:
     from fanscan.cli.serve import print_addresses
 
     print_addresses(f"labelling {args.directory}", args.host, args.port, "/label")
-    serve(app, sock)
+    serve(app, sock, host=args.host)
     return 0

@@ -16,13 +16,15 @@ import json
 import sys
 import unicodedata
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from fanscan.errors import FanscanError
 
 ORDER = 20
 
 _WINDS = ("E", "S", "W", "N")
+MAX_OPTION_CHARS = 200
+"""An ``--option`` value longer than this is refused (no rule set's field needs more)."""
 
 
 def add_condition_flags(parser: argparse.ArgumentParser) -> None:
@@ -41,9 +43,20 @@ def add_condition_flags(parser: argparse.ArgumentParser) -> None:
         help="a rule set's own hand field (see `fanscan rules NAME`), VALUE as JSON",
     )
     parser.add_argument(
-        "--base", type=int, metavar="N",
+        "--base", type=_whole_number, metavar="N",
         help="--rules sichuan: the money per 1 番 (the same as --option base=N)",
     )
+
+
+def _whole_number(text: str) -> int:
+    """An ``int`` flag of at most ``MAX_OPTION_CHARS`` characters (a longer one would make a
+    result too large to print)."""
+    if len(text) > MAX_OPTION_CHARS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_OPTION_CHARS} characters, not {len(text)}")
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
 
 
 def add_win_flags(parser: argparse.ArgumentParser) -> None:
@@ -84,6 +97,12 @@ def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
         if not sep or not name:
             raise FanscanError("bad_option", f"--option {item!r} is not NAME=VALUE")
         name = name.replace("-", "_")
+        if len(raw) > MAX_OPTION_CHARS:
+            raise FanscanError(
+                "bad_option",
+                f"--option {name[:40]}: the value is {len(raw)} characters long, "
+                f"more than the {MAX_OPTION_CHARS} allowed",
+            )
         try:
             fields[name] = json.loads(raw)
         except json.JSONDecodeError:
@@ -208,25 +227,53 @@ def _run_jsonl(source: str, rules: str) -> int:
 
     ruleset = get_ruleset(rules)
     if source == "-":
-        _stream(sys.stdin, sys.stdout, rules, ruleset, score)
+        _stream(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout, rules, ruleset, score)
         return 0
     try:
-        with open(source, encoding="utf-8-sig") as handle:
+        with open(source, "rb") as handle:  # bytes: each line is decoded alone (_line_text)
             _stream(handle, sys.stdout, rules, ruleset, score)
     except OSError as error:
         raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
     return 0
 
 
-def _stream(lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, score: Any) -> None:
+def _stream(
+    lines: Iterable[str] | BinaryIO, out: TextIO, rules: str, ruleset: Any, score: Any
+) -> None:
     write = out.write
     for number, line in enumerate(lines, 1):
         write(_score_line(number, line, rules, ruleset, score) + "\n")
     out.flush()
 
 
-def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) -> str:
-    """The result of one JSON line as one line of JSON text."""
+def _line_text(number: int, line: str | bytes) -> str:
+    """One line as text: bytes are decoded alone, so a bad byte spoils only its own line."""
+    if isinstance(line, str):
+        return line.removeprefix("\ufeff") if number == 1 else line
+    if number == 1:
+        line = line.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _LineError(
+            f"line {number} is not UTF-8 text (byte 0x{line[error.start]:02x} at column {error.start + 1})"
+        ) from None
+
+
+class _LineError(Exception):
+    """A line that gets an error result instead of a score."""
+
+
+def _score_line(number: int, line: str | bytes, rules: str, ruleset: Any, score: Any) -> str:
+    """The result of one JSON line as one line of JSON text; whatever is wrong with the line
+    gives that line an error result, never stops the lines after it."""
+    try:
+        return _scored_text(number, _line_text(number, line), rules, score)
+    except _LineError as error:
+        return _failed(rules, ruleset, str(error))
+
+
+def _scored_text(number: int, line: str, rules: str, score: Any) -> str:
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as error:
@@ -235,10 +282,19 @@ def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) ->
             if line.strip()
             else (f"line {number} is empty")
         )
-        return _failed(rules, ruleset, message)
+        raise _LineError(message) from None
     except RecursionError:
-        return _failed(rules, ruleset, f"line {number} is JSON nested too deeply to be a hand")
-    return score(obj, rules).json_text()
+        raise _LineError(f"line {number} is JSON nested too deeply to be a hand") from None
+    except ValueError:  # an integer of more digits than int() converts (sys.get_int_max_str_digits)
+        raise _LineError(f"line {number} has a number too long to be part of a hand") from None
+    try:
+        result = score(obj, rules)
+    except Exception as error:  # noqa: BLE001 - one line's failure must not stop the others
+        raise _LineError(f"line {number} could not be scored ({type(error).__name__})") from None
+    try:
+        return str(result.json_text())
+    except (ValueError, OverflowError, RecursionError):
+        raise _LineError(f"line {number}: the result is too large to print") from None
 
 
 def _failed(rules: str, ruleset: Any, message: str) -> str:

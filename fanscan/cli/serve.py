@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     print_addresses("referee app", args.host, args.port, "/")
     if args.save_labelled is not None:
         print(f"fanscan: saving labelled photos in {args.save_labelled}", file=sys.stderr)
-    serve(create_app(save_labelled_dir=args.save_labelled), sock)
+    serve(create_app(save_labelled_dir=args.save_labelled), sock, host=args.host)
     return 0
 
 

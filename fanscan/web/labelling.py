@@ -7,22 +7,29 @@
 - ``GET /api/label/photos``: every photo under DIR with its status, tile count and lowest
   confidence, unreviewed first, then the least sure first (a photo without labels counts as 0).
 - ``GET /api/label/labels?image=REL``: the photo's label file as JSON (``image`` is the path
-  relative to DIR); a photo not labelled yet gets an empty, unreviewed one.
+  relative to DIR); a photo not labelled yet gets an empty, unreviewed one. The ``ETag`` header
+  is the file's version (a digest of its bytes; ``"new"`` while there is no file).
 - ``PUT /api/label/labels?image=REL``: replace the label file (body: the same JSON); it is checked
-  and saved atomically at once, and the saved labels are returned.
+  and saved atomically at once, and the saved labels are returned with their new ``ETag``. With
+  ``If-Match`` (the page always sends it) a save against an older version than the file's is
+  refused with 409, ``{"detail", "code": "stale_labels", "labels": <the file's>, "version"}``,
+  and nothing is written.
 - ``GET /api/label/photo?image=REL``: the photo, upright (EXIF orientation applied).
 
-Only photos inside DIR are served; anything else is a 404.
+Only photos inside DIR are served; anything else is a 404 (a name with a NUL byte is a 400).
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, HTTPException, Query
-from fastapi.responses import FileResponse, Response
+from fastapi import APIRouter, Body, Header, HTTPException, Query
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from fanscan.datasets.labels import (
     PhotoLabels,
@@ -42,6 +49,32 @@ _NO_CACHE = {"cache-control": "no-store"}
 ImageQuery = Annotated[str, Query(description="the photo's path relative to the labelling folder")]
 
 
+NEW_VERSION = '"new"'
+"""The version (ETag) of a photo's labels while it has no label file."""
+
+
+class StaleLabels(Exception):
+    """A save against an older version of the labels than the file's."""
+
+    def __init__(self, current: PhotoLabels, version: str) -> None:
+        super().__init__(version)
+        self.current = current
+        self.version = version
+
+
+def _existing_label_file(photo: Path) -> Path | None:
+    """The photo's label file if it exists (None too when its name is too long to exist)."""
+    path = label_path(photo)
+    try:
+        return path if path.is_file() else None
+    except OSError:  # ENAMETOOLONG: a photo name near the limit leaves no room for the suffix
+        return None
+
+
+def _shown(image: str) -> str:
+    return repr(image) if len(image) <= 80 else repr(image[:77] + "...")
+
+
 class LabelFolder:
     """The photos of one folder and their label files, addressed by path relative to the folder."""
 
@@ -49,42 +82,82 @@ class LabelFolder:
         self.root = directory.resolve()
         if not self.root.is_dir():
             raise FanscanError("not_found", f"{directory} is not a folder")
+        self._saving = threading.Lock()  # a version check and its save happen as one step
 
     def photo(self, image: str) -> Path:
         """The photo ``image`` names; anything outside the folder or not a photo is a 404."""
-        path = (self.root / image).resolve()
-        if not path.is_relative_to(self.root) or not is_photo(path) or not path.is_file():
-            raise HTTPException(404, f"no photo {image!r} in the labelling folder")
+        if "\0" in image:
+            raise HTTPException(400, "a photo name cannot hold a NUL byte")
+        try:
+            path = (self.root / image).resolve()
+            found = path.is_relative_to(self.root) and is_photo(path) and path.is_file()
+        except (OSError, ValueError):  # a name too long for the file system, say
+            found = False
+        if not found:
+            raise HTTPException(404, f"no photo {_shown(image)} in the labelling folder")
         return path
+
+    def version(self, image: str) -> str:
+        """The ETag of the photo's label file as it is on disk now."""
+        path = _existing_label_file(self.photo(image))
+        if path is None:
+            return NEW_VERSION
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return NEW_VERSION
+        except OSError as error:
+            raise FanscanError("bad_labels", f"the labels of {_shown(image)} cannot be read ({error.strerror})") from None
+        return f'"{hashlib.sha256(data).hexdigest()[:20]}"'
 
     def labels(self, image: str) -> PhotoLabels:
         """The photo's labels (``image`` relative), empty and unreviewed when it has none yet."""
         photo = self.photo(image)
-        path = label_path(photo)
-        if path.is_file():
+        path = _existing_label_file(photo)
+        if path is not None:
             return replace(load_labels(path), image=image)
         from fanscan.vision.image_io import load_photo
 
         width, height = load_photo(photo).size
         return PhotoLabels(image, width, height)
 
-    def save(self, image: str, obj: Any) -> PhotoLabels:
-        """Check ``obj`` as a label file for ``image`` and save it atomically."""
+    def current(self, image: str) -> tuple[PhotoLabels, str]:
+        """The photo's labels and their version, read together (no save in between)."""
+        with self._saving:
+            return self.labels(image), self.version(image)
+
+    def save(self, image: str, obj: Any, if_match: str | None = None) -> tuple[PhotoLabels, str]:
+        """Check ``obj`` as a label file for ``image`` and save it atomically; the labels saved
+        and their version. ``if_match``: the version the change was made to; when the file has
+        moved on since, nothing is written and ``StaleLabels`` says what the file holds."""
         self.photo(image)
         if isinstance(obj, dict):
             obj = {**obj, "image": image}
         labels = labels_from_json(obj, f"labels for {image}")
-        save_in_folder(self.root, labels)
-        return labels
+        with self._saving:
+            current = self.version(image)
+            if if_match is not None and if_match.strip() != current:
+                raise StaleLabels(self.labels(image), current)
+            try:
+                save_in_folder(self.root, labels)
+            except OSError as error:
+                if error.errno == errno.ENAMETOOLONG:
+                    raise FanscanError(
+                        "name_too_long",
+                        f"the label file of {_shown(image)} would have a name too long for the "
+                        "file system; rename the photo",
+                    ) from None
+                raise
+            return labels, self.version(image)
 
     def overview(self) -> list[dict[str, Any]]:
         """One entry per photo, in review order: unreviewed first, then the least sure first."""
         entries = []
         for photo in find_photos(self.root):
             image = photo.relative_to(self.root).as_posix()
-            path = label_path(photo)
+            path = _existing_label_file(photo)
             try:
-                labels = load_labels(path) if path.is_file() else None
+                labels = load_labels(path) if path is not None else None
             except FanscanError:
                 labels = None  # a broken file is shown as unlabelled; saving replaces it
             entries.append(
@@ -132,13 +205,36 @@ def build_router(directory: Path) -> APIRouter:
             "photos": folder.overview(),
         }
 
-    @router.get("/api/label/labels", summary="One photo's label file")
-    def get_labels(image: ImageQuery) -> dict[str, Any]:
-        return labels_to_json(folder.labels(image))
+    @router.get("/api/label/labels", summary="One photo's label file (its version in ETag)")
+    def get_labels(image: ImageQuery) -> JSONResponse:
+        labels, version = folder.current(image)
+        return JSONResponse(labels_to_json(labels), headers={**_NO_CACHE, "etag": version})
 
-    @router.put("/api/label/labels", summary="Replace one photo's label file (saved at once)")
-    def put_labels(image: ImageQuery, body: Annotated[Any, Body()]) -> dict[str, Any]:
-        return labels_to_json(folder.save(image, body))
+    @router.put(
+        "/api/label/labels",
+        summary="Replace one photo's label file (saved at once)",
+        responses={409: {"description": "If-Match names an older version than the file's."}},
+    )
+    def put_labels(
+        image: ImageQuery,
+        body: Annotated[Any, Body()],
+        if_match: Annotated[str | None, Header(description="the ETag the change was made to")] = None,
+    ) -> JSONResponse:
+        try:
+            labels, version = folder.save(image, body, if_match)
+        except StaleLabels as stale:
+            return JSONResponse(
+                {
+                    "detail": f"the labels of {_shown(image)} were changed elsewhere since this "
+                    "page loaded them; nothing was saved",
+                    "code": "stale_labels",
+                    "labels": labels_to_json(stale.current),
+                    "version": stale.version,
+                },
+                status_code=409,
+                headers={"etag": stale.version},
+            )
+        return JSONResponse(labels_to_json(labels), headers={"etag": version})
 
     @router.get("/api/label/photo", summary="One photo, upright")
     def get_photo(image: ImageQuery) -> Response:

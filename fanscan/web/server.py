@@ -12,6 +12,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from fanscan.errors import FanscanError
+from fanscan.web.hosts import HostGuard, policy_for
 
 
 def is_loopback(host: str) -> bool:
@@ -51,9 +52,14 @@ def make_server(app: ASGIApp, *, log_level: str = "info") -> uvicorn.Server:
     return uvicorn.Server(config)
 
 
-def serve(app: ASGIApp, sock: socket.socket) -> None:
-    """Serve ``app`` on a socket from ``bind`` until interrupted, then close the socket."""
+def serve(app: ASGIApp, sock: socket.socket, host: str | None = None) -> None:
+    """Serve ``app`` on a socket from ``bind`` until interrupted, then close the socket.
+
+    Only requests addressed to this server are answered (``hosts.HostGuard``): loopback names,
+    ``host`` (the ``--host`` given) and the socket's own address."""
+    bound = str(sock.getsockname()[0])
+    guarded = HostGuard(app, policy_for(host if host is not None else bound, bound))
     try:
-        make_server(app).run(sockets=[sock])
+        make_server(guarded).run(sockets=[sock])
     finally:
         sock.close()

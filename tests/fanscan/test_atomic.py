@@ -37,3 +37,41 @@ def test_atomic_write_keeps_suffix_and_normal_mode(tmp_path: Path) -> None:
     os.umask(umask)
     mode = stat.S_IMODE((tmp_path / "out.jpg").stat().st_mode)
     assert mode == 0o666 & ~umask
+
+
+def test_atomic_write_syncs_the_folder_after_the_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "labels.json"
+    events: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        events.append("fsync folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "fsync file")
+        real_fsync(fd)
+
+    def replace(source: str | os.PathLike[str], destination: str | os.PathLike[str]) -> None:
+        events.append("replace")
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    write_text_atomic(target, "new")
+    assert events == ["fsync file", "replace", "fsync folder"]
+    assert target.read_text() == "new"
+
+
+def test_atomic_write_saves_a_name_near_the_file_system_limit(tmp_path: Path) -> None:
+    # 250 bytes: the target fits in the 255-byte limit, a temporary name of ".<name>.XXXXXXXX.tmp"
+    # built from the whole name would not.
+    target = tmp_path / ("t" * 236 + ".fanscan.json")
+    assert len(target.name) == 249
+    write_text_atomic(target, "long")
+    assert target.read_text() == "long"
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_atomic_temporary_name_is_hidden_and_short(tmp_path: Path) -> None:
+    with atomic_path(tmp_path / ("é" * 120 + ".json")) as temp:
+        assert temp.name.startswith(".é")
+        assert temp.name.endswith(".tmp.json")
+        assert len(temp.name.encode()) < 80
+        temp.write_text("x")

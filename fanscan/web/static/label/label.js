@@ -24,6 +24,7 @@ const pointers = new Map();  // the pointers down on the photo, for pinch zoom
 
 // ---- saving: one request at a time, in order, so the last change is the one kept ----
 let saveChain = Promise.resolve();
+const versions = new Map(); // image -> the ETag of its labels as this page last loaded or saved them
 
 function showSave(text, isError = false) {
   const element = $("save-state");
@@ -45,17 +46,70 @@ function save() {
   showSave("saving…");
   saveChain = saveChain
     .then(async () => {
+      const headers = { "content-type": "application/json" };
+      if (versions.has(image)) headers["if-match"] = versions.get(image);
       const response = await fetch(labelsUrl(image), {
         method: "PUT",
-        headers: { "content-type": "application/json" },
+        headers,
         body,
         keepalive: body.length < 60000, // finishes even if the tab is closed right now
       });
+      if (response.status === 409) return showConflict(image, JSON.parse(body), await response.json());
       if (!response.ok) throw new Error(await detail(response));
+      versions.set(image, response.headers.get("etag"));
       showSave("saved");
     })
     .catch((error) => showSave(`not saved: ${error.message}`, true));
   return saveChain;
+}
+
+// A save refused because the labels changed elsewhere (another tab, a pre-labelling batch): show
+// both versions and let the person choose; nothing is overwritten without being asked.
+function showConflict(image, mine, answer) {
+  const summary = (labels) =>
+    `${labels.status}, ${labels.tiles.length} tiles: ${labels.tiles.map((t) => t.code).join(" ") || "–"}`;
+  let dialog = $("conflict");
+  if (!dialog) {
+    dialog = document.createElement("dialog");
+    dialog.id = "conflict";
+    dialog.className = "conflict";
+    document.body.append(dialog);
+  }
+  dialog.replaceChildren();
+  const add = (tag, text, className) => {
+    const element = document.createElement(tag);
+    element.textContent = text;
+    if (className) element.className = className;
+    return dialog.appendChild(element);
+  };
+  add("h2", `${image} was changed elsewhere`);
+  add("p", answer.detail);
+  add("h3", "Saved (on disk)");
+  add("p", summary(answer.labels), "saved-version");
+  add("h3", "This page's");
+  add("p", summary(mine), "page-version");
+  const keep = add("button", "Keep this page's");
+  const take = add("button", "Take the saved one");
+  keep.id = "conflict-keep";
+  take.id = "conflict-take";
+  keep.onclick = () => {
+    dialog.close();
+    versions.set(image, answer.version);
+    if (state.labels.image === image) save();
+  };
+  take.onclick = () => {
+    dialog.close();
+    versions.set(image, answer.version);
+    if (state.labels.image === image) {
+      state.labels = { ...answer.labels, image };
+      const entry = state.photos.find((p) => p.image === image);
+      if (entry) entry.status = answer.labels.status;
+      render();
+    }
+    showSave("saved version loaded");
+  };
+  if (!dialog.open) dialog.showModal();
+  showSave("not saved: changed elsewhere", true);
 }
 
 function labelsUrl(image) {
@@ -96,6 +150,7 @@ async function openPhoto(index) {
   }
   const labels = await response.json();
   if (ticket !== state.opening) return;
+  versions.set(image, response.headers.get("etag"));
   state.index = wanted;
   state.labels = labels;
   state.typed = "";
