@@ -31,11 +31,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", type=Path, action="append", default=[])
     parser.add_argument("--annotate", type=Path, help="folder for the annotated photos")
+    parser.add_argument("--finder", type=Path, help="tile finder ONNX (default: the shipped one)")
+    parser.add_argument("--classifier", type=Path,
+                        help="tile classifier ONNX for every photo (default: the shipped one)")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.shared import shared_path
     from fanscan.vision.classifier import TileClassifier, default_classifier
+    from fanscan.vision import finder
     from fanscan.vision.reader import read_photo
+
+    if args.finder:
+        finder.MODEL_PATH = args.finder
 
     folder = shared_path("data", "camerash", "untagged-photos")
     if folder is None:
@@ -55,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
                     return 1
                 classifier = matches[0]
             else:
-                classifier = default_classifier()
+                classifier = TileClassifier(args.classifier) if args.classifier else default_classifier()
             reading = read_photo(folder / row["photo"], classifier=classifier)
             found = Counter(t.code for t in reading.tiles)
             right = sum((truth & found).values())

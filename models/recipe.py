@@ -4,8 +4,10 @@ The shipped model grew in stages, each a fine-tuning of the one before (``MODEL_
 replays them in order with the generators as they are now: a run from scratch on real and
 rendered crops, a fine-tuning on them, then crops of generated scenes cut as the photo reader
 cuts them (``fanscan.datasets.scene_crops``) join the batches as their own share for four more
-fine-tunings. Each stage's checkpoint starts the next; the last is exported to ``out``. The
-stages are data (``STAGES``); ``scale`` shrinks every count for a quick trial run.
+fine-tunings; a last one takes crops of the real table photos (``fanscan.datasets.real_table_crops``,
+cut and turned upright as the stage before reads them) as that share, their held-out source fold
+kept out. Each stage's checkpoint starts the next; the last is exported to ``out``. The stages are
+data (``STAGES``); ``scale`` shrinks every count for a quick trial run.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from fanscan.models.train import TrainConfig, TrainResult, checkpoint_path, train
+from fanscan.datasets.real_tables import HELD_OUT_FOLD, load_table_photos
+from fanscan.models.train import DEFAULT_MODEL, TrainConfig, TrainResult, checkpoint_path, train
 
 SCENE_SEEDS = (range(3_000_000, 3_000_400), range(3_000_400, 3_000_900))
 """Scene seeds whose crops the later stages train on: a first batch, then more (other seed ranges
@@ -30,6 +33,9 @@ class Stage:
     lr: float
     scene_batches: int  # how many of SCENE_SEEDS' crop folders it trains on (0: none)
     scene_share: float = 0.2  # share of each batch drawn from those crops
+    # Train on the real table photos' crops instead (skipped where ../shared has none), this share.
+    real_tables_share: float = 0.0
+    real_fraction: float | None = None  # share of the labelled real crops; None: the base's
 
 
 STAGES: tuple[Stage, ...] = (
@@ -39,6 +45,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("4-more-scenes", 300, 1e-3, 2),
     Stage("5-fine", 400, 1e-3, 2),
     Stage("6-fine", 400, 1e-3, 2),
+    Stage("7-real-tables", 800, 1e-3, 0, real_tables_share=0.4, real_fraction=0.45),
 )
 
 
@@ -63,6 +70,30 @@ def scene_crop_folders(work_dir: Path, scale: float) -> list[Path]:
     return folders
 
 
+def real_table_folders(work_dir: Path, judge: Path, scale: float = 1.0) -> list[Path]:
+    """The crop folders of the real table photos, one per source fold, cut on first use into
+    ``work_dir/recipe_real_tables`` with ``judge`` (the stage before) deciding mirrors and turns;
+    empty where ../shared has no such photos. ``scale`` keeps that share of each fold's sources
+    (at least one, so that every fold, the held-out one too, has crops)."""
+    from fanscan.datasets.real_table_crops import write_folds
+    from fanscan.datasets.real_tables import FOLDS, least_turned, load_table_photos
+    from fanscan.vision.classifier import TileClassifier
+
+    out = work_dir / "recipe_real_tables"
+    folders = [out / f"rf-fold{fold}" for fold in range(FOLDS)]
+    if all((folder / "labels.csv").is_file() for folder in folders):
+        return folders
+    photos = load_table_photos()
+    if not photos:
+        return []
+    kept: set[str] = set()
+    for fold in range(FOLDS):
+        sources = sorted({p.source for p in photos if p.fold == fold})
+        kept |= set(sources[: _scaled(len(sources), scale)])
+    write_folds(least_turned([p for p in photos if p.source in kept]), out, TileClassifier(judge))
+    return folders
+
+
 def run_recipe(base: TrainConfig, *, scale: float = 1.0,
                report: Callable[[str], None] = print) -> TrainResult:
     """Train every stage of ``STAGES`` from scratch, writing ``base.out`` at the end. ``base`` gives
@@ -72,14 +103,26 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
     folders: list[Path] = []  # cut when a stage first needs them, after stage 1 checked the options
     base = replace(base, synth_count=_scaled(base.synth_count, scale))
     previous: Path | None = None
+    previous_onnx: Path | None = None
     result = TrainResult({}, 0.0)
-    for number, stage in enumerate(STAGES, start=1):
-        last = number == len(STAGES)
+    have_tables = bool(load_table_photos())
+    for stage in STAGES:
+        if stage.real_tables_share and not have_tables:
+            report(f"stage {stage.name}: skipped, no real table photos here (../shared/data/rf-chinese)")
+    stages = [stage for stage in STAGES if have_tables or not stage.real_tables_share]
+    for number, stage in enumerate(stages, start=1):
+        last = number == len(stages)
         out = base.out if last else base.work_dir / "recipe" / f"{base.out.stem}-stage{stage.name}.onnx"
         out.parent.mkdir(parents=True, exist_ok=True)
         if stage.scene_batches and not folders:
             folders = scene_crop_folders(base.work_dir, scale)
         extra = tuple(folders[: 2 * stage.scene_batches])
+        share, hold_out, what = stage.scene_share, base.hold_out, "scene crops"
+        if stage.real_tables_share:
+            judge = previous_onnx if previous_onnx is not None else DEFAULT_MODEL
+            extra = tuple(real_table_folders(base.work_dir, judge, scale))
+            share, what = stage.real_tables_share, "real table crops"
+            hold_out = (*base.hold_out, f"rf-fold{HELD_OUT_FOLD}")
         config = replace(
             base,
             out=out,
@@ -87,11 +130,13 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
             lr=stage.lr,
             init=previous,
             extra_crops=extra,
-            extra_fraction=stage.scene_share if extra else None,
+            extra_fraction=share if extra else None,
+            hold_out=hold_out,
+            real_fraction=stage.real_fraction if stage.real_fraction is not None else base.real_fraction,
         )
-        report(f"stage {number} of {len(STAGES)} ({stage.name}): {config.steps} steps at lr {stage.lr:g}"
-               + (f", scene crops {stage.scene_share:.0%} of each batch" if extra else ""))
+        report(f"stage {number} of {len(stages)} ({stage.name}): {config.steps} steps at lr {stage.lr:g}"
+               + (f", {what} {share:.0%} of each batch" if extra else ""))
         stage_result = train(config)
-        previous = checkpoint_path(config)
+        previous, previous_onnx = checkpoint_path(config), out
         result = TrainResult(stage_result.held_out_accuracy, result.seconds + stage_result.seconds)
     return result

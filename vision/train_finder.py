@@ -221,14 +221,15 @@ def _window(image: np.ndarray, mask: np.ndarray, rng: np.random.Generator, crop:
 
 
 def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int,
-             zoom: tuple[float, float] | None = None):
+             zoom: tuple[float, float] | None = None, weights: np.ndarray | None = None):
     """Endless random (crop, mask) batches with flips, 90-degree turns, light jitter and, with
-    ``zoom``, windows seen larger or smaller (``_window``)."""
+    ``zoom``, windows seen larger or smaller (``_window``); each window's picture drawn with
+    ``weights`` (probabilities; default: all alike)."""
     crop = 256
     while True:
         xs, ys = [], []
         for _ in range(size):
-            i = int(rng.integers(len(images)))
+            i = int(rng.choice(len(images), p=weights)) if weights is not None else int(rng.integers(len(images)))
             im, m = _window(images[i], masks[i], rng, crop, zoom)
             k = int(rng.integers(4))
             im, m = np.rot90(im, k), np.rot90(m, k)
@@ -280,7 +281,8 @@ def initial_net(init: Path | None):
 
 
 def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None = None,
-          zoom: tuple[float, float] | None = None, real_folds: list[int] | None = None) -> None:
+          zoom: tuple[float, float] | None = None, real_folds: list[int] | None = None,
+          real_share: float = 0.5) -> None:
     """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
     ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
     export ONNX to ``out`` and the weights beside it (.pt)."""
@@ -288,12 +290,16 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
 
     net, frozen_norms = start
     images, masks = _examples(scenes, cache)
+    draw = None
     if real_folds:
         real_images, real_masks = real_examples(real_folds)
         print(f"{len(real_images)} real photos", file=sys.stderr, flush=True)
+        if images and real_images:  # ``real_share`` of the windows from real photos, whatever the counts
+            draw = np.concatenate([np.full(len(images), (1 - real_share) / len(images)),
+                                   np.full(len(real_images), real_share / len(real_images))])
         images, masks = images + real_images, masks + real_masks
     weights = torch.tensor([1.0, 2.0, 4.0])
-    fit(net, _batches(images, masks, np.random.default_rng(0), 6, zoom), steps,
+    fit(net, _batches(images, masks, np.random.default_rng(0), 6, zoom, draw), steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights,
                                                             ignore_index=IGNORE),
         25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms)
@@ -321,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="show half of the training windows zoomed by a factor between these (e.g. 0.7 2)")
     parser.add_argument("--real-folds", type=lambda t: [int(f) for f in t.split(",") if f],
                         help="also train on the real table photos of these source folds (e.g. 0,1,2,3)")
+    parser.add_argument("--real-share", type=float, default=0.5,
+                        help="with --real-folds: share of the training windows cut from real photos "
+                        "(default 0.5)")
     args = parser.parse_args(argv)
     if args.zoom is not None and not 0.55 <= args.zoom[0] <= args.zoom[1] <= 4:
         parser.error("--zoom: LOW and HIGH must satisfy 0.55 <= LOW <= HIGH <= 4")
@@ -328,8 +337,10 @@ def main(argv: list[str] | None = None) -> int:
         start = initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
     except (OSError, ValueError) as error:
         parser.error(f"--init {args.init}: {error}")
+    if not 0 < args.real_share < 1:
+        parser.error("--real-share must lie between 0 and 1")
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
-          args.real_folds)
+          args.real_folds, args.real_share)
     return 0
 
 

@@ -126,6 +126,7 @@ def test_train_crop_folder_without_labels_is_an_error(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_train_recipe_runs_every_stage_each_from_the_last(tmp_path, capsys, font_style):
+    from fanscan.datasets.real_tables import HELD_OUT_FOLD, load_table_photos
     from fanscan.datasets.scenes import SCENE_STYLES
     from fanscan.models import recipe
 
@@ -136,15 +137,22 @@ def test_train_recipe_runs_every_stage_each_from_the_last(tmp_path, capsys, font
             "--styles", font_style, "--no-real", "--threads", "1", "--work-dir", str(tmp_path)]
     assert main(argv) == 0
     printed = capsys.readouterr().out
-    assert printed.count("stage ") == len(recipe.STAGES) and f"wrote {out}" in printed
+    assert printed.count("stage ") == len(recipe.STAGES) and f"wrote {out}" in printed  # skipped too
     # Two scene batches cut once, each with its finder and true-corner crops.
     cut = sorted((tmp_path / "recipe_scene_crops").iterdir())
     assert len(cut) == 2 and all((folder / "true" / "labels.csv").is_file() for folder in cut)
     trained = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["training"]
-    last = recipe.STAGES[-1]
-    assert trained["fine_tuned_from"] == f"recipe-stage{recipe.STAGES[-2].name}.pt"
+    last, scenes_last = recipe.STAGES[-1], recipe.STAGES[-2]
     assert trained["steps"] == max(1, round(last.steps * 0.002)) and trained["synth_count"] == 16
-    assert trained["extra_fraction"] == last.scene_share and len(trained["extra_crops"]) == 4
+    if load_table_photos():  # the last stage trains on real table crops, their held-out fold kept out
+        assert trained["fine_tuned_from"] == f"recipe-stage{scenes_last.name}.pt"
+        assert trained["extra_fraction"] == last.real_tables_share and len(trained["extra_crops"]) == 5
+        assert trained["hold_out"] == [f"rf-fold{HELD_OUT_FOLD}"]
+        assert f"rf-fold{HELD_OUT_FOLD}" in trained["held_out_accuracy"]
+    else:  # it is skipped, and the scene stage before it is the model
+        assert "skipped, no real table photos" in printed
+        assert trained["fine_tuned_from"] == f"recipe-stage{recipe.STAGES[-3].name}.pt"
+        assert trained["extra_fraction"] == scenes_last.scene_share and len(trained["extra_crops"]) == 4
     first = json.loads((tmp_path / "recipe" / f"recipe-stage{recipe.STAGES[0].name}.json").read_text())
     assert first["training"]["fine_tuned_from"] is None and first["training"]["extra_crops"] == []
 

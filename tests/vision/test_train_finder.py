@@ -189,3 +189,13 @@ def test_train_finder_refuses_the_held_out_fold() -> None:
 
     with pytest.raises(ValueError, match="held out"):
         real_examples([0, HELD_OUT_FOLD])
+
+
+def test_train_finder_windows_are_drawn_by_weight() -> None:
+    from fanscan.vision.train_finder import _batches
+
+    dark, bright = np.zeros((300, 300, 3), np.uint8), np.full((300, 300, 3), 255, np.uint8)
+    masks = [np.zeros((150, 150), np.uint8), np.ones((150, 150), np.uint8)]
+    batches = _batches([dark, bright], masks, np.random.default_rng(0), 8, weights=np.array([0.0, 1.0]))
+    _, y = next(batches)
+    assert (y == 1).all()  # every window from the second picture
