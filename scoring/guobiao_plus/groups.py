@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 
+from fanscan.scoring.common import first_turn_win
 from fanscan.scoring.guobiao_plus.points import FULL_SET_POINTS, FULL_SETS, RARE, WIN_PAIRS, WINS
 from fanscan.scoring.guobiao_plus.shapes import DRAGONS, GREEN, HONORS, RED, WINDS, Shape
 from fanscan.scoring.hand import Hand
@@ -121,17 +122,19 @@ def full_set_points(ids: tuple[str, ...]) -> int:
     return sum(FULL_SET_POINTS[i] for i in ids)
 
 
-def special_wins(hand: Hand) -> tuple[str, ...]:
-    """特殊胡牌方式: the best set of them that the seed lets add up (the rest: highest only)."""
-    options = hand.options
+def special_wins(hand: Hand, *, dealer: bool, first_turn: bool) -> tuple[str, ...]:
+    """特殊胡牌方式: the best set of them that the seed lets add up (the rest: highest only).
+
+    A first-turn win is 天胡 for the dealer, 地胡 for the dealer's 下家 (seat S) self-drawn and
+    人胡 otherwise.
+    """
     present = []
-    if options["first_turn"]:
-        if options["dealer"]:
-            present.append("heavenly_win")
-        elif hand.self_drawn and hand.seat_wind == Tile.S:
-            present.append("earthly_win")
-        else:
-            present.append("human_win")
+    if first_turn:
+        win = first_turn_win(
+            dealer=dealer, self_drawn=hand.self_drawn, earthly_self_drawn=hand.seat_wind == Tile.S
+        )
+        if win is not None:
+            present.append(win)
     if hand.last_tile:
         present.append("last_tile")
     if hand.kong and hand.self_drawn:

@@ -154,7 +154,7 @@ def _terminal_chows(chows: list[int], pair: int) -> str | None:
 def chow_family(ctx: Context) -> dict[str, int]:
     """一色双龙会 三色双龙会 一色四同顺 一色四步高 清龙 一色三步高 一色三同顺 三色三同顺 花龙
     三色三步高 一般高 喜相逢 连六 老少副."""
-    chows = ctx.chows
+    chows = ctx.pattern_chows
     if len(chows) == 4:
         terminal = _terminal_chows(chows, ctx.pair)
         if terminal:
