@@ -251,18 +251,23 @@ def _defaults() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    ("notation", "fields", "culprit"),
+    ("notation", "fields", "code", "culprit"),
     [
-        pytest.param("123m456p789s111sEE", {"level": 10}, "level is 10", id="bad-level"),
-        pytest.param("123m456p789s111sEE", {"first_turn": True, "dealer": True}, "self_drawn",
-                     id="heavenly-on-a-discard"),
-        pytest.param("[123m1]456p789s111sEE", {"first_turn": True}, "claimed sets",
-                     id="first-turn-with-chow"),
-        pytest.param("123m456p789s12sEEP", {}, "no winning hand", id="not-a-win"),
-        pytest.param("147m258p369s123sEE", {}, "no winning hand", id="knitted-straight-set"),
+        pytest.param("123m456p789s111sEE", {"level": 10}, "bad_level", "level is 10",
+                     id="bad-level"),
+        pytest.param("123m456p789s111sEE", {"first_turn": True, "dealer": True},
+                     "dealer_first_turn_on_discard", "self_drawn", id="heavenly-on-a-discard"),
+        pytest.param("[123m1]456p789s111sEE", {"first_turn": True}, "first_turn_claimed",
+                     "claimed sets", id="first-turn-with-chow"),
+        pytest.param("123m456p789s12sEEP", {}, "not_winning", "no winning hand", id="not-a-win"),
+        pytest.param("147m258p369s123sEE", {}, "not_winning", "no winning hand",
+                     id="knitted-straight-set"),
     ],
 )
-def test_guobiao_plus_refuses(notation: str, fields: dict[str, Any], culprit: str) -> None:
+def test_guobiao_plus_refuses(
+    notation: str, fields: dict[str, Any], code: str, culprit: str
+) -> None:
     result = plus(notation, **fields)
     assert result.total is None
+    assert result.error_code == code
     assert culprit in result.error
