@@ -47,9 +47,10 @@ def first_turn_win(
 ) -> str | None:
     """The first-turn win of a hand won in the first round, or None (a dealer on a discard).
 
-    The dealer's self-drawn win is 天和. A non-dealer's is 地和 when self-drawn (``earthly_self_drawn``;
-    国标加强版 gives it only to the seat after the dealer) and 人和 on a discard, unless the rule
-    set calls every non-dealer first-turn win 地和 (``earthly_on_discard``: Sichuan, Changsha).
+    The dealer's self-drawn win is 天和. A non-dealer's is 地和 when self-drawn
+    (``earthly_self_drawn``; 国标加强版 gives it only to the seat after the dealer) and 人和 on a
+    discard, unless the rule set calls every non-dealer first-turn win 地和
+    (``earthly_on_discard``: Sichuan, Changsha).
     """
     if dealer:
         return HEAVENLY if self_drawn else None

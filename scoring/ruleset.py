@@ -269,8 +269,8 @@ class FanTable:
         return tuple(rows)
 
 
-C = TypeVar("C")
-O = TypeVar("O")
+C = TypeVar("C")  # a rule set's reading context
+O = TypeVar("O")  # noqa: E741 (a rule set's options record)
 
 
 @dataclass(frozen=True)
@@ -372,7 +372,8 @@ class TableRuleSet(Generic[C, O]):
 
     def flower_fans(self, hand: Hand, options: O) -> tuple[FanCount, ...]:
         """Rows for flowers, added after the reading is chosen, never toward the minimum
-        (1 point each as ``flower_fan`` by default)."""
+        (1 point each as ``flower_fan`` by default).
+        """
         if not hand.flowers or self.flower_fan is None:
             return ()
         return self.table.fan_counts({self.flower_fan: len(hand.flowers)})

@@ -30,9 +30,9 @@ def _with_implied(held: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-#: What 四方大发财 holds by itself: the seed's 不重复计算 list (碰碰和, 门风刻, 圈风刻, 三风刻, 字一色),
-#: 大四喜 (its four wind pungs) and 么九头 (its 發 pair). It excludes these and what they exclude
-#: (字一色 excludes 全带幺, 混幺九 and 幺九刻; 大四喜 excludes 小四喜), as MCR's fans do.
+#: What 四方大发财 holds by itself: the seed's 不重复计算 list (碰碰和, 门风刻, 圈风刻, 三风刻,
+#: 字一色), 大四喜 (its four wind pungs) and 么九头 (its 發 pair). It excludes these and what
+#: they exclude (字一色 excludes 全带幺, 混幺九 and 幺九刻; 大四喜 excludes 小四喜), as MCR does.
 _GREEN_WINDS_HOLDS = ("big_four_winds", "all_pungs", "seat_wind", "prevalent_wind",
                       "big_three_winds", "all_honors", "terminal_pair")
 

@@ -1,4 +1,4 @@
-"""The app-custom play settings (seed 003's 自定义规则), the hand fields of ``--rules app-custom``."""
+"""The app-custom play settings (seed 003's 自定义规则): the hand fields of ``app-custom``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ DEFAULT_WILD_NOTE = (
 @dataclass(frozen=True)
 class AppCustomOptions(SeatOptions):
     """The app's settings; every default is the seed's custom game except ``wild`` (see
-    ``DEFAULT_WILD_NOTE``)."""
+    ``DEFAULT_WILD_NOTE``).
+    """
 
     dealer: bool = option(False, "the winner is the dealer (庄家): the fan total is doubled")
     wild: str = option(

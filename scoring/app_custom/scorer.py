@@ -49,7 +49,8 @@ _SUITED = 27
 
 def _mixed_shifted(lows: list[int], three: str, four: str) -> dict[str, int]:
     """混三步 / 混四步 (chows) or 混三节 / 混四节 (pungs): shifted sets not of one suit, and (for
-    three) not of three suits either, which MCR scores as 三色三步高 / 三色三节高."""
+    three) not of three suits either, which MCR scores as 三色三步高 / 三色三节高.
+    """
     ranks = sorted(lows)
     for size, fan in ((4, four), (3, three)):
         for start in range(9 - size + 1):

@@ -51,7 +51,8 @@ def _slots(reading: Reading) -> list[tuple[str, int, list[int]]]:
 
 def free_chow_choices(reading: Reading, wilds: Mapping[int, int]) -> set[tuple[int, ...]]:
     """For each way of placing the wild faces (face -> copies) into the reading's sets, the
-    lowest tiles of its free chows (sorted); {()} when no chow can hold a wild."""
+    lowest tiles of its free chows (sorted); {()} when no chow can hold a wild.
+    """
     slots = _slots(reading)
     chow_slots = [i for i, (kind, low, _) in enumerate(slots) if kind == "chow"
                   and any(low <= face <= low + 2 for face in wilds)]

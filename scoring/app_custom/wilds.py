@@ -66,8 +66,10 @@ def wild_face(mode: str, indicator: str) -> Tile | None:
     except FanscanError as error:
         raise FanscanError(WILD_INDICATOR_UNKNOWN, f"wild_indicator: {error.message}") from None
     if tile.is_flower:
-        raise FanscanError(WILD_INDICATOR_FLOWER,
-                           f"wild_indicator {indicator} is a flower; the turned tile is a suit or honor")
+        raise FanscanError(
+            WILD_INDICATOR_FLOWER,
+            f"wild_indicator {indicator} is a flower; the turned tile is a suit or honor",
+        )
     return _shift(tile, {"same": 0, "previous": -1, "next": 1}[mode])
 
 
@@ -82,7 +84,7 @@ def _pure_wild_groups(sets: int, pair: bool) -> list[Faces]:
     for _ in range(sets):
         groups = [g + c for g in groups for c in choices]
     if pair:
-        groups = [g + (f, f) for g in groups for f in range(34)]
+        groups = [(*g, f, f) for g in groups for f in range(34)]
     return groups
 
 
@@ -107,7 +109,8 @@ def _groups_with(first: int, counts: tuple[int, ...], sets: bool, pair: bool
                     wild = below + tuple(f for f in above if f not in natural)
                     out.append((tuple(natural), wild, False))
     if pair:
-        out += [((first,) * a, (first,) * (2 - a), True) for a in range(1, min(2, counts[first]) + 1)]
+        out += [((first,) * a, (first,) * (2 - a), True)
+                for a in range(1, min(2, counts[first]) + 1)]
     return out
 
 

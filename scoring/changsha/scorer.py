@@ -7,10 +7,10 @@ Steps, for one hand:
 2. An opening hand (``opening``: the 14 or 13 tiles as dealt; the dealer's 14 need no winning
    tile, nothing completed them) wins by 四喜 (four alike), 板板胡 (no 2, 5 or 8) and 缺一色 (a
    suit missing), each a 小胡 paid like a small self-draw.
-3. Otherwise read the hand (sets and a pair, chows allowed; seven pairs) and count its big hands:
-   天胡, 地胡, 碰碰胡, 将将胡 (every tile a 2, 5 or 8, whatever its shape), 清一色, 七巧对 with any pair;
-   海底捞月, 杠上花, 抢杠胡 only with a pair of 2, 5 or 8. Without a big hand the hand is a 小胡, which
-   needs that pair.
+3. Otherwise read the hand (sets and a pair, chows allowed; seven pairs) and count its big
+   hands: 天胡, 地胡, 碰碰胡, 将将胡 (every tile a 2, 5 or 8, whatever its shape), 清一色, 七巧对
+   with any pair; 海底捞月, 杠上花, 抢杠胡 only with a pair of 2, 5 or 8. Without a big hand the
+   hand is a 小胡, which needs that pair.
 4. Each hand pays (the dealer always counts one more, "庄家比闲家多算一分"): 小胡 1 per payer, 大胡
    self-drawn 3 per payer, 大胡 on a discard 6 from the discarder; +1 when the dealer pays or wins.
    抢杠胡: the robbed player pays 12 if the dealer, 10 otherwise. Big hands stack: each pays.

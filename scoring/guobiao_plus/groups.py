@@ -1,5 +1,6 @@
-"""The 得分项 beside the super combinations (seed 001 附录1 三 to 七): 稀有族群, 满贯奖励, 特殊胡牌方式,
-特种牌奖励 and the 听牌难度系数. Each returns the ids that count for one shape of one hand.
+"""The 得分项 beside the super combinations (seed 001 附录1 三 to 七): 稀有族群, 满贯奖励,
+特殊胡牌方式, 特种牌奖励 and the 听牌难度系数. Each returns the ids that count for one shape of
+one hand.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 from fanscan.scoring.common import first_turn_win
-from fanscan.scoring.guobiao_plus.points import FULL_SET_POINTS, FULL_SETS, RARE, WIN_PAIRS, WINS
+from fanscan.scoring.guobiao_plus.points import FULL_SETS, RARE, WIN_PAIRS, WINS
 from fanscan.scoring.guobiao_plus.shapes import DRAGONS, GREEN, HONORS, RED, WINDS, Shape
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import Tile
@@ -116,10 +117,6 @@ def full_sets(hand: Hand) -> tuple[str, ...]:
     if (kongs, hogs) in FULL_SETS:
         return (FULL_SETS[(kongs, hogs)][0],)
     return tuple(FULL_SETS[key][0] for key in ((kongs, 0), (0, hogs)) if key in FULL_SETS)
-
-
-def full_set_points(ids: tuple[str, ...]) -> int:
-    return sum(FULL_SET_POINTS[i] for i in ids)
 
 
 def special_wins(hand: Hand, *, dealer: bool, first_turn: bool) -> tuple[str, ...]:

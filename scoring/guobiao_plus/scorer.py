@@ -3,8 +3,8 @@
 
 Steps, for one hand:
 
-1. Refuse inconsistent settings (``refusal``, each with its code): a ``level`` other than 8, 16 or 24, a dealer's
-   first-turn win that is not self-drawn, a first-turn win with claimed sets.
+1. Refuse inconsistent settings (``refusal``, each with its code): a ``level`` other than 8, 16
+   or 24, a dealer's first-turn win that is not self-drawn, a first-turn win with claimed sets.
 2. Read the hand every way (shapes.py): 刻牌, 顺牌, 混牌 (sets and a pair), 七对, 不靠 and the
    special forms.
 3. For each reading (``detect``): the base value of its type, the super combinations (combos.py:
@@ -43,7 +43,8 @@ class GuobiaoPlusOptions(common.SeatOptions):
 
     first_turn: bool = option(
         False,
-        "won in the first round: 天胡 (dealer), 地胡 (the dealer's 下家, seat S, self-drawn) or 人胡",
+        "won in the first round: 天胡 (dealer), 地胡 (the dealer's 下家, seat S, self-drawn)"
+        " or 人胡",
     )
     level: int = option(8, "the 起胡分 level: 8 (初级), 16 (中级) or 24 (高级)")
 

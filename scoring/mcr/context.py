@@ -90,7 +90,8 @@ class HandFacts:
     @property
     def unique_wait(self) -> bool:
         """Whether the hand before the win tile waited on exactly one tile (sets + pair or seven
-        pairs); a tile whose four copies are all in the hand still counts as a wait."""
+        pairs); a tile whose four copies are all in the hand still counts as a wait.
+        """
         if self._unique_wait is None:
             self._unique_wait = waits_on_one(
                 self.standing, self.win, seven_pairs=not self.hand.melds
@@ -115,9 +116,9 @@ def waits_on_one(counts_with_win: list[int], win: int, *, seven_pairs: bool) -> 
 class Context:
     """One reading of a hand, as the detectors see it.
 
-    ``pattern_chows`` are the chows that take part in the chow patterns (一般高, 喜相逢, 花龙, 三步高
-    ...): all of them, except in app-custom, where a chow holding a wild tile that could be more
-    than one chow takes part in none (``without_chows``).
+    ``pattern_chows`` are the chows that take part in the chow patterns (一般高, 喜相逢, 花龙,
+    三步高 ...): all of them, except in app-custom, where a chow holding a wild tile that could
+    be more than one chow takes part in none (``without_chows``).
     """
 
     __slots__ = (

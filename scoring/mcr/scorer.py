@@ -30,7 +30,7 @@ from fanscan.scoring.mcr.detectors import DETECTORS
 from fanscan.scoring.mcr.fans import FANS
 from fanscan.scoring.ruleset import FanTable, NoOptions, TableRuleSet
 
-O = TypeVar("O")
+O = TypeVar("O")  # noqa: E741 (the options record of a rule set in the MCR family)
 _ONLY_READING = ("thirteen_orphans", "honors_knitted", "knitted_straight")
 
 

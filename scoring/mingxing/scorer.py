@@ -7,7 +7,8 @@ Steps, for one hand:
 2. Score it as MCR does (fanscan.scoring.mcr.scorer: every reading, the exclusions, the best).
 3. Add the win-condition extras to each reading's fans: 天胡 (``first_turn`` + ``dealer`` +
    self-drawn), 地胡 (``first_turn``, non-dealer, self-drawn), 人胡 (``first_turn``, non-dealer, on
-   a discard), 天听 / 地听 (``first_turn_ready``, dealer / non-dealer), 八仙过海 (all eight flowers).
+   a discard), 天听 / 地听 (``first_turn_ready``, dealer / non-dealer), 八仙过海 (all eight
+   flowers).
    These count toward the 8-point minimum.
 4. Flowers, told apart one by one: 1 point each (花牌), plus 32 for 梅兰竹菊 (1f-4f) and 32 for
    春夏秋冬 (5f-8f); with all eight, 八仙过海 takes the place of both sets. Flower points do not

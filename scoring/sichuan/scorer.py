@@ -2,9 +2,10 @@
 
 Steps, for one hand:
 
-1. Refuse what Sichuan does not play (``refusal``, each with its code): honors or flowers (108 tiles only), declared
-   chows (不能吃), a ``base`` below 1, a discard after a kong that was also self-drawn, and a
-   hand holding all three suits (花猪: a hand must lack one suit to win, 缺一门).
+1. Refuse what Sichuan does not play (``refusal``, each with its code): honors or flowers
+   (108 tiles only), declared chows (不能吃), a ``base`` below 1, a discard after a kong that
+   was also self-drawn, and a hand holding all three suits (花猪: a hand must lack one suit to
+   win, 缺一门).
 2. Read it as sets and a pair (concealed runs are fine: only claiming a chow is barred) or as
    seven pairs (``decompose.readings``).
 3. For each reading take the highest base pattern (基本番 do not stack; fans.py), then add
