@@ -157,14 +157,16 @@ class ScoreResult:
         """``to_json()`` as JSON text, exactly as ``json.dumps(..., ensure_ascii=False)`` writes
         it, but several times faster: the fans' texts are cached and the scalars written directly.
         """
-        if self.details or self.error_code is not None:
+        if self.details:
             return _encode(self.to_json())
         fans = ", ".join([fan.json_text for fan in self.fans])
+        code = "" if self.error_code is None else f', "error_code": {_scalar(self.error_code)}'
         return (
             f'{{"rules": {_scalar(self.rules)}, "total": {_scalar(self.total)}, '
             f'"fans": [{fans}], "flower_points": {_scalar(self.flower_points)}, '
             f'"minimum": {_scalar(self.minimum)}, '
-            f'"meets_minimum": {_scalar(self.meets_minimum)}, "error": {_scalar(self.error)}}}'
+            f'"meets_minimum": {_scalar(self.meets_minimum)}, "error": {_scalar(self.error)}'
+            f"{code}}}"
         )
 
     @classmethod
@@ -279,6 +281,7 @@ class NoOptions:
 
 
 _NO_OPTIONS = NoOptions()
+_OPTIONS_KEPT = 256  # options records kept per rule set for reuse
 
 
 @dataclass(frozen=True)
@@ -313,7 +316,8 @@ class TableRuleSet(Generic[C, O]):
 
     def __init__(self) -> None:
         self.hand_fields: tuple[HandField, ...] = hand_fields(self.options_type)
-        self._option_names = tuple(f.name for f in self.hand_fields)
+        self._option_names = frozenset(f.name for f in self.hand_fields)
+        self._options_seen: dict[tuple[tuple[str, Any], ...], O] = {}
 
     @property
     def fans(self) -> tuple[Fan, ...]:
@@ -334,7 +338,16 @@ class TableRuleSet(Generic[C, O]):
         if not self._option_names:
             return _NO_OPTIONS  # type: ignore[return-value]
         given = hand.options
-        return self.options_type(**{k: given[k] for k in self._option_names if k in given})
+        key = tuple(given.items())
+        options = self._options_seen.get(key)
+        if options is None:
+            # Records are frozen, so hands with the same fields share one (a few kinds recur).
+            if len(self._options_seen) >= _OPTIONS_KEPT:
+                self._options_seen.clear()
+            names = self._option_names
+            options = self.options_type(**{k: v for k, v in key if k in names})
+            self._options_seen[key] = options
+        return options
 
     # ---------------------------------------------------------------- hooks
 
