@@ -103,7 +103,7 @@ class Meld:
     def from_json(cls, obj: Any, position: int) -> Meld:
         """Read one meld object; ``position`` (1-based) names it in error messages."""
         where = f"meld {position}"
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # dict first: no ABC check
             raise _bad(f"{where} must be an object with type, tiles and concealed")
         if not _MELD_FIELD_SET.issuperset(obj):
             unknown = next(k for k in obj if k not in _MELD_FIELD_SET)
@@ -345,7 +345,7 @@ class Hand:
         wants and ``win_tile`` whether a complete hand needs one (see ``check``).
         """
         extras = extra_fields or {}
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # dict first: no ABC check
             raise _bad("a hand must be a JSON object")
         if not _BASE_FIELD_SET.issuperset(obj):
             for key in obj:

@@ -160,6 +160,15 @@ class ScoreResult:
         if self.details:
             return _encode(self.to_json())
         fans = ", ".join([fan.json_text for fan in self.fans])
+        if self.error is None and self.error_code is None:  # scored: the scalars written inline
+            total, flowers, minimum = self.total, self.flower_points, self.minimum
+            if type(total) is int and type(flowers) is int and type(minimum) is int:
+                meets = "true" if self.meets_minimum is True else _scalar(self.meets_minimum)
+                return (
+                    f'{{"rules": {_scalar(self.rules)}, "total": {total}, "fans": [{fans}], '
+                    f'"flower_points": {flowers}, "minimum": {minimum}, '
+                    f'"meets_minimum": {meets}, "error": null}}'
+                )
         code = "" if self.error_code is None else f', "error_code": {_scalar(self.error_code)}'
         return (
             f'{{"rules": {_scalar(self.rules)}, "total": {_scalar(self.total)}, '
@@ -284,13 +293,19 @@ _NO_OPTIONS = NoOptions()
 _OPTIONS_KEPT = 256  # options records kept per rule set for reuse
 
 
-@dataclass(frozen=True)
 class Scored(Generic[C]):
-    """The chosen reading of a hand: its fan counts after exclusions, their value, its context."""
+    """The chosen reading of a hand: its fan counts after exclusions, their value, its context.
 
-    counts: dict[str, int]
-    points: int
-    context: C
+    A plain slotted class, not a dataclass: one is built per hand scored (and per import, a
+    dataclass costs more to create than this whole module's other classes).
+    """
+
+    __slots__ = ("context", "counts", "points")
+
+    def __init__(self, counts: dict[str, int], points: int, context: C) -> None:
+        self.counts = counts
+        self.points = points
+        self.context = context
 
 
 class TableRuleSet(Generic[C, O]):
@@ -318,6 +333,15 @@ class TableRuleSet(Generic[C, O]):
         self.hand_fields: tuple[HandField, ...] = hand_fields(self.options_type)
         self._option_names = frozenset(f.name for f in self.hand_fields)
         self._options_seen: dict[tuple[tuple[str, Any], ...], O] = {}
+        self._no_options: O = _NO_OPTIONS  # type: ignore[assignment]  # only when O has no fields
+        # Hooks left at their defaults are not called (scoring is hot: a call costs ~1 % of MCR's).
+        kind = type(self)
+        self._refuses = kind.refusal is not TableRuleSet.refusal
+        self._has_extras = kind.extras is not TableRuleSet.extras
+        self._values = kind.value is not TableRuleSet.value
+        self._finals = kind.final_rows is not TableRuleSet.final_rows
+        self._details = kind.details is not TableRuleSet.details
+        self._minimums = kind.minimum_for is not TableRuleSet.minimum_for
 
     @property
     def fans(self) -> tuple[Fan, ...]:
@@ -336,7 +360,7 @@ class TableRuleSet(Generic[C, O]):
     def options_of(self, hand: Hand) -> O:
         """The hand's rule-set fields as this rule set's options record (defaults filled in)."""
         if not self._option_names:
-            return _NO_OPTIONS  # type: ignore[return-value]
+            return self._no_options
         given = hand.options
         key = tuple(given.items())
         options = self._options_seen.get(key)
@@ -377,7 +401,8 @@ class TableRuleSet(Generic[C, O]):
 
     def choose(self, hand: Hand, options: O) -> Scored[C] | None:
         """The reading that counts: the highest (就高不就低), or None when there is none."""
-        return self.highest(self.contexts(hand, options), self.extras(hand, options))
+        extra = self.extras(hand, options) if self._has_extras else {}
+        return self.highest(self.contexts(hand, options), extra)
 
     def rows(self, scored: Scored[C], hand: Hand, options: O) -> tuple[FanCount, ...]:
         """The result rows of the chosen reading."""
@@ -409,7 +434,9 @@ class TableRuleSet(Generic[C, O]):
 
     # ---------------------------------------------------------------- the engine
 
-    def _counted(self, raw: dict[str, int], extra: dict[str, int]) -> dict[str, int]:
+    def counted(self, context: C, extra: dict[str, int]) -> dict[str, int]:
+        """One reading's fan counts after exclusions ({} when it does not win)."""
+        raw = self.detect(context)
         if extra:
             raw = {**raw, **extra}
         counts = self.table.apply(raw)
@@ -419,34 +446,44 @@ class TableRuleSet(Generic[C, O]):
 
     def highest(self, contexts: Iterable[C], extra: dict[str, int]) -> Scored[C] | None:
         """The reading of highest value, ties broken by ``tie_break``."""
-        best: Scored[C] | None = None
+        best: tuple[dict[str, int], int, C] | None = None
         best_key: tuple[int, ...] = ()
+        # ``counted`` and ``value`` written out: this loop runs for every reading of every hand.
+        detect, apply, points_of = self.detect, self.table.apply, self.table.points
+        empty = self.empty_fan
+        value = self.value if self._values else None
+        tie_break = self.tie_break
         for context in contexts:
-            counts = self._counted(self.detect(context), extra)
+            raw = detect(context)
+            if extra:
+                raw = {**raw, **extra}
+            counts = apply(raw)
             if not counts:
-                continue  # no fan and no empty_fan: this reading does not win
-            points = self.value(counts, context)
-            key = (points, *self.tie_break(counts, context))
+                if empty is None:
+                    continue  # no fan and no empty_fan: this reading does not win
+                counts = {empty: 1}
+            points = points_of(counts) if value is None else value(counts, context)
+            key = (points, *tie_break(counts, context))
             if best is None or key > best_key:
-                best, best_key = Scored(counts, points, context), key
-        return best
+                best, best_key = (counts, points, context), key
+        return None if best is None else Scored(*best)
 
     def lowest(self, contexts: Iterable[C], extra: dict[str, int]) -> Scored[C] | None:
         """The reading of lowest value (the first found among equals)."""
-        low: Scored[C] | None = None
+        low: tuple[dict[str, int], int, C] | None = None
         for context in contexts:
-            counts = self._counted(self.detect(context), extra)
+            counts = self.counted(context, extra)
             if not counts:
                 continue
             points = self.value(counts, context)
-            if low is None or points < low.points:
-                low = Scored(counts, points, context)
-        return low
+            if low is None or points < low[1]:
+                low = (counts, points, context)
+        return None if low is None else Scored(*low)
 
     def score(self, hand: Hand) -> ScoreResult:
-        options = self.options_of(hand)
-        minimum = self.minimum_for(options)
-        refused = self.refusal(hand, options)
+        options = self.options_of(hand) if self._option_names else self._no_options
+        minimum = self.minimum_for(options) if self._minimums else self.minimum
+        refused = self.refusal(hand, options) if self._refuses else None
         if refused is not None:
             return ScoreResult.failed(self.name, minimum, refused.message, refused.code)
         scored = self.choose(hand, options)
@@ -461,10 +498,10 @@ class TableRuleSet(Generic[C, O]):
         total = scored.points + flower_points
         if flowers:
             fans += flowers
-        final = self.final_rows(total, hand, options)
-        for row in final:
-            total += row.points * row.count
-        if final:
+        if self._finals:
+            final = self.final_rows(total, hand, options)
+            for row in final:
+                total += row.points * row.count
             fans += final
         return ScoreResult(
             self.name,
@@ -474,7 +511,7 @@ class TableRuleSet(Generic[C, O]):
             minimum,
             scored.points >= minimum,
             None,
-            self.details(scored, total, hand, options),
+            self.details(scored, total, hand, options) if self._details else {},
         )
 
 
@@ -519,15 +556,13 @@ def score(hand: Hand | Mapping[str, Any], rules: str = "mcr") -> ScoreResult:
         if isinstance(hand, Hand):
             obj = hand.to_json()
             hand.check(ruleset.hand_size_for(obj), win_tile=ruleset.needs_win_tile(obj))
-        elif isinstance(hand, Mapping):
+        else:  # Hand.from_json refuses what is not a JSON object
             hand = Hand.from_json(
                 hand,
                 extra_fields=extra_field_defaults(ruleset),
                 size=ruleset.hand_size_for(hand),
                 win_tile=ruleset.needs_win_tile(hand),
             )
-        else:
-            raise FanscanError("invalid_hand", "a hand must be a JSON object")
     except FanscanError as error:
         return ScoreResult.failed(ruleset.name, ruleset.minimum, error.message, error.code)
     return ruleset.score(hand)

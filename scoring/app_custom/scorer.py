@@ -161,7 +161,7 @@ class AppCustomRuleSet(MCRFamily[AppCustomOptions]):
             faces = Counter(filled.concealed)
             faces.subtract(held)
             stood_for = {int(t): n for t, n in faces.items() if n > 0}
-            for context in self.mcr_contexts(filled, every=True):
+            for context in self.contexts(filled, options, every=True):
                 if context.reading is None or not context.chows:
                     yield context
                     continue

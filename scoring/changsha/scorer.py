@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fanscan.scoring import common
-from fanscan.scoring.changsha.fans import FANS, NEEDS_258
+from fanscan.scoring.changsha.fans import FANS, NEEDS_258, SMALL
 from fanscan.scoring.decompose import Reading, readings
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.ruleset import (
@@ -214,7 +214,7 @@ class ChangshaRuleSet(TableRuleSet[ChangshaContext, ChangshaOptions]):
         return {"hand": "大胡" if _is_big(scored.counts) else "小胡", "payers": dict(payers_of)}
 
 
-_SMALL = frozenset({"small_win", "four_alike", "no_258", "voided_suit"})
+_SMALL = frozenset(fan.id for fan in SMALL)
 
 
 def _is_big(counts: Mapping[str, int]) -> bool:

@@ -56,10 +56,9 @@ class MCRFamily(TableRuleSet[Context, O]):
     flower_fan = "flower_tiles"
     empty_fan = "chicken_hand"
 
-    def contexts(self, hand: Hand, options: O) -> Iterator[Context]:
-        return self.mcr_contexts(hand)
-
-    def mcr_contexts(self, hand: Hand, *, every: bool = False) -> Iterator[Context]:
+    def contexts(
+        self, hand: Hand, options: O | None = None, *, every: bool = False
+    ) -> Iterator[Context]:
         """The readings MCR scores; ``every``: Nine Gates also as its sets-and-pair readings."""
         facts = HandFacts(hand)
         if is_nine_gates(hand):

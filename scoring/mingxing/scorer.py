@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from fanscan.scoring import common
 from fanscan.scoring.hand import Hand
-from fanscan.scoring.mcr.context import Context
+from fanscan.scoring.mcr.context import Context, HandFacts
 from fanscan.scoring.mcr.scorer import MCRFamily
 from fanscan.scoring.mingxing.fans import FANS
 from fanscan.scoring.ruleset import FanCount, FanTable, Refusal, Scored, option
@@ -84,7 +84,7 @@ class MingxingRuleSet(MCRFamily[MingxingOptions]):
         if best is None and len(set(hand.flowers)) == 8:
             # 八仙过海 wins by itself ("可立即喊胡"), whatever the tiles.
             counts = {"eight_flowers": 1}
-            return Scored(counts, self.table.points(counts), None)  # type: ignore[arg-type]
+            return Scored(counts, self.table.points(counts), Context(HandFacts(hand), None, ""))
         return best
 
     def flower_fans(self, hand: Hand, options: MingxingOptions) -> tuple[FanCount, ...]:
