@@ -3,9 +3,10 @@
     python benchmarks/bench_score.py [--hands 10000] [--seed 1] [--repeat 3] [--rules mcr]
                                      [--against REV]
 
-``--against REV`` times the code of git revision REV (``git archive``, laid out as the installed
-``fanscan`` namespace under the same interpreter) on the same hands, the two runs alternated in
-each repeat so that both see the same machine load, and prints the two side by side.
+``--against REV`` times the code of git revision REV (``git archive``) on the same hands, beside
+this tree: both laid out as the installed ``fanscan`` namespace (symlinks on ``PYTHONPATH``, so
+neither pays an editable install's import hook) under the same interpreter, their runs alternated
+in each repeat so that both see the same machine load, and prints the two side by side.
 
 Writes the hands to a temporary JSON-lines file, runs ``python -m fanscan score --jsonl FILE``
 (start-up included), checks one result per hand, and prints hands per second of wall time and
@@ -36,7 +37,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fanscan.scoring.generate import random_hand
-
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The installed namespace: fanscan.<sub> lives in folder <sub> (setup.py's ROOTS).
@@ -71,7 +71,9 @@ def main() -> int:
                 handle.write(json.dumps(random_hand(rng).to_json()) + "\n")
         timings = [Timing("this tree", None)]
         if args.against:
-            timings.append(Timing(args.against, str(_checkout(args.against, Path(folder)))))
+            here = _namespace(ROOT, Path(folder) / "here")
+            timings = [Timing("this tree", str(here)),
+                       Timing(args.against, str(_checkout(args.against, Path(folder))))]
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         for timing in timings:
             timing_env = _env_for(timing, env, Path(folder))
@@ -109,19 +111,27 @@ def _checkout(rev: str, folder: Path) -> Path:
                              check=True).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(tree, filter="data")
-    namespace = folder / "namespace" / "fanscan"
+    return _namespace(tree, folder / "there")
+
+
+def _namespace(tree: Path, folder: Path) -> Path:
+    """A folder holding ``fanscan/`` as setup.py installs ``tree``: its fanscan/ files, and the
+    other top-level folders as subpackages (symlinks); the folder to put on the path."""
+    namespace = folder / "fanscan"
     namespace.mkdir(parents=True)
     for entry in (tree / "fanscan").iterdir():
-        (namespace / entry.name).symlink_to(entry)
+        if entry.name != "__pycache__":
+            (namespace / entry.name).symlink_to(entry)
     for sub, source in FOLDERS.items():
         (namespace / sub).symlink_to(tree / source)
-    return namespace.parent
+    return folder
 
 
 def _env_for(timing: Timing, env: dict[str, str], folder: Path) -> dict[str, str]:
-    """The child's environment: its own bytecode cache, and the old tree first on the path."""
+    """The child's environment: its own bytecode cache, and its tree first on the path."""
     out = dict(env)
-    out["PYTHONPYCACHEPREFIX"] = str(folder / f"pycache-{timing.pythonpath is not None}")
+    name = "".join(c if c.isalnum() else "_" for c in timing.label)
+    out["PYTHONPYCACHEPREFIX"] = str(folder / f"pycache-{name}")
     if timing.pythonpath is not None:
         out["PYTHONPATH"] = timing.pythonpath
     return out
