@@ -50,7 +50,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from fanscan.scoring.decompose import FORMS
 from fanscan.scoring.hand import Hand
@@ -169,7 +169,7 @@ class ScoreResult:
                     f'"flower_points": {flowers}, "minimum": {minimum}, '
                     f'"meets_minimum": {meets}, "error": null}}'
                 )
-        code = "" if self.error_code is None else f', "error_code": {_scalar(self.error_code)}'
+        code = "" if self.error_code is None else f', "error_code": {_code_text(self.error_code)}'
         return (
             f'{{"rules": {_scalar(self.rules)}, "total": {_scalar(self.total)}, '
             f'"fans": [{fans}], "flower_points": {_scalar(self.flower_points)}, '
@@ -190,8 +190,7 @@ class ScoreResult:
 NOT_WINNING = "not_winning"
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(NamedTuple):
     """Why a rule set does not score a hand: a stable snake_case ``code`` and one sentence."""
 
     code: str
@@ -199,6 +198,17 @@ class Refusal:
 
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
+_CODE_TEXTS: dict[str, str] = {}
+
+
+def _code_text(code: str) -> str:
+    """An error code as JSON text (codes are few: each is encoded once)."""
+    text = _CODE_TEXTS.get(code)
+    if text is None:
+        text = _CODE_TEXTS[code] = _encode(code)
+    return text
 
 
 def _scalar(value: Any) -> str:
@@ -214,6 +224,13 @@ def _scalar(value: Any) -> str:
     return _encode(value)
 
 
+class HandForm(NamedTuple):
+    """What a rule set wants of a hand JSON: its tile count, and whether it names a win tile."""
+
+    size: int
+    win_tile: bool
+
+
 class RuleSet(Protocol):
     """What the CLI, the API and the web app need from a rule set."""
 
@@ -226,9 +243,7 @@ class RuleSet(Protocol):
 
     def score(self, hand: Hand) -> ScoreResult: ...
 
-    def hand_size_for(self, obj: Mapping[str, Any]) -> int: ...
-
-    def needs_win_tile(self, obj: Mapping[str, Any]) -> bool: ...
+    def hand_form(self, obj: Mapping[str, Any]) -> HandForm: ...
 
 
 class FanTable:
@@ -331,6 +346,7 @@ class TableRuleSet(Generic[C, O]):
 
     def __init__(self) -> None:
         self.hand_fields: tuple[HandField, ...] = hand_fields(self.options_type)
+        self._form = HandForm(self.hand_size, True)
         self._option_names = frozenset(f.name for f in self.hand_fields)
         self._options_seen: dict[tuple[tuple[str, Any], ...], O] = {}
         self._no_options: O = _NO_OPTIONS  # type: ignore[assignment]  # only when O has no fields
@@ -349,13 +365,11 @@ class TableRuleSet(Generic[C, O]):
 
     # ---------------------------------------------------------------- what a hand must be
 
-    def hand_size_for(self, obj: Mapping[str, Any]) -> int:
-        """The tile count of the hand JSON ``obj`` (``hand_size`` unless it depends on a field)."""
-        return self.hand_size
-
-    def needs_win_tile(self, obj: Mapping[str, Any]) -> bool:
-        """Whether the complete hand ``obj`` must name its win tile."""
-        return True
+    def hand_form(self, obj: Mapping[str, Any]) -> HandForm:
+        """The tile count the hand JSON ``obj`` must have and whether it must name its win tile
+        (``hand_size`` and yes, unless a rule set's field changes them).
+        """
+        return self._form
 
     def options_of(self, hand: Hand) -> O:
         """The hand's rule-set fields as this rule set's options record (defaults filled in)."""
@@ -554,14 +568,15 @@ def score(hand: Hand | Mapping[str, Any], rules: str = "mcr") -> ScoreResult:
     ruleset = get_ruleset(rules)
     try:
         if isinstance(hand, Hand):
-            obj = hand.to_json()
-            hand.check(ruleset.hand_size_for(obj), win_tile=ruleset.needs_win_tile(obj))
+            form = ruleset.hand_form(hand.to_json())
+            hand.check(form.size, win_tile=form.win_tile)
         else:  # Hand.from_json refuses what is not a JSON object
+            form = ruleset.hand_form(hand)
             hand = Hand.from_json(
                 hand,
                 extra_fields=extra_field_defaults(ruleset),
-                size=ruleset.hand_size_for(hand),
-                win_tile=ruleset.needs_win_tile(hand),
+                size=form.size,
+                win_tile=form.win_tile,
             )
     except FanscanError as error:
         return ScoreResult.failed(ruleset.name, ruleset.minimum, error.message, error.code)

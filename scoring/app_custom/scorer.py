@@ -35,7 +35,7 @@ from fanscan.scoring.app_custom.wilds import MAX_WILDS, WILD_MODES, fillings, wi
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.mcr.context import Context
 from fanscan.scoring.mcr.scorer import MCRFamily
-from fanscan.scoring.ruleset import FanCount, FanTable, Refusal, Scored
+from fanscan.scoring.ruleset import FanCount, FanTable, HandForm, Refusal, Scored
 from fanscan.scoring.tiles import Tile
 
 from fanscan.errors import FanscanError
@@ -101,12 +101,14 @@ class AppCustomRuleSet(MCRFamily[AppCustomOptions]):
     table = FanTable(FANS)
     options_type = AppCustomOptions
 
-    def hand_size_for(self, obj: Mapping[str, Any]) -> int:
+    def hand_form(self, obj: Mapping[str, Any]) -> HandForm:
         """14 tiles, flowers included when the flowers are the wilds."""
-        if isinstance(obj, Mapping) and obj.get("wild") in ("flowers", "花牌"):
+        is_mapping = type(obj) is dict or isinstance(obj, Mapping)  # dict first: no ABC check
+        if is_mapping and obj.get("wild") in ("flowers", "花牌"):
             flowers = obj.get("flowers")
-            return 14 - len(flowers) if isinstance(flowers, list) else 14
-        return 14
+            if isinstance(flowers, list):
+                return HandForm(14 - len(flowers), True)
+        return self._form
 
     def refusal(self, hand: Hand, options: AppCustomOptions) -> Refusal | None:
         try:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from fanscan.scoring import common
 from fanscan.scoring.changsha.fans import FANS, NEEDS_258, SMALL
@@ -33,6 +33,7 @@ from fanscan.scoring.ruleset import (
     NOT_WINNING,
     FanCount,
     FanTable,
+    HandForm,
     Refusal,
     Scored,
     TableRuleSet,
@@ -64,14 +65,20 @@ class ChangshaOptions(common.SeatOptions):
     )
 
 
-@dataclass(frozen=True)
-class ChangshaContext:
+class ChangshaContext(NamedTuple):
     """One way the hand wins: as dealt (``reading`` None, ``opening``) or one reading."""
 
     hand: Hand
     options: ChangshaOptions
     reading: Reading | None
     opening: bool = False
+
+
+_PLAYED, _DEALT_13, _DEALT_14 = HandForm(14, True), HandForm(13, False), HandForm(14, False)
+
+
+def _is_mapping(obj: object) -> bool:
+    return type(obj) is dict or isinstance(obj, Mapping)  # dict first: no ABC check
 
 
 def _is_258(tile: int) -> bool:
@@ -130,15 +137,13 @@ class ChangshaRuleSet(TableRuleSet[ChangshaContext, ChangshaOptions]):
     table = FanTable(FANS)
     options_type = ChangshaOptions
 
-    def hand_size_for(self, obj: Mapping[str, Any]) -> int:
-        """A non-dealer's opening hand has 13 tiles; every other hand 14."""
-        if isinstance(obj, Mapping) and obj.get("opening") is True and not obj.get("dealer"):
-            return 13
-        return 14
-
-    def needs_win_tile(self, obj: Mapping[str, Any]) -> bool:
-        """The dealer's dealt 14 tiles were completed by no tile: an opening hand needs none."""
-        return not (isinstance(obj, Mapping) and obj.get("opening") is True)
+    def hand_form(self, obj: Mapping[str, Any]) -> HandForm:
+        """A non-dealer's opening hand has 13 tiles, every other hand 14; the dealer's dealt 14
+        were completed by no tile, so an opening hand needs no win tile.
+        """
+        if _is_mapping(obj) and obj.get("opening") is True:
+            return _DEALT_13 if not obj.get("dealer") else _DEALT_14
+        return _PLAYED
 
     def refusal(self, hand: Hand, options: ChangshaOptions) -> Refusal | None:
         for tile in (*hand.all_tiles(), *hand.flowers):
@@ -164,9 +169,11 @@ class ChangshaRuleSet(TableRuleSet[ChangshaContext, ChangshaOptions]):
         if options.opening:
             yield ChangshaContext(hand, options, None, opening=True)
             return
-        for reading in readings(hand, ("standard", "seven_pairs")):
+        found = readings(hand, ("standard", "seven_pairs"))
+        for reading in found:
             yield ChangshaContext(hand, options, reading)
-        yield ChangshaContext(hand, options, None)  # 将将胡 in any arrangement
+        if not found:  # 将将胡 in any arrangement (with a reading, that reading scores it)
+            yield ChangshaContext(hand, options, None)
 
     def detect(self, context: ChangshaContext) -> dict[str, int]:
         if context.opening:
@@ -178,9 +185,8 @@ class ChangshaRuleSet(TableRuleSet[ChangshaContext, ChangshaOptions]):
         return {"small_win": 1} if pair is not None and _is_258(pair) else {}
 
     def priced(self, counts: Mapping[str, int], context: ChangshaContext
-               ) -> list[tuple[FanCount, dict[str, int]]]:
-        """Each hand with what the winner collects for it, and who pays it."""
-        by_id = self.table.by_id
+               ) -> list[tuple[str, dict[str, int]]]:
+        """Each hand (its fan id) with who pays what for it."""
         big = _is_big(counts)
         out = []
         for fid in counts:
@@ -188,16 +194,21 @@ class ChangshaRuleSet(TableRuleSet[ChangshaContext, ChangshaOptions]):
                 pays = {"discarder": 12 if context.options.discarder_dealer else 10}
             else:
                 pays = payers(context.hand, context.options, big)
-            fan = by_id[fid]
-            out.append((FanCount(fan.name, fan.chinese, collected(pays), 1), pays))
+            out.append((fid, pays))
         return out
 
     def value(self, counts: dict[str, int], context: ChangshaContext) -> int:
-        return sum(row.points for row, _ in self.priced(counts, context))
+        """What the winner collects for the reading's hands."""
+        total = 0
+        for _, pays in self.priced(counts, context):
+            total += collected(pays)
+        return total
 
     def rows(self, scored: Scored[ChangshaContext], hand: Hand, options: ChangshaOptions
              ) -> tuple[FanCount, ...]:
-        return tuple(row for row, _ in self.priced(scored.counts, scored.context))
+        by_id = self.table.by_id
+        return tuple(FanCount(by_id[fid].name, by_id[fid].chinese, collected(pays), 1)
+                     for fid, pays in self.priced(scored.counts, scored.context))
 
     def not_winning(self, hand: Hand, options: ChangshaOptions) -> Refusal:
         if options.opening:
@@ -218,7 +229,7 @@ _SMALL = frozenset(fan.id for fan in SMALL)
 
 
 def _is_big(counts: Mapping[str, int]) -> bool:
-    return any(fid not in _SMALL for fid in counts)
+    return not _SMALL.issuperset(counts)
 
 
 def payers(hand: Hand, options: ChangshaOptions, big: bool) -> dict[str, int]:
@@ -232,10 +243,15 @@ def payers(hand: Hand, options: ChangshaOptions, big: bool) -> dict[str, int]:
     return {"discarder": unit + (1 if options.dealer or options.discarder_dealer else 0)}
 
 
+_SHARES = {"each non-dealer": 3, "each other non-dealer": 2}  # payers behind a shared entry
+
+
 def collected(pays: Mapping[str, int]) -> int:
     """The winner's takings from a payers table."""
-    shares = {"each non-dealer": 3, "each other non-dealer": 2}
-    return sum(v * shares.get(k, 1) for k, v in pays.items())
+    total = 0
+    for payer, amount in pays.items():
+        total += amount * _SHARES.get(payer, 1)
+    return total
 
 
 RULESET = ChangshaRuleSet()

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from math import ceil
-from typing import Any
+from typing import Any, NamedTuple
 
 from fanscan.scoring import common
 from fanscan.scoring.guobiao_plus import combos, groups
@@ -49,8 +49,7 @@ class GuobiaoPlusOptions(common.SeatOptions):
     level: int = option(8, "the 起胡分 level: 8 (初级), 16 (中级) or 24 (高级)")
 
 
-@dataclass(frozen=True)
-class GuobiaoContext:
+class GuobiaoContext(NamedTuple):
     """One reading (a shape) of a hand."""
 
     hand: Hand

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from fanscan.scoring import common
 from fanscan.scoring.decompose import Reading, readings
@@ -53,8 +53,7 @@ class SichuanOptions(common.SeatOptions):
     base: int = option(1, "money per 1 番 (基本分): points = base × 2^(番 − 1)")
 
 
-@dataclass(frozen=True)
-class SichuanContext:
+class SichuanContext(NamedTuple):
     """One reading of a hand with the per-hand facts the patterns need."""
 
     hand: Hand
