@@ -118,6 +118,8 @@ def option(default: Any, help: str) -> Any:
 
 def hand_fields(options_type: type) -> tuple[HandField, ...]:
     """The hand JSON fields of an options record (a frozen dataclass made with ``option``)."""
+    if options_type is NoOptions:
+        return ()
     return tuple(
         HandField(f.name, f.default, f.metadata["help"]) for f in dataclasses.fields(options_type)
     )
@@ -239,6 +241,7 @@ class RuleSet(Protocol):
     minimum: int
     hand_size: int
     hand_fields: tuple[HandField, ...]
+    field_defaults: Mapping[str, Any]  # hand field name -> default, for Hand.from_json
     fans: tuple[Fan, ...]
 
     def score(self, hand: Hand) -> ScoreResult: ...
@@ -299,9 +302,12 @@ C = TypeVar("C")  # a rule set's reading context
 O = TypeVar("O")  # noqa: E741 (a rule set's options record)
 
 
-@dataclass(frozen=True)
 class NoOptions:
-    """The options record of a rule set that has no hand fields of its own (MCR)."""
+    """The options record of a rule set that has no hand fields of its own (MCR): it holds
+    nothing and takes no attribute (a plain class: a dataclass costs ~1 ms of start-up).
+    """
+
+    __slots__ = ()
 
 
 _NO_OPTIONS = NoOptions()
@@ -347,6 +353,8 @@ class TableRuleSet(Generic[C, O]):
     def __init__(self) -> None:
         self.hand_fields: tuple[HandField, ...] = hand_fields(self.options_type)
         self._form = HandForm(self.hand_size, True)
+        # A plain dict (read, never written): Hand.from_json looks names up in it for every hand.
+        self.field_defaults: Mapping[str, Any] = {f.name: f.default for f in self.hand_fields}
         self._option_names = frozenset(f.name for f in self.hand_fields)
         self._options_seen: dict[tuple[tuple[str, Any], ...], O] = {}
         self._no_options: O = _NO_OPTIONS  # type: ignore[assignment]  # only when O has no fields
@@ -552,15 +560,9 @@ def get_ruleset(name: str) -> RuleSet:
     return ruleset
 
 
-_DEFAULTS: dict[str, dict[str, Any]] = {}
-
-
-def extra_field_defaults(ruleset: RuleSet) -> dict[str, Any]:
+def extra_field_defaults(ruleset: RuleSet) -> Mapping[str, Any]:
     """The rule set's own hand fields and their defaults, for ``Hand.from_json``."""
-    defaults = _DEFAULTS.get(ruleset.name)
-    if defaults is None:
-        defaults = _DEFAULTS[ruleset.name] = {f.name: f.default for f in ruleset.hand_fields}
-    return defaults
+    return ruleset.field_defaults
 
 
 def score(hand: Hand | Mapping[str, Any], rules: str = "mcr") -> ScoreResult:
@@ -574,7 +576,7 @@ def score(hand: Hand | Mapping[str, Any], rules: str = "mcr") -> ScoreResult:
             form = ruleset.hand_form(hand)
             hand = Hand.from_json(
                 hand,
-                extra_fields=extra_field_defaults(ruleset),
+                extra_fields=ruleset.field_defaults,
                 size=form.size,
                 win_tile=form.win_tile,
             )

@@ -9,7 +9,7 @@ import pytest
 
 from fanscan.scoring.common import SeatOptions, first_turn_win
 from fanscan.scoring.notation import parse_notation
-from fanscan.scoring.ruleset import available, get_ruleset, hand_fields, score
+from fanscan.scoring.ruleset import NoOptions, available, get_ruleset, hand_fields, score
 
 PLAIN = "123m456p789s123sEE"
 
@@ -55,7 +55,16 @@ def test_common_first_turn_win_in_each_rule_set(
     assert fan in {f.chinese for f in result.fans}
 
 
-@pytest.mark.parametrize("rules", available())
+def test_common_mcr_has_an_empty_options_record() -> None:
+    ruleset: Any = get_ruleset("mcr")
+    assert ruleset.options_type is NoOptions
+    assert ruleset.hand_fields == () == hand_fields(NoOptions)
+    options = ruleset.options_of(parse_notation(PLAIN))
+    with pytest.raises(AttributeError):
+        options.dealer = True
+
+
+@pytest.mark.parametrize("rules", [r for r in available() if r != "mcr"])
 def test_common_options_are_a_frozen_typed_record(rules: str) -> None:
     ruleset: Any = get_ruleset(rules)
     options_type = ruleset.options_type
@@ -67,10 +76,8 @@ def test_common_options_are_a_frozen_typed_record(rules: str) -> None:
         assert type(field.default).__name__ == field.type, field.name
     defaults = ruleset.options_of(parse_notation(PLAIN))
     assert defaults == options_type()
-    if ruleset.hand_fields:
-        name = ruleset.hand_fields[0].name
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            setattr(defaults, name, defaults)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(defaults, ruleset.hand_fields[0].name, defaults)
 
 
 @pytest.mark.parametrize("rules", ["app-custom", "mingxing", "sichuan", "changsha",
