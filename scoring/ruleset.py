@@ -5,6 +5,8 @@ names, points, the fans each one excludes), a frozen options record (its own han
 typed, with defaults and help: ``option``), and a subclass of ``TableRuleSet`` that reads a hand
 into contexts and counts the fans of each. The engine (``TableRuleSet.score``) runs these steps:
 
+0. (``score()``) ``hand_form``: the tile count the hand JSON must have and whether it names a
+   win tile; ``Hand.from_json`` checks it with the rule set's ``field_defaults``.
 1. ``options_of``: the hand's rule-set fields as the options record.
 2. ``refusal``: a ``Refusal(code, message)`` when the rules do not score the hand at all; the
    result carries both (``error``, ``error_code``). Codes are stable snake_case constants.
@@ -24,12 +26,13 @@ still present removes every fan it excludes. A fan that was removed excludes not
 How to add a rule set (for example Sichuan):
 
 1. Create a package ``scoring/sichuan/`` with ``fans.py`` (a tuple of ``Fan`` rows in table
-   order), ``options.py`` (a frozen dataclass of its hand fields, each an ``option(default,
-   help)``; shared fields such as ``dealer`` and ``first_turn`` come from
-   ``fanscan.scoring.common``) and a module defining a subclass of ``TableRuleSet`` (set
+   order), its options record (a frozen dataclass of its hand fields, each an
+   ``option(default, help)``, subclassing ``fanscan.scoring.common.SeatOptions`` for the shared
+   ``dealer`` and ``first_turn``) and a module defining a subclass of ``TableRuleSet`` (set
    ``name``, ``title``, ``minimum``, ``hand_size``, ``table``, ``options_type``, ``forms``,
-   ``chows``; implement ``contexts`` and ``detect`` and the hooks it needs), and an instance of
-   it (say ``RULESET``). ``fanscan.scoring.decompose.readings`` gives the readings.
+   ``chows``; implement ``contexts`` and ``detect`` and the hooks it needs, each refusal a
+   ``Refusal`` with a code constant and a test), and an instance of it (say ``RULESET``).
+   ``fanscan.scoring.decompose.readings`` gives the readings.
 2. Register it in ONE place: add ``"sichuan": "fanscan.scoring.sichuan:RULESET"`` to
    ``RULESETS`` below. ``fanscan rules``, ``fanscan score --rules sichuan`` (its hand fields as
    ``--option NAME=VALUE``), ``fanscan waits`` and the ``score()`` API pick it up from there.
