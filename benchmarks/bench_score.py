@@ -1,6 +1,12 @@
 """Throughput of `fanscan score --jsonl` as a whole process, on random complete hands (seeded).
 
-    python benchmarks/bench_score.py [--hands 10000] [--seed 1] [--repeat 3]
+    python benchmarks/bench_score.py [--hands 10000] [--seed 1] [--repeat 3] [--rules mcr]
+                                     [--against REV]
+
+``--against REV`` times the code of git revision REV (``git archive``) on the same hands, beside
+this tree: both laid out as the installed ``fanscan`` namespace (symlinks on ``PYTHONPATH``, so
+neither pays an editable install's import hook) under the same interpreter, their runs alternated
+in each repeat so that both see the same machine load, and prints the two side by side.
 
 Writes the hands to a temporary JSON-lines file, runs ``python -m fanscan score --jsonl FILE``
 (start-up included), checks one result per hand, and prints hands per second of wall time and
@@ -16,6 +22,7 @@ otherwise a machine with ``PYTHONDONTWRITEBYTECODE`` set would time compiling th
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import platform
@@ -23,11 +30,28 @@ import random
 import resource
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fanscan.scoring.generate import random_hand
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The installed namespace: fanscan.<sub> lives in folder <sub> (setup.py's ROOTS).
+FOLDERS = {"scoring": "scoring", "vision": "vision", "models": "models", "datasets": "datasets"}
+
+
+@dataclass
+class Timing:
+    """The best wall and CPU seconds of one code version over the repeats."""
+
+    label: str
+    pythonpath: str | None
+    wall: float = float("inf")
+    cpu: float = float("inf")
+    runs: list[float] = field(default_factory=list)
 
 
 def main() -> int:
@@ -35,6 +59,8 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rules", default="mcr")
+    parser.add_argument("--against", metavar="REV", help="also time git revision REV")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
@@ -43,24 +69,34 @@ def main() -> int:
         with path.open("w", encoding="utf-8") as handle:
             for _ in range(args.hands):
                 handle.write(json.dumps(random_hand(rng).to_json()) + "\n")
+        timings = [Timing("this tree", None)]
+        if args.against:
+            here = _namespace(ROOT, Path(folder) / "here")
+            timings = [Timing("this tree", str(here)),
+                       Timing(args.against, str(_checkout(args.against, Path(folder))))]
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
-        if not _run_checked(path, args.hands, env):  # the warm-up run: compiles the bytecode
-            return 1
-        best = best_cpu = float("inf")
-        for _ in range(args.repeat):
-            before = _children_cpu()
-            start = time.perf_counter()
-            ok = _run_checked(path, args.hands, env)
-            best = min(best, time.perf_counter() - start)
-            best_cpu = min(best_cpu, _children_cpu() - before)
-            if not ok:
+        for timing in timings:
+            timing_env = _env_for(timing, env, Path(folder))
+            if not _run_checked(path, args, timing_env):  # the warm-up run: compiles bytecode
                 return 1
-    print(
-        f"{args.hands} hands in {best:.2f} s wall: {args.hands / best:,.0f} hands/s; "
-        f"{best_cpu:.2f} s CPU: {args.hands / best_cpu:,.0f} hands/s per core "
-        f"(best of {args.repeat}; whole process, start-up included)"
-    )
+        for _ in range(args.repeat):
+            for timing in timings:
+                before = _children_cpu()
+                start = time.perf_counter()
+                ok = _run_checked(path, args, _env_for(timing, env, Path(folder)))
+                timing.wall = min(timing.wall, time.perf_counter() - start)
+                timing.cpu = min(timing.cpu, _children_cpu() - before)
+                if not ok:
+                    return 1
+    for timing in timings:
+        print(
+            f"{timing.label}: {args.hands} {args.rules} hands in {timing.wall:.2f} s wall: "
+            f"{args.hands / timing.wall:,.0f} hands/s; {timing.cpu:.2f} s CPU: "
+            f"{args.hands / timing.cpu:,.0f} hands/s per core "
+            f"(best of {args.repeat}; whole process, start-up included)"
+        )
+    if len(timings) == 2:
+        print(f"CPU time, this tree / {args.against}: {timings[0].cpu / timings[1].cpu:.3f}")
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
@@ -68,17 +104,50 @@ def main() -> int:
     return 0
 
 
-def _run_checked(path: Path, hands: int, env: dict[str, str]) -> bool:
+def _checkout(rev: str, folder: Path) -> Path:
+    """The tree of ``rev`` laid out as the installed namespace; the folder to put on the path."""
+    tree = folder / "rev"
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True,
+                             check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(tree, filter="data")
+    return _namespace(tree, folder / "there")
+
+
+def _namespace(tree: Path, folder: Path) -> Path:
+    """A folder holding ``fanscan/`` as setup.py installs ``tree``: its fanscan/ files, and the
+    other top-level folders as subpackages (symlinks); the folder to put on the path."""
+    namespace = folder / "fanscan"
+    namespace.mkdir(parents=True)
+    for entry in (tree / "fanscan").iterdir():
+        if entry.name != "__pycache__":
+            (namespace / entry.name).symlink_to(entry)
+    for sub, source in FOLDERS.items():
+        (namespace / sub).symlink_to(tree / source)
+    return folder
+
+
+def _env_for(timing: Timing, env: dict[str, str], folder: Path) -> dict[str, str]:
+    """The child's environment: its own bytecode cache, and its tree first on the path."""
+    out = dict(env)
+    name = "".join(c if c.isalnum() else "_" for c in timing.label)
+    out["PYTHONPYCACHEPREFIX"] = str(folder / f"pycache-{name}")
+    if timing.pythonpath is not None:
+        out["PYTHONPATH"] = timing.pythonpath
+    return out
+
+
+def _run_checked(path: Path, args: argparse.Namespace, env: dict[str, str]) -> bool:
     """Run ``fanscan score --jsonl path``; whether it printed one error-free result per hand."""
     out = subprocess.run(
-        [sys.executable, "-m", "fanscan", "score", "--jsonl", str(path)],
+        [sys.executable, "-m", "fanscan", "score", "--jsonl", str(path), "--rules", args.rules],
         capture_output=True,
         text=True,
         check=True,
         env=env,
     )
     lines = out.stdout.splitlines()
-    if len(lines) != hands or any(json.loads(x)["error"] for x in lines):
+    if len(lines) != args.hands or any(json.loads(x)["error"] for x in lines):
         print("unexpected output from fanscan score --jsonl", file=sys.stderr)
         return False
     return True

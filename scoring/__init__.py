@@ -31,7 +31,7 @@ _EXPORTS = {
     "waits": "fanscan.scoring.waits",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted(_EXPORTS)  # noqa: PLE0605 (a list, built from the lazy-export table)
 
 
 def __getattr__(name: str) -> Any:

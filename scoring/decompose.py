@@ -256,7 +256,8 @@ def _part_groups(
     counts: tuple[int, ...], base: int, chows: bool
 ) -> tuple[tuple[tuple[Group, ...], tuple[Tile, ...]], ...]:
     """The splits of one part as Groups of real tiles and its pair tile, if any, as a tuple of
-    none or one (memoised; the tuples concatenate into a reading's groups and pairs)."""
+    none or one (memoised; the tuples concatenate into a reading's groups and pairs).
+    """
     splits = _split_honors(counts) if base == 27 else _split_suit(counts, chows)
     return tuple(
         (

@@ -103,7 +103,7 @@ class Meld:
     def from_json(cls, obj: Any, position: int) -> Meld:
         """Read one meld object; ``position`` (1-based) names it in error messages."""
         where = f"meld {position}"
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # dict first: no ABC check
             raise _bad(f"{where} must be an object with type, tiles and concealed")
         if not _MELD_FIELD_SET.issuperset(obj):
             unknown = next(k for k in obj if k not in _MELD_FIELD_SET)
@@ -243,10 +243,12 @@ class Hand:
         values.update(changes)
         return Hand(**values)
 
-    def check(self, size: int = 14) -> Hand:
+    def check(self, size: int = 14, *, win_tile: bool = True) -> Hand:
         """Raise FanscanError unless this is a possible hand of ``size`` tiles; return self.
 
         ``size`` 13 (or any size that is not 2 mod 3) means a waiting hand without a win tile.
+        ``win_tile=False``: a complete hand that was not completed by a tile (Changsha's dealt
+        opening hand) may have none; one given must still be held.
         """
         concealed, flowers = self.concealed, self.flowers
         if concealed and max(concealed) >= _FIRST_FLOWER:
@@ -275,7 +277,7 @@ class Hand:
         for name in ("seat_wind", "round_wind"):
             if getattr(self, name) not in WINDS:
                 raise _bad(f"{name} is {getattr(self, name).code}; expected one of E S W N")
-        if size % 3 != 2:
+        if size % 3 != 2 or (self.win_tile is None and not win_tile):
             return self
         if self.win_tile is None:
             raise _bad("the hand has no win tile")
@@ -330,15 +332,20 @@ class Hand:
 
     @classmethod
     def from_json(
-        cls, obj: Any, *, extra_fields: Mapping[str, Any] | None = None, size: int = 14
+        cls,
+        obj: Any,
+        *,
+        extra_fields: Mapping[str, Any] | None = None,
+        size: int = 14,
+        win_tile: bool = True,
     ) -> Hand:
         """Read and check a hand object; ``extra_fields`` maps a rule set's own fields to defaults.
 
         An extra field must have the type of its default. ``size`` is the tile count the rule set
-        wants (see ``check``).
+        wants and ``win_tile`` whether a complete hand needs one (see ``check``).
         """
         extras = extra_fields or {}
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # dict first: no ABC check
             raise _bad("a hand must be a JSON object")
         if not _BASE_FIELD_SET.issuperset(obj):
             for key in obj:
@@ -354,7 +361,7 @@ class Hand:
             raise _bad("'melds' must be a list")
         melds = tuple(Meld.from_json(m, i) for i, m in enumerate(melds_raw, 1))
         win_raw = obj.get("win_tile")
-        if win_raw is None and size % 3 == 2:
+        if win_raw is None and size % 3 == 2 and win_tile:
             raise _bad("the hand needs 'win_tile', the tile it was completed with")
         win = None if win_raw is None else _tile(win_raw, "win_tile")
         flowers_raw = obj.get("flowers", [])
@@ -386,7 +393,7 @@ class Hand:
             last_tile,
             MappingProxyType(options),
         )
-        return hand.check(size)
+        return hand.check(size, win_tile=win_tile)
 
 
 def _flag(obj: Mapping[str, Any], name: str) -> bool:

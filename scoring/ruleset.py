@@ -1,9 +1,23 @@
-"""Rule sets: the protocol, the generic table-driven engine, the results and the registry.
+"""Rule sets: the protocol, the one engine every rule set runs on, the results and the registry.
 
-A rule set is a fan table (``Fan`` rows: id, English and Chinese names, points, the fans each one
-excludes) plus small predicates that count fans on one reading of a hand. The engine
-(``TableRuleSet.score``) reads the hand every way its ``forms`` allow, counts the fans of each
-reading, applies the exclusions once from the table, keeps the best reading and adds flowers.
+A rule set is data plus small predicates: a fan table (``Fan`` rows: id, English and Chinese
+names, points, the fans each one excludes), a frozen options record (its own hand JSON fields,
+typed, with defaults and help: ``option``), and a subclass of ``TableRuleSet`` that reads a hand
+into contexts and counts the fans of each. The engine (``TableRuleSet.score``) runs these steps:
+
+0. (``score()``) ``hand_form``: the tile count the hand JSON must have and whether it names a
+   win tile; ``Hand.from_json`` checks it with the rule set's ``field_defaults``.
+1. ``options_of``: the hand's rule-set fields as the options record.
+2. ``refusal``: a ``Refusal(code, message)`` when the rules do not score the hand at all; the
+   result carries both (``error``, ``error_code``). Codes are stable snake_case constants.
+3. ``choose``: every reading (``contexts``) is counted (``detect``, plus the whole-hand
+   ``extras`` such as first-turn wins), the exclusions are applied once from the table
+   (``FanTable.apply``), ``empty_fan`` stands in when nothing is left (without one, a reading
+   with no fan does not win), and the reading of highest ``value`` is kept (``tie_break``
+   between equals); app-custom keeps the lowest with wilds. No reading: ``not_winning``.
+4. ``rows`` (the chosen reading's result rows), then ``flower_fans`` (added to the total, never
+   toward the minimum), then ``final_rows`` (rows acting on the whole total).
+5. ``minimum_for`` and ``details`` (payments, base points) complete the ``ScoreResult``.
 
 Exclusions (``FanTable.apply``): fans are visited in table order (highest points first); a fan
 still present removes every fan it excludes. A fan that was removed excludes nothing, so
@@ -12,10 +26,13 @@ still present removes every fan it excludes. A fan that was removed excludes not
 How to add a rule set (for example Sichuan):
 
 1. Create a package ``scoring/sichuan/`` with ``fans.py`` (a tuple of ``Fan`` rows in table
-   order) and a module defining a subclass of ``TableRuleSet`` (set ``name``, ``title``,
-   ``minimum``, ``hand_size``, ``forms``, ``chows``, ``hand_fields`` for the extra hand JSON fields
-   with their defaults and help, and implement ``contexts`` and ``detect``), and an instance of it
-   (say ``RULESET``). ``fanscan.scoring.decompose.readings`` gives the readings.
+   order), its options record (a frozen dataclass of its hand fields, each an
+   ``option(default, help)``, subclassing ``fanscan.scoring.common.SeatOptions`` for the shared
+   ``dealer`` and ``first_turn``) and a module defining a subclass of ``TableRuleSet`` (set
+   ``name``, ``title``, ``minimum``, ``hand_size``, ``table``, ``options_type``, ``forms``,
+   ``chows``; implement ``contexts`` and ``detect`` and the hooks it needs, each refusal a
+   ``Refusal`` with a code constant and a test), and an instance of it (say ``RULESET``).
+   ``fanscan.scoring.decompose.readings`` gives the readings.
 2. Register it in ONE place: add ``"sichuan": "fanscan.scoring.sichuan:RULESET"`` to
    ``RULESETS`` below. ``fanscan rules``, ``fanscan score --rules sichuan`` (its hand fields as
    ``--option NAME=VALUE``), ``fanscan waits`` and the ``score()`` API pick it up from there.
@@ -30,12 +47,13 @@ fanscan.errors.FanscanError: unknown rule set 'riichi' (available: mcr, ...)
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from fanscan.scoring.decompose import FORMS
 from fanscan.scoring.hand import Hand
@@ -96,6 +114,20 @@ class HandField:
     help: str
 
 
+def option(default: Any, help: str) -> Any:
+    """One field of a rule set's options record: its default and its help (``fanscan rules``)."""
+    return field(default=default, metadata={"help": help})
+
+
+def hand_fields(options_type: type) -> tuple[HandField, ...]:
+    """The hand JSON fields of an options record (a frozen dataclass made with ``option``)."""
+    if options_type is NoOptions:
+        return ()
+    return tuple(
+        HandField(f.name, f.default, f.metadata["help"]) for f in dataclasses.fields(options_type)
+    )
+
+
 @dataclass(frozen=True)
 class ScoreResult:
     """The contract's result object; ``total`` is None exactly when ``error`` says why."""
@@ -108,6 +140,7 @@ class ScoreResult:
     meets_minimum: bool = False
     error: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    error_code: str | None = None  # the refusal's stable snake_case code, beside ``error``
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {
@@ -119,6 +152,8 @@ class ScoreResult:
             "meets_minimum": self.meets_minimum,
             "error": self.error,
         }
+        if self.error_code is not None:
+            obj["error_code"] = self.error_code
         if self.details:
             obj["details"] = dict(self.details)
         return obj
@@ -130,20 +165,55 @@ class ScoreResult:
         if self.details:
             return _encode(self.to_json())
         fans = ", ".join([fan.json_text for fan in self.fans])
+        if self.error is None and self.error_code is None:  # scored: the scalars written inline
+            total, flowers, minimum = self.total, self.flower_points, self.minimum
+            if type(total) is int and type(flowers) is int and type(minimum) is int:
+                meets = "true" if self.meets_minimum is True else _scalar(self.meets_minimum)
+                return (
+                    f'{{"rules": {_scalar(self.rules)}, "total": {total}, "fans": [{fans}], '
+                    f'"flower_points": {flowers}, "minimum": {minimum}, '
+                    f'"meets_minimum": {meets}, "error": null}}'
+                )
+        code = "" if self.error_code is None else f', "error_code": {_code_text(self.error_code)}'
         return (
             f'{{"rules": {_scalar(self.rules)}, "total": {_scalar(self.total)}, '
             f'"fans": [{fans}], "flower_points": {_scalar(self.flower_points)}, '
             f'"minimum": {_scalar(self.minimum)}, '
-            f'"meets_minimum": {_scalar(self.meets_minimum)}, "error": {_scalar(self.error)}}}'
+            f'"meets_minimum": {_scalar(self.meets_minimum)}, "error": {_scalar(self.error)}'
+            f"{code}}}"
         )
 
     @classmethod
-    def failed(cls, rules: str, minimum: int, message: str) -> ScoreResult:
+    def failed(
+        cls, rules: str, minimum: int, message: str, code: str | None = None
+    ) -> ScoreResult:
         """The result for a hand that cannot be scored: nothing about it is guessed."""
-        return cls(rules, None, (), None, minimum, False, message)
+        return cls(rules, None, (), None, minimum, False, message, {}, code)
+
+
+#: The code of a result whose tiles form no winning hand under the rule set.
+NOT_WINNING = "not_winning"
+
+
+class Refusal(NamedTuple):
+    """Why a rule set does not score a hand: a stable snake_case ``code`` and one sentence."""
+
+    code: str
+    message: str
 
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
+_CODE_TEXTS: dict[str, str] = {}
+
+
+def _code_text(code: str) -> str:
+    """An error code as JSON text (codes are few: each is encoded once)."""
+    text = _CODE_TEXTS.get(code)
+    if text is None:
+        text = _CODE_TEXTS[code] = _encode(code)
+    return text
 
 
 def _scalar(value: Any) -> str:
@@ -159,6 +229,13 @@ def _scalar(value: Any) -> str:
     return _encode(value)
 
 
+class HandForm(NamedTuple):
+    """What a rule set wants of a hand JSON: its tile count, and whether it names a win tile."""
+
+    size: int
+    win_tile: bool
+
+
 class RuleSet(Protocol):
     """What the CLI, the API and the web app need from a rule set."""
 
@@ -167,9 +244,12 @@ class RuleSet(Protocol):
     minimum: int
     hand_size: int
     hand_fields: tuple[HandField, ...]
+    field_defaults: Mapping[str, Any]  # hand field name -> default, for Hand.from_json
     fans: tuple[Fan, ...]
 
     def score(self, hand: Hand) -> ScoreResult: ...
+
+    def hand_form(self, obj: Mapping[str, Any]) -> HandForm: ...
 
 
 class FanTable:
@@ -221,27 +301,110 @@ class FanTable:
         return tuple(rows)
 
 
-C = TypeVar("C")
+C = TypeVar("C")  # a rule set's reading context
+O = TypeVar("O")  # noqa: E741 (a rule set's options record)
 
 
-class TableRuleSet(Generic[C]):
-    """The generic engine: subclasses give the table, the readings' contexts and the predicates."""
+class NoOptions:
+    """The options record of a rule set that has no hand fields of its own (MCR): it holds
+    nothing and takes no attribute (a plain class: a dataclass costs ~1 ms of start-up).
+    """
+
+    __slots__ = ()
+
+
+_NO_OPTIONS = NoOptions()
+_OPTIONS_KEPT = 256  # options records kept per rule set for reuse
+
+
+class Scored(Generic[C]):
+    """The chosen reading of a hand: its fan counts after exclusions, their value, its context.
+
+    A plain slotted class, not a dataclass: one is built per hand scored (and per import, a
+    dataclass costs more to create than this whole module's other classes).
+    """
+
+    __slots__ = ("context", "counts", "points")
+
+    def __init__(self, counts: dict[str, int], points: int, context: C) -> None:
+        self.counts = counts
+        self.points = points
+        self.context = context
+
+
+class TableRuleSet(Generic[C, O]):
+    """The engine every rule set runs on (see the module docstring for the steps).
+
+    Subclasses give the data (``table``, ``options_type``, the class attributes) and the
+    predicates ``contexts`` and ``detect``; the hooks below have defaults that fit MCR.
+    """
 
     name: str = ""
     title: str = ""
     minimum: int = 0
     hand_size: int = 14
-    hand_fields: tuple[HandField, ...] = ()
     table: FanTable
+    options_type: type[O] = NoOptions  # type: ignore[assignment]
     flower_fan: str | None = None  # the fan id that shows flower points, if the table has one
+    empty_fan: str | None = None  # the fan a reading scores when nothing else does (无番和)
     forms: tuple[str, ...] = FORMS  # the reading forms (decompose.FORMS) this rule set accepts
     chows: bool = True  # whether chows are sets
+    not_winning_message: str = (
+        "the tiles form no winning hand (no reading into sets and a pair or a special hand)"
+    )
+
+    def __init__(self) -> None:
+        self.hand_fields: tuple[HandField, ...] = hand_fields(self.options_type)
+        self._form = HandForm(self.hand_size, True)
+        # A plain dict (read, never written): Hand.from_json looks names up in it for every hand.
+        self.field_defaults: Mapping[str, Any] = {f.name: f.default for f in self.hand_fields}
+        self._option_names = frozenset(f.name for f in self.hand_fields)
+        self._options_seen: dict[tuple[tuple[str, Any], ...], O] = {}
+        self._no_options: O = _NO_OPTIONS  # type: ignore[assignment]  # only when O has no fields
+        # Hooks left at their defaults are not called (scoring is hot: a call costs ~1 % of MCR's).
+        kind = type(self)
+        self._refuses = kind.refusal is not TableRuleSet.refusal
+        self._has_extras = kind.extras is not TableRuleSet.extras
+        self._values = kind.value is not TableRuleSet.value
+        self._finals = kind.final_rows is not TableRuleSet.final_rows
+        self._details = kind.details is not TableRuleSet.details
+        self._minimums = kind.minimum_for is not TableRuleSet.minimum_for
 
     @property
     def fans(self) -> tuple[Fan, ...]:
         return self.table.fans
 
-    def contexts(self, hand: Hand) -> Iterable[C]:
+    # ---------------------------------------------------------------- what a hand must be
+
+    def hand_form(self, obj: Mapping[str, Any]) -> HandForm:
+        """The tile count the hand JSON ``obj`` must have and whether it must name its win tile
+        (``hand_size`` and yes, unless a rule set's field changes them).
+        """
+        return self._form
+
+    def options_of(self, hand: Hand) -> O:
+        """The hand's rule-set fields as this rule set's options record (defaults filled in)."""
+        if not self._option_names:
+            return self._no_options
+        given = hand.options
+        key = tuple(given.items())
+        options = self._options_seen.get(key)
+        if options is None:
+            # Records are frozen, so hands with the same fields share one (a few kinds recur).
+            if len(self._options_seen) >= _OPTIONS_KEPT:
+                self._options_seen.clear()
+            names = self._option_names
+            options = self.options_type(**{k: v for k, v in key if k in names})
+            self._options_seen[key] = options
+        return options
+
+    # ---------------------------------------------------------------- hooks
+
+    def refusal(self, hand: Hand, options: O) -> Refusal | None:
+        """Why the hand cannot be scored under these rules at all, or None."""
+        return None
+
+    def contexts(self, hand: Hand, options: O) -> Iterable[C]:
         """One context per reading of ``hand`` (see fanscan.scoring.decompose.readings)."""
         raise NotImplementedError
 
@@ -249,42 +412,131 @@ class TableRuleSet(Generic[C]):
         """The raw fan counts of one reading, before exclusions."""
         raise NotImplementedError
 
+    def extras(self, hand: Hand, options: O) -> dict[str, int]:
+        """Fans of the whole hand (first-turn wins, ...), added to every reading's raw counts."""
+        return {}
+
+    def value(self, counts: dict[str, int], context: C) -> int:
+        """What a reading's counts (after exclusions) are worth: their table points by default."""
+        return self.table.points(counts)
+
     def tie_break(self, counts: Mapping[str, int], context: C) -> tuple[int, ...]:
-        """Among readings with the same total, the larger key wins (default: the first found)."""
+        """Among readings with the same value, the larger key wins (default: the first found)."""
         return ()
 
-    def flower_points(self, hand: Hand) -> int:
-        """Points for flowers, added after the best reading is chosen (1 each by default)."""
-        return len(hand.flowers)
+    def choose(self, hand: Hand, options: O) -> Scored[C] | None:
+        """The reading that counts: the highest (就高不就低), or None when there is none."""
+        extra = self.extras(hand, options) if self._has_extras else {}
+        return self.highest(self.contexts(hand, options), extra)
 
-    def not_winning(self, hand: Hand) -> str:
-        return "the tiles form no winning hand (no reading into sets and a pair or a special hand)"
+    def rows(self, scored: Scored[C], hand: Hand, options: O) -> tuple[FanCount, ...]:
+        """The result rows of the chosen reading."""
+        return self.table.fan_counts(scored.counts)
 
-    def best(self, hand: Hand) -> tuple[dict[str, int], int, C] | None:
-        """The best reading's counts after exclusions, its points and its context (or None)."""
+    def flower_fans(self, hand: Hand, options: O) -> tuple[FanCount, ...]:
+        """Rows for flowers, added after the reading is chosen, never toward the minimum
+        (1 point each as ``flower_fan`` by default).
+        """
+        if not hand.flowers or self.flower_fan is None:
+            return ()
+        return self.table.fan_counts({self.flower_fan: len(hand.flowers)})
+
+    def final_rows(self, total: int, hand: Hand, options: O) -> tuple[FanCount, ...]:
+        """Rows that act on the whole total (app-custom's dealer doubling); none by default."""
+        return ()
+
+    def not_winning(self, hand: Hand, options: O) -> Refusal:
+        """The refusal when no reading wins (``not_winning_message``)."""
+        return Refusal(NOT_WINNING, self.not_winning_message)
+
+    def minimum_for(self, options: O) -> int:
+        """The minimum (flowers excluded) these options play to."""
+        return self.minimum
+
+    def details(self, scored: Scored[C], total: int, hand: Hand, options: O) -> dict[str, Any]:
+        """The result's ``details`` (payments, base points); none by default."""
+        return {}
+
+    # ---------------------------------------------------------------- the engine
+
+    def counted(self, context: C, extra: dict[str, int]) -> dict[str, int]:
+        """One reading's fan counts after exclusions ({} when it does not win)."""
+        raw = self.detect(context)
+        if extra:
+            raw = {**raw, **extra}
+        counts = self.table.apply(raw)
+        if not counts and self.empty_fan is not None:
+            return {self.empty_fan: 1}
+        return counts
+
+    def highest(self, contexts: Iterable[C], extra: dict[str, int]) -> Scored[C] | None:
+        """The reading of highest value, ties broken by ``tie_break``."""
         best: tuple[dict[str, int], int, C] | None = None
         best_key: tuple[int, ...] = ()
-        table = self.table
-        for context in self.contexts(hand):
-            counts = table.apply(self.detect(context))
-            points = table.points(counts)
-            key = (points, *self.tie_break(counts, context))
+        # ``counted`` and ``value`` written out: this loop runs for every reading of every hand.
+        detect, apply, points_of = self.detect, self.table.apply, self.table.points
+        empty = self.empty_fan
+        value = self.value if self._values else None
+        tie_break = self.tie_break
+        for context in contexts:
+            raw = detect(context)
+            if extra:
+                raw = {**raw, **extra}
+            counts = apply(raw)
+            if not counts:
+                if empty is None:
+                    continue  # no fan and no empty_fan: this reading does not win
+                counts = {empty: 1}
+            points = points_of(counts) if value is None else value(counts, context)
+            key = (points, *tie_break(counts, context))
             if best is None or key > best_key:
                 best, best_key = (counts, points, context), key
-        return best
+        return None if best is None else Scored(*best)
+
+    def lowest(self, contexts: Iterable[C], extra: dict[str, int]) -> Scored[C] | None:
+        """The reading of lowest value (the first found among equals)."""
+        low: tuple[dict[str, int], int, C] | None = None
+        for context in contexts:
+            counts = self.counted(context, extra)
+            if not counts:
+                continue
+            points = self.value(counts, context)
+            if low is None or points < low[1]:
+                low = (counts, points, context)
+        return None if low is None else Scored(*low)
 
     def score(self, hand: Hand) -> ScoreResult:
-        best = self.best(hand)
-        if best is None:
-            return ScoreResult.failed(self.name, self.minimum, self.not_winning(hand))
-        counts, points, _ = best
-        flowers = self.flower_points(hand)
-        fans = self.table.fan_counts(counts)
-        if flowers and self.flower_fan:
-            per_flower = self.table.by_id[self.flower_fan].points
-            fans += self.table.fan_counts({self.flower_fan: flowers // per_flower})
+        options = self.options_of(hand) if self._option_names else self._no_options
+        minimum = self.minimum_for(options) if self._minimums else self.minimum
+        refused = self.refusal(hand, options) if self._refuses else None
+        if refused is not None:
+            return ScoreResult.failed(self.name, minimum, refused.message, refused.code)
+        scored = self.choose(hand, options)
+        if scored is None:
+            refused = self.not_winning(hand, options)
+            return ScoreResult.failed(self.name, minimum, refused.message, refused.code)
+        fans = self.rows(scored, hand, options)
+        flowers = self.flower_fans(hand, options)
+        flower_points = 0
+        for row in flowers:
+            flower_points += row.points * row.count
+        total = scored.points + flower_points
+        if flowers:
+            fans += flowers
+        if self._finals:
+            final = self.final_rows(total, hand, options)
+            for row in final:
+                total += row.points * row.count
+            fans += final
         return ScoreResult(
-            self.name, points + flowers, fans, flowers, self.minimum, points >= self.minimum
+            self.name,
+            total,
+            fans,
+            flower_points,
+            minimum,
+            scored.points >= minimum,
+            None,
+            self.details(scored, total, hand, options) if self._details else {},
         )
 
 
@@ -311,43 +563,26 @@ def get_ruleset(name: str) -> RuleSet:
     return ruleset
 
 
-_DEFAULTS: dict[str, dict[str, Any]] = {}
-
-
-def extra_field_defaults(ruleset: RuleSet) -> dict[str, Any]:
+def extra_field_defaults(ruleset: RuleSet) -> Mapping[str, Any]:
     """The rule set's own hand fields and their defaults, for ``Hand.from_json``."""
-    defaults = _DEFAULTS.get(ruleset.name)
-    if defaults is None:
-        defaults = _DEFAULTS[ruleset.name] = {f.name: f.default for f in ruleset.hand_fields}
-    return defaults
-
-
-_SIZERS: dict[type, Any] = {}
-
-
-def hand_size_of(ruleset: RuleSet, obj: Mapping[str, Any]) -> int:
-    """The tile count the hand JSON ``obj`` must have: the rule set's ``hand_size``, unless it
-    defines ``hand_size_for(obj)`` (app-custom: flowers used as wild tiles are part of the hand)."""
-    kind = type(ruleset)
-    if kind not in _SIZERS:  # looked up once per class: a missing attribute costs an exception
-        _SIZERS[kind] = getattr(kind, "hand_size_for", None)
-    sized = _SIZERS[kind]
-    return ruleset.hand_size if sized is None else int(sized(ruleset, obj))
+    return ruleset.field_defaults
 
 
 def score(hand: Hand | Mapping[str, Any], rules: str = "mcr") -> ScoreResult:
     """Score a Hand or a hand JSON object; a bad hand object gives a result with ``error``."""
     ruleset = get_ruleset(rules)
-    if not isinstance(hand, Hand):
-        try:
+    try:
+        if isinstance(hand, Hand):
+            form = ruleset.hand_form(hand.to_json())
+            hand.check(form.size, win_tile=form.win_tile)
+        else:  # Hand.from_json refuses what is not a JSON object
+            form = ruleset.hand_form(hand)
             hand = Hand.from_json(
-                hand, extra_fields=extra_field_defaults(ruleset), size=hand_size_of(ruleset, hand)
+                hand,
+                extra_fields=ruleset.field_defaults,
+                size=form.size,
+                win_tile=form.win_tile,
             )
-        except FanscanError as error:
-            return ScoreResult.failed(ruleset.name, ruleset.minimum, error.message)
-    else:
-        try:
-            hand.check(hand_size_of(ruleset, hand.to_json()))
-        except FanscanError as error:
-            return ScoreResult.failed(ruleset.name, ruleset.minimum, error.message)
+    except FanscanError as error:
+        return ScoreResult.failed(ruleset.name, ruleset.minimum, error.message, error.code)
     return ruleset.score(hand)

@@ -11,7 +11,7 @@
 Traceback (most recent call last):
 ...
 fanscan.errors.FanscanError: unknown tile code '0m' (expected 1m-9m, 1p-9p, 1s-9s, E S W N C F P, 1f-8f)
-"""
+"""  # noqa: E501 (a doctest's expected output is one line)
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The competitive-mahjong app's custom rules ("app-custom", seed 003): MCR fans, the app's extra
-fans, dealer doubling and the wild tile (财神); ``RULESET``."""
+fans, dealer doubling and the wild tile (财神); ``RULESET``.
+"""
 
 from fanscan.scoring.app_custom.scorer import RULESET, AppCustomRuleSet
 

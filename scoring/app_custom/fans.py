@@ -15,11 +15,31 @@ from fanscan.scoring.ruleset import Fan
 _FIRST_DRAW = ("self_drawn", "fully_concealed_hand", "concealed_hand", "edge_wait",
                "closed_wait", "single_wait")
 
+_MCR_BY_ID = {fan.id: fan for fan in MCR_FANS}
+
+
+def _with_implied(held: tuple[str, ...]) -> tuple[str, ...]:
+    """``held`` and, transitively, every fan that one of them excludes in the MCR table."""
+    out: list[str] = []
+    todo = list(held)
+    while todo:
+        fid = todo.pop(0)
+        if fid not in out:
+            out.append(fid)
+            todo.extend(_MCR_BY_ID[fid].excludes if fid in _MCR_BY_ID else ())
+    return tuple(out)
+
+
+#: What 四方大发财 holds by itself: the seed's 不重复计算 list (碰碰和, 门风刻, 圈风刻, 三风刻,
+#: 字一色), 大四喜 (its four wind pungs) and 么九头 (its 發 pair). It excludes these and what
+#: they exclude (字一色 excludes 全带幺, 混幺九 and 幺九刻; 大四喜 excludes 小四喜), as MCR does.
+_GREEN_WINDS_HOLDS = ("big_four_winds", "all_pungs", "seat_wind", "prevalent_wind",
+                      "big_three_winds", "all_honors", "terminal_pair")
+
 EXTRAS: tuple[Fan, ...] = (
     Fan("heavenly_win", "Heavenly Win", "天和", 168, _FIRST_DRAW),
     Fan("big_four_winds_and_green", "Big Four Winds with a Green Pair", "四方大发财", 168,
-        ("big_four_winds", "all_pungs", "seat_wind", "prevalent_wind", "big_three_winds",
-         "little_four_winds", "all_honors", "pung_of_terminals_or_honors", "terminal_pair")),
+        _with_implied(_GREEN_WINDS_HOLDS)),
     Fan("earthly_win", "Earthly Win", "地和", 158, _FIRST_DRAW),
     Fan("human_win", "Human Win", "人和", 108, ("concealed_hand",)),
     Fan("wild_kong", "Four Wild Tiles", "混杠", 88),

@@ -23,6 +23,13 @@ from fanscan.scoring.tiles import Tile
 
 from fanscan.errors import FanscanError
 
+#: Refusal codes of a bad wild setting.
+UNKNOWN_WILD = "unknown_wild"
+WILD_INDICATOR_MISSING = "wild_indicator_missing"
+WILD_INDICATOR_UNUSED = "wild_indicator_unused"
+WILD_INDICATOR_FLOWER = "wild_indicator_flower"
+WILD_INDICATOR_UNKNOWN = "wild_indicator_unknown"
+
 WILD_MODES: dict[str, str] = {
     "none": "none", "flowers": "flowers", "same": "same", "previous": "previous", "next": "next",
     "翻混": "same", "上滚混": "previous", "下滚混": "next", "花牌": "flowers",
@@ -43,20 +50,26 @@ def _shift(tile: Tile, step: int) -> Tile:
 def wild_face(mode: str, indicator: str) -> Tile | None:
     """The wild face for a turned-tile mode, None for ``none`` and ``flowers``."""
     if mode not in WILD_MODES:
-        raise FanscanError("invalid_hand", f"wild is {mode!r}; expected one of "
+        raise FanscanError(UNKNOWN_WILD, f"wild is {mode!r}; expected one of "
                            + ", ".join(WILD_MODES))
     mode = WILD_MODES[mode]
     if mode in ("none", "flowers"):
         if indicator:
-            raise FanscanError("invalid_hand",
+            raise FanscanError(WILD_INDICATOR_UNUSED,
                                f"wild_indicator {indicator!r} needs wild same, previous or next")
         return None
     if not indicator:
-        raise FanscanError("invalid_hand", f"wild {mode} needs the turned tile in wild_indicator")
-    tile = Tile.from_code(indicator)
+        raise FanscanError(WILD_INDICATOR_MISSING,
+                           f"wild {mode} needs the turned tile in wild_indicator")
+    try:
+        tile = Tile.from_code(indicator)
+    except FanscanError as error:
+        raise FanscanError(WILD_INDICATOR_UNKNOWN, f"wild_indicator: {error.message}") from None
     if tile.is_flower:
-        raise FanscanError("invalid_hand",
-                           f"wild_indicator {indicator} is a flower; the turned tile is a suit or honor")
+        raise FanscanError(
+            WILD_INDICATOR_FLOWER,
+            f"wild_indicator {indicator} is a flower; the turned tile is a suit or honor",
+        )
     return _shift(tile, {"same": 0, "previous": -1, "next": 1}[mode])
 
 
@@ -71,7 +84,7 @@ def _pure_wild_groups(sets: int, pair: bool) -> list[Faces]:
     for _ in range(sets):
         groups = [g + c for g in groups for c in choices]
     if pair:
-        groups = [g + (f, f) for g in groups for f in range(34)]
+        groups = [(*g, f, f) for g in groups for f in range(34)]
     return groups
 
 
@@ -96,7 +109,8 @@ def _groups_with(first: int, counts: tuple[int, ...], sets: bool, pair: bool
                     wild = below + tuple(f for f in above if f not in natural)
                     out.append((tuple(natural), wild, False))
     if pair:
-        out += [((first,) * a, (first,) * (2 - a), True) for a in range(1, min(2, counts[first]) + 1)]
+        out += [((first,) * a, (first,) * (2 - a), True)
+                for a in range(1, min(2, counts[first]) + 1)]
     return out
 
 

@@ -1,5 +1,6 @@
 """Changsha (长沙) rules from seed 004's 大胡 / 小胡 part: hands, opening wins, payments;
-``RULESET``."""
+``RULESET``.
+"""
 
 from fanscan.scoring.changsha.scorer import RULESET, ChangshaRuleSet
 

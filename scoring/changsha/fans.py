@@ -26,5 +26,4 @@ SMALL: tuple[Fan, ...] = (
 )
 #: Big hands that still need a pair of 2, 5 or 8 (需将); the others may have any pair (乱将).
 NEEDS_258 = frozenset({"last_tile", "kong_bloom", "robbing_kong"})
-OPENING = ("four_alike", "no_258", "voided_suit")
 FANS: tuple[Fan, ...] = (*BIG, *SMALL)

@@ -1,5 +1,6 @@
 """《麻将竞赛规则》国标加强版 ("guobiao-plus", seed 001): its formula, points and payments;
-``RULESET``."""
+``RULESET``.
+"""
 
 from fanscan.scoring.guobiao_plus.scorer import RULESET, GuobiaoPlusRuleSet
 

@@ -1,5 +1,6 @@
-"""The 得分项 beside the super combinations (seed 001 附录1 三 to 七): 稀有族群, 满贯奖励, 特殊胡牌方式,
-特种牌奖励 and the 听牌难度系数. Each returns the ids that count for one shape of one hand.
+"""The 得分项 beside the super combinations (seed 001 附录1 三 to 七): 稀有族群, 满贯奖励,
+特殊胡牌方式, 特种牌奖励 and the 听牌难度系数. Each returns the ids that count for one shape of
+one hand.
 """
 
 from __future__ import annotations
@@ -7,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 
-from fanscan.scoring.guobiao_plus.points import FULL_SET_POINTS, FULL_SETS, RARE, WIN_PAIRS, WINS
+from fanscan.scoring.common import first_turn_win
+from fanscan.scoring.guobiao_plus.points import FULL_SETS, RARE, WIN_PAIRS, WINS
 from fanscan.scoring.guobiao_plus.shapes import DRAGONS, GREEN, HONORS, RED, WINDS, Shape
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import Tile
@@ -117,21 +119,19 @@ def full_sets(hand: Hand) -> tuple[str, ...]:
     return tuple(FULL_SETS[key][0] for key in ((kongs, 0), (0, hogs)) if key in FULL_SETS)
 
 
-def full_set_points(ids: tuple[str, ...]) -> int:
-    return sum(FULL_SET_POINTS[i] for i in ids)
+def special_wins(hand: Hand, *, dealer: bool, first_turn: bool) -> tuple[str, ...]:
+    """特殊胡牌方式: the best set of them that the seed lets add up (the rest: highest only).
 
-
-def special_wins(hand: Hand) -> tuple[str, ...]:
-    """特殊胡牌方式: the best set of them that the seed lets add up (the rest: highest only)."""
-    options = hand.options
+    A first-turn win is 天胡 for the dealer, 地胡 for the dealer's 下家 (seat S) self-drawn and
+    人胡 otherwise.
+    """
     present = []
-    if options["first_turn"]:
-        if options["dealer"]:
-            present.append("heavenly_win")
-        elif hand.self_drawn and hand.seat_wind == Tile.S:
-            present.append("earthly_win")
-        else:
-            present.append("human_win")
+    if first_turn:
+        win = first_turn_win(
+            dealer=dealer, self_drawn=hand.self_drawn, earthly_self_drawn=hand.seat_wind == Tile.S
+        )
+        if win is not None:
+            present.append(win)
     if hand.last_tile:
         present.append("last_tile")
     if hand.kong and hand.self_drawn:

@@ -1,6 +1,7 @@
 """Every scoring point (得分点) of seed 001's appendix 1, as table rows, grouped by 得分项.
 
-The formula is P = (牌型基值 + 超级组合 + 稀有族群 + 满贯奖励 + 特殊胡牌方式 + 特种牌奖励) × 听牌难度系数.
+The formula is P = (牌型基值 + 超级组合 + 稀有族群 + 满贯奖励 + 特殊胡牌方式 + 特种牌奖励)
+× 听牌难度系数.
 Each ``Fan`` row is one 得分点; the 听牌难度 rows hold the multiplier in ``points``.
 
 Super combinations (超级组合) carry their seed code: the letters name the hand types they apply to
@@ -56,7 +57,8 @@ COMBOS: tuple[Combo, ...] = (
     Combo("KH 2-2", "little_three_joys", "Two Dragon Pungs and a Dragon Pair", "小三喜", 32),
     Combo("KH 2-3", "double_joy", "Two Dragon Pungs", "双喜", 8),
     Combo("K 3-1", "god_of_wealth", "Pungs of 8 in Each Suit and Green", "财神", 96),
-    Combo("K 3-2", "two_suit_linked_pungs", "Two Suits with the Same Linked Pungs", "双门同环刻", 12),
+    Combo("K 3-2", "two_suit_linked_pungs", "Two Suits with the Same Linked Pungs", "双门同环刻",
+          12),
     Combo("K 3-3", "two_suit_double_pungs", "Two Suits with the Same Two Pungs", "双门双同刻", 6),
     Combo("KH 3-1", "triple_pung", "Triple Pung", "三同刻", 16),
     Combo("KH 3-2", "near_triple_pung", "Two Same Pungs and a Same Pair", "准三同刻", 4),

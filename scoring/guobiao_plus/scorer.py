@@ -3,13 +3,14 @@
 
 Steps, for one hand:
 
-1. Refuse inconsistent settings (``refusal``): a ``level`` other than 8, 16 or 24, a dealer's
-   first-turn win that is not self-drawn, a first-turn win with claimed sets.
+1. Refuse inconsistent settings (``refusal``, each with its code): a ``level`` other than 8, 16
+   or 24, a dealer's first-turn win that is not self-drawn, a first-turn win with claimed sets.
 2. Read the hand every way (shapes.py): 刻牌, 顺牌, 混牌 (sets and a pair), 七对, 不靠 and the
    special forms.
-3. For each reading: the base value of its type, the super combinations (combos.py: the highest
-   of each category, categories add), the highest rare group, 满贯奖励, the special ways of winning,
-   the flower bonus, all summed and multiplied by the 听牌难度 factor (groups.py).
+3. For each reading (``detect``): the base value of its type, the super combinations (combos.py:
+   the highest of each category, categories add), the highest rare group; with the whole hand's
+   (``extras``): 满贯奖励, the special ways of winning, the flower bonus; all summed and
+   multiplied by the 听牌难度 factor of the reading (``value``; groups.py).
 4. Keep the reading with the highest P (就高不就低). ``total`` is P; it must reach the 起胡分
    ``level`` (8, 16 or 24); flowers count toward it (the seed's 例1 says so), so
    ``flower_points`` is 0 and the flower bonus is a row of its own.
@@ -19,100 +20,111 @@ Steps, for one hand:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from math import ceil
-from typing import Any
+from typing import Any, NamedTuple
 
+from fanscan.scoring import common
 from fanscan.scoring.guobiao_plus import combos, groups
-from fanscan.scoring.guobiao_plus.points import BASE, FACTORS, FLOWERS, RARE, WINS, table
+from fanscan.scoring.guobiao_plus.points import BASE, FACTORS, table
 from fanscan.scoring.guobiao_plus.shapes import Shape, shapes
 from fanscan.scoring.hand import Hand
-from fanscan.scoring.ruleset import Fan, FanCount, HandField, ScoreResult
+from fanscan.scoring.ruleset import FanCount, FanTable, Refusal, Scored, TableRuleSet, option
 
-HAND_FIELDS: tuple[HandField, ...] = (
-    HandField("dealer", False, "the winner is the dealer (庄家)"),
-    HandField("first_turn", False,
-              "won in the first round: 天胡 (dealer), 地胡 (the dealer's 下家, seat S, self-drawn)"
-              " or 人胡"),
-    HandField("level", 8, "the 起胡分 level: 8 (初级), 16 (中级) or 24 (高级)"),
-)
+#: Refusal code (with those of fanscan.scoring.common).
+BAD_LEVEL = "bad_level"
+LEVELS = (8, 16, 24)
 
 
 @dataclass(frozen=True)
-class Scored:
-    """One reading's points: the rows before the factor, the factor id and P."""
+class GuobiaoPlusOptions(common.SeatOptions):
+    """The 国标加强版 hand fields."""
 
-    rows: tuple[FanCount, ...]
-    factor: str
-    points: int
+    first_turn: bool = option(
+        False,
+        "won in the first round: 天胡 (dealer), 地胡 (the dealer's 下家, seat S, self-drawn)"
+        " or 人胡",
+    )
+    level: int = option(8, "the 起胡分 level: 8 (初级), 16 (中级) or 24 (高级)")
 
 
-class GuobiaoPlusRuleSet:
+class GuobiaoContext(NamedTuple):
+    """One reading (a shape) of a hand."""
+
+    hand: Hand
+    shape: Shape
+
+
+class GuobiaoPlusRuleSet(TableRuleSet[GuobiaoContext, GuobiaoPlusOptions]):
     """国标加强版: the formula of seed 001, 起胡分 8/16/24, its payments."""
 
     name = "guobiao-plus"
     title = "国标加强版 (《麻将竞赛规则》国标加强版)"
     minimum = 8
     hand_size = 14
-    hand_fields = HAND_FIELDS
-    fans: tuple[Fan, ...] = table()
+    table = FanTable(table())
+    options_type = GuobiaoPlusOptions
+    not_winning_message = "the tiles form no winning hand (sets and a pair, seven pairs or 不靠)"
 
-    def refusal(self, hand: Hand) -> str | None:
-        options = hand.options
-        if options["level"] not in (8, 16, 24):
-            return f"level is {options['level']}; the 起胡分 level is 8, 16 or 24"
-        if options["first_turn"] and options["dealer"] and not hand.self_drawn:
-            return "first_turn with dealer is 天胡, a win on the dealer's own tiles; set self_drawn"
-        if options["first_turn"] and any(not m.concealed for m in hand.melds):
-            return "first_turn is set, but the hand has claimed sets; the first round has no claims"
+    def refusal(self, hand: Hand, options: GuobiaoPlusOptions) -> Refusal | None:
+        if options.level not in LEVELS:
+            return Refusal(BAD_LEVEL, f"level is {options.level}; the 起胡分 level is 8, 16 or 24")
+        if options.first_turn and options.dealer and not hand.self_drawn:
+            return common.dealer_first_turn_on_discard("天胡")
+        if options.first_turn and common.has_claims(hand):
+            return common.claimed_on_first_turn()
         return None
 
-    def score_shape(self, shape: Shape, hand: Hand) -> Scored:
-        """P for one reading, with the rows that make it up (before the factor)."""
-        _, base_name, base_chinese, base_points = BASE[shape.kind]
-        rows = [FanCount(base_name, base_chinese, base_points, 1)]
-        rows += [FanCount(f"{c.name} [{c.code}]", c.chinese, c.points, 1)
-                 for c in combos.best(shape)]
+    def contexts(self, hand: Hand, options: GuobiaoPlusOptions) -> Iterator[GuobiaoContext]:
+        for shape in shapes(hand):
+            yield GuobiaoContext(hand, shape)
+
+    def detect(self, context: GuobiaoContext) -> dict[str, int]:
+        """The base value of the shape's type, its super combinations and its rare group."""
+        shape = context.shape
+        found = {BASE[shape.kind][0]: 1}
+        for combo in combos.best(shape):
+            found[combo.id] = 1
         rare = groups.rare_group(shape)
         if rare is not None:
-            name, chinese, points, _ = RARE[rare]
-            rows.append(FanCount(name, chinese, points, 1))
-        full = groups.full_sets(hand)
-        by_id = {f.id: f for f in self.fans}
-        rows += [FanCount(by_id[f].name, by_id[f].chinese, by_id[f].points, 1) for f in full]
-        for win in groups.special_wins(hand):
-            name, chinese, points = WINS[win]
-            rows.append(FanCount(name, chinese, points, 1))
+            found[rare] = 1
+        return found
+
+    def extras(self, hand: Hand, options: GuobiaoPlusOptions) -> dict[str, int]:
+        """满贯奖励, 特殊胡牌方式 and 特种牌奖励: they depend on the hand, not on the reading."""
+        found = dict.fromkeys(groups.full_sets(hand), 1)
+        wins = groups.special_wins(hand, dealer=options.dealer, first_turn=options.first_turn)
+        found.update(dict.fromkeys(wins, 1))
         flowers = groups.special_tiles(hand)
         if flowers is not None:
-            name, chinese, points = FLOWERS[flowers]
-            rows.append(FanCount(name, chinese, points, 1))
-        factor = groups.factor(shape, hand)
-        total = sum(r.points for r in rows) * FACTORS[factor][2]
-        return Scored(tuple(rows), factor, total)
+            found[flowers] = 1
+        return found
 
-    def score(self, hand: Hand) -> ScoreResult:
-        level = hand.options["level"]
-        refused = self.refusal(hand)
-        if refused is not None:
-            return ScoreResult.failed(self.name, level if level in (8, 16, 24) else 8, refused)
-        best: Scored | None = None
-        for shape in shapes(hand):
-            scored = self.score_shape(shape, hand)
-            if best is None or scored.points > best.points:
-                best = scored
-        if best is None:
-            return ScoreResult.failed(
-                self.name, level,
-                "the tiles form no winning hand (sets and a pair, seven pairs or 不靠)")
-        name, chinese, multiplier = FACTORS[best.factor]
-        subtotal = best.points // multiplier
-        rows = best.rows
+    def value(self, counts: dict[str, int], context: GuobiaoContext) -> int:
+        """P: the sum times the reading's 听牌难度 factor."""
+        return self.table.points(counts) * FACTORS[groups.factor(context.shape, context.hand)][2]
+
+    def rows(self, scored: Scored[GuobiaoContext], hand: Hand, options: GuobiaoPlusOptions
+             ) -> tuple[FanCount, ...]:
+        """The summed rows, then the factor as a row of what it adds."""
+        rows = self.table.fan_counts(scored.counts)
+        name, chinese, multiplier = FACTORS[groups.factor(scored.context.shape, hand)]
         if multiplier > 1:
+            subtotal = scored.points // multiplier
             rows += (FanCount(f"{name} ×{multiplier}", f"{chinese} ×{multiplier}",
                               subtotal * (multiplier - 1), 1),)
-        return ScoreResult(self.name, best.points, rows, 0, level, best.points >= level, None,
-                           self.payments(best.points, hand))
+        return rows
+
+    def flower_fans(self, hand: Hand, options: GuobiaoPlusOptions) -> tuple[()]:
+        return ()  # flowers are the 特种牌奖励 row, and count toward the level (例1)
+
+    def minimum_for(self, options: GuobiaoPlusOptions) -> int:
+        return options.level if options.level in LEVELS else 8
+
+    def details(self, scored: Scored[GuobiaoContext], total: int, hand: Hand,
+                options: GuobiaoPlusOptions) -> dict[str, Any]:
+        return self.payments(scored.points, hand)
 
     @staticmethod
     def payments(points: int, hand: Hand) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-"""The hand shapes of seed 001 (第七条): every way to read a hand as a 刻牌, 顺牌, 混牌, 七对 or 不靠,
-plus the special forms that "不受牌型定义的限制" (附录1 注3): 七星伴月, 七星海棠, 藕断丝连 (不靠
-combinations) and 万里江山 (a 顺牌 combination).
+"""The hand shapes of seed 001 (第七条): every way to read a hand as a 刻牌, 顺牌, 混牌, 七对 or
+不靠, plus the special forms that "不受牌型定义的限制" (附录1 注3): 七星伴月, 七星海棠,
+藕断丝连 (不靠 combinations) and 万里江山 (a 顺牌 combination).
 
 Tiles are face indices 0-33 here (m 0-8, p 9-17, s 18-26, E S W N 27-30, C F P 31-33).
 """
@@ -35,7 +35,7 @@ class Shape:
         """The sets and the pair as tile tuples (for 带幺九 and 全带五)."""
         out: list[tuple[int, ...]] = [(t, t, t) for t in self.pungs]
         out += [(c, c + 1, c + 2) for c in self.chows]
-        return out + [(self.pair, self.pair)] if self.pair >= 0 else out
+        return [*out, (self.pair, self.pair)] if self.pair >= 0 else out
 
 
 def _special(counts: list[int]) -> str | None:

@@ -7,6 +7,7 @@ the detectors run for every reading of every hand; ``Tile(i)`` gives the face ba
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from fanscan.scoring.decompose import Reading, completing_tiles
@@ -89,7 +90,8 @@ class HandFacts:
     @property
     def unique_wait(self) -> bool:
         """Whether the hand before the win tile waited on exactly one tile (sets + pair or seven
-        pairs); a tile whose four copies are all in the hand still counts as a wait."""
+        pairs); a tile whose four copies are all in the hand still counts as a wait.
+        """
         if self._unique_wait is None:
             self._unique_wait = waits_on_one(
                 self.standing, self.win, seven_pairs=not self.hand.melds
@@ -112,7 +114,12 @@ def waits_on_one(counts_with_win: list[int], win: int, *, seven_pairs: bool) -> 
 
 
 class Context:
-    """One reading of a hand, as the detectors see it."""
+    """One reading of a hand, as the detectors see it.
+
+    ``pattern_chows`` are the chows that take part in the chow patterns (一般高, 喜相逢, 花龙,
+    三步高 ...): all of them, except in app-custom, where a chow holding a wild tile that could
+    be more than one chow takes part in none (``without_chows``).
+    """
 
     __slots__ = (
         "chows",
@@ -121,6 +128,7 @@ class Context:
         "form",
         "hand",
         "pair",
+        "pattern_chows",
         "pungs",
         "reading",
     )
@@ -149,6 +157,7 @@ class Context:
         chows.sort()
         pungs.sort()
         self.chows = chows
+        self.pattern_chows = chows
         self.pungs = pungs
         self.concealed_chows = concealed_chows
         self.pair = pair
@@ -161,3 +170,12 @@ class Context:
             # Won on a discard that can only complete this pung: the pung is exposed.
             standing_pungs.remove(win)
         self.concealed_pungs = len(standing_pungs)
+
+    def without_chows(self, free: tuple[int, ...]) -> Context:
+        """A copy whose ``pattern_chows`` leave out the chows ``free`` (lowest tiles)."""
+        other = copy.copy(self)
+        kept = list(self.chows)
+        for low in free:
+            kept.remove(low)
+        other.pattern_chows = kept
+        return other

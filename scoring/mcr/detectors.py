@@ -2,8 +2,9 @@
 
 Each detector counts fans on one reading before exclusions; the exclusions come from the table
 (fans.py) and are applied once by the engine. A detector's result may be shared (memoised), so
-callers copy it (``dict.update``) and never change it. Detectors that depend only on the hand (suits, tile
-traits, win conditions) are ``per_hand``: computed once and shared by all readings of the hand.
+callers copy it (``dict.update``) and never change it. Detectors that depend only on the hand
+(suits, tile traits, win conditions) are ``per_hand``: computed once and shared by all readings
+of the hand.
 ``DETECTORS`` lists, for each reading form, the detectors that apply to it.
 
 Where a family must decide which sets combine (the counting principles 不拆移, 不得相同, 套算一次),
@@ -121,7 +122,8 @@ _EXTRA_PRIORITY = ("pure_double_chow", "mixed_double_chow", "short_straight", "t
 
 def _limit_pairs(found: list[str | None], limit: int) -> dict[str, int]:
     """Keep at most ``limit`` chow-pair fans (套算一次), dropping repeats of a kind first,
-    the cheapest-looking kinds (老少副, 连六, 喜相逢, 一般高) before the others."""
+    the cheapest-looking kinds (老少副, 连六, 喜相逢, 一般高) before the others.
+    """
     counts = {kind: 0 for kind in _EXTRA_PRIORITY}
     for fan in found:
         if fan is not None:
@@ -153,8 +155,9 @@ def _terminal_chows(chows: list[int], pair: int) -> str | None:
 
 def chow_family(ctx: Context) -> dict[str, int]:
     """一色双龙会 三色双龙会 一色四同顺 一色四步高 清龙 一色三步高 一色三同顺 三色三同顺 花龙
-    三色三步高 一般高 喜相逢 连六 老少副."""
-    chows = ctx.chows
+    三色三步高 一般高 喜相逢 连六 老少副.
+    """
+    chows = ctx.pattern_chows
     if len(chows) == 4:
         terminal = _terminal_chows(chows, ctx.pair)
         if terminal:
@@ -226,7 +229,8 @@ def _four_pungs(a: int, b: int, c: int, d: int) -> str | None:
 
 def pung_family(ctx: Context) -> dict[str, int]:
     """一色四节高 大四喜 一色三节高 三色三节高 三同刻 三风刻 大三元 双同刻 双箭刻, then 小三元 and
-    小四喜 from 双箭刻 / 三风刻 and the pair."""
+    小四喜 from 双箭刻 / 三风刻 and the pair.
+    """
     found = _pung_fans(tuple(ctx.pungs))
     pair = ctx.pair
     if "two_dragon_pungs" in found and pair in DRAGONS:
@@ -280,7 +284,8 @@ def _add_pung_pairs(pungs: tuple[int, ...], found: dict[str, int]) -> None:
 
 def single_pungs(ctx: Context) -> dict[str, int]:
     """箭刻 per dragon pung; 幺九刻 per terminal pung and per wind pung that is neither the seat
-    nor the prevalent wind (none when three or four wind pungs make a wind fan)."""
+    nor the prevalent wind (none when three or four wind pungs make a wind fan).
+    """
     facts = ctx.hand
     own_winds = (facts.seat, facts.prevalent)
     dragons = terminals = winds = other_winds = 0
@@ -329,7 +334,8 @@ _CONCEALED_PUNG_FANS = {
 
 def kongs_and_concealed_pungs(ctx: Context) -> dict[str, int]:
     """One kong fan (明杠 暗杠 双明杠 明暗杠 双暗杠 三杠 四杠) and one concealed-pung fan
-    (双暗刻 三暗刻 四暗刻); a concealed kong counts as a concealed pung."""
+    (双暗刻 三暗刻 四暗刻); a concealed kong counts as a concealed pung.
+    """
     facts = ctx.hand
     found = {}
     kongs = facts.kongs

@@ -11,24 +11,26 @@ Steps, for one hand:
    pungs (箭刻 幺九刻), winds, kongs and concealed pungs, 碰碰和, 平和, 全带幺/全带五/全双刻, suits,
    tile traits, number ranges, 四归一, concealment, win conditions, the wait (边张 坎张 单钓将).
 4. Apply the exclusions from the fan table once (fans.py; ``FanTable.apply``).
-5. Keep the reading with the highest total. Tie-break between equal totals: a sets-and-pair
+5. 无番和 when nothing scores (``empty_fan``).
+6. Keep the reading with the highest total. Tie-break between equal totals: a sets-and-pair
    reading beats Seven Pairs, then a reading with 一色三同顺, then one with 三同刻, then the
    first found (decompose order: the lowest tile in a pung, then in a chow, then as the pair).
-6. 无番和 when nothing scores.
 7. Flowers: one point each, added to the total afterwards, never toward the 8-point minimum.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import TypeVar
 
 from fanscan.scoring.decompose import readings
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.mcr.context import Context, HandFacts
 from fanscan.scoring.mcr.detectors import DETECTORS
 from fanscan.scoring.mcr.fans import FANS
-from fanscan.scoring.ruleset import FanTable, TableRuleSet
+from fanscan.scoring.ruleset import FanTable, NoOptions, TableRuleSet
 
+O = TypeVar("O")  # noqa: E741 (the options record of a rule set in the MCR family)
 _ONLY_READING = ("thirteen_orphans", "honors_knitted", "knitted_straight")
 
 
@@ -46,22 +48,23 @@ def is_nine_gates(hand: Hand) -> bool:
     return counts == [3, 1, 1, 1, 1, 1, 1, 1, 3]
 
 
-class MCRRuleSet(TableRuleSet[Context]):
-    """Chinese Official rules: the 81 fans, the MIL rulings, 8-point minimum, flowers 1 each."""
+class MCRFamily(TableRuleSet[Context, O]):
+    """The engine of MCR and the rule sets built on its fans (app-custom, mingxing)."""
 
-    name = "mcr"
-    title = "Chinese Official (MCR, 国标)"
     minimum = 8
     hand_size = 14
-    hand_fields = ()
-    table = FanTable(FANS)
     flower_fan = "flower_tiles"
+    empty_fan = "chicken_hand"
 
-    def contexts(self, hand: Hand) -> Iterator[Context]:
+    def contexts(
+        self, hand: Hand, options: O | None = None, *, every: bool = False
+    ) -> Iterator[Context]:
+        """The readings MCR scores; ``every``: Nine Gates also as its sets-and-pair readings."""
         facts = HandFacts(hand)
         if is_nine_gates(hand):
             yield Context(facts, None, "nine_gates")
-            return
+            if not every:
+                return
         found = readings(hand, self.forms, chows=self.chows)
         special = [r for r in found if r.form in _ONLY_READING]
         if special:
@@ -87,11 +90,15 @@ class MCRRuleSet(TableRuleSet[Context]):
             "triple_pung" in counts,
         )
 
-    def best(self, hand: Hand) -> tuple[dict[str, int], int, Context] | None:
-        best = super().best(hand)
-        if best is not None and not best[0]:
-            return {"chicken_hand": 1}, self.table.by_id["chicken_hand"].points, best[2]
-        return best
+
+
+class MCRRuleSet(MCRFamily[NoOptions]):
+    """Chinese Official rules: the 81 fans, the MIL rulings, 8-point minimum, flowers 1 each."""
+
+    name = "mcr"
+    title = "Chinese Official (MCR, 国标)"
+    table = FanTable(FANS)
+    options_type = NoOptions
 
 
 RULESET = MCRRuleSet()

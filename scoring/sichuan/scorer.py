@@ -2,9 +2,10 @@
 
 Steps, for one hand:
 
-1. Refuse what Sichuan does not play (``refusal``): honors or flowers (108 tiles only), declared
-   chows (不能吃), a ``base`` below 1, a discard after a kong that was also self-drawn, and a
-   hand holding all three suits (花猪: a hand must lack one suit to win, 缺一门).
+1. Refuse what Sichuan does not play (``refusal``, each with its code): honors or flowers
+   (108 tiles only), declared chows (不能吃), a ``base`` below 1, a discard after a kong that
+   was also self-drawn, and a hand holding all three suits (花猪: a hand must lack one suit to
+   win, 缺一门).
 2. Read it as sets and a pair (concealed runs are fine: only claiming a chow is barred) or as
    seven pairs (``decompose.readings``).
 3. For each reading take the highest base pattern (基本番 do not stack; fans.py), then add
@@ -13,8 +14,8 @@ Steps, for one hand:
 4. Keep the reading with the most 番. ``total`` is that 番 count; ``details`` gives the money:
    ``base × 2^(番 − 1)``.
 
-First-turn wins come from hand fields: ``first_turn`` with ``dealer`` and self-drawn is 天胡, a
-non-dealer's ``first_turn`` win is 地胡 (see docs/rules/sichuan.md).
+First-turn wins come from hand fields (fanscan.scoring.common): ``first_turn`` with ``dealer``
+and self-drawn is 天胡, a non-dealer's ``first_turn`` win is 地胡 (see docs/rules/sichuan.md).
 """
 
 from __future__ import annotations
@@ -22,26 +23,41 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
+from fanscan.scoring import common
 from fanscan.scoring.decompose import Reading, readings
 from fanscan.scoring.hand import Hand
-from fanscan.scoring.ruleset import FanTable, HandField, ScoreResult, TableRuleSet
+from fanscan.scoring.ruleset import FanTable, Refusal, Scored, TableRuleSet, option
 from fanscan.scoring.sichuan.fans import BASE_IDS, DRAGON_FAMILY, FANS
 
-HAND_FIELDS: tuple[HandField, ...] = (
-    HandField("dealer", False, "the winner is the dealer (庄家)"),
-    HandField("first_turn", False,
-              "won in the first turn before any claim: 天胡 (dealer, self-drawn) or 地胡"),
-    HandField("kong_discard", False, "won on the discard a player made right after a kong (杠上炮)"),
-    HandField("base", 1, "money per 1 番 (基本分): points = base × 2^(番 − 1)"),
-)
+#: Refusal codes.
+HONOR_TILE = "honor_tile"
+FLOWER_TILE = "flower_tile"
+DECLARED_CHOW = "declared_chow"
+BAD_BASE = "bad_base"
+KONG_DISCARD_CONFLICT = "kong_discard_conflict"
+THREE_SUITS = "three_suits"
 
 
 @dataclass(frozen=True)
-class SichuanContext:
+class SichuanOptions(common.SeatOptions):
+    """The Sichuan hand fields."""
+
+    first_turn: bool = option(
+        False, "won in the first turn before any claim: 天胡 (dealer, self-drawn) or 地胡"
+    )
+    kong_discard: bool = option(
+        False, "won on the discard a player made right after a kong (杠上炮)"
+    )
+    base: int = option(1, "money per 1 番 (基本分): points = base × 2^(番 − 1)")
+
+
+class SichuanContext(NamedTuple):
     """One reading of a hand with the per-hand facts the patterns need."""
 
     hand: Hand
+    options: SichuanOptions
     reading: Reading
     suits: frozenset[str]
     roots: int
@@ -56,12 +72,13 @@ def base_patterns(context: SichuanContext) -> list[str]:
     reading, hand = context.reading, context.hand
     pure = len(context.suits) == 1
     found = ["plain_win"]
-    if hand.options.get("first_turn"):
-        if hand.options.get("dealer"):
-            if hand.self_drawn:
-                found.append("heavenly_win")
-        else:
-            found.append("earthly_win")
+    options = context.options
+    if options.first_turn:
+        win = common.first_turn_win(
+            dealer=options.dealer, self_drawn=hand.self_drawn, earthly_on_discard=True
+        )
+        if win is not None:
+            found.append(win)
     if reading.form == "seven_pairs":
         dragon = context.roots > 0
         found.append("seven_pairs")
@@ -87,41 +104,44 @@ def base_patterns(context: SichuanContext) -> list[str]:
     return found
 
 
-class SichuanRuleSet(TableRuleSet[SichuanContext]):
+class SichuanRuleSet(TableRuleSet[SichuanContext, SichuanOptions]):
     """Sichuan (Chengdu) rules: 108 tiles, no chows, 缺一门, 番 doubling money."""
 
     name = "sichuan"
     title = "Sichuan (四川 / 成都)"
     minimum = 1
     hand_size = 14
-    hand_fields = HAND_FIELDS
     table = FanTable(FANS)
+    options_type = SichuanOptions
 
-    def refusal(self, hand: Hand) -> str | None:
-        """Why Sichuan does not score this hand at all, or None."""
+    def refusal(self, hand: Hand, options: SichuanOptions) -> Refusal | None:
         for tile in hand.all_tiles():
             if tile.is_honor:
-                return f"{tile.code} is an honor; Sichuan plays only the 108 suited tiles"
+                return Refusal(HONOR_TILE, f"{tile.code} is an honor; Sichuan plays only the"
+                               " 108 suited tiles")
         if hand.flowers:
-            return f"{hand.flowers[0].code} is a flower; Sichuan plays without flowers"
+            return Refusal(FLOWER_TILE, f"{hand.flowers[0].code} is a flower; Sichuan plays"
+                           " without flowers")
         for meld in hand.melds:
             if meld.kind == "chow":
                 shown = "".join(t.code for t in meld.tiles)
-                return f"the declared chow {shown} is not allowed; Sichuan has no chows (不能吃)"
-        if hand.options["base"] < 1:
-            return f"base is {hand.options['base']}; it must be at least 1"
-        if hand.options["kong_discard"] and (hand.self_drawn or hand.kong):
-            return "kong_discard (杠上炮) is a win on a discard; it cannot be self_drawn or kong"
-        suits = {t.suit for t in hand.all_tiles()}
-        if len(suits) == 3:
-            return "the hand holds all three suits (花猪); a Sichuan hand must lack one suit"
+                return Refusal(DECLARED_CHOW, f"the declared chow {shown} is not allowed;"
+                               " Sichuan has no chows (不能吃)")
+        if options.base < 1:
+            return Refusal(BAD_BASE, f"base is {options.base}; it must be at least 1")
+        if options.kong_discard and (hand.self_drawn or hand.kong):
+            return Refusal(KONG_DISCARD_CONFLICT, "kong_discard (杠上炮) is a win on a discard;"
+                           " it cannot be self_drawn or kong")
+        if len({t.suit for t in hand.all_tiles()}) == 3:
+            return Refusal(THREE_SUITS, "the hand holds all three suits (花猪); a Sichuan hand"
+                           " must lack one suit")
         return None
 
-    def contexts(self, hand: Hand) -> Iterator[SichuanContext]:
+    def contexts(self, hand: Hand, options: SichuanOptions) -> Iterator[SichuanContext]:
         suits = frozenset(t.suit for t in hand.all_tiles() if t.suit)
         roots = sum(1 for n in Counter(hand.all_tiles()).values() if n == 4)
         for reading in readings(hand, ("standard", "seven_pairs")):
-            yield SichuanContext(hand, reading, suits, roots)
+            yield SichuanContext(hand, options, reading, suits, roots)
 
     def detect(self, context: SichuanContext) -> dict[str, int]:
         found = base_patterns(context)
@@ -132,24 +152,16 @@ class SichuanRuleSet(TableRuleSet[SichuanContext]):
             top: 1,
             "root": roots,
             "kong_bloom": int(hand.kong and hand.self_drawn),
-            "kong_discard": int(bool(hand.options["kong_discard"])),
+            "kong_discard": int(context.options.kong_discard),
             "robbing_kong": int(hand.kong and not hand.self_drawn),
         }
 
-    def flower_points(self, hand: Hand) -> int:
-        return 0
+    def flower_fans(self, hand: Hand, options: SichuanOptions) -> tuple[()]:
+        return ()
 
-    def score(self, hand: Hand) -> ScoreResult:
-        refused = self.refusal(hand)
-        if refused is not None:
-            return ScoreResult.failed(self.name, self.minimum, refused)
-        result = super().score(hand)
-        if result.total is None:
-            return result
-        base = hand.options["base"]
-        details = {"fan": result.total, "base": base, "points": base * 2 ** (result.total - 1)}
-        return ScoreResult(result.rules, result.total, result.fans, 0, self.minimum,
-                           result.meets_minimum, None, details)
+    def details(self, scored: Scored[SichuanContext], total: int, hand: Hand,
+                options: SichuanOptions) -> dict[str, Any]:
+        return {"fan": total, "base": options.base, "points": options.base * 2 ** (total - 1)}
 
 
 RULESET = SichuanRuleSet()

@@ -14,6 +14,8 @@ MODULES = [
     "fanscan.scoring.notation",
     "fanscan.scoring.decompose",
     "fanscan.scoring.ruleset",
+    "fanscan.scoring.common",
+    "fanscan.scoring.app_custom.wild_chows",
     "fanscan.scoring.waits",
     "fanscan.scoring.generate",
 ]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from typing import Any
+
 import pytest
 from fanscan.scoring import ruleset
 from fanscan.scoring.notation import parse_notation
@@ -9,9 +13,13 @@ from fanscan.scoring.ruleset import (
     Fan,
     FanCount,
     FanTable,
+    Refusal,
+    Scored,
     ScoreResult,
+    TableRuleSet,
     available,
     get_ruleset,
+    option,
     score,
 )
 from hypothesis import given, settings
@@ -140,3 +148,90 @@ _VALUES = st.one_of(
 def test_ruleset_score_never_raises_on_junk_hands(obj: dict) -> None:
     result = score(obj)
     assert (result.total is None) == (result.error is not None)
+
+
+def test_ruleset_refused_result_has_its_code_beside_the_sentence() -> None:
+    result = score(parse_notation("123m456p789s124sEE"))
+    obj = result.to_json()
+    assert list(obj)[-2:] == ["error", "error_code"]
+    assert obj["error_code"] == "not_winning"
+    assert json.loads(result.json_text()) == obj
+
+
+def test_ruleset_scored_result_has_no_error_code() -> None:
+    obj = json.loads(score(parse_notation("123m456p789s123sEE")).json_text())
+    assert "error_code" not in obj
+
+
+@dataclass(frozen=True)
+class _ToyOptions:
+    bonus: int = option(0, "points added to every reading")
+
+
+class _Toy(TableRuleSet[dict, _ToyOptions]):
+    """A rule set whose readings are given as fan counts, to test the engine's hooks alone."""
+
+    name = "toy"
+    minimum = 3
+    table = FanTable([Fan("big", "Big", "大", 5, ("small",)), Fan("small", "Small", "小", 2),
+                      Fan("extra", "Extra", "外", 1), Fan("flower", "Flower", "花", 1)])
+    options_type = _ToyOptions
+    flower_fan = "flower"
+
+    def __init__(self, readings: list[dict[str, int]], *, low: bool = False) -> None:
+        super().__init__()
+        self.readings = readings
+        self.low = low
+
+    def refusal(self, hand: Any, options: _ToyOptions) -> Refusal | None:
+        return Refusal("negative_bonus", "bonus < 0") if options.bonus < 0 else None
+
+    def contexts(self, hand: Any, options: _ToyOptions) -> list[dict[str, int]]:
+        return self.readings
+
+    def detect(self, context: dict[str, int]) -> dict[str, int]:
+        return dict(context)
+
+    def extras(self, hand: Any, options: _ToyOptions) -> dict[str, int]:
+        return {"extra": options.bonus} if options.bonus else {}
+
+    def choose(self, hand: Any, options: _ToyOptions) -> Scored[dict] | None:
+        if self.low:
+            return self.lowest(self.contexts(hand, options), self.extras(hand, options))
+        return super().choose(hand, options)
+
+    def final_rows(self, total: int, hand: Any, options: _ToyOptions) -> tuple[FanCount, ...]:
+        return (FanCount("Double", "倍", total, 1),)
+
+    def details(self, scored: Scored[dict], total: int, hand: Any, options: _ToyOptions
+                ) -> dict[str, Any]:
+        return {"chosen": scored.context}
+
+
+_TOY_HAND = parse_notation("123m456p789s123sEE +1f")
+
+
+def test_ruleset_engine_keeps_the_highest_reading_after_exclusions() -> None:
+    toy = _Toy([{"small": 2}, {"big": 1, "small": 1}, {}])  # 4, 5 (small excluded), no fan
+    result = toy.score(_TOY_HAND)
+    assert [(f.chinese, f.count) for f in result.fans] == [("大", 1), ("花", 1), ("倍", 1)]
+    assert result.flower_points == 1
+    assert result.total == (5 + 1) * 2
+    assert result.meets_minimum
+    assert result.details == {"chosen": {"big": 1, "small": 1}}
+
+
+def test_ruleset_engine_lowest_and_whole_hand_extras() -> None:
+    toy = _Toy([{"big": 1}, {"small": 1}], low=True)
+    result = toy.score(_TOY_HAND.replace(options={"bonus": 2}))
+    assert [(f.chinese, f.count) for f in result.fans][:2] == [("小", 1), ("外", 2)]
+    assert result.total == (2 + 2 + 1) * 2
+
+
+def test_ruleset_engine_refusal_and_no_winning_reading() -> None:
+    refused = _Toy([{"big": 1}]).score(_TOY_HAND.replace(options={"bonus": -1}))
+    assert (refused.error_code, refused.error, refused.total) == ("negative_bonus", "bonus < 0",
+                                                                  None)
+    none = _Toy([{}]).score(_TOY_HAND)
+    assert none.error_code == "not_winning" and none.total is None
+    assert none.minimum == 3

@@ -35,7 +35,7 @@ def test_scorer_nine_gates_needs_concealed_one_suit_shape() -> None:
 def test_scorer_best_reading_never_below_any_single_reading(seed: int) -> None:
     hand = random_hand(random.Random(seed))
     table = RULESET.table
-    totals = [table.points(table.apply(RULESET.detect(c))) for c in RULESET.contexts(hand)]
+    totals = [table.points(table.apply(RULESET.detect(c))) for c in RULESET.contexts(hand, RULESET.options_of(hand))]
     result = RULESET.score(hand)
     assert result.total is not None
     assert result.total - (result.flower_points or 0) >= max(totals)

@@ -86,6 +86,15 @@ def test_app_custom_big_four_winds_with_green_replaces_big_four_winds() -> None:
     assert not {"大四喜", "碰碰和", "字一色", "三风刻"} & set(found)
 
 
+def test_app_custom_big_four_winds_with_green_excludes_what_its_fans_exclude() -> None:
+    # Seed 003: "四方大發財* 168 碰碰和, 門風刻, 圈風刻, 三風刻, 字一色". It holds 字一色 and 大四喜, so
+    # it also drops what they drop (字一色 不计 全带幺 混幺九 幺九刻; 大四喜 不计 小四喜) and its 發 pair's
+    # 么九头. Left: 四暗刻 64 (all standing, won on the pair) and 单钓将 1.
+    result = app("EEESSSWWWNNNFF")
+    assert fans_of(result) == {"四方大发财": 1, "四暗刻": 1, "单钓将": 1}
+    assert result.total == 168 + 64 + 1
+
+
 def test_app_custom_three_suits_are_not_mixed_three_step() -> None:
     found = fans_of(app("123m234p345s789s55m"))
     assert "三色三步高" in found
@@ -149,6 +158,60 @@ def test_app_custom_wild_takes_the_lower_reading() -> None:
     assert result.total == min(readings)
 
 
+WILD_P = {"wild": "same", "wild_indicator": "P"}  # every 白 (P) is a wild
+
+
+def test_app_custom_wild_takes_the_lowest_layout_of_a_filling() -> None:
+    # Seed 003: "含有財神的牌，在有多種排列，組合不同的牌型時，將按分數低的牌型計算". 3m beside
+    # 444555666777s: the wild can only be the second 3m, and 444555666777s then reads as four pungs
+    # (一色四节高 48, 三暗刻 16: 69 in all, what the same tiles score without a wild) or as 456s x3 +
+    # 777s (一色三同顺 24, 门前清 2, 断幺 2, 缺一门 1: 29). The lowest layout counts.
+    assert app("33m444555666777s").total == 69
+    result = app("3mP444555666777s", **WILD_P)
+    assert result.total == 29
+    assert fans_of(result) == {"一色三同顺": 1, "门前清": 1, "断幺": 1, "缺一门": 1}
+
+
+def test_app_custom_wild_chow_read_two_ways_makes_no_chow_pattern() -> None:
+    # Seed 003: "含有財神的順子，在有多種組合方式時將不參與牌型算分的計算". 34p + a wild is 234p or
+    # 345p; beside 234m 345m either makes 喜相逢, yet the chow takes part in no chow pattern.
+    for natural in ("234m345m234p789s55s", "234m345m345p789s55s"):
+        assert "喜相逢" in fans_of(app(natural))
+    result = app("234m345m34pP789s55s", **WILD_P)
+    assert fans_of(result) == {"门前清": 1, "平和": 1, "单钓将": 1, "二五八将": 1}
+
+
+def test_app_custom_wild_chow_read_one_way_keeps_its_patterns() -> None:
+    # 4p 6p + a wild can only be 456p: that chow still makes 花龙 with 123m and 789s.
+    result = app("123m46pP789s234s55s", **WILD_P)
+    assert fans_of(result) == fans_of(app("123m456p789s234s55s"))
+    assert "花龙" in fans_of(result)
+
+
+def test_app_custom_wild_nine_gates_is_read_as_sets_too() -> None:
+    # 1112345678999m + a wild: one filling is 九莲宝灯 (88), but the same tiles laid into sets
+    # score far less, and the lowest reading counts.
+    result = app("1112345678999mP", **WILD_P, self_drawn=True)
+    assert result.error is None
+    assert "九莲宝灯" not in fans_of(result)
+    assert result.total < 88
+
+
+def test_app_custom_default_wild_is_explained_by_rules_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Seed 003: "自定義規則下，默認有財神": the default game has a wild, chosen at the table; the
+    # rule set says what it does when the hand names none.
+    from fanscan.cli import main
+
+    assert main(["rules", "app-custom"]) == 0
+    out = capsys.readouterr().out
+    assert "默認有財神" in out
+    assert "with no wild given, the hand is scored without one (wild none, 底分 2)" in out
+    plain = app(PLAIN)
+    assert plain.error is None and plain.details == {"base": 2}
+
+
 def test_app_custom_flowers_as_wilds_are_part_of_the_hand() -> None:
     hand = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1s", "2s", "5s"],
             "win_tile": "5s", "flowers": ["1f", "5f"], "wild": "flowers"}
@@ -166,30 +229,35 @@ def test_app_custom_four_wilds_score_wild_kong_quickly() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hand", "culprit"),
+    ("hand", "code", "culprit"),
     [
-        pytest.param({**parse_notation(PLAIN).to_json(), "wild": "joker"}, "wild is 'joker'",
-                     id="bad-mode"),
-        pytest.param({**parse_notation(PLAIN).to_json(), "wild": "same"}, "wild_indicator",
-                     id="no-indicator"),
+        pytest.param({**parse_notation(PLAIN).to_json(), "wild": "joker"}, "unknown_wild",
+                     "wild is 'joker'", id="bad-mode"),
+        pytest.param({**parse_notation(PLAIN).to_json(), "wild": "same"},
+                     "wild_indicator_missing", "wild_indicator", id="no-indicator"),
         pytest.param({**parse_notation(PLAIN).to_json(), "wild": "none", "wild_indicator": "E"},
-                     "needs wild", id="indicator-without-mode"),
+                     "wild_indicator_unused", "needs wild", id="indicator-without-mode"),
         pytest.param({**parse_notation(PLAIN).to_json(), "wild": "same", "wild_indicator": "3f"},
-                     "is a flower", id="flower-indicator"),
+                     "wild_indicator_flower", "is a flower", id="flower-indicator"),
+        pytest.param({**parse_notation(PLAIN).to_json(), "wild": "same", "wild_indicator": "0m"},
+                     "wild_indicator_unknown", "unknown tile code '0m'", id="unknown-indicator"),
         pytest.param({**parse_notation("[EEE]123m456p789s11s").to_json(), "wild": "same",
-                      "wild_indicator": "E"}, "wild tile", id="wild-in-meld"),
+                      "wild_indicator": "E"}, "wild_in_meld", "wild tile", id="wild-in-meld"),
         pytest.param({**parse_notation("[123m]456p789s123sEE").to_json(), "first_turn": True},
-                     "claimed sets", id="first-turn-with-chow"),
+                     "first_turn_claimed", "claimed sets", id="first-turn-with-chow"),
         pytest.param({"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s"],
                       "win_tile": "9s", "flowers": ["1f", "2f", "3f", "4f", "5f"],
-                      "wild": "flowers"}, "at most 4", id="five-wilds"),
-        pytest.param(parse_notation("123m456p789s12sEEP").to_json(), "no winning hand",
-                     id="not-a-win"),
+                      "wild": "flowers"}, "too_many_wilds", "at most 4", id="five-wilds"),
+        pytest.param(parse_notation("123m456p789s12sEEP").to_json(), "not_winning",
+                     "no winning hand", id="not-a-win"),
+        pytest.param({**parse_notation(PLAIN).to_json(), "dealer": "yes"}, "invalid_hand",
+                     "dealer must be a bool", id="mistyped-field"),
     ],
 )
-def test_app_custom_refuses(hand: dict[str, Any], culprit: str) -> None:
+def test_app_custom_refuses(hand: dict[str, Any], code: str, culprit: str) -> None:
     result = score(hand, "app-custom")
     assert result.total is None
+    assert result.error_code == code
     assert culprit in result.error
 
 

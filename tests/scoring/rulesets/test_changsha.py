@@ -125,35 +125,59 @@ def test_changsha_any_pair_for_a_free_big_hand() -> None:
     ],
 )
 def test_changsha_opening_wins(tiles: str, dealer: bool, expected: set[str]) -> None:
+    # Seed 004: "四喜:起完牌後,玩家手上已有四張一樣的牌,即可胡牌": the hand as dealt wins; nothing
+    # completed it, so the dealer's 14 tiles name no winning tile.
     hand = {"concealed": tiles.split(), "opening": True, "dealer": dealer}
-    if dealer:
-        hand["win_tile"] = tiles.split()[-1]
     result = score(hand, "changsha")
     assert set(hands(result)) == expected
     per_win = 6 if dealer else 4  # paid like a small self-draw
     assert result.total == per_win * len(expected)
 
 
+def test_changsha_dealer_opening_may_name_a_win_tile() -> None:
+    tiles = "1m 2m 3m 5m 5m 6m 7m 2p 3p 4p 5p 6p 7p 8p".split()
+    hand = {"concealed": tiles, "opening": True, "dealer": True, "win_tile": "8p"}
+    assert set(hands(score(hand, "changsha"))) == {"缺一色"}
+
+
+def test_changsha_dealer_hand_that_is_not_an_opening_still_needs_a_win_tile() -> None:
+    tiles = "1m 2m 3m 5m 5m 6m 7m 2p 3p 4p 5p 6p 7p 8p".split()
+    result = score({"concealed": tiles, "dealer": True}, "changsha")
+    assert result.error_code == "invalid_hand"
+    assert "win_tile" in result.error
+
+
+_DEALT = ["1m", "2m", "3m", "5m", "6m", "7m", "2p", "3p", "4p", "5p", "6p", "7p"]
+
+
 @pytest.mark.parametrize(
-    ("hand", "culprit"),
+    ("hand", "code", "culprit"),
     [
-        pytest.param({**parse_notation("123m456p789s234sEE").to_json()}, "E is not a suit tile",
-                     id="honor"),
-        pytest.param({**parse_notation(SMALL).to_json(), "flowers": ["1f"]}, "1f",
+        pytest.param({**parse_notation("123m456p789s234sEE").to_json()}, "not_suited",
+                     "E is not a suit tile", id="honor"),
+        pytest.param({**parse_notation(SMALL).to_json(), "flowers": ["1f"]}, "not_suited", "1f",
                      id="flower"),
         pytest.param({**parse_notation(SMALL).to_json(), "first_turn": True, "dealer": True},
-                     "self_drawn", id="tian-hu-on-discard"),
-        pytest.param({**parse_notation(SMALL).to_json(), "first_turn": True}, "地胡",
+                     "dealer_first_turn_on_discard", "self_drawn", id="tian-hu-on-discard"),
+        pytest.param({**parse_notation(SMALL).to_json(), "first_turn": True},
+                     "earthly_win_not_on_dealer_discard", "地胡",
                      id="di-hu-without-dealer-discard"),
         pytest.param({**parse_notation(SMALL).to_json(), "discarder_dealer": True,
-                      "self_drawn": True}, "discarder_dealer", id="discarder-and-self-drawn"),
-        pytest.param({"concealed": ["1m", "2m", "3m", "5m", "6m", "7m", "2p", "3p", "4p", "5p", "6p", "7p", "8s"],
-                      "opening": True}, "no opening win", id="no-opening-win"),
-        pytest.param({"concealed": ["1m", "2m", "3m", "5m", "6m", "7m", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p"],
-                      "opening": True}, "13", id="non-dealer-opening-has-13"),
+                      "self_drawn": True}, "discarder_dealer_conflict", "discarder_dealer",
+                     id="discarder-and-self-drawn"),
+        pytest.param({**parse_notation("[123m]456p789s234s55s").to_json(), "opening": True,
+                      "dealer": True}, "opening_conflict", "no declared sets",
+                     id="opening-with-a-meld"),
+        pytest.param({"concealed": [*_DEALT, "8s"], "opening": True}, "no_opening_win",
+                     "no opening win", id="no-opening-win"),
+        pytest.param({"concealed": [*_DEALT, "8p", "9p"], "opening": True}, "invalid_hand", "13",
+                     id="non-dealer-opening-has-13"),
+        pytest.param(parse_notation("123m456p789s234s11s").to_json(), "not_winning", "2, 5 or 8",
+                     id="small-hand-without-258-pair"),
     ],
 )
-def test_changsha_refuses(hand: dict[str, Any], culprit: str) -> None:
+def test_changsha_refuses(hand: dict[str, Any], code: str, culprit: str) -> None:
     result = score(hand, "changsha")
     assert result.total is None
+    assert result.error_code == code
     assert culprit in result.error

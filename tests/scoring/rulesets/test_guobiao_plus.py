@@ -8,7 +8,6 @@ import pytest
 
 from fanscan.scoring.guobiao_plus import RULESET
 from fanscan.scoring.guobiao_plus.points import RARE
-from fanscan.scoring.guobiao_plus.shapes import shapes
 from fanscan.scoring.notation import parse_notation
 from fanscan.scoring.ruleset import get_ruleset, score
 
@@ -238,9 +237,11 @@ def test_guobiao_plus_pure_triple_chow_is_24_in_both_lists() -> None:
 
 def test_guobiao_plus_best_reading_wins() -> None:
     # 111222333m: pungs (混牌, 一门三连刻) or chows (顺牌, 一门三同顺); the higher P counts.
-    hand = parse_notation("111222333m789p55s")
-    totals = {s.kind: RULESET.score_shape(s, hand.replace(options=_defaults())).points
-              for s in shapes(hand)}
+    hand = parse_notation("111222333m789p55s").replace(options=_defaults())
+    options = RULESET.options_of(hand)
+    extra = RULESET.extras(hand, options)
+    totals = {c.shape.kind: RULESET.value(RULESET.table.apply({**RULESET.detect(c), **extra}), c)
+              for c in RULESET.contexts(hand, options)}
     assert set(totals) == {"H", "S"} and totals["H"] != totals["S"]
     assert plus("111222333m789p55s").total == max(totals.values())
 
@@ -250,18 +251,23 @@ def _defaults() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    ("notation", "fields", "culprit"),
+    ("notation", "fields", "code", "culprit"),
     [
-        pytest.param("123m456p789s111sEE", {"level": 10}, "level is 10", id="bad-level"),
-        pytest.param("123m456p789s111sEE", {"first_turn": True, "dealer": True}, "self_drawn",
-                     id="heavenly-on-a-discard"),
-        pytest.param("[123m1]456p789s111sEE", {"first_turn": True}, "claimed sets",
-                     id="first-turn-with-chow"),
-        pytest.param("123m456p789s12sEEP", {}, "no winning hand", id="not-a-win"),
-        pytest.param("147m258p369s123sEE", {}, "no winning hand", id="knitted-straight-set"),
+        pytest.param("123m456p789s111sEE", {"level": 10}, "bad_level", "level is 10",
+                     id="bad-level"),
+        pytest.param("123m456p789s111sEE", {"first_turn": True, "dealer": True},
+                     "dealer_first_turn_on_discard", "self_drawn", id="heavenly-on-a-discard"),
+        pytest.param("[123m1]456p789s111sEE", {"first_turn": True}, "first_turn_claimed",
+                     "claimed sets", id="first-turn-with-chow"),
+        pytest.param("123m456p789s12sEEP", {}, "not_winning", "no winning hand", id="not-a-win"),
+        pytest.param("147m258p369s123sEE", {}, "not_winning", "no winning hand",
+                     id="knitted-straight-set"),
     ],
 )
-def test_guobiao_plus_refuses(notation: str, fields: dict[str, Any], culprit: str) -> None:
+def test_guobiao_plus_refuses(
+    notation: str, fields: dict[str, Any], code: str, culprit: str
+) -> None:
     result = plus(notation, **fields)
     assert result.total is None
+    assert result.error_code == code
     assert culprit in result.error

@@ -111,26 +111,29 @@ def test_mingxing_seed_names_score_once(notation: str, alias: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("notation", "fields", "culprit"),
+    ("notation", "fields", "code", "culprit"),
     [
-        pytest.param("[123m]456p789s123sEE", {"first_turn": True}, "claimed sets",
-                     id="first-turn-with-chow"),
-        pytest.param("[123m]456p789s123sEE", {"first_turn_ready": True}, "claimed sets",
-                     id="ready-with-chow"),
-        pytest.param(PLAIN, {"first_turn": True, "first_turn_ready": True}, "both set",
-                     id="win-and-ready"),
-        pytest.param("123m456p789s12sEEP", {}, "no winning hand", id="not-a-win"),
+        pytest.param("[123m]456p789s123sEE", {"first_turn": True}, "first_turn_claimed",
+                     "claimed sets", id="first-turn-with-chow"),
+        pytest.param("[123m]456p789s123sEE", {"first_turn_ready": True}, "first_turn_claimed",
+                     "first_turn_ready is set", id="ready-with-chow"),
+        pytest.param(PLAIN, {"first_turn": True, "first_turn_ready": True},
+                     "first_turn_and_ready", "both set", id="win-and-ready"),
+        pytest.param("123m456p789s12sEEP", {}, "not_winning", "no winning hand", id="not-a-win"),
     ],
 )
-def test_mingxing_refuses(notation: str, fields: dict[str, Any], culprit: str) -> None:
+def test_mingxing_refuses(notation: str, fields: dict[str, Any], code: str, culprit: str
+                          ) -> None:
     result = mingxing(notation, **fields)
     assert result.total is None
+    assert result.error_code == code
     assert culprit in result.error
 
 
 def test_mingxing_unknown_field_is_an_error() -> None:
     result = score({**parse_notation(PLAIN).to_json(), "kong_discard": True}, "mingxing")
     assert result.total is None
+    assert result.error_code == "invalid_hand"
     assert "kong_discard" in result.error
 
 

@@ -114,30 +114,33 @@ def test_sichuan_best_reading_wins_over_plain() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hand", "culprit"),
+    ("hand", "code", "culprit"),
     [
         pytest.param({"concealed": list("EEE") + ["1m", "2m", "3m", "4m", "5m", "6m", "7m",
                                                    "8m", "9m", "1m", "1m"], "win_tile": "1m"},
-                     "E is an honor", id="honor"),
+                     "honor_tile", "E is an honor", id="honor"),
         pytest.param({**parse_notation("123456789m11122m").to_json(), "flowers": ["1f"]},
-                     "1f is a flower", id="flower"),
-        pytest.param(parse_notation("[123m]456789m11122m").to_json(), "no chows", id="chow"),
-        pytest.param(parse_notation("123m456p789s11122s").to_json(), "all three suits",
-                     id="three-suits"),
-        pytest.param({**parse_notation("123456789m11122m").to_json(), "base": 0}, "base is 0",
-                     id="base"),
+                     "flower_tile", "1f is a flower", id="flower"),
+        pytest.param(parse_notation("[123m]456789m11122m").to_json(), "declared_chow", "no chows",
+                     id="chow"),
+        pytest.param(parse_notation("123m456p789s11122s").to_json(), "three_suits",
+                     "all three suits", id="three-suits"),
+        pytest.param({**parse_notation("123456789m11122m").to_json(), "base": 0}, "bad_base",
+                     "base is 0", id="base"),
         pytest.param({**parse_notation("[2222p]123345m999p66p").to_json(), "kong_discard": True,
-                      "self_drawn": True}, "kong_discard", id="kong-discard-self-drawn"),
+                      "self_drawn": True}, "kong_discard_conflict", "kong_discard",
+                     id="kong-discard-self-drawn"),
         # The first section's 将对 example 222万 555万 888万 222条 55筒 holds three suits.
-        pytest.param(parse_notation("222555888m222s55p").to_json(), "all three suits",
-                     id="seed-jiang-dui-three-suits"),
-        pytest.param(parse_notation("12345678m111p22p9p").to_json(), "no reading",
-                     id="not-a-win"),
+        pytest.param(parse_notation("222555888m222s55p").to_json(), "three_suits",
+                     "all three suits", id="seed-jiang-dui-three-suits"),
+        pytest.param(parse_notation("12345678m111p22p9p").to_json(), "not_winning",
+                     "no reading", id="not-a-win"),
     ],
 )
-def test_sichuan_refuses(hand: dict[str, Any], culprit: str) -> None:
+def test_sichuan_refuses(hand: dict[str, Any], code: str, culprit: str) -> None:
     result = score(hand, "sichuan")
     assert result.total is None
+    assert result.error_code == code
     assert culprit in result.error
 
 
