@@ -22,6 +22,15 @@ from fanscan.errors import FanscanError
 
 ORDER = 20
 
+EPILOG = """\
+exit status:
+  0  the hand (every hand, with --jsonl) was scored
+  1  bad input: an unreadable notation, photo or file, or a hand that is not a winning hand;
+     with --jsonl every line still gets its result line (with "error"), and the status is 1
+     when any line failed
+  2  usage error (unknown option, two sources at once)
+"""
+
 _WINDS = ("E", "S", "W", "N")
 
 
@@ -104,12 +113,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
         help="score a hand (notation, JSON lines or a photo)",
-        description="Score a hand: --hand NOTATION, --jsonl FILE, a PHOTO or --sample.",
+        description="Score a hand: --hand NOTATION, --jsonl FILE, a PHOTO or --sample. A photo's "
+        "hand is shown (notation and summary) before its fans, to check against the table.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("photo", nargs="?", metavar="PHOTO", help="photo of the hand to read")
+    parser.add_argument(
+        "photo", nargs="?", metavar="PHOTO", help="photo of the hand to read (- for stdin)"
+    )
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
-        "--hand", metavar="NOTATION", help='hand notation, e.g. "123m456p789s123sEE"'
+        "--hand",
+        metavar="NOTATION",
+        help='hand notation, e.g. "123m456p789s123sEE" or "[567m,2]..." (- for stdin)',
     )
     source.add_argument("--jsonl", metavar="FILE", help="hand JSON per line (- for stdin)")
     source.add_argument("--sample", action="store_true", help="score the bundled sample photo")
@@ -128,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.annotate and not (args.photo or args.sample):
         raise FanscanError("bad_arguments", "--annotate needs a PHOTO (or --sample)")
+    if args.annotate:
+        from fanscan.cli._inputs import check_image_out
+
+        check_image_out(args.annotate, "--annotate")
     from fanscan.scoring.ruleset import get_ruleset
 
     get_ruleset(args.rules)  # an unknown rule set is an error before any work
@@ -148,13 +168,18 @@ def _run_notation(args: argparse.Namespace) -> int:
     from fanscan.scoring.ruleset import get_ruleset, score
 
     size = get_ruleset(args.rules).hand_size
-    hand = parse_notation(args.hand, size=size).to_json()
+    text = args.hand
+    if text == "-":
+        from fanscan.cli._inputs import stdin_text
+
+        text = stdin_text("a hand in the notation")
+    hand = parse_notation(text, size=size).to_json()
     hand.update(condition_overrides(args))
     result = score(hand, args.rules)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     elif not result.error:
-        print(format_table(result, title=args.hand))
+        print(format_table(result, title=text))
     return _exit_status(result)
 
 
@@ -169,16 +194,19 @@ def _run_photo(args: argparse.Namespace) -> int:
     from fanscan.scoring.ruleset import score
     from fanscan.vision.reader import read_photo
 
+    from fanscan.cli._inputs import photo_source
+    from fanscan.cli.read import hand_line, hand_notation
+
     path = args.photo
     if args.sample:
         from fanscan.vision.samples import sample_photo_path
 
         path = str(sample_photo_path())
-    reading = read_photo(path)
+    reading = read_photo(photo_source(path))
     overrides = condition_overrides(args)
-    result = score({**reading.hand, **overrides}, args.rules)
+    result = score({**reading.hand.to_json(), **overrides}, args.rules)
     alternatives = [
-        (description, score({**hand, **overrides}, args.rules))
+        (description, score({**hand.to_json(), **overrides}, args.rules))
         for description, hand in reading.alternatives
     ]
     if args.annotate:
@@ -191,8 +219,11 @@ def _run_photo(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(obj, ensure_ascii=False))
     else:
+        print(path if path != "-" else "the photo on standard input")
+        print(f"  hand: {hand_notation(reading.hand)}")
+        print(f"  {hand_line(reading.hand)}")
         if not result.error:
-            print(format_table(result, title=path))
+            print(format_table(result))
         for doubt in reading.doubts:
             print(f"  doubt: {doubt}")
         for description, alt in alternatives:
@@ -208,25 +239,33 @@ def _run_jsonl(source: str, rules: str) -> int:
 
     ruleset = get_ruleset(rules)
     if source == "-":
-        _stream(sys.stdin, sys.stdout, rules, ruleset, score)
-        return 0
-    try:
-        with open(source, encoding="utf-8-sig") as handle:
-            _stream(handle, sys.stdout, rules, ruleset, score)
-    except OSError as error:
-        raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
-    return 0
+        failed = _stream(sys.stdin, sys.stdout, rules, ruleset, score)
+    else:
+        try:
+            with open(source, encoding="utf-8-sig") as handle:
+                failed = _stream(handle, sys.stdout, rules, ruleset, score)
+        except OSError as error:
+            raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
+    if failed:
+        print(f"fanscan: error: {failed} of the hands failed (see their \"error\")",
+              file=sys.stderr)
+    return 1 if failed else 0
 
 
-def _stream(lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, score: Any) -> None:
+def _stream(lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, score: Any) -> int:
+    """Write one result line per line read; the number of results with an error."""
     write = out.write
+    failed = 0
     for number, line in enumerate(lines, 1):
-        write(_score_line(number, line, rules, ruleset, score) + "\n")
+        text, ok = _score_line(number, line, rules, ruleset, score)
+        failed += not ok
+        write(text + "\n")
     out.flush()
+    return failed
 
 
-def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) -> str:
-    """The result of one JSON line as one line of JSON text."""
+def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) -> tuple[str, bool]:
+    """The result of one JSON line as one line of JSON text, and whether it has no error."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as error:
@@ -235,10 +274,12 @@ def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) ->
             if line.strip()
             else (f"line {number} is empty")
         )
-        return _failed(rules, ruleset, message)
+        return _failed(rules, ruleset, message), False
     except RecursionError:
-        return _failed(rules, ruleset, f"line {number} is JSON nested too deeply to be a hand")
-    return score(obj, rules).json_text()
+        text = _failed(rules, ruleset, f"line {number} is JSON nested too deeply to be a hand")
+        return text, False
+    result = score(obj, rules)
+    return result.json_text(), result.error is None
 
 
 def _failed(rules: str, ruleset: Any, message: str) -> str:

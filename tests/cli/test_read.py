@@ -58,7 +58,7 @@ def _truncated(path: Path) -> Path:
     ("make", "words"),
     [
         pytest.param(lambda d: d / "missing.jpg", "no such file", id="missing"),
-        pytest.param(lambda d: d, "is a directory", id="directory"),
+        pytest.param(lambda d: d, "holds no photos", id="folder-without-photos"),
         pytest.param(lambda d: _write(d / "empty.jpg", b""), "is empty", id="empty"),
         pytest.param(lambda d: _write(d / "notes.jpg", b"shopping list"), "not an image", id="not-an-image"),
         pytest.param(lambda d: _truncated(d / "cut.jpg"), "could not be decoded", id="truncated"),
