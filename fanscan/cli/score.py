@@ -239,29 +239,31 @@ def _run_jsonl(source: str, rules: str) -> int:
 
     ruleset = get_ruleset(rules)
     if source == "-":
-        failed = _stream(sys.stdin, sys.stdout, rules, ruleset, score)
+        failed, total = _stream(sys.stdin, sys.stdout, rules, ruleset, score)
     else:
         try:
             with open(source, encoding="utf-8-sig") as handle:
-                failed = _stream(handle, sys.stdout, rules, ruleset, score)
+                failed, total = _stream(handle, sys.stdout, rules, ruleset, score)
         except OSError as error:
             raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
     if failed:
-        print(f"fanscan: error: {failed} of the hands failed (see their \"error\")",
+        print(f"fanscan: error: {failed} of {total} lines failed (their results say why)",
               file=sys.stderr)
     return 1 if failed else 0
 
 
-def _stream(lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, score: Any) -> int:
-    """Write one result line per line read; the number of results with an error."""
+def _stream(
+    lines: Iterable[str], out: TextIO, rules: str, ruleset: Any, score: Any
+) -> tuple[int, int]:
+    """Write one result line per line read; (results with an error, lines)."""
     write = out.write
-    failed = 0
+    failed = number = 0
     for number, line in enumerate(lines, 1):
         text, ok = _score_line(number, line, rules, ruleset, score)
         failed += not ok
         write(text + "\n")
     out.flush()
-    return failed
+    return failed, number
 
 
 def _score_line(number: int, line: str, rules: str, ruleset: Any, score: Any) -> tuple[str, bool]:

@@ -80,7 +80,7 @@ def test_export_obb_only_for_yolo(tmp_path: Path, capsys: pytest.CaptureFixture[
         main(
             ["export", str(folder), "--format", "coco", "--obb", "--out", str(tmp_path / "c.json")]
         )
-        == 1
+        == 2
     )
     assert "--obb only applies to --format yolo" in capsys.readouterr().err
 

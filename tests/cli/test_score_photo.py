@@ -124,5 +124,5 @@ def test_score_annotate_into_a_missing_folder_says_so(
 
 
 def test_score_annotate_needs_a_photo(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["score", "--hand", "123m456p789s123sEE", "--annotate", "x.jpg"]) == 1
+    assert main(["score", "--hand", "123m456p789s123sEE", "--annotate", "x.jpg"]) == 2
     assert "--annotate needs a PHOTO" in capsys.readouterr().err
