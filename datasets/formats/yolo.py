@@ -140,9 +140,9 @@ def _source_of(image: str) -> str:
 
 
 def validation_photos(images: Sequence[str], fraction: float) -> set[str]:
-    """The photos to validate on: about ``fraction`` of them, whole photos (and all versions of
-    one source photo together), chosen by a hash of the name so that the same photo always falls
-    on the same side, whatever else is in the set. At least one of each side when both can have one.
+    """The photos to validate on: ``fraction`` of them (rounded), whole photos, all versions of
+    one source photo together, chosen by a hash of the name, so that the same photos always split
+    the same way. At least one on each side when both can have one.
 
     >>> val = validation_photos(["a.jpg", "b.jpg", "c_jpg.rf.1.jpg", "c_jpg.rf.2.jpg"], 0.3)
     >>> len({"a.jpg", "b.jpg", "c"} & {name.split("_jpg")[0] for name in val})  # 1 of 3 sources
