@@ -11,10 +11,10 @@ common public sets ship in ``maps/`` and are named without their suffix (``bundl
 >>> custom = parse_class_map("joker: null\\nred-five: 5p\\n", "mine.yaml")
 >>> custom.code("joker", "line 3"), custom.code("red-five", "line 4"), custom.left_out
 (None, '5p', {'joker'})
->>> custom.code("dragon", "line 5")
+>>> custom.code("dragon", "line 5")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-fanscan.errors.FanscanError: line 5: class 'dragon' is not in the class map mine.yaml (map it to a tile code, or to nothing to leave it out)
+fanscan.errors.FanscanError: line 5: class 'dragon' is not in the class map mine.yaml (map it ...
 """
 
 from __future__ import annotations

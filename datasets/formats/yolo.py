@@ -151,7 +151,9 @@ def validation_photos(images: Sequence[str], fraction: float) -> set[str]:
     True
     """
     if not 0 <= fraction < 1:
-        raise FanscanError("bad_option", f"--val-fraction must be at least 0 and below 1, not {fraction}")
+        raise FanscanError(
+            "bad_option", f"--val-fraction must be at least 0 and below 1, not {fraction}"
+        )
     sources = sorted({_source_of(image) for image in images}, key=_hash)
     count = round(len(sources) * fraction)
     if fraction > 0 and len(sources) >= 2:

@@ -55,7 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--debug", dest="debug_dir", metavar="DIR",
                         help="(one photo) write the intermediate images (finder maps, "
                         "detections, crops) to DIR")
-    parser.add_argument("--model", metavar="ONNX", help="classifier model (default: the shipped one)")
+    parser.add_argument(
+        "--model", metavar="ONNX", help="classifier model (default: the shipped one)"
+    )
     parser.add_argument("--workers", type=_positive, default=1, metavar="N",
                         help="read in N processes (default 1)")
     parser.add_argument("--quiet", action="store_true",
@@ -81,7 +83,8 @@ def hand_line(hand: Hand) -> str:
     parts = [f"{hand.tile_count()} tiles", f"{len(hand.concealed)} standing"]
     parts += sets
     text = ", ".join(parts)
-    text += f"; winning tile {hand.win_tile.code}" if hand.win_tile is not None else "; no winning tile"
+    win = hand.win_tile
+    text += f"; winning tile {win.code}" if win is not None else "; no winning tile"
     if hand.flowers:
         text += f"; flower{'s' if len(hand.flowers) > 1 else ''} " + " ".join(
             f.code for f in hand.flowers
@@ -174,5 +177,6 @@ def _run_many(args: argparse.Namespace, photos: list[tuple[str, bytes | None]]) 
                 print(json.dumps({"file": outcome.name, **(outcome.reading or {})},
                                  ensure_ascii=False), flush=True)
             else:
-                print(("\n" if number else "") + f"== {outcome.name}\n{outcome.summary}", flush=True)
+                gap = "\n" if number else ""
+                print(f"{gap}== {outcome.name}\n{outcome.summary}", flush=True)
     return 1 if failed else 0
