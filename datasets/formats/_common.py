@@ -6,8 +6,8 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import Corners
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
@@ -50,7 +50,7 @@ def class_code(name: str, where: str) -> str:
     return name
 
 
-def coder(class_map: Any = None) -> Callable[[str, str], str | None]:
+def coder(class_map: ClassMap | None = None) -> Callable[[str, str], str | None]:
     """How class names become tile codes: through ``class_map`` (a ``class_map.ClassMap``, None
     for a class it leaves out), or, without one, as tile codes themselves (``class_code``)."""
     return class_map.code if class_map is not None else class_code

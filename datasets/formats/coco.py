@@ -19,6 +19,7 @@ from typing import Any
 
 from fanscan.atomic import write_text_atomic
 from fanscan.datasets.formats._common import coder, quad_area, rectangle, supercategory
+from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, labels_from_json, labels_to_json
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
@@ -110,7 +111,7 @@ def _tile(annotation: Any, codes: dict[Any, str], name: str) -> tuple[Any, dict[
     return annotation.get("image_id"), tile_json
 
 
-def parse_coco(text: str, name: str = "COCO file", class_map: Any = None) -> list[PhotoLabels]:
+def parse_coco(text: str, name: str = "COCO file", class_map: ClassMap | None = None) -> list[PhotoLabels]:
     """The photos of a COCO JSON text, in the order of its ``images``; annotations of a category
     ``class_map`` leaves out are skipped."""
     try:
@@ -155,7 +156,7 @@ def parse_coco(text: str, name: str = "COCO file", class_map: Any = None) -> lis
     return photos
 
 
-def load_coco(path: str | os.PathLike[str], class_map: Any = None) -> list[PhotoLabels]:
+def load_coco(path: str | os.PathLike[str], class_map: ClassMap | None = None) -> list[PhotoLabels]:
     """Read a COCO JSON file."""
     path = Path(path)
     try:

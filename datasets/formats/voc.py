@@ -13,10 +13,10 @@ import os
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from fanscan.atomic import write_text_atomic
 from fanscan.datasets.formats._common import coder, place_photo, rectangle
+from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, TileLabel
 from fanscan.errors import FanscanError
 
@@ -77,7 +77,7 @@ def _float(element: ET.Element, path: str, where: str) -> float:
         raise FanscanError("bad_dataset", f"{where}: <{path}> is {text!r}, not a number") from None
 
 
-def parse_voc(text: str, name: str = "VOC annotation", class_map: Any = None) -> PhotoLabels:
+def parse_voc(text: str, name: str = "VOC annotation", class_map: ClassMap | None = None) -> PhotoLabels:
     """The photo described by one annotation XML (objects of a class ``class_map`` leaves out
     are skipped)."""
     try:
@@ -125,7 +125,7 @@ def save_voc(
     )
 
 
-def load_voc(dataset: str | os.PathLike[str], class_map: Any = None) -> list[PhotoLabels]:
+def load_voc(dataset: str | os.PathLike[str], class_map: ClassMap | None = None) -> list[PhotoLabels]:
     """Read every annotation in ``dataset/Annotations`` (photos named relative to JPEGImages/)."""
     folder = Path(dataset) / "Annotations"
     if not folder.is_dir():

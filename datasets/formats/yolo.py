@@ -14,10 +14,10 @@ import hashlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from fanscan.atomic import write_text_atomic
 from fanscan.datasets.formats._common import coder, place_photo, rectangle
+from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, TileLabel, find_photos
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
@@ -39,7 +39,7 @@ def format_yolo_data(
 
 
 def parse_yolo_data(
-    text: str, name: str = "data.yaml", class_map: Any = None
+    text: str, name: str = "data.yaml", class_map: ClassMap | None = None
 ) -> list[str | None]:
     """The tile codes of a ``data.yaml``'s classes (a list, or a mapping from index to name),
     through ``class_map`` when given (None for a class it leaves out)."""
@@ -188,7 +188,7 @@ def save_yolo(
     write_text_atomic(root / "data.yaml", format_yolo_data(CLASS_LABELS, *split))
 
 
-def load_yolo(dataset: str | os.PathLike[str], class_map: Any = None) -> list[PhotoLabels]:
+def load_yolo(dataset: str | os.PathLike[str], class_map: ClassMap | None = None) -> list[PhotoLabels]:
     """Read a YOLO dataset folder (``data.yaml``, ``images/``, ``labels/``, a split's photos in
     subfolders such as ``images/train``); photo sizes come from the images. A photo without a
     label file has no tiles. ``class_map`` turns the class names into tile codes."""

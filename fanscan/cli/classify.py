@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fanscan.errors import FanscanError
+
+if TYPE_CHECKING:
+    from fanscan.vision.image_io import Photo
 
 ORDER = 30
 
@@ -38,11 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from fanscan.vision.classifier import TileClassifier, default_classifier
-    from fanscan.vision.image_io import load_photo
-    from fanscan.vision.flowers import FlowerLooks, default_flower_looks
-
     from fanscan.cli._inputs import STDIN, photo_source
+    from fanscan.vision.classifier import TileClassifier, default_classifier
+    from fanscan.vision.flowers import FlowerLooks, default_flower_looks
+    from fanscan.vision.image_io import load_photo
 
     if args.crops.count(STDIN) > 1:
         raise FanscanError("bad_arguments", "standard input (-) can be read only once")
@@ -73,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def tiles_in_photo(photo: Any) -> int:
+def tiles_in_photo(photo: Photo) -> int:
     """How many tiles the finder sees in a large image (0 for one small enough to be a crop)."""
     if max(photo.size) <= CROP_LONG_SIDE:
         return 0
