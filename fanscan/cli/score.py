@@ -119,7 +119,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "photo", nargs="?", metavar="PHOTO", help="photo of the hand to read (- for stdin)"
+        "photo",
+        nargs="?",
+        metavar="PHOTO",
+        help="photo of the hand to read; - reads standard input: a photo, a hand in the "
+        "notation or one hand JSON",
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
@@ -159,27 +163,66 @@ def run(args: argparse.Namespace) -> int:
             )
         return _run_jsonl(args.jsonl, args.rules)
     if args.hand:
-        return _run_notation(args)
+        text = args.hand
+        if text == "-":
+            from fanscan.cli._inputs import stdin_text
+
+            text = stdin_text("a hand in the notation")
+        return _run_notation(args, text)
+    if args.photo == "-":
+        return _run_stdin(args)
     return _run_photo(args)
 
 
-def _run_notation(args: argparse.Namespace) -> int:
+def _run_stdin(args: argparse.Namespace) -> int:
+    """``score -``: standard input holds a photo, a hand in the notation or one hand JSON."""
+    from fanscan.cli._inputs import stdin_bytes
+
+    data = stdin_bytes("a photo or a hand")
+    text = _as_text(data)
+    if text is None:
+        return _run_photo(args, data)
+    if not text.startswith("{"):
+        return _run_notation(args, text)
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FanscanError(
+            "invalid_hand", f"standard input is not a hand JSON object ({error.msg})"
+        ) from None
+    if not isinstance(obj, dict):
+        raise FanscanError("invalid_hand", "standard input is not a hand JSON object")
+    return _score_and_print(args, {**obj, **condition_overrides(args)}, "the hand on standard input")
+
+
+def _as_text(data: bytes) -> str | None:
+    """``data`` as stripped text, or None when it is binary (a photo)."""
+    if b"\0" in data[:4096]:
+        return None
+    try:
+        return data.decode("utf-8-sig").strip()
+    except UnicodeDecodeError:
+        return None
+
+
+def _run_notation(args: argparse.Namespace, text: str) -> int:
     from fanscan.scoring.notation import parse_notation
-    from fanscan.scoring.ruleset import get_ruleset, score
+    from fanscan.scoring.ruleset import get_ruleset
 
     size = get_ruleset(args.rules).hand_size
-    text = args.hand
-    if text == "-":
-        from fanscan.cli._inputs import stdin_text
-
-        text = stdin_text("a hand in the notation")
     hand = parse_notation(text, size=size).to_json()
     hand.update(condition_overrides(args))
+    return _score_and_print(args, hand, text)
+
+
+def _score_and_print(args: argparse.Namespace, hand: dict[str, Any], title: str) -> int:
+    from fanscan.scoring.ruleset import score
+
     result = score(hand, args.rules)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     elif not result.error:
-        print(format_table(result, title=text))
+        print(format_table(result, title=title))
     return _exit_status(result)
 
 
@@ -190,11 +233,10 @@ def _exit_status(result: Any) -> int:
     return 0
 
 
-def _run_photo(args: argparse.Namespace) -> int:
+def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     from fanscan.scoring.ruleset import score
     from fanscan.vision.reader import read_photo
 
-    from fanscan.cli._inputs import photo_source
     from fanscan.cli.read import hand_line, hand_notation
 
     path = args.photo
@@ -202,7 +244,7 @@ def _run_photo(args: argparse.Namespace) -> int:
         from fanscan.vision.samples import sample_photo_path
 
         path = str(sample_photo_path())
-    reading = read_photo(photo_source(path))
+    reading = read_photo(data if data is not None else path)
     overrides = condition_overrides(args)
     result = score({**reading.hand.to_json(), **overrides}, args.rules)
     alternatives = [

@@ -276,3 +276,36 @@ def test_score_hand_from_empty_standard_input_says_so(
     assert capsys.readouterr().err == (
         "fanscan: error: standard input is empty (expected a hand in the notation)\n"
     )
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    from types import SimpleNamespace
+
+    monkeypatch.setattr("sys.stdin", SimpleNamespace(buffer=io.BytesIO(data)))
+
+
+def test_score_dash_reads_a_hand_in_the_notation(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, (HAND + "\n").encode())
+    assert main(["score", "-", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 12
+
+
+def test_score_dash_reads_one_hand_json_with_the_flags(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, json.dumps(_hand_json()).encode())
+    assert main(["score", "-", "--self-drawn", "--json"]) == 0
+    names = {f["name"] for f in json.loads(capsys.readouterr().out)["fans"]}
+    assert "Fully Concealed Hand" in names  # self-drawn with nothing claimed
+
+
+def test_score_dash_with_a_broken_hand_json_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, b'{"concealed": [')
+    assert main(["score", "-"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fanscan: error: standard input is not a hand JSON object")
+    assert err.count("\n") == 1
