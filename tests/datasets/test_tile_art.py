@@ -69,7 +69,7 @@ def test_tile_art_render_back_rejects_unknown_colour():
 
 def test_tile_art_hidden_system_art_leaves_no_debian_style_or_font(monkeypatch):
     # The suite's --no-system-art option (tests/conftest.py): a machine without Debian's packages.
-    from conftest import hide_system_art
+    from no_system_art import hide_system_art
 
     from fanscan.datasets import composed_faces, scenes
 
