@@ -34,10 +34,22 @@ def _hidden(value: Any) -> Any:
     return value
 
 
-def hide_system_art(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make this process see no Debian tile art or fonts (see the module docstring)."""
+def clear_art_caches() -> None:
+    """Forget what the art modules' cached functions (the fonts found, ...) have answered."""
     import importlib
 
+    for name in _ART_MODULES:
+        for value in vars(importlib.import_module(name)).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+
+
+def hide_system_art(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make this process see no Debian tile art or fonts (see the module docstring); a test
+    that calls it calls ``clear_art_caches`` when done, so that later tests see the art again."""
+    import importlib
+
+    clear_art_caches()
     for name in _ART_MODULES:
         module = importlib.import_module(name)
         for attribute, value in list(vars(module).items()):

@@ -67,12 +67,13 @@ def test_tile_art_render_back_rejects_unknown_colour():
         tile_art.render_back("plaid")
 
 
-def test_tile_art_hidden_system_art_leaves_no_debian_style_or_font(monkeypatch):
+def test_tile_art_hidden_system_art_leaves_no_debian_style_or_font(monkeypatch, request):
     # The suite's --no-system-art option (tests/conftest.py): a machine without Debian's packages.
-    from no_system_art import hide_system_art
+    from no_system_art import clear_art_caches, hide_system_art
 
     from fanscan.datasets import composed_faces, scenes
 
+    request.addfinalizer(clear_art_caches)  # runs before monkeypatch puts the paths back
     hide_system_art(monkeypatch)
     assert set(tile_art.available_styles()) <= {"cangjie6"}  # only ../shared art may remain
     assert composed_faces.available_fonts() == ()
