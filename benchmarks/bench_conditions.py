@@ -87,7 +87,7 @@ def _read_one(job: tuple[int, tuple[str, ...]]) -> tuple[int, dict[str, bool]]:
         quality = 40 if name == "jpeg40" else 92
         data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
         try:
-            exact[name] = _key(read_photo(data).hand) == want
+            exact[name] = _key(read_photo(data).hand.to_json()) == want
         except FanscanError:
             exact[name] = False
     return seed, exact

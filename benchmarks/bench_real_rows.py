@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                 shown = as_hand = read_photo(data.tobytes(), classifier=judge, flower_looks=looks[fold])
                 truth = Counter(c.code for c in chosen)
                 totals["hands"] += 1
-                read = _hand_tiles(as_hand.hand)
+                read = _hand_tiles(as_hand.hand.to_json())
                 totals["hands_right"] += read == truth
                 if read != truth:
                     print(json.dumps({"set": group, "row": n, "missed": sorted((truth - read).elements()),

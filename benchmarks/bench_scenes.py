@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         try:
             reading = read_photo(scene.jpeg, classifier=classifier)
-            got = reading.hand
+            got = reading.hand.to_json()
         except FanscanError as error:
             reading, got = None, None
             reasons[error.code] += 1

@@ -27,7 +27,9 @@ from fanscan.scoring.tiles import CLASS_LABELS
 
 FORMAT = "fanscan-labels/1"
 SUFFIX = ".fanscan.json"
-PHOTO_EXTENSIONS = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".gif"})
+PHOTO_EXTENSIONS = frozenset(
+    {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".gif", ".heic", ".heif"}
+)
 
 Source = Literal["model", "person"]
 Status = Literal["unreviewed", "reviewed"]

@@ -22,6 +22,7 @@ import numpy as np
 from fanscan.datasets import tile_art
 from fanscan.datasets.textures import TABLE_KINDS, table_texture
 from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
+from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import TILE_CODES
 
 TILE_W, TILE_H, TILE_T = 26.0, 35.0, 18.0
@@ -474,6 +475,12 @@ def generate_scene(
     """
     rng = np.random.default_rng(seed)
     styles = [s for s in SCENE_STYLES if s in tile_art.available_styles()]
+    if not style and not styles:
+        raise FanscanError(
+            "style_unavailable",
+            "no tile art to render scenes with: install Debian's xmahjongg or gnome-mahjongg "
+            "(see README, Optional Debian packages)",
+        )
     style = style or str(rng.choice(styles))
     faces = tile_art.load_faces(style)
     random_hand = random_groups(rng)

@@ -5,13 +5,14 @@ Grammar (the contract's notation, as in the widely used MCR calculators)::
     hand     := item+ [flowers]
     item     := tiles | meld            (spaces between items are allowed)
     tiles    := digits suit | honor     digits 1-9, suit m p s; honors E S W N C F P
-    meld     := "[" tiles+ [claim] "]"  three tiles of a chow or pung, four of a kong
+    meld     := "[" tiles+ [[","] claim] "]"  three tiles of a chow or pung, four of a kong
     claim    := one digit: chow 1-3 (which tile was claimed), pung 1-3 (from left, across, right),
                 kong 1-3 (exposed), 5-7 (added to a pung claimed from 1-3); a kong without
                 a claim is concealed
     flowers  := ("+" | space) digits "f" ...   flower and season codes 1f-8f
 
-The last standing tile written is the winning tile. Win conditions (self-drawn, winds, ...) are not
+The claim may follow a comma, as the MCR calculators' other form writes it: ``[567m,2]`` is
+``[567m2]``, ``[999s,3]`` is ``[999s3]``. The last standing tile written is the winning tile. Win conditions (self-drawn, winds, ...) are not
 part of the notation; they come with the hand JSON or the CLI flags.
 
 Standing tiles, a chow claimed on its 2nd tile, a pung from the right and a concealed kong:
@@ -21,6 +22,18 @@ Standing tiles, a chow claimed on its 2nd tile, a pung from the right and a conc
 [('chow', False, 2), ('pung', False, 3), ('kong', True, None)]
 >>> hand.win_tile.code, len(hand.concealed)
 ('5p', 5)
+
+The comma form reads the same hand; the printer writes the claim without the comma:
+
+>>> comma = parse_notation("[567m,2][999s,3]123p45sEE6s")
+>>> comma == parse_notation("[567m2][999s3]123p45sEE6s")
+True
+>>> [(m.kind, m.claimed_from) for m in comma.melds], format_notation(comma)
+([('chow', 2), ('pung', 3)], '[567m2][999s3]123p45sEE6s')
+>>> len(parse_notation("[567m,2][999s,3]123p45sEE", complete=False).concealed)  # waiting
+7
+>>> [m.claimed_from for m in parse_notation("[8888p,1][1111s,6]123789m55s").melds]
+[1, 6]
 
 An exposed kong, an added kong and flowers after a ``+`` or a space:
 
@@ -57,6 +70,14 @@ fanscan.errors.FanscanError: the meld [124m] at column 1 is not a chow, pung or 
 Traceback (most recent call last):
 ...
 fanscan.errors.FanscanError: the meld [567m4] at column 1 has claim 4; a chow takes 1-3
+>>> parse_notation("[567m,]11p")
+Traceback (most recent call last):
+...
+fanscan.errors.FanscanError: the comma at column 6 needs a claim digit before ']' in '[567m,]11p'
+>>> parse_notation("[567m,4]11p")
+Traceback (most recent call last):
+...
+fanscan.errors.FanscanError: the meld [567m,4] at column 1 has claim 4; a chow takes 1-3
 >>> parse_notation("123m+1f9f")
 Traceback (most recent call last):
 ...
@@ -151,6 +172,15 @@ class _Parser:
             if text[self.pos].isdigit() and self.pos + 1 == close:
                 claim = int(text[self.pos])
                 self.pos += 1
+                continue
+            if text[self.pos] == "," and tiles and claim is None:
+                if self.pos + 2 != close or not text[self.pos + 1].isdigit():
+                    raise _error(
+                        f"the comma at column {self.pos + 1} needs a claim digit before ']'"
+                        f" in {text!r}"
+                    )
+                claim = int(text[self.pos + 1])
+                self.pos += 2
                 continue
             if text[self.pos].isdigit():
                 raise self.digits_without_suit()

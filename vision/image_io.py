@@ -385,15 +385,45 @@ def _to_rgb(image: Image.Image, top: float = 255.0) -> Image.Image:
     return image
 
 
+_HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs",
+                          b"mif1", b"msf1"})
+_heif_ready = False
+
+
+def is_heif(data: bytes) -> bool:
+    """Whether ``data`` is a HEIC / HEIF file (an ISO media file of a HEIF brand)."""
+    return data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS
+
+
+def _heif_support(name: str) -> None:
+    """Teach PIL to open HEIC / HEIF (the iPhone's photos) through pillow-heif, once."""
+    global _heif_ready
+    if _heif_ready:
+        return
+    try:
+        import pillow_heif
+    except ImportError:
+        raise FanscanError(
+            "unreadable_image",
+            f"{name} is a HEIC/HEIF photo; reading it needs pillow-heif: "
+            "pip install 'fanscan[heif]' (or save the photo as JPEG)",
+        ) from None
+    pillow_heif.register_heif_opener()
+    _heif_ready = True
+
+
 def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFAULT_BUDGET) -> Photo:
     """Open a photo (path or bytes), check it is an image of acceptable size; nothing is decoded yet.
 
+    HEIC / HEIF photos are read through pillow-heif when it is installed (the ``heif`` extra).
     Raises FanscanError ``not_found``, ``unreadable_image`` or ``image_too_large`` (also when even
     the smallest decode would not fit ``budget``).
     """
     data, name = _read_source(source)
     if not data:
         raise FanscanError("unreadable_image", f"{name} is empty")
+    if is_heif(data):
+        _heif_support(name)
     try:
         image = Image.open(io.BytesIO(data))
         width, height = image.size

@@ -26,7 +26,8 @@ from typing import Any
 
 import cv2
 import numpy as np
-from fanscan.scoring.tiles import BACK, CLASS_LABELS
+from fanscan.scoring.hand import Hand, Meld
+from fanscan.scoring.tiles import BACK, CLASS_LABELS, TILE_BY_CODE
 from fanscan.vision import annotate, consistency, finder, flowers, layout, white_balance
 from fanscan.vision.detections import HandLayout, TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
@@ -123,11 +124,17 @@ class FoundTile:
 
 @dataclass(frozen=True)
 class PhotoReading:
-    """What a photo shows: tiles, the hand, other plausible readings and doubts."""
+    """What a photo shows: tiles, the hand, other plausible readings and doubts.
+
+    ``hand`` (and each alternative's) is the scoring core's ``Hand`` as far as the photo shows it,
+    with the default win conditions; it is not checked, so ``score(reading.hand)`` answers a hand
+    the photo shows wrongly (a tile missing, say) with a result that says why. ``to_json`` writes
+    it as the contract's hand JSON.
+    """
 
     tiles: list[FoundTile]
-    hand: dict
-    alternatives: list[tuple[str, dict]]
+    hand: Hand
+    alternatives: list[tuple[str, Hand]]
     doubts: list[str]
     image_size: tuple[int, int]
     groups: list[dict] = field(default_factory=list)
@@ -139,10 +146,10 @@ class PhotoReading:
         """The contract's ``read`` object, plus groups, alternatives and the image size."""
         return {
             "tiles": [t.to_json() for t in self.tiles],
-            "hand": self.hand,
+            "hand": self.hand.to_json(),
             "doubts": list(self.doubts),
             "groups": self.groups,
-            "alternatives": [{"description": d, "hand": h} for d, h in self.alternatives],
+            "alternatives": [{"description": d, "hand": h.to_json()} for d, h in self.alternatives],
             "image_size": list(self.image_size),
             "left_out": [t.to_json() for t in self.left_out],
         }
@@ -172,6 +179,17 @@ class PhotoReading:
     def save_annotated(self, path: str | os.PathLike[str], banner: str | None = None) -> None:
         """Write the annotated photo (JPEG or PNG by extension) atomically."""
         _write_image(Path(path), self.annotated(banner=banner))
+
+
+def hand_of_layout(obj: dict[str, Any]) -> Hand:
+    """The ``Hand`` of a layout's hand dict, unchecked: the tile count may be off, and a hand read
+    from tiles not meant as one (``one_hand=False``) may hold a tile more than four times."""
+    return Hand(
+        tuple(TILE_BY_CODE[code] for code in obj["concealed"]),
+        tuple(Meld.from_json(meld, number) for number, meld in enumerate(obj["melds"], 1)),
+        TILE_BY_CODE[obj["win_tile"]] if obj["win_tile"] else None,
+        tuple(TILE_BY_CODE[code] for code in obj["flowers"]),
+    )
 
 
 def _write_image(path: Path, image: np.ndarray) -> None:
@@ -690,8 +708,8 @@ def read_photo(
     ]
     reading = PhotoReading(
         tiles=tiles,
-        hand=hand_layout.hand,
-        alternatives=list(hand_layout.alternatives),
+        hand=hand_of_layout(hand_layout.hand),
+        alternatives=[(d, hand_of_layout(h)) for d, h in hand_layout.alternatives],
         doubts=_tile_doubts(readings, hand_layout, corrections) + _left_out_doubts(left_out)
         + list(hand_layout.doubts),
         image_size=photo.size,

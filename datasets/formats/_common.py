@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
+from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import Corners
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
@@ -43,9 +45,15 @@ def class_code(name: str, where: str) -> str:
         raise FanscanError(
             "bad_dataset",
             f"{where}: class {name!r} is not a tile code (1m-9m, 1p-9p, 1s-9s, E S W N C F P, "
-            "1f-8f, back)",
+            "1f-8f, back); a class map (fanscan import --map) names the codes of other classes",
         )
     return name
+
+
+def coder(class_map: ClassMap | None = None) -> Callable[[str, str], str | None]:
+    """How class names become tile codes: through ``class_map`` (a ``class_map.ClassMap``, None
+    for a class it leaves out), or, without one, as tile codes themselves (``class_code``)."""
+    return class_map.code if class_map is not None else class_code
 
 
 def place_photo(source: Path, target: Path) -> None:

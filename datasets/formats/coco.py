@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from fanscan.atomic import write_text_atomic
-from fanscan.datasets.formats._common import class_code, quad_area, rectangle, supercategory
+from fanscan.datasets.formats._common import coder, quad_area, rectangle, supercategory
+from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, labels_from_json, labels_to_json
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
@@ -110,8 +111,9 @@ def _tile(annotation: Any, codes: dict[Any, str], name: str) -> tuple[Any, dict[
     return annotation.get("image_id"), tile_json
 
 
-def parse_coco(text: str, name: str = "COCO file") -> list[PhotoLabels]:
-    """The photos of a COCO JSON text, in the order of its ``images``."""
+def parse_coco(text: str, name: str = "COCO file", class_map: ClassMap | None = None) -> list[PhotoLabels]:
+    """The photos of a COCO JSON text, in the order of its ``images``; annotations of a category
+    ``class_map`` leaves out are skipped."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
@@ -120,12 +122,15 @@ def parse_coco(text: str, name: str = "COCO file") -> list[PhotoLabels]:
         isinstance(document.get(key), list) for key in ("images", "annotations", "categories")
     ):
         raise _fail(name, "a COCO file needs lists 'images', 'annotations' and 'categories'")
+    to_code = coder(class_map)
     codes = {
-        category.get("id"): class_code(str(category.get("name")), name)
+        category.get("id"): to_code(str(category.get("name")), name)
         for category in document["categories"]
     }
     tiles_by_image: dict[Any, list[Any]] = {}
     for annotation in document["annotations"]:
+        if isinstance(annotation, dict) and codes.get(annotation.get("category_id"), "") is None:
+            continue  # a category the class map leaves out
         image_id, tile_json = _tile(annotation, codes, name)
         tiles_by_image.setdefault(image_id, []).append(tile_json)
     photos = []
@@ -151,7 +156,7 @@ def parse_coco(text: str, name: str = "COCO file") -> list[PhotoLabels]:
     return photos
 
 
-def load_coco(path: str | os.PathLike[str]) -> list[PhotoLabels]:
+def load_coco(path: str | os.PathLike[str], class_map: ClassMap | None = None) -> list[PhotoLabels]:
     """Read a COCO JSON file."""
     path = Path(path)
     try:
@@ -160,7 +165,7 @@ def load_coco(path: str | os.PathLike[str]) -> list[PhotoLabels]:
         raise FanscanError("not_found", f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise _fail(str(path), f"cannot be read ({error})") from None
-    return parse_coco(text, str(path))
+    return parse_coco(text, str(path), class_map)
 
 
 def save_coco(path: str | os.PathLike[str], photos: Sequence[PhotoLabels]) -> None:

@@ -1,25 +1,40 @@
 """Pascal VOC: one XML annotation per photo, in ``Annotations/``, photos in ``JPEGImages/``.
 
-Each tile is an ``<object>`` named by its tile code with an axis-aligned ``<bndbox>`` (pixel
-coordinates, as VOC tools expect). ``ImageSets/Main/trainval.txt`` lists the photos. VOC keeps only
+Each tile is an ``<object>`` named by its tile code with an axis-aligned ``<bndbox>`` in whole
+pixels, 1-based, first and last pixel covered (as the VOC devkit writes them; ``voc_box``); read
+back, a box covers those pixels. ``ImageSets/Main/trainval.txt`` lists the photos. VOC keeps only
 codes and boxes: tiles read back count as set by a person, photos as reviewed.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from fanscan.atomic import write_text_atomic
-from fanscan.datasets.formats._common import class_code, place_photo, rectangle
+from fanscan.datasets.formats._common import coder, place_photo, rectangle
+from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, TileLabel
 from fanscan.errors import FanscanError
 
 
-def _number(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+def voc_box(bounds: tuple[float, float, float, float], width: int, height: int) -> tuple[int, ...]:
+    """VOC's whole-pixel box of ``bounds`` (fanscan's pixel edges, from 0): the 1-based first and
+    last pixel columns and rows it covers, as the VOC devkit counts them, within the photo.
+
+    >>> voc_box((10.0, 20.5, 30.2, 40.0), 100, 100)
+    (11, 21, 31, 40)
+    """
+    x_min, y_min, x_max, y_max = bounds
+    return (
+        min(max(1, math.floor(x_min) + 1), width),
+        min(max(1, math.floor(y_min) + 1), height),
+        min(max(1, math.ceil(x_max)), width),
+        min(max(1, math.ceil(y_max)), height),
+    )
 
 
 def format_voc(photo: PhotoLabels) -> str:
@@ -40,8 +55,9 @@ def format_voc(photo: PhotoLabels) -> str:
         ET.SubElement(item, "truncated").text = "0"
         ET.SubElement(item, "difficult").text = "0"
         box = ET.SubElement(item, "bndbox")
-        for key, value in zip(("xmin", "ymin", "xmax", "ymax"), tile.bounds):
-            ET.SubElement(box, key).text = _number(value)
+        whole = voc_box(tile.bounds, photo.width, photo.height)
+        for key, value in zip(("xmin", "ymin", "xmax", "ymax"), whole):
+            ET.SubElement(box, key).text = str(value)
     ET.indent(root)
     return ET.tostring(root, encoding="unicode") + "\n"
 
@@ -61,8 +77,9 @@ def _float(element: ET.Element, path: str, where: str) -> float:
         raise FanscanError("bad_dataset", f"{where}: <{path}> is {text!r}, not a number") from None
 
 
-def parse_voc(text: str, name: str = "VOC annotation") -> PhotoLabels:
-    """The photo described by one annotation XML."""
+def parse_voc(text: str, name: str = "VOC annotation", class_map: ClassMap | None = None) -> PhotoLabels:
+    """The photo described by one annotation XML (objects of a class ``class_map`` leaves out
+    are skipped)."""
     try:
         root = ET.fromstring(text)
     except ET.ParseError as error:
@@ -72,11 +89,16 @@ def parse_voc(text: str, name: str = "VOC annotation") -> PhotoLabels:
     image = _text(root, "filename", name)
     width, height = (int(_float(root, f"size/{key}", name)) for key in ("width", "height"))
     tiles = []
+    to_code = coder(class_map)
     for number, item in enumerate(root.iter("object"), start=1):
         where = f"{name} object {number}"
-        bounds = [_float(item, f"bndbox/{key}", where) for key in ("xmin", "ymin", "xmax", "ymax")]
-        code = class_code(_text(item, "name", where), where)
-        tiles.append(TileLabel(code, rectangle(*bounds), 1.0, "person"))
+        code = to_code(_text(item, "name", where), where)
+        if code is None:
+            continue
+        x_min, y_min, x_max, y_max = (
+            _float(item, f"bndbox/{key}", where) for key in ("xmin", "ymin", "xmax", "ymax")
+        )
+        tiles.append(TileLabel(code, rectangle(x_min - 1, y_min - 1, x_max, y_max), 1.0, "person"))
     return PhotoLabels(image, width, height, tuple(tiles), status="reviewed")
 
 
@@ -103,12 +125,12 @@ def save_voc(
     )
 
 
-def load_voc(dataset: str | os.PathLike[str]) -> list[PhotoLabels]:
+def load_voc(dataset: str | os.PathLike[str], class_map: ClassMap | None = None) -> list[PhotoLabels]:
     """Read every annotation in ``dataset/Annotations`` (photos named relative to JPEGImages/)."""
     folder = Path(dataset) / "Annotations"
     if not folder.is_dir():
         raise FanscanError("not_found", f"{dataset} has no Annotations folder (not a VOC dataset)")
     return [
-        parse_voc(path.read_text(encoding="utf-8"), str(path))
+        parse_voc(path.read_text(encoding="utf-8"), str(path), class_map)
         for path in sorted(folder.glob("*.xml"))
     ]

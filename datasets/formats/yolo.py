@@ -10,23 +10,27 @@ YOLO keeps only codes and boxes, so tiles read back count as set by a person, ph
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from fanscan.atomic import write_text_atomic
-from fanscan.datasets.formats._common import class_code, place_photo, rectangle
+from fanscan.datasets.formats._common import coder, place_photo, rectangle
+from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, TileLabel, find_photos
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
 
 
-def format_yolo_data(names: Sequence[str] = CLASS_LABELS) -> str:
-    """The ``data.yaml`` text: train and val both point at ``images`` (split it as you like)."""
+def format_yolo_data(
+    names: Sequence[str] = CLASS_LABELS, train: str = "images", val: str = "images"
+) -> str:
+    """The ``data.yaml`` text; without a split, train and val both point at ``images``."""
     lines = [
         "# Mahjong tiles labelled with fanscan; paths are relative to this file's folder.",
-        "train: images",
-        "val: images",
+        f"train: {train}",
+        f"val: {val}",
         f"nc: {len(names)}",
         "names:",
         *(f'  {index}: "{name}"' for index, name in enumerate(names)),
@@ -34,8 +38,11 @@ def format_yolo_data(names: Sequence[str] = CLASS_LABELS) -> str:
     return "\n".join(lines) + "\n"
 
 
-def parse_yolo_data(text: str, name: str = "data.yaml") -> list[str]:
-    """The class names of a ``data.yaml`` (a list, or a mapping from index to name)."""
+def parse_yolo_data(
+    text: str, name: str = "data.yaml", class_map: ClassMap | None = None
+) -> list[str | None]:
+    """The tile codes of a ``data.yaml``'s classes (a list, or a mapping from index to name),
+    through ``class_map`` when given (None for a class it leaves out)."""
     import yaml
 
     try:
@@ -47,7 +54,8 @@ def parse_yolo_data(text: str, name: str = "data.yaml") -> list[str]:
         names = [names[index] for index in range(len(names))]
     if not isinstance(names, list) or not names:
         raise FanscanError("bad_dataset", f"{name}: 'names' must list the classes")
-    return [class_code(str(item), name) for item in names]
+    to_code = coder(class_map)
+    return [to_code(str(item), name) for item in names]
 
 
 def _number(value: float) -> str:
@@ -79,10 +87,11 @@ def parse_yolo(
     text: str,
     width: int,
     height: int,
-    names: Sequence[str] = CLASS_LABELS,
+    names: Sequence[str | None] = CLASS_LABELS,
     name: str = "YOLO label file",
 ) -> tuple[TileLabel, ...]:
-    """The tiles of one ``labels/*.txt`` (boxes or oriented boxes) for a photo of that size."""
+    """The tiles of one ``labels/*.txt`` (boxes or oriented boxes) for a photo of that size;
+    lines of a class whose code is None (left out by a class map) are skipped."""
     tiles = []
     for line_number, line in enumerate(text.splitlines(), start=1):
         fields = line.split()
@@ -101,6 +110,9 @@ def parse_yolo(
             raise FanscanError("bad_dataset", f"{where}: {line.strip()!r} is not numbers") from None
         if not 0 <= index < len(names):
             raise FanscanError("bad_dataset", f"{where}: class {index} is not one of {len(names)}")
+        code = names[index]
+        if code is None:
+            continue
         if len(values) == 4:
             cx, cy, w, h = values
             corners = rectangle(
@@ -113,7 +125,7 @@ def parse_yolo(
             corners = tuple(  # type: ignore[assignment]
                 (values[i] * width, values[i + 1] * height) for i in range(0, 8, 2)
             )
-        tiles.append(TileLabel(class_code(names[index], where), corners, 1.0, "person"))
+        tiles.append(TileLabel(code, corners, 1.0, "person"))
     return tuple(tiles)
 
 
@@ -121,30 +133,72 @@ def _label_file(root: Path, image: str) -> Path:
     return (root / "labels" / image).with_suffix(".txt")
 
 
+def _source_of(image: str) -> str:
+    """The photo an image is a version of: Roboflow names its augmented versions of one photo
+    ``NAME_jpg.rf.HASH.jpg``, and those must share a split."""
+    return image.split(".rf.")[0] if ".rf." in image else image
+
+
+def validation_photos(images: Sequence[str], fraction: float) -> set[str]:
+    """The photos to validate on: ``fraction`` of them (rounded), whole photos, all versions of
+    one source photo together, chosen by a hash of the name, so that the same photos always split
+    the same way. At least one on each side when both can have one.
+
+    >>> val = validation_photos(["a.jpg", "b.jpg", "c_jpg.rf.1.jpg", "c_jpg.rf.2.jpg"], 0.3)
+    >>> len({"a.jpg", "b.jpg", "c"} & {name.split("_jpg")[0] for name in val})  # 1 of 3 sources
+    1
+    >>> ("c_jpg.rf.1.jpg" in val) == ("c_jpg.rf.2.jpg" in val)  # versions of c stay together
+    True
+    """
+    if not 0 <= fraction < 1:
+        raise FanscanError(
+            "bad_option", f"--val-fraction must be at least 0 and below 1, not {fraction}"
+        )
+    sources = sorted({_source_of(image) for image in images}, key=_hash)
+    count = round(len(sources) * fraction)
+    if fraction > 0 and len(sources) >= 2:
+        count = min(max(count, 1), len(sources) - 1)
+    chosen = set(sources[:count])
+    return {image for image in images if _source_of(image) in chosen}
+
+
+def _hash(name: str) -> str:
+    return hashlib.sha256(name.encode("utf-8")).hexdigest()
+
+
 def save_yolo(
     out: str | os.PathLike[str],
     photos: Sequence[PhotoLabels],
     image_root: str | os.PathLike[str],
     obb: bool = False,
+    val_fraction: float = 0.0,
 ) -> None:
-    """Write a YOLO dataset into folder ``out``, each photo from ``image_root`` into images/."""
+    """Write a YOLO dataset into folder ``out``, each photo from ``image_root`` into images/;
+    with ``val_fraction`` (see ``validation_photos``) into ``images/train`` or ``images/val``, its
+    labels into ``labels/train`` or ``labels/val``, as Ultralytics lays out a split."""
     root = Path(out)
+    val = validation_photos([p.image for p in photos], val_fraction) if val_fraction else None
     for photo in photos:
-        place_photo(Path(image_root) / photo.image, root / "images" / photo.image)
-        write_text_atomic(_label_file(root, photo.image), format_yolo(photo, obb))
-    write_text_atomic(root / "data.yaml", format_yolo_data())
+        placed = photo.image
+        if val is not None:
+            placed = f"{'val' if photo.image in val else 'train'}/{photo.image}"
+        place_photo(Path(image_root) / photo.image, root / "images" / placed)
+        write_text_atomic(_label_file(root, placed), format_yolo(photo, obb))
+    split = ("images/train", "images/val") if val is not None else ("images", "images")
+    write_text_atomic(root / "data.yaml", format_yolo_data(CLASS_LABELS, *split))
 
 
-def load_yolo(dataset: str | os.PathLike[str]) -> list[PhotoLabels]:
-    """Read a YOLO dataset folder (``data.yaml``, ``images/``, ``labels/``); photo sizes come from
-    the images. A photo without a label file has no tiles."""
+def load_yolo(dataset: str | os.PathLike[str], class_map: ClassMap | None = None) -> list[PhotoLabels]:
+    """Read a YOLO dataset folder (``data.yaml``, ``images/``, ``labels/``, a split's photos in
+    subfolders such as ``images/train``); photo sizes come from the images. A photo without a
+    label file has no tiles. ``class_map`` turns the class names into tile codes."""
     from fanscan.vision.image_io import load_photo
 
     root = Path(dataset)
     data = root / "data.yaml"
     if not data.is_file():
         raise FanscanError("not_found", f"{root} has no data.yaml (not a YOLO dataset folder)")
-    names = parse_yolo_data(data.read_text(encoding="utf-8"), str(data))
+    names = parse_yolo_data(data.read_text(encoding="utf-8"), str(data), class_map)
     photos = []
     for image in find_photos(root / "images"):
         relative = image.relative_to(root / "images").as_posix()

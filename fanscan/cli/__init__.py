@@ -5,7 +5,8 @@ parser and sets ``handler`` (a function ``(args) -> int``) with ``set_defaults``
 and print; heavy imports (cv2, onnxruntime) happen inside handlers so that ``fanscan score`` on
 hand notation starts fast.
 
-Exit status: 0 ok, 1 bad input (one line on stderr), 2 usage error (argparse).
+Exit status: 0 ok, 1 bad input (one line on stderr), 2 usage error (argparse, or a
+``FanscanError`` whose code is in ``USAGE_CODES``: options that do not go together).
 """
 
 from __future__ import annotations
@@ -19,6 +20,18 @@ from collections.abc import Sequence
 from fanscan import __version__
 from fanscan.errors import FanscanError
 
+
+#: FanscanError codes that mean the command line itself is wrong: exit 2, as argparse does.
+USAGE_CODES = frozenset({"bad_arguments", "bad_usage", "bad_option"})
+
+EPILOG = """\
+exit status:
+  0  success
+  1  bad input: a photo, hand, notation or file that cannot be used (one line on stderr,
+     "fanscan: error: ..."); `score --jsonl` answers every line and exits 1 when any failed
+  2  usage error: an unknown option, a missing argument, options that do not go together
+
+Each command's --help says what it reads and writes."""
 
 #: Subcommands whose module is named differently (``import`` is a Python keyword).
 _MODULE_OF_COMMAND = {"import": "importer"}
@@ -41,6 +54,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fanscan",
         description="Photograph a mahjong hand, get the fans.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"fanscan {__version__}")
     parser.add_argument(
@@ -67,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.debug:
             raise
         print(f"fanscan: error: {error.message}", file=sys.stderr)
-        return 1
+        return 2 if error.code in USAGE_CODES else 1
     except KeyboardInterrupt:
         print("fanscan: interrupted", file=sys.stderr)
         return 130

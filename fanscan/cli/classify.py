@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import TYPE_CHECKING
+
+from fanscan.errors import FanscanError
+
+if TYPE_CHECKING:
+    from fanscan.vision.image_io import Photo
 
 ORDER = 30
+
+CROP_LONG_SIDE = 500
+"""Images up to this many pixels on their long side are taken as crops without a look."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -14,9 +24,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="name the tile in each crop image",
         description="Classify crops that each hold one tile face: prints the tile code (1m..9m, "
         "1p..9p, 1s..9s, E S W N C F P, 1f..8f, or back for a face-down tile) and the model's "
-        "confidence for every file.",
+        "confidence for every file. A whole photo of a hand gets a warning: read it with "
+        "`fanscan read`.",
+        epilog="exit status: 0 every crop was named; 1 bad input (a file that is no image); "
+        "2 usage error.",
     )
-    parser.add_argument("crops", nargs="+", metavar="CROP", help="image file of one tile")
+    parser.add_argument(
+        "crops", nargs="+", metavar="CROP", help="image file of one tile (- for stdin)"
+    )
     parser.add_argument("--json", action="store_true",
                         help='one JSON object per line: {"file", "code", "confidence"}')
     parser.add_argument("--model", metavar="ONNX", help="classifier model (default: the shipped one)")
@@ -26,11 +41,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    from fanscan.cli._inputs import STDIN, photo_source
     from fanscan.vision.classifier import TileClassifier, default_classifier
-    from fanscan.vision.image_io import load_photo
     from fanscan.vision.flowers import FlowerLooks, default_flower_looks
+    from fanscan.vision.image_io import load_photo
 
-    images = [load_photo(path).decode(1) for path in args.crops]
+    if args.crops.count(STDIN) > 1:
+        raise FanscanError("bad_arguments", "standard input (-) can be read only once")
+    photos = [load_photo(photo_source(path)) for path in args.crops]
+    for path, photo in zip(args.crops, photos, strict=True):
+        found = tiles_in_photo(photo)
+        if found > 1:
+            shown = "the image on standard input" if path == STDIN else path
+            print(
+                f"fanscan: warning: {shown} looks like a whole photo ({found} tiles found); "
+                "classify expects one tile per image (read photos with fanscan read)",
+                file=sys.stderr,
+            )
+    images = [photo.decode(1) for photo in photos]
     classifier = TileClassifier(args.model) if args.model else default_classifier()
     looks = default_flower_looks()
     if args.no_numerals:
@@ -45,3 +73,15 @@ def run(args: argparse.Namespace) -> int:
     for path, code, confidence in zip(args.crops, codes, confidences, strict=True):
         print(f"{path:<{width}}  {code:<4}  {confidence:10.3f}")
     return 0
+
+
+def tiles_in_photo(photo: Photo) -> int:
+    """How many tiles the finder sees in a large image (0 for one small enough to be a crop)."""
+    if max(photo.size) <= CROP_LONG_SIDE:
+        return 0
+    from fanscan.vision.locate import locate
+
+    try:
+        return len(locate(photo)[1])
+    except FanscanError:
+        return 0

@@ -44,6 +44,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         action="store_true",
         help="YOLO: oriented boxes (class and four corners) instead of upright boxes",
     )
+    parser.add_argument(
+        "--val-fraction",
+        type=float,
+        default=0.0,
+        metavar="F",
+        help="YOLO: put about this share of the photos (whole photos, by a hash of the name) in "
+        "images/val and the rest in images/train (default 0: no split)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -52,6 +60,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.obb and args.format != "yolo":
         raise FanscanError("bad_usage", "--obb only applies to --format yolo")
+    if args.val_fraction and args.format != "yolo":
+        raise FanscanError("bad_usage", "--val-fraction only applies to --format yolo")
+    if not 0 <= args.val_fraction < 1:
+        raise FanscanError(
+            "bad_option", f"--val-fraction must be at least 0 and below 1, not {args.val_fraction}"
+        )
     if args.format == "coco" and args.out.is_dir():
         raise FanscanError("bad_path", f"{args.out} is a folder: COCO is written to a .json file")
     if args.format != "coco" and args.out.exists() and not args.out.is_dir():
@@ -76,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "yolo":
         from fanscan.datasets.formats.yolo import save_yolo
 
-        save_yolo(args.out, chosen, args.directory, obb=args.obb)
+        save_yolo(args.out, chosen, args.directory, obb=args.obb, val_fraction=args.val_fraction)
     elif args.format == "voc":
         from fanscan.datasets.formats.voc import save_voc
 

@@ -2,7 +2,8 @@
 
 Each photo named in SOURCE gets a label file (PHOTO.fanscan.json) beside it in the image folder
 (``--images``; by default the COCO file's folder, the YOLO dataset's ``images/``, or the VOC
-dataset's ``JPEGImages/``), ready for ``fanscan label`` and ``fanscan export``.
+dataset's ``JPEGImages/``), ready for ``fanscan label`` and ``fanscan export``. ``--map`` turns
+another tool's class names into tile codes (``datasets/formats/class_map.py``).
 """
 
 from __future__ import annotations
@@ -37,27 +38,44 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         metavar="DIR",
         help="the folder the photos are in (default: see above)",
     )
+    parser.add_argument(
+        "--map",
+        metavar="FILE",
+        help="class names -> tile codes: a YAML/JSON file (a class mapped to null is left out), "
+        f"or a ready map: {', '.join(_ready_maps())}; without it the classes must be tile codes",
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace existing label files")
     parser.set_defaults(handler=run)
+
+
+def _ready_maps() -> list[str]:
+    from fanscan.datasets.formats.class_map import bundled_maps
+
+    return bundled_maps()
 
 
 def run(args: argparse.Namespace) -> int:
     from fanscan.datasets.labels import label_path, save_in_folder
 
+    class_map = None
+    if args.map:
+        from fanscan.datasets.formats.class_map import load_class_map
+
+        class_map = load_class_map(args.map)
     if args.format == "coco":
         from fanscan.datasets.formats.coco import load_coco
 
-        photos = load_coco(args.source)
+        photos = load_coco(args.source, class_map)
         images = args.images or args.source.parent
     elif args.format == "yolo":
         from fanscan.datasets.formats.yolo import load_yolo
 
-        photos = load_yolo(args.source)
+        photos = load_yolo(args.source, class_map)
         images = args.images or args.source / "images"
     else:
         from fanscan.datasets.formats.voc import load_voc
 
-        photos = load_voc(args.source)
+        photos = load_voc(args.source, class_map)
         images = args.images or args.source / "JPEGImages"
     missing = [p.image for p in photos if not (images / p.image).is_file()]
     if missing:
@@ -74,5 +92,7 @@ def run(args: argparse.Namespace) -> int:
         written += 1
         tiles += len(photo.tiles)
     note = f", kept {kept} existing label files (--overwrite replaces them)" if kept else ""
+    if class_map is not None and class_map.left_out:
+        note += f"; left out the classes mapped to nothing: {', '.join(sorted(class_map.left_out))}"
     print(f"imported {written} photos with {tiles} tiles into {images}{note}")
     return 0

@@ -1,43 +1,118 @@
-"""``fanscan read PHOTO``: what a photo of a hand shows (tiles, groups, the hand, doubts), unscored."""
+"""``fanscan read PHOTO...``: what photos of hands show (tiles, groups, the hand, doubts), unscored.
+
+Several photos (or a folder of them) are read in one process, or in ``--workers N`` processes,
+each keeping one set of ONNX sessions for all its photos; with ``--json`` every photo gives one
+line of JSON, in the order given.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from fanscan.errors import FanscanError
+
+if TYPE_CHECKING:
+    from fanscan.scoring.hand import Hand
 
 ORDER = 20
+
+PROGRESS_FROM = 10
+"""Runs of at least this many photos show their progress on standard error."""
+
+EPILOG = """\
+PHOTO may be a folder (every photo under it, sorted by path) or - for a photo on standard input.
+Photos: JPEG, PNG, WebP, TIFF, BMP; HEIC/HEIF with pip install 'fanscan[heif]'.
+
+exit status:
+  0  every photo was read
+  1  bad input: a photo could not be read or shows no tiles (each one says why; with several
+     photos the others are still read, and each failure is a JSON line with "error")
+  2  usage error (unknown option, missing PHOTO)
+"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "read",
-        help="read the tiles and the declared hand in a photo",
+        help="read the tiles and the declared hand in photos",
         description="Find every tile in a photo of a declared hand, name it, work out the melds, "
         "flowers and winning tile, and say what is uncertain. Nothing is scored (see "
         "`fanscan score PHOTO`).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("photo", metavar="PHOTO", help="JPEG, PNG, WebP, ... photo of the hand")
+    parser.add_argument("photos", nargs="+", metavar="PHOTO",
+                        help="photo of a hand, a folder of photos, or - for standard input")
     parser.add_argument("--json", action="store_true",
-                        help='print one JSON object: {"tiles", "hand", "doubts", "groups", ...}')
+                        help='one JSON object per photo and line: {"file", "tiles", "hand", '
+                        '"doubts", "groups", ...}, or {"file", "error", "code"}')
     parser.add_argument("--annotate", metavar="OUT.jpg",
-                        help="also write the photo with every tile's box, code and confidence")
+                        help="(one photo) also write the photo with every tile's box, code and "
+                        "confidence")
     parser.add_argument("--debug", dest="debug_dir", metavar="DIR",
-                        help="write the intermediate images (finder maps, detections, crops) to DIR")
-    parser.add_argument("--model", metavar="ONNX", help="classifier model (default: the shipped one)")
+                        help="(one photo) write the intermediate images (finder maps, "
+                        "detections, crops) to DIR")
+    parser.add_argument(
+        "--model", metavar="ONNX", help="classifier model (default: the shipped one)"
+    )
+    parser.add_argument("--workers", type=_positive, default=1, metavar="N",
+                        help="read in N processes (default 1)")
+    parser.add_argument("--quiet", action="store_true",
+                        help=f"no progress on standard error (shown from {PROGRESS_FROM} photos)")
     parser.set_defaults(handler=run)
 
 
-def summary(reading) -> str:
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def hand_line(hand: Hand) -> str:
+    """One line for people: the tiles, the sets, the winning tile and the flowers of ``hand``."""
+    sets = [
+        ("concealed " if m.concealed else "exposed ") + m.kind for m in hand.melds
+    ]
+    parts = [f"{hand.tile_count()} tiles", f"{len(hand.concealed)} standing"]
+    parts += sets
+    text = ", ".join(parts)
+    win = hand.win_tile
+    text += f"; winning tile {win.code}" if win is not None else "; no winning tile"
+    if hand.flowers:
+        text += f"; flower{'s' if len(hand.flowers) > 1 else ''} " + " ".join(
+            f.code for f in hand.flowers
+        )
+    return text
+
+
+def hand_notation(hand: Hand) -> str:
+    """The notation of ``hand`` (``-`` when the photo showed no playing tile)."""
+    from fanscan.scoring.notation import format_notation
+
+    return format_notation(hand) if hand.concealed or hand.melds else "-"
+
+
+def summary(reading: Any) -> str:
     """The reading in a few lines for people."""
     hand = reading.hand
-    lines = [f"{len(reading.tiles)} tiles found in a {reading.image_size[0]}x{reading.image_size[1]} photo"]
-    lines.append("concealed: " + (" ".join(hand["concealed"]) or "-"))
-    for meld in hand["melds"]:
-        kind = ("concealed " if meld["concealed"] else "exposed ") + meld["type"]
-        lines.append(f"{kind}: {' '.join(meld['tiles'])}")
-    lines.append(f"winning tile: {hand['win_tile'] or '-'}")
-    if hand["flowers"]:
-        lines.append("flowers: " + " ".join(hand["flowers"]))
+    width, height = reading.image_size
+    lines = [f"{len(reading.tiles)} tiles found in a {width}x{height} photo"]
+    lines.append(f"hand: {hand_notation(hand)}")
+    lines.append(hand_line(hand))
+    lines.append("concealed: " + (" ".join(t.code for t in hand.concealed) or "-"))
+    for meld in hand.melds:
+        kind = ("concealed " if meld.concealed else "exposed ") + meld.kind
+        lines.append(f"{kind}: {' '.join(t.code for t in meld.tiles)}")
+    lines.append(f"winning tile: {hand.win_tile.code if hand.win_tile is not None else '-'}")
+    if hand.flowers:
+        lines.append("flowers: " + " ".join(f.code for f in hand.flowers))
     for description, _ in reading.alternatives:
         lines.append(f"other reading: {description}")
     for doubt in reading.doubts:
@@ -46,6 +121,22 @@ def summary(reading) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from fanscan.cli._inputs import STDIN, check_image_out, photo_names, stdin_bytes
+
+    names = photo_names(args.photos)
+    single = names == args.photos and len(names) == 1  # one photo named, not a folder of one
+    if (args.annotate or args.debug_dir) and not single:
+        raise FanscanError("bad_arguments", "--annotate and --debug take one photo, not several")
+    if args.annotate:
+        check_image_out(args.annotate, "--annotate")
+    if single:
+        return _run_one(args, names[0])
+    photos = [(name, stdin_bytes("a photo") if name == STDIN else None) for name in names]
+    return _run_many(args, photos)
+
+
+def _run_one(args: argparse.Namespace, name: str) -> int:
+    from fanscan.cli._inputs import photo_source
     from fanscan.vision.reader import read_photo
 
     classifier = None
@@ -53,11 +144,39 @@ def run(args: argparse.Namespace) -> int:
         from fanscan.vision.classifier import TileClassifier
 
         classifier = TileClassifier(args.model)
-    reading = read_photo(args.photo, classifier=classifier, debug_dir=args.debug_dir)
+    reading = read_photo(photo_source(name), classifier=classifier, debug_dir=args.debug_dir)
     if args.annotate:
         reading.save_annotated(args.annotate)
     if args.json:
-        print(json.dumps(reading.to_json(), ensure_ascii=False))
+        print(json.dumps({"file": name, **reading.to_json()}, ensure_ascii=False))
     else:
         print(summary(reading))
     return 0
+
+
+def _run_many(args: argparse.Namespace, photos: list[tuple[str, bytes | None]]) -> int:
+    from tqdm import tqdm
+
+    from fanscan.cli._batch import read_all
+
+    failed = 0
+    show = not args.quiet and len(photos) >= PROGRESS_FROM
+    with tqdm(total=len(photos), unit="photo", desc="reading", disable=not show,
+              file=sys.stderr) as bar:
+        for number, outcome in enumerate(
+            read_all(photos, model=args.model, workers=args.workers, progress=bar.update)
+        ):
+            if outcome.error is not None:
+                failed += 1
+                bar.write(f"fanscan: error: {outcome.error}", file=sys.stderr)
+                if args.json:
+                    line = {"file": outcome.name, "error": outcome.error, "code": outcome.code}
+                    print(json.dumps(line, ensure_ascii=False), flush=True)
+                continue
+            if args.json:
+                print(json.dumps({"file": outcome.name, **(outcome.reading or {})},
+                                 ensure_ascii=False), flush=True)
+            else:
+                gap = "\n" if number else ""
+                print(f"{gap}== {outcome.name}\n{outcome.summary}", flush=True)
+    return 1 if failed else 0

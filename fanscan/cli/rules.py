@@ -15,6 +15,23 @@ from typing import Any
 ORDER = 22
 
 
+def _ruling_fans(ruleset: Any) -> frozenset[str]:
+    """The rows a rule set takes from rulings rather than its rules' own list of fans (MCR's
+    明暗杠, from the MIL rulings: the 1998 rules have 81 fans, and the table 82 rows)."""
+    if ruleset.name != "mcr":
+        return frozenset()
+    from fanscan.scoring.mcr.fans import RULING_FANS
+
+    return frozenset(RULING_FANS)
+
+
+def _fan_count(ruleset: Any) -> str:
+    """``81 fans + 1 from the MIL rulings`` or ``17 fans``."""
+    rulings = sum(f.id in _ruling_fans(ruleset) for f in ruleset.fans)
+    text = f"{len(ruleset.fans) - rulings} fans"
+    return text + (f" + {rulings} from the MIL rulings" if rulings else "")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "rules",
@@ -36,11 +53,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             for ruleset in sets:
                 print(
-                    f"{ruleset.name:10} {ruleset.title}: {len(ruleset.fans)} fans, "
+                    f"{ruleset.name:10} {ruleset.title}: {_fan_count(ruleset)}, "
                     f"minimum {ruleset.minimum}"
                 )
         return 0
     ruleset = get_ruleset(args.name)
+    rulings = _ruling_fans(ruleset)
     if args.json:
         obj = _summary(ruleset)
         obj["fans"] = [
@@ -50,19 +68,30 @@ def run(args: argparse.Namespace) -> int:
                 "chinese": f.chinese,
                 "points": f.points,
                 "excludes": list(f.excludes),
+                **({"ruling": True} if f.id in rulings else {}),
             }
             for f in ruleset.fans
         ]
         print(json.dumps(obj, ensure_ascii=False))
         return 0
-    print(f"{ruleset.title}: minimum {ruleset.minimum} points (flowers excluded)")
+    marked = " (marked *)" if rulings else ""
+    print(
+        f"{ruleset.title}: {_fan_count(ruleset)}{marked}; minimum {ruleset.minimum} points "
+        "(flowers excluded)"
+    )
     names = {f.id: f.name for f in ruleset.fans}
     width = max(_width(f.chinese) for f in ruleset.fans)
     name_width = max(len(f.name) for f in ruleset.fans)
-    for number, fan in enumerate(ruleset.fans, 1):
+    number = 0
+    for fan in ruleset.fans:
         excludes = ", ".join(names[i] for i in fan.excludes)
+        if fan.id in rulings:
+            shown = "  *"
+        else:
+            number += 1
+            shown = f"{number:3}"
         line = (
-            f"{number:3}  {fan.points:3}  {fan.name:{name_width}}  "
+            f"{shown}  {fan.points:3}  {fan.name:{name_width}}  "
             f"{fan.chinese}{' ' * (width - _width(fan.chinese))}"
         )
         print(f"{line}  {'excludes ' + excludes if excludes else ''}".rstrip())

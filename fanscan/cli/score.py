@@ -22,6 +22,15 @@ from fanscan.errors import FanscanError
 
 ORDER = 20
 
+EPILOG = """\
+exit status:
+  0  the hand (every hand, with --jsonl) was scored
+  1  bad input: an unreadable notation, photo or file, or a hand that is not a winning hand;
+     with --jsonl every line still gets its result line (with "error"), and the status is 1
+     when any line failed
+  2  usage error (unknown option, two sources at once)
+"""
+
 _WINDS = ("E", "S", "W", "N")
 MAX_OPTION_CHARS = 200
 """An ``--option`` value longer than this is refused (no rule set's field needs more)."""
@@ -123,12 +132,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
         help="score a hand (notation, JSON lines or a photo)",
-        description="Score a hand: --hand NOTATION, --jsonl FILE, a PHOTO or --sample.",
+        description="Score a hand: --hand NOTATION, --jsonl FILE, a PHOTO or --sample. A photo's "
+        "hand is shown (notation and summary) before its fans, to check against the table.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("photo", nargs="?", metavar="PHOTO", help="photo of the hand to read")
+    parser.add_argument(
+        "photo",
+        nargs="?",
+        metavar="PHOTO",
+        help="photo of the hand to read; - reads standard input: a photo, a hand in the "
+        "notation or one hand JSON",
+    )
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
-        "--hand", metavar="NOTATION", help='hand notation, e.g. "123m456p789s123sEE"'
+        "--hand",
+        metavar="NOTATION",
+        help='hand notation, e.g. "123m456p789s123sEE" or "[567m,2]..." (- for stdin)',
     )
     source.add_argument("--jsonl", metavar="FILE", help="hand JSON per line (- for stdin)")
     source.add_argument("--sample", action="store_true", help="score the bundled sample photo")
@@ -147,6 +167,10 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.annotate and not (args.photo or args.sample):
         raise FanscanError("bad_arguments", "--annotate needs a PHOTO (or --sample)")
+    if args.annotate:
+        from fanscan.cli._inputs import check_image_out
+
+        check_image_out(args.annotate, "--annotate")
     from fanscan.scoring.ruleset import get_ruleset
 
     get_ruleset(args.rules)  # an unknown rule set is an error before any work
@@ -158,22 +182,66 @@ def run(args: argparse.Namespace) -> int:
             )
         return _run_jsonl(args.jsonl, args.rules)
     if args.hand:
-        return _run_notation(args)
+        text = args.hand
+        if text == "-":
+            from fanscan.cli._inputs import stdin_text
+
+            text = stdin_text("a hand in the notation")
+        return _run_notation(args, text)
+    if args.photo == "-":
+        return _run_stdin(args)
     return _run_photo(args)
 
 
-def _run_notation(args: argparse.Namespace) -> int:
+def _run_stdin(args: argparse.Namespace) -> int:
+    """``score -``: standard input holds a photo, a hand in the notation or one hand JSON."""
+    from fanscan.cli._inputs import stdin_bytes
+
+    data = stdin_bytes("a photo or a hand")
+    text = _as_text(data)
+    if text is None:
+        return _run_photo(args, data)
+    if not text.startswith("{"):
+        return _run_notation(args, text)
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FanscanError(
+            "invalid_hand", f"standard input is not a hand JSON object ({error.msg})"
+        ) from None
+    if not isinstance(obj, dict):
+        raise FanscanError("invalid_hand", "standard input is not a hand JSON object")
+    return _score_and_print(args, {**obj, **condition_overrides(args)}, "the hand on standard input")
+
+
+def _as_text(data: bytes) -> str | None:
+    """``data`` as stripped text, or None when it is binary (a photo)."""
+    if b"\0" in data[:4096]:
+        return None
+    try:
+        return data.decode("utf-8-sig").strip()
+    except UnicodeDecodeError:
+        return None
+
+
+def _run_notation(args: argparse.Namespace, text: str) -> int:
     from fanscan.scoring.notation import parse_notation
-    from fanscan.scoring.ruleset import get_ruleset, score
+    from fanscan.scoring.ruleset import get_ruleset
 
     size = get_ruleset(args.rules).hand_size
-    hand = parse_notation(args.hand, size=size).to_json()
+    hand = parse_notation(text, size=size).to_json()
     hand.update(condition_overrides(args))
+    return _score_and_print(args, hand, text)
+
+
+def _score_and_print(args: argparse.Namespace, hand: dict[str, Any], title: str) -> int:
+    from fanscan.scoring.ruleset import score
+
     result = score(hand, args.rules)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     elif not result.error:
-        print(format_table(result, title=args.hand))
+        print(format_table(result, title=title))
     return _exit_status(result)
 
 
@@ -184,20 +252,22 @@ def _exit_status(result: Any) -> int:
     return 0
 
 
-def _run_photo(args: argparse.Namespace) -> int:
+def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     from fanscan.scoring.ruleset import score
     from fanscan.vision.reader import read_photo
+
+    from fanscan.cli.read import hand_line, hand_notation
 
     path = args.photo
     if args.sample:
         from fanscan.vision.samples import sample_photo_path
 
         path = str(sample_photo_path())
-    reading = read_photo(path)
+    reading = read_photo(data if data is not None else path)
     overrides = condition_overrides(args)
-    result = score({**reading.hand, **overrides}, args.rules)
+    result = score({**reading.hand.to_json(), **overrides}, args.rules)
     alternatives = [
-        (description, score({**hand, **overrides}, args.rules))
+        (description, score({**hand.to_json(), **overrides}, args.rules))
         for description, hand in reading.alternatives
     ]
     if args.annotate:
@@ -210,8 +280,11 @@ def _run_photo(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(obj, ensure_ascii=False))
     else:
+        print(path if path != "-" else "the photo on standard input")
+        print(f"  hand: {hand_notation(reading.hand)}")
+        print(f"  {hand_line(reading.hand)}")
         if not result.error:
-            print(format_table(result, title=path))
+            print(format_table(result))
         for doubt in reading.doubts:
             print(f"  doubt: {doubt}")
         for description, alt in alternatives:
@@ -227,23 +300,31 @@ def _run_jsonl(source: str, rules: str) -> int:
 
     ruleset = get_ruleset(rules)
     if source == "-":
-        _stream(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout, rules, ruleset, score)
-        return 0
-    try:
-        with open(source, "rb") as handle:  # bytes: each line is decoded alone (_line_text)
-            _stream(handle, sys.stdout, rules, ruleset, score)
-    except OSError as error:
-        raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
-    return 0
+        failed, total = _stream(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout, rules, ruleset, score)
+    else:
+        try:
+            with open(source, "rb") as handle:  # bytes: each line is decoded alone (_line_text)
+                failed, total = _stream(handle, sys.stdout, rules, ruleset, score)
+        except OSError as error:
+            raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
+    if failed:
+        print(f"fanscan: error: {failed} of {total} lines failed (their results say why)",
+              file=sys.stderr)
+    return 1 if failed else 0
 
 
 def _stream(
     lines: Iterable[str] | BinaryIO, out: TextIO, rules: str, ruleset: Any, score: Any
-) -> None:
+) -> tuple[int, int]:
+    """Write one result line per line read; (results with an error, lines)."""
     write = out.write
+    failed = number = 0
     for number, line in enumerate(lines, 1):
-        write(_score_line(number, line, rules, ruleset, score) + "\n")
+        text, ok = _score_line(number, line, rules, ruleset, score)
+        failed += not ok
+        write(text + "\n")
     out.flush()
+    return failed, number
 
 
 def _line_text(number: int, line: str | bytes) -> str:
@@ -264,16 +345,16 @@ class _LineError(Exception):
     """A line that gets an error result instead of a score."""
 
 
-def _score_line(number: int, line: str | bytes, rules: str, ruleset: Any, score: Any) -> str:
-    """The result of one JSON line as one line of JSON text; whatever is wrong with the line
-    gives that line an error result, never stops the lines after it."""
+def _score_line(number: int, line: str | bytes, rules: str, ruleset: Any, score: Any) -> tuple[str, bool]:
+    """The result of one JSON line as one line of JSON text, and whether it has no error; whatever
+    is wrong with the line gives that line an error result, never stops the lines after it."""
     try:
         return _scored_text(number, _line_text(number, line), rules, score)
     except _LineError as error:
-        return _failed(rules, ruleset, str(error))
+        return _failed(rules, ruleset, str(error)), False
 
 
-def _scored_text(number: int, line: str, rules: str, score: Any) -> str:
+def _scored_text(number: int, line: str, rules: str, score: Any) -> tuple[str, bool]:
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as error:
@@ -292,7 +373,7 @@ def _scored_text(number: int, line: str, rules: str, score: Any) -> str:
     except Exception as error:  # noqa: BLE001 - one line's failure must not stop the others
         raise _LineError(f"line {number} could not be scored ({type(error).__name__})") from None
     try:
-        return str(result.json_text())
+        return str(result.json_text()), result.error is None
     except (ValueError, OverflowError, RecursionError):
         raise _LineError(f"line {number}: the result is too large to print") from None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import cv2
@@ -10,6 +11,7 @@ import pytest
 
 from fanscan.cli import main
 from fanscan.datasets import tile_art
+from fanscan.vision.classifier import DEFAULT_MODEL
 
 STYLE = next((s for s in ("xmahjongg-real", "gnome-smooth") if s in tile_art.available_styles()), None)
 
@@ -81,3 +83,51 @@ def test_classify_reads_the_number_printed_on_flowers(tmp_path, capsys, monkeypa
 
     with_look, without = numbers_read(), numbers_read("--no-numerals")
     assert with_look >= 5 and with_look > without
+
+
+needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no shipped classifier model")
+
+
+@pytest.fixture(scope="module")
+def sample_crop(tmp_path_factory):
+    """The winning 4s of the bundled sample photo (no tile art needed), cut upright where the
+    reader found it (the reader reads the sample exactly: tests/vision/test_samples.py)."""
+    from fanscan.vision.image_io import load_photo
+    from fanscan.vision.reader import read_photo
+    from fanscan.vision.samples import SAMPLE_PATH
+
+    reading = read_photo(SAMPLE_PATH)
+    (tile,) = [t for t in reading.tiles if t.code == "4s"]
+    crop = load_photo(SAMPLE_PATH).crop_quad(np.array(tile.box), 96, 128, 1)
+    path = tmp_path_factory.mktemp("crops") / "4s.png"
+    cv2.imwrite(str(path), crop)
+    return path
+
+
+@needs_model
+def test_classify_reads_a_crop_from_standard_input(sample_crop, monkeypatch, capsys):
+    from types import SimpleNamespace
+
+    monkeypatch.setattr("sys.stdin", SimpleNamespace(buffer=io.BytesIO(sample_crop.read_bytes())))
+    assert main(["classify", "-", "--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert (result["file"], result["code"]) == ("-", "4s")
+    assert captured.err == ""  # a crop: no warning
+
+
+@needs_model
+def test_classify_warns_that_a_whole_photo_is_no_crop(sample_crop, capsys):
+    from fanscan.vision.samples import SAMPLE_PATH
+
+    assert main(["classify", str(SAMPLE_PATH), str(sample_crop), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 2  # both still classified
+    (warning,) = captured.err.splitlines()
+    assert warning.startswith(f"fanscan: warning: {SAMPLE_PATH} looks like a whole photo")
+    assert "expects one tile per image" in warning and "fanscan read" in warning
+
+
+def test_classify_reads_standard_input_once_only(capsys):
+    assert main(["classify", "-", "-"]) == 2
+    assert "can be read only once" in capsys.readouterr().err

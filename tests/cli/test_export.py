@@ -80,7 +80,7 @@ def test_export_obb_only_for_yolo(tmp_path: Path, capsys: pytest.CaptureFixture[
         main(
             ["export", str(folder), "--format", "coco", "--obb", "--out", str(tmp_path / "c.json")]
         )
-        == 1
+        == 2
     )
     assert "--obb only applies to --format yolo" in capsys.readouterr().err
 
@@ -92,3 +92,68 @@ def test_export_refuses_a_file_for_a_folder(
     (tmp_path / "taken").write_text("x")
     assert main(["export", str(folder), "--format", "voc", "--out", str(tmp_path / "taken")]) == 1
     assert "taken is a file: voc is written to a folder" in capsys.readouterr().err
+
+
+def _reviewed_photos(root: Path, count: int) -> Path:
+    import cv2
+
+    for number in range(count):
+        path = root / f"p{number}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(path), np.full((60, 100, 3), 200, np.uint8))
+        tiles = (TileLabel("5p", BOX, 1.0, "person"),)
+        save_labels(label_path(path), PhotoLabels(path.name, 100, 60, tiles, status="reviewed"))
+    return root
+
+
+def test_export_yolo_val_fraction_splits_whole_photos(tmp_path: Path) -> None:
+    folder = _reviewed_photos(tmp_path / "photos", 10)
+    out = tmp_path / "yolo"
+    argv = ["export", str(folder), "--format", "yolo", "--val-fraction", "0.3", "--out", str(out)]
+    assert main(argv) == 0
+    train = sorted(p.name for p in (out / "images" / "train").iterdir())
+    val = sorted(p.name for p in (out / "images" / "val").iterdir())
+    assert len(val) == 3 and len(train) == 7
+    assert sorted(train + val) == sorted(f"p{n}.png" for n in range(10))
+    for split, names in (("train", train), ("val", val)):  # each photo's labels beside it
+        assert sorted(p.name for p in (out / "labels" / split).iterdir()) == sorted(
+            name.replace(".png", ".txt") for name in names
+        )
+    data = (out / "data.yaml").read_text()
+    assert "train: images/train\n" in data and "val: images/val\n" in data
+    # A second export of the same photos splits them the same way.
+    again = tmp_path / "again"
+    assert main([*argv[:-1], str(again)]) == 0
+    assert sorted(p.name for p in (again / "images" / "val").iterdir()) == val
+
+
+def test_export_yolo_split_imports_back(tmp_path: Path) -> None:
+    folder = _reviewed_photos(tmp_path / "photos", 4)
+    out = tmp_path / "yolo"
+    argv = ["export", str(folder), "--format", "yolo", "--val-fraction", "0.5", "--out", str(out)]
+    assert main(argv) == 0
+    assert main(["import", str(out), "--format", "yolo"]) == 0
+    from fanscan.datasets.labels import load_folder
+
+    imported = load_folder(out / "images")
+    assert sorted(p.image.split("/")[0] for p in imported) == ["train", "train", "val", "val"]
+    assert all([t.code for t in p.tiles] == ["5p"] for p in imported)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        pytest.param(["--format", "coco", "--val-fraction", "0.2"], "only applies to --format yolo",
+                     id="not-yolo"),
+        pytest.param(["--format", "yolo", "--val-fraction", "1"], "at least 0 and below 1",
+                     id="all-val"),
+        pytest.param(["--format", "yolo", "--val-fraction", "-0.1"], "at least 0 and below 1",
+                     id="negative"),
+    ],
+)
+def test_export_val_fraction_misuse_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    folder = _reviewed_photos(tmp_path / "photos", 2)
+    assert main(["export", str(folder), *extra, "--out", str(tmp_path / "out.json")]) == 2
+    assert message in capsys.readouterr().err

@@ -86,7 +86,7 @@ def test_label_missing_folder_is_one_line(
 def test_label_batch_options_need_prelabel(
     folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["label", str(folder), "--workers", "2"]) == 1
+    assert main(["label", str(folder), "--workers", "2"]) == 2
     assert "go with --prelabel" in capsys.readouterr().err
 
 

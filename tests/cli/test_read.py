@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import struct
 import zlib
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fanscan.vision.classifier import DEFAULT_MODEL
+from fanscan.vision.samples import SAMPLE_PATH
 from PIL import Image
 
 from fanscan.cli import main
@@ -58,7 +60,7 @@ def _truncated(path: Path) -> Path:
     ("make", "words"),
     [
         pytest.param(lambda d: d / "missing.jpg", "no such file", id="missing"),
-        pytest.param(lambda d: d, "is a directory", id="directory"),
+        pytest.param(lambda d: d, "holds no photos", id="folder-without-photos"),
         pytest.param(lambda d: _write(d / "empty.jpg", b""), "is empty", id="empty"),
         pytest.param(lambda d: _write(d / "notes.jpg", b"shopping list"), "not an image", id="not-an-image"),
         pytest.param(lambda d: _truncated(d / "cut.jpg"), "could not be decoded", id="truncated"),
@@ -82,32 +84,148 @@ def test_read_bad_input_is_one_line_and_exit_1(tmp_path: Path, capsys, make, wor
 
 needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no shipped classifier model")
 
+# The bundled sample photo and the hand it shows (sample_groups), so that these tests need no
+# tile art: 2m3m4m 2s3s 5p5p standing, 4s apart, an exposed chow 234p, a concealed kong of C, 4f.
+SAMPLE_TILES = 16
+
+
+def _sample_hand() -> dict:
+    from fanscan.datasets.scenes import hand_of
+    from fanscan.vision.samples import sample_groups
+
+    return hand_of(sample_groups())
+
 
 @needs_model
 def test_read_json_follows_the_contract(tmp_path: Path, capsys) -> None:
-    from fanscan.datasets.scenes import generate_scene
-
-    scene = generate_scene(5, size=(1200, 900))
-    photo = tmp_path / "hand.jpg"
-    photo.write_bytes(scene.jpeg)
     out = tmp_path / "annotated.jpg"
-    assert main(["read", str(photo), "--json", "--annotate", str(out)]) == 0
+    assert main(["read", str(SAMPLE_PATH), "--json", "--annotate", str(out)]) == 0
     result = json.loads(capsys.readouterr().out)
     assert {"tiles", "hand", "doubts"} <= set(result)
-    assert len(result["tiles"]) == len(scene.tiles)
+    assert result["file"] == str(SAMPLE_PATH)
+    assert len(result["tiles"]) == SAMPLE_TILES
     for tile in result["tiles"]:
         assert set(tile) >= {"code", "confidence", "box", "orientation"}
         assert len(tile["box"]) == 4 and all(len(corner) == 2 for corner in tile["box"])
-    assert set(result["hand"]) >= {"concealed", "melds", "win_tile", "flowers"}
-    assert Image.open(out).size == (1200, 900)
+    assert result["hand"] == _sample_hand()
+    assert Image.open(out).size == (1280, 960)
 
 
 @needs_model
-def test_read_summary_for_people(tmp_path: Path, capsys) -> None:
-    from fanscan.datasets.scenes import generate_scene
+def test_read_summary_for_people(capsys) -> None:
+    assert main(["read", str(SAMPLE_PATH)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "16 tiles found in a 1280x960 photo"
+    # The notation of the sample's hand, written by hand from the grammar: the chow, the kong,
+    # the standing tiles with the winning 4s last, the flower after a '+'.
+    assert lines[1] == "hand: [234p][CCCC]234m23s55p4s+4f"
+    assert lines[2] == "14 tiles, 8 standing, exposed chow, concealed kong; winning tile 4s; flower 4f"
+    assert "winning tile: 4s" in lines
 
-    photo = tmp_path / "hand.jpg"
-    photo.write_bytes(generate_scene(6, size=(1200, 900)).jpeg)
-    assert main(["read", str(photo)]) == 0
-    out = capsys.readouterr().out
-    assert "concealed:" in out and "winning tile:" in out
+
+@needs_model
+def test_read_photo_from_standard_input(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from types import SimpleNamespace
+
+    monkeypatch.setattr("sys.stdin", SimpleNamespace(buffer=io.BytesIO(SAMPLE_PATH.read_bytes())))
+    assert main(["read", "-", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["file"] == "-" and result["hand"] == _sample_hand()
+
+
+def test_read_empty_standard_input_says_so(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from types import SimpleNamespace
+
+    monkeypatch.setattr("sys.stdin", SimpleNamespace(buffer=io.BytesIO(b"")))
+    assert main(["read", "-"]) == 1
+    assert capsys.readouterr().err == (
+        "fanscan: error: standard input is empty (expected a photo)\n"
+    )
+
+
+@needs_model
+def test_read_several_photos_prints_one_json_line_each_in_order(tmp_path: Path, capsys) -> None:
+    first, second = tmp_path / "b.jpg", tmp_path / "a.jpg"
+    for path in (first, second):
+        shutil.copy(SAMPLE_PATH, path)
+    assert main(["read", str(first), str(second), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["file"] for line in lines] == [str(first), str(second)]
+    assert all(line["hand"] == _sample_hand() for line in lines)
+
+
+@needs_model
+def test_read_folder_goes_on_past_a_bad_photo_and_exits_1(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "photos"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(SAMPLE_PATH, folder / "sub" / "hand.jpg")
+    (folder / "a-notes.jpg").write_text("shopping list")
+    (folder / "readme.txt").write_text("not a photo by its name: left alone")
+    assert main(["read", str(folder), "--json"]) == 1
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert [line["file"] for line in lines] == [str(folder / "a-notes.jpg"), str(folder / "sub" / "hand.jpg")]
+    assert lines[0]["code"] == "unreadable_image" and "not an image" in lines[0]["error"]
+    assert "tiles" not in lines[0] and lines[1]["hand"] == _sample_hand()
+    assert captured.err.count("fanscan: error: ") == 1 and "Traceback" not in captured.err
+
+
+@needs_model
+@pytest.mark.slow
+def test_read_with_workers_gives_what_one_process_gives(tmp_path: Path, capsys) -> None:
+    for name in ("1.jpg", "2.jpg", "3.jpg"):
+        shutil.copy(SAMPLE_PATH, tmp_path / name)
+    (tmp_path / "4.jpg").write_bytes(b"no photo")
+    assert main(["read", str(tmp_path), "--json"]) == 1
+    alone = capsys.readouterr().out
+    assert main(["read", str(tmp_path), "--json", "--workers", "2"]) == 1
+    assert capsys.readouterr().out == alone
+    assert len(alone.splitlines()) == 4
+
+
+@needs_model
+def test_read_shows_progress_on_long_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    from fanscan.cli import read
+
+    monkeypatch.setattr(read, "PROGRESS_FROM", 2)
+    for name in ("1.jpg", "2.jpg"):
+        shutil.copy(SAMPLE_PATH, tmp_path / name)
+    assert main(["read", str(tmp_path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "reading" in captured.err and "2/2" in captured.err
+    assert len(captured.out.splitlines()) == 2  # stdout holds only the JSON lines
+    assert main(["read", str(tmp_path), "--json", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["--annotate", "{tmp}/missing/out.jpg"], "the folder {tmp}/missing does not exist",
+                     id="annotate-missing-folder"),
+        pytest.param(["--annotate", "{tmp}/out.gif"], "should end in .jpg or .png", id="annotate-suffix"),
+    ],
+)
+def test_read_annotate_path_is_checked_before_reading(tmp_path: Path, capsys, argv, message) -> None:
+    argv = [a.format(tmp=tmp_path) for a in argv]
+    assert main(["read", str(SAMPLE_PATH), *argv]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("fanscan: error: --annotate ")
+    assert message.format(tmp=tmp_path) in captured.err and captured.err.count("\n") == 1
+
+
+def test_read_annotate_with_several_photos_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    argv = ["read", str(SAMPLE_PATH), str(SAMPLE_PATH), "--annotate", str(tmp_path / "a.jpg")]
+    assert main(argv) == 2
+    assert "take one photo" in capsys.readouterr().err
+
+
+def test_read_help_documents_exit_status_folders_and_stdin(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["read", "--help"])
+    text = capsys.readouterr().out
+    assert "exit status:" in text and "2  usage error" in text and "1  bad input" in text
+    assert "folder" in text and "standard input" in text and "--workers" in text

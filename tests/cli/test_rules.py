@@ -34,3 +34,27 @@ def test_rules_mcr_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_rules_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "riichi"]) == 1
     assert "unknown rule set 'riichi'" in capsys.readouterr().err
+
+
+def test_rules_mcr_counts_81_fans_and_marks_the_ruling_row(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "mcr"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "81 fans + 1 from the MIL rulings (marked *)" in lines[0]
+    numbered = [line for line in lines[1:] if line.split()[0].isdigit()]
+    assert len(numbered) == 81 and numbered[-1].split()[0] == "81"
+    (ruling,) = [line for line in lines[1:] if line.split()[0] == "*"]
+    assert "明暗杠" in ruling
+
+
+def test_rules_mcr_and_the_readme_agree_on_the_fans(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    (said,) = re.findall(r"MCR / 国标, (\d+) fans", readme)
+    assert main(["rules"]) == 0
+    listed = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("mcr "))
+    assert f": {said} fans" in listed
+    assert main(["rules", "mcr", "--json"]) == 0
+    fans = json.loads(capsys.readouterr().out)["fans"]
+    assert sum(not f.get("ruling") for f in fans) == int(said)

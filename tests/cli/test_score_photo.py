@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import types
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from fanscan.cli import main
+from fanscan.scoring.hand import Hand
 
 HAND = {
     "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1s", "2s", "3s", "E", "E"],
@@ -20,13 +22,13 @@ HAND = {
 
 class FakeReading:
     def __init__(self) -> None:
-        self.hand = dict(HAND)
-        self.alternatives = [("the last tile is 3s", {**HAND, "win_tile": "3s"})]
+        self.hand = Hand.from_json(HAND)
+        self.alternatives = [("the last tile is 3s", Hand.from_json({**HAND, "win_tile": "3s"}))]
         self.doubts = ["tile 5 could be 5p or 6p"]
         self.saved: list[str] = []
 
     def to_json(self) -> dict[str, Any]:
-        return {"tiles": [], "hand": self.hand, "doubts": self.doubts}
+        return {"tiles": [], "hand": self.hand.to_json(), "doubts": self.doubts}
 
     def save_annotated(self, path: str) -> None:
         self.saved.append(path)
@@ -77,13 +79,50 @@ def test_score_sample_reads_the_bundled_photo(
 def test_score_photo_incomplete_hand_exits_1_with_doubts(
     reading: FakeReading, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    reading.hand = {**HAND, "concealed": HAND["concealed"][:-1]}
+    reading.hand = reading.hand.replace(concealed=reading.hand.concealed[:-1])
     assert main(["score", "hand.jpg"]) == 1
     captured = capsys.readouterr()
     assert "doubt:" in captured.out
+    assert "  hand: 123m456p789123sE\n" in captured.out  # what was read, though no win
     assert "the hand has 13 tiles" in captured.err
 
 
+def test_score_photo_shows_the_hand_read_before_the_fans(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "hand.jpg"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == [
+        "hand.jpg",
+        "  hand: 123m456p789123sEE",  # one suit's digits run together
+        "  14 tiles, 14 standing; winning tile E",
+    ]
+    assert lines[3].split()[:2] == ["Fan", "中文"]
+
+
+def test_score_photo_from_standard_input(
+    reading: FakeReading, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    read: list[object] = []
+    sys.modules["fanscan.vision.reader"].read_photo = lambda source: read.append(source) or reading
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(b"\xff\xd8photo")))
+    assert main(["score", "-"]) == 0
+    assert read == [b"\xff\xd8photo"]
+    assert capsys.readouterr().out.startswith("the photo on standard input\n  hand: ")
+
+
+def test_score_annotate_into_a_missing_folder_says_so(
+    reading: FakeReading, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "no such folder" / "out.jpg"
+    assert main(["score", "hand.jpg", "--annotate", str(target)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"fanscan: error: --annotate {target}: the folder {target.parent} does not exist\n"
+    )
+    assert captured.out == "" and reading.saved == []
+
+
 def test_score_annotate_needs_a_photo(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["score", "--hand", "123m456p789s123sEE", "--annotate", "x.jpg"]) == 1
+    assert main(["score", "--hand", "123m456p789s123sEE", "--annotate", "x.jpg"]) == 2
     assert "--annotate needs a PHOTO" in capsys.readouterr().err

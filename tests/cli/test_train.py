@@ -56,7 +56,7 @@ def test_train_classes_trains_a_specialist_on_those_faces_only(tmp_path, capsys,
 
 
 def test_train_unknown_class_is_an_error(capsys):
-    assert main(["train", "--classes", "1f,9f"]) == 1
+    assert main(["train", "--classes", "1f,9f"]) == 2
     err = capsys.readouterr().err
     assert "'9f'" in err and err.count("\n") == 1
 
@@ -158,12 +158,12 @@ def test_train_recipe_runs_every_stage_each_from_the_last(tmp_path, capsys, font
 
 
 def test_train_recipe_refuses_options_it_sets_itself(capsys):
-    assert main(["train", "--recipe", "--steps", "5"]) == 1
+    assert main(["train", "--recipe", "--steps", "5"]) == 2
     err = capsys.readouterr().err
     assert "--steps" in err and err.count("\n") == 1
-    assert main(["train", "--recipe", "--recipe-scale", "0"]) == 1
+    assert main(["train", "--recipe", "--recipe-scale", "0"]) == 2
     assert "--recipe-scale" in capsys.readouterr().err
-    assert main(["train", "--recipe", "--classes", "1f,2f"]) == 1  # the recipe trains all 43 faces
+    assert main(["train", "--recipe", "--classes", "1f,2f"]) == 2  # the recipe trains all 43 faces
     err = capsys.readouterr().err
     assert "--classes" in err and err.count("\n") == 1
 

@@ -34,6 +34,10 @@ def test_notation_reads_standing_tiles_and_win_tile() -> None:
         pytest.param("[SSSS]", Meld("kong", (Tile.S,) * 4, True, None), id="concealed-kong"),
         pytest.param("[8888p1]", Meld("kong", (Tile.P8,) * 4, False, 1), id="exposed-kong"),
         pytest.param("[1111s6]", Meld("kong", (Tile.S1,) * 4, False, 6), id="added-kong"),
+        pytest.param("[567m,2]", Meld("chow", (Tile.M5, Tile.M6, Tile.M7), False, 2), id="comma-chow"),
+        pytest.param("[999s,3]", Meld("pung", (Tile.S9,) * 3, False, 3), id="comma-pung"),
+        pytest.param("[8888p,1]", Meld("kong", (Tile.P8,) * 4, False, 1), id="comma-kong"),
+        pytest.param("[1111s,6]", Meld("kong", (Tile.S1,) * 4, False, 6), id="comma-added-kong"),
     ],
 )
 def test_notation_reads_each_meld(text: str, meld: Meld) -> None:
@@ -64,6 +68,10 @@ def test_notation_parse_flowers_accepts_grouped_digits() -> None:
         ),
         pytest.param("[567m4]11p", "has claim 4; a chow takes 1-3", id="bad-claim"),
         pytest.param("[1111m4]11p", "has claim 4; a kong takes 1-3 or 5-7", id="bad-kong-claim"),
+        pytest.param("[567m,]11p", "the comma at column 6 needs a claim digit", id="comma-no-claim"),
+        pytest.param("[567m,23]11p", "the comma at column 6 needs a claim digit", id="comma-two"),
+        pytest.param("[567m,4]11p", "has claim 4; a chow takes 1-3", id="comma-bad-claim"),
+        pytest.param("[,2]11p", "unexpected ',' at column 2", id="comma-no-tiles"),
         pytest.param("123m+1f9f", "'9f' at column 8 is not a flower", id="bad-flower"),
         pytest.param("123m+1fE", "unexpected 'E' at column 8", id="tile-after-flowers"),
         pytest.param("12f3m", "flowers at column 1 must come last", id="flowers-first"),

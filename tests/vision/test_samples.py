@@ -30,4 +30,4 @@ def test_samples_photo_reads_exactly() -> None:
     from fanscan.datasets.scenes import hand_of
     from fanscan.vision.reader import read_photo
 
-    assert read_photo(sample_photo_path()).hand == hand_of(sample_groups())
+    assert read_photo(sample_photo_path()).hand.to_json() == hand_of(sample_groups())

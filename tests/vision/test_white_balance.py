@@ -92,7 +92,7 @@ def test_a_hand_under_a_tungsten_lamp_is_balanced_then_read_exactly() -> None:
     assert photo.balanced
     assert len(found) == len(scene.tiles)
     assert len(locate.locate(photo)[1]) == len(found)  # located again: balanced once, not twice
-    assert _hand_key(read_photo(_under(scene.image, TUNGSTEN)).hand) == _hand_key(scene.hand)
+    assert _hand_key(read_photo(_under(scene.image, TUNGSTEN)).hand.to_json()) == _hand_key(scene.hand)
 
 
 @pytest.mark.skipif("xmahjongg-real" not in tile_art.available_styles(), reason="xmahjongg not installed")

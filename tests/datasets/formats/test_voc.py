@@ -39,9 +39,10 @@ def test_voc_xml_has_the_published_elements(scene: PhotoLabels) -> None:
     assert [o.findtext("name") for o in objects] == ["5p", "E", "back"]
     tilted = objects[2].find("bndbox")
     assert tilted is not None
+    # The box spans pixel edges 160-240 and 60-140: VOC's 1-based first and last pixels.
     assert [tilted.findtext(k) for k in ("xmin", "ymin", "xmax", "ymax")] == [
-        "160",
-        "60",
+        "161",
+        "61",
         "240",
         "140",
     ]
@@ -59,7 +60,7 @@ def test_voc_dataset_round_trip_through_folders(
 
 
 def test_voc_missing_box_is_named(scene: PhotoLabels) -> None:
-    text = format_voc(scene).replace("<xmin>160</xmin>", "")
+    text = format_voc(scene).replace("<xmin>161</xmin>", "")
     with pytest.raises(FanscanError, match="a.xml object 3: missing <bndbox/xmin>"):
         parse_voc(text, "a.xml")
 
@@ -68,3 +69,32 @@ def test_voc_unknown_class_is_named(scene: PhotoLabels) -> None:
     text = format_voc(scene).replace("<name>E</name>", "<name>east</name>")
     with pytest.raises(FanscanError, match="a.xml object 2: class 'east' is not a tile code"):
         parse_voc(text, "a.xml")
+
+
+def test_voc_boxes_are_whole_pixels_covering_the_tile(scene: PhotoLabels) -> None:
+    tile = TileLabel("7s", ((10.2, 20.7), (30.5, 20.7), (30.5, 40.0), (10.2, 40.0)), 1.0, "person")
+    root = ET.fromstring(format_voc(replace(scene, tiles=(tile,))))
+    box = root.find("object/bndbox")
+    assert box is not None
+    # Columns 10-30 (0-based pixels holding part of the box) are 11-31 counted from 1.
+    assert [box.findtext(k) for k in ("xmin", "ymin", "xmax", "ymax")] == ["11", "21", "31", "40"]
+    (back,) = parse_voc(ET.tostring(root, encoding="unicode")).tiles
+    assert back.bounds == (10.0, 20.0, 31.0, 40.0)  # the whole pixels, holding the box
+
+
+def test_voc_boxes_stay_inside_the_photo(scene: PhotoLabels) -> None:
+    tile = TileLabel("7s", ((-3.0, -1.0), (321.5, -1.0), (321.5, 201.0), (-3.0, 201.0)), 1.0, "person")
+    box = ET.fromstring(format_voc(replace(scene, tiles=(tile,)))).find("object/bndbox")
+    assert box is not None
+    assert [box.findtext(k) for k in ("xmin", "ymin", "xmax", "ymax")] == ["1", "1", "320", "200"]
+
+
+def test_voc_class_map_names_codes_and_leaves_classes_out(scene: PhotoLabels) -> None:
+    from fanscan.datasets.formats.class_map import parse_class_map
+
+    text = format_voc(scene).replace("<name>5p</name>", "<name>dots-5</name>")
+    text = text.replace("<name>back</name>", "<name>joker</name>")
+    class_map = parse_class_map("dots-5: 5p\njoker: null\n", "m.yaml")
+    photo = parse_voc(text, "a.xml", class_map)
+    assert [t.code for t in photo.tiles] == ["5p", "E"]
+    assert class_map.left_out == {"joker"}

@@ -1,0 +1,108 @@
+"""Reading many photos in one run: in this process, or in a pool of worker processes that each
+open the ONNX sessions once and keep them for every photo they read.
+
+Results come back in the order the photos were given, as ``Outcome`` records (the reading's JSON
+and its summary for people, or the error), so that a bad photo never stops the run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from fanscan.errors import FanscanError
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One photo's result: ``reading`` (the contract's read object) and ``summary``, or ``error``
+    (one sentence) with its ``code``."""
+
+    name: str
+    reading: dict[str, Any] | None = None
+    summary: str = ""
+    error: str | None = None
+    code: str | None = None
+
+
+# Per process: the classifier the photos of this run are read with (set once per worker).
+_classifier: Any = None
+
+
+def _set_classifier(model: str | None, threads: int | None) -> None:
+    global _classifier
+    from fanscan.vision.classifier import TileClassifier, default_classifier
+
+    if model is None and threads is None:
+        _classifier = default_classifier()
+    else:
+        _classifier = TileClassifier(model, threads=threads)
+
+
+def _worker_start(model: str | None, threads: int) -> None:
+    import cv2
+
+    cv2.setNumThreads(1)  # the pool is the parallelism
+    _set_classifier(model, threads)
+
+
+def read_one(name: str, data: bytes | None) -> Outcome:
+    """Read one photo (``data`` when it came from standard input) with this process's classifier."""
+    from fanscan.cli.read import summary
+    from fanscan.vision.reader import read_photo
+
+    try:
+        reading = read_photo(data if data is not None else name, classifier=_classifier)
+        return Outcome(name, reading.to_json(), summary(reading))
+    except FanscanError as error:
+        return Outcome(name, error=error.message, code=error.code)
+    except MemoryError:
+        return Outcome(name, error="out of memory", code="out_of_memory")
+
+
+def _cpus() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def read_all(
+    photos: list[tuple[str, bytes | None]],
+    *,
+    model: str | None = None,
+    workers: int = 1,
+    progress: Callable[[], None] | None = None,
+) -> Iterator[Outcome]:
+    """Read ``photos`` (name, bytes or None to read the file), yielding outcomes in order."""
+    _set_classifier(model, None)  # a bad --model fails here, once, before any photo
+    if workers <= 1 or len(photos) <= 1:
+        for name, data in photos:
+            yield read_one(name, data)
+            if progress:
+                progress()
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    workers = min(workers, len(photos))
+    threads = max(1, _cpus() // workers)
+    # Spawned, not forked: a child forked after OpenCV has used its thread pool can deadlock.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_worker_start, initargs=(model, threads)
+    ) as pool:
+        names = [name for name, _ in photos]
+        results = pool.map(read_one, names, [data for _, data in photos])
+        done = 0
+        try:
+            for outcome in results:
+                done += 1
+                yield outcome
+                if progress:
+                    progress()
+        except BrokenProcessPool:
+            for name in names[done:]:
+                yield Outcome(name, error="the worker process reading it died", code="worker_died")
