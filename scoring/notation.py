@@ -12,8 +12,9 @@ Grammar (the contract's notation, as in the widely used MCR calculators)::
     flowers  := ("+" | space) digits "f" ...   flower and season codes 1f-8f
 
 The claim may follow a comma, as the MCR calculators' other form writes it: ``[567m,2]`` is
-``[567m2]``, ``[999s,3]`` is ``[999s3]``. The last standing tile written is the winning tile. Win conditions (self-drawn, winds, ...) are not
-part of the notation; they come with the hand JSON or the CLI flags.
+``[567m2]``, ``[999s,3]`` is ``[999s3]``. The last standing tile written is the winning tile.
+Win conditions (self-drawn, winds, ...) are not part of the notation; they come with the hand
+JSON or the CLI flags.
 
 Standing tiles, a chow claimed on its 2nd tile, a pung from the right and a concealed kong:
 

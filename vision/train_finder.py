@@ -11,7 +11,8 @@ Scene seeds for training start at ``TRAIN_SEED_BASE``, far from the benchmark's 
 
 ``--real-folds 0,1,2,3`` adds the real table photos of those source folds (``datasets.real_tables``;
 never the held-out fold), every version turned back upright (``real_tables.upright_version``), the
-augmentation's fill ignored. Only their
+augmentation's fill ignored (``--unturned-only``: only the versions it did not turn, whose boxes
+are exact; the shipped finder's choice, see docs/reader.md). Only their
 labelled tiles are known: a face is drawn as in a scene, the ring around each labelled tile is
 table, and everything else is ``IGNORE`` (walls, discards and other players' tiles are often left
 unlabelled there, so an unlabelled pixel is no evidence of table).
@@ -20,13 +21,15 @@ unlabelled there, so an unlabelled pixel is no evidence of table).
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import sys
+import time
 from pathlib import Path
 
 import cv2
 import numpy as np
-from fanscan.atomic import atomic_path
+from fanscan.atomic import atomic_path, write_text_atomic
 from fanscan.vision.finder import SHRINK, WORK_SIDE
 
 TRAIN_SEED_BASE = 1_000_000
@@ -75,9 +78,10 @@ def real_example(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.n
     return image, mask
 
 
-def real_examples(folds: list[int]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def real_examples(folds: list[int], unturned_only: bool = False) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """``real_example`` of every labelled version of the real table photos in ``folds``, turned
-    back upright; the fill it was turned into is ``IGNORE``."""
+    back upright (the fill it was turned into ``IGNORE``); with ``unturned_only`` only the versions
+    the augmentation did not turn, whose boxes are the labeller's own."""
     from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, load_table_photos, upright_version
 
     if HELD_OUT_FOLD in folds:
@@ -85,7 +89,7 @@ def real_examples(folds: list[int]) -> tuple[list[np.ndarray], list[np.ndarray]]
     images, masks = [], []
     for photo in in_folds(load_table_photos(), folds):
         version = upright_version(photo) if len(photo.codes) else None
-        if version is None:
+        if version is None or (unturned_only and version.turn != 0.0):
             continue
         image, mask = real_example(version.image, version.boxes)
         content = cv2.resize(version.content, mask.shape[::-1], interpolation=cv2.INTER_NEAREST)
@@ -280,19 +284,31 @@ def initial_net(init: Path | None):
     return net, False
 
 
+def sidecar(training: dict) -> dict:
+    """The JSON written beside an exported finder: what goes in and out, and how it was trained."""
+    return {
+        "format_version": 1,
+        "input": {"name": "image", "layout": "NCHW", "channel_order": "RGB", "scale": "1/255",
+                  "long_side": WORK_SIDE, "multiple_of": 8},
+        "output": {"name": "logits", "classes": ["table", "face", "back"], "resolution": "1/2",
+                   "shrink": SHRINK},
+        "training": training,
+    }
+
+
 def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None = None,
           zoom: tuple[float, float] | None = None, real_folds: list[int] | None = None,
-          real_share: float = 0.5) -> None:
+          real_share: float = 0.5, init: Path | None = None, unturned_only: bool = False) -> None:
     """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
     ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
-    export ONNX to ``out`` and the weights beside it (.pt)."""
+    export ONNX to ``out``, its sidecar (.json, ``sidecar``) and the weights beside it (.pt)."""
     import torch
 
     net, frozen_norms = start
     images, masks = _examples(scenes, cache)
     draw = None
     if real_folds:
-        real_images, real_masks = real_examples(real_folds)
+        real_images, real_masks = real_examples(real_folds, unturned_only)
         print(f"{len(real_images)} real photos", file=sys.stderr, flush=True)
         if images and real_images:  # ``real_share`` of the windows from real photos, whatever the counts
             draw = np.concatenate([np.full(len(images), (1 - real_share) / len(images)),
@@ -313,6 +329,22 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
             dynamic_axes={"image": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}}, opset_version=17,
             dynamo=False,
         )
+    from fanscan.datasets.real_tables import HELD_OUT_FOLD
+
+    record = {
+        "fine_tuned_from": init.name if init else None,
+        "steps": steps,
+        "scenes": scenes,
+        "scene_seeds": [TRAIN_SEED_BASE, TRAIN_SEED_BASE + scenes],
+        "real_folds": real_folds or [],
+        "real_photos": len(images) - scenes if real_folds else 0,
+        "real_share": real_share if real_folds else 0.0,
+        "real_unturned_only": unturned_only,
+        "held_out_fold": HELD_OUT_FOLD if real_folds else None,
+        "zoom": list(zoom) if zoom else None,
+        "trained": time.strftime("%Y-%m-%d", time.gmtime()),
+    }
+    write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
     print(f"wrote {out}", file=sys.stderr)
 
 
@@ -327,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="show half of the training windows zoomed by a factor between these (e.g. 0.7 2)")
     parser.add_argument("--real-folds", type=lambda t: [int(f) for f in t.split(",") if f],
                         help="also train on the real table photos of these source folds (e.g. 0,1,2,3)")
+    parser.add_argument("--unturned-only", action="store_true",
+                        help="with --real-folds: only the versions the augmentation did not turn")
     parser.add_argument("--real-share", type=float, default=0.5,
                         help="with --real-folds: share of the training windows cut from real photos "
                         "(default 0.5)")
@@ -340,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 < args.real_share < 1:
         parser.error("--real-share must lie between 0 and 1")
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
-          args.real_folds, args.real_share)
+          args.real_folds, args.real_share, args.init, args.unturned_only)
     return 0
 
 

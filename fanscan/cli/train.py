@@ -45,9 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="model file to write (default: a new tile_classifier-DATE-TIME.onnx "
                         "beside the --work-dir folder; never the model shipped in the package)")
     parser.add_argument("--recipe", action="store_true",
-                        help="run the shipped model's whole recipe from scratch: six stages (steps, "
-                        "learning rates and crops of generated scenes as in models/MODEL_CARD.md; "
-                        "about 40 min on two cores)")
+                        help="run the shipped model's whole recipe from scratch: seven stages (steps, "
+                        "learning rates, crops of generated scenes and of the real table photos "
+                        "as in models/MODEL_CARD.md; about 55 min on two cores)")
     parser.add_argument("--recipe-scale", type=float, default=1.0, metavar="SCALE",
                         help="with --recipe: multiply every step, scene and synthetic count by this "
                         "(0-1, for a quick trial)")

@@ -30,7 +30,7 @@ def test_score_bad_lines_a_5000_digit_number_spoils_only_its_line(
 ) -> None:
     good = json.dumps(GOOD).encode()
     path = _file(tmp_path, good, b'{"concealed": ' + b"9" * 5000 + b"}", good)
-    assert main(["score", "--jsonl", path]) == 0
+    assert main(["score", "--jsonl", path]) == 1  # each line answered; one failed
     results = _results(capsys)
     assert [r["total"] for r in results] == [12, None, 12]
     assert results[1]["error"] == "line 2 has a number too long to be part of a hand"
@@ -41,7 +41,7 @@ def test_score_bad_lines_a_non_utf8_byte_in_a_file_spoils_only_its_line(
 ) -> None:
     good = json.dumps(GOOD).encode()
     path = _file(tmp_path, b"\xef\xbb\xbf" + good, b'{"concealed": ["\xff"]}', good)
-    assert main(["score", "--jsonl", path]) == 0
+    assert main(["score", "--jsonl", path]) == 1  # each line answered; one failed
     results = _results(capsys)
     assert [r["total"] for r in results] == [12, None, 12]
     assert results[1]["error"] == "line 2 is not UTF-8 text (byte 0xff at column 17)"
@@ -53,7 +53,7 @@ def test_score_bad_lines_a_non_utf8_byte_on_stdin_spoils_only_its_line(
     good = json.dumps(GOOD).encode()
     data = good + b"\n\xc3\x28\n" + good + b"\n"
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-    assert main(["score", "--jsonl", "-"]) == 0
+    assert main(["score", "--jsonl", "-"]) == 1  # each line answered; one failed
     assert [r["total"] for r in _results(capsys)] == [12, None, 12]
 
 
@@ -63,7 +63,7 @@ def test_score_bad_lines_a_result_too_large_to_print_spoils_only_its_line(
     # base may have 4,300 digits (Python's limit for int <-> text); points = base x 8 has 4,301.
     good = json.dumps(SICHUAN).encode()
     huge = json.dumps(SICHUAN)[:-1].encode() + b', "base": ' + b"9" * 4300 + b"}"
-    assert main(["score", "--rules", "sichuan", "--jsonl", _file(tmp_path, good, huge, good)]) == 0
+    assert main(["score", "--rules", "sichuan", "--jsonl", _file(tmp_path, good, huge, good)]) == 1
     results = _results(capsys)
     assert [r["total"] for r in results] == [4, None, 4]
     assert results[1]["error"] == "line 2: the result is too large to print"
@@ -84,7 +84,7 @@ def test_score_bad_lines_a_scorer_failure_spoils_only_its_line(
     monkeypatch.setattr(ruleset, "score", flaky)
     good = json.dumps(GOOD).encode()
     path = _file(tmp_path, good, json.dumps({**GOOD, "seat_wind": "N"}).encode(), good)
-    assert main(["score", "--jsonl", path]) == 0
+    assert main(["score", "--jsonl", path]) == 1  # each line answered; one failed
     results = _results(capsys)
     assert [r["total"] for r in results] == [12, None, 12]
     assert results[1]["error"] == "line 2 could not be scored (KeyError)"
@@ -99,7 +99,7 @@ def test_score_bad_lines_a_huge_option_value_is_a_one_line_error(
     value: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["score", "--hand", "111m222m333m444m55m", "--rules", "sichuan", "--option", f"base={value}"]
-    assert main(argv) == 1
+    assert main(argv) == 2  # a usage error: the option's value
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("fanscan: error: --option base: the value is ")

@@ -160,5 +160,5 @@ def test_open_urls_for_wildcard_and_named_hosts(monkeypatch: pytest.MonkeyPatch)
 def test_serve_save_labelled_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     afile = tmp_path / "f.txt"
     afile.write_text("x")
-    assert main(["serve", "--save-labelled", str(afile)]) == 1
+    assert main(["serve", "--save-labelled", str(afile)]) == 2  # a usage error: the option's value
     assert "is not a folder" in capsys.readouterr().err

@@ -121,7 +121,7 @@ NOTATION_CHARS = "0123456789mpsfESWNCFP[]+ \t"
 def test_fuzz_notation_scores_or_fails_in_one_line(text: str, capsys: pytest.CaptureFixture[str]) -> None:
     from fanscan.cli import main
 
-    code = main(["score", "--hand", text, "--json"])
+    code = main(["score", f"--hand={text}", "--json"])  # "=": a text like "--rules" stays the value
     out, err = capsys.readouterr()
     if code == 0:
         assert json.loads(out)["total"] is not None and err == ""
@@ -168,7 +168,7 @@ def test_fuzz_hand_json_gives_a_result_or_its_error(hand: Any, rules: str) -> No
     assert (result.total is None) == (result.error is not None)
     if result.error is not None:
         _one_line(result.error)
-    line = _score_line(1, json.dumps(hand), rules, get_ruleset(rules), score)
+    line, _ = _score_line(1, json.dumps(hand), rules, get_ruleset(rules), score)
     obj = json.loads(line)
     assert obj["rules"] == rules and "\n" not in line
 

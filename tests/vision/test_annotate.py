@@ -49,3 +49,12 @@ def test_banner_in_the_top_left_corner() -> None:
     assert (out[:40, :150] == 255).all(axis=2).any()  # the white text
     plain = annotate.draw(image, boxes, ["5p"] * 8, [0.9] * 8, [], 1.0)
     assert tuple(plain[2, 2]) == tuple(image[2, 2])
+
+
+def test_a_box_left_out_as_no_tile_is_crossed_in_grey() -> None:
+    image, boxes = _tiles(1)
+    left = np.array([[520.0, 200.0], [580.0, 200.0], [580.0, 280.0], [520.0, 280.0]])
+    out = annotate.draw(image, boxes, ["5p"] * len(boxes), [0.97] * len(boxes), [], 1.0, left_out=[left])
+    centre = out[239:242, 549:552].reshape(-1, 3)
+    assert any(tuple(p) == annotate._LEFT_OUT for p in centre)  # the cross's middle
+    assert (out[230:236, 525:532] == image[230:236, 525:532]).all()  # not filled in
