@@ -271,7 +271,7 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         for description, hand in reading.alternatives
     ]
     if args.annotate:
-        reading.save_annotated(args.annotate)
+        reading.save_annotated(args.annotate, banner=total_banner(result))
     if args.json:
         obj = result.to_json()
         obj["reading"] = reading.to_json()
@@ -293,6 +293,13 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         if args.annotate:
             print(f"  annotated photo: {args.annotate}")
     return _exit_status(result)
+
+
+def total_banner(result: Any) -> str:
+    """The line drawn on an annotated photo: the total, or why there is none."""
+    if result.error:
+        return f"{result.rules}: not scored ({result.error_code or 'error'})"
+    return f"{result.rules}: {result.total} fans"
 
 
 def _run_jsonl(source: str, rules: str) -> int:

@@ -26,12 +26,14 @@ class FakeReading:
         self.alternatives = [("the last tile is 3s", Hand.from_json({**HAND, "win_tile": "3s"}))]
         self.doubts = ["tile 5 could be 5p or 6p"]
         self.saved: list[str] = []
+        self.banners: list[str | None] = []
 
     def to_json(self) -> dict[str, Any]:
         return {"tiles": [], "hand": self.hand.to_json(), "doubts": self.doubts}
 
-    def save_annotated(self, path: str) -> None:
+    def save_annotated(self, path: str, banner: str | None = None) -> None:
         self.saved.append(path)
+        self.banners.append(banner)
 
 
 @pytest.fixture
@@ -109,6 +111,18 @@ def test_score_photo_from_standard_input(
     assert main(["score", "-"]) == 0
     assert read == [b"\xff\xd8photo"]
     assert capsys.readouterr().out.startswith("the photo on standard input\n  hand: ")
+
+
+def test_score_annotate_draws_the_total_on_the_picture(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "hand.jpg", "--annotate", "out.jpg"]) == 0
+    total = int(capsys.readouterr().out.split("Total: ")[1].split()[0].rstrip(";"))
+    assert reading.banners == [f"mcr: {total} fans"]
+    broken = {**HAND, "concealed": HAND["concealed"][:-1] + ["N"], "win_tile": "N"}  # no win: no total
+    reading.hand = Hand.from_json(broken)
+    main(["score", "hand.jpg", "--annotate", "out.jpg"])
+    assert reading.banners[-1].startswith("mcr: not scored (")
 
 
 def test_score_annotate_into_a_missing_folder_says_so(
