@@ -1,19 +1,18 @@
 """The photo reader: a phone photo of a declared hand in, the hand JSON (as far as it shows) out.
 
-Stages (each a module of its own): ``image_io`` opens the photo (EXIF orientation, pixel limit)
-and decodes it at a reduced scale; ``locate`` runs the ``finder`` on that small copy for every
-tile's top face, then again on the hand's region at the scale the finder knows best, and
-``refine`` moves each box onto its face's corners;
-stray boxes far from the hand are dropped; ``layout.hand_frame`` works
-out which way the rows run and which tiles lie sideways; each face is cut from the smallest
+Stages (each a module of its own): ``image_io`` opens the photo (EXIF orientation, pixel limit) and
+decodes it at a reduced scale; ``locate`` runs the ``finder`` on that small copy for every tile's
+top face, then again on the hand's region at the scale the finder knows best, and ``refine`` moves
+each box onto its face's corners; stray boxes far from the hand are dropped; ``layout.hand_frame``
+works out which way the rows run and which tiles lie sideways; each face is cut from the smallest
 decode that still shows it in detail (``Photo.crop_quad``, perspective corrected, upright),
 white-balanced on the tile bodies and classified (a doubtful crop also turned 180 degrees, inside
-the classifier), possible flowers given a second look by the flower specialist and at their
-printed number (``flowers``, on the same crops); sideways tiles are tried turned both ways, and when
-the tiles read poorly the whole hand is tried upside down; beside two equal faces standing apart
-the slots of a concealed kong's backs are classified too; ``layout.analyse`` makes groups,
-melds, the winning tile and the doubts, ``consistency`` makes the tiles agree with a possible
-hand; ``annotate`` draws the result.
+the classifier), possible flowers given a second look by the flower specialist and at their printed
+number (``flowers``, on the same crops); sideways tiles are tried turned both ways, and when the
+tiles read poorly the whole hand is tried upside down, then a quarter turn either way; beside two
+equal faces standing apart the slots of a concealed kong's backs are classified too;
+``layout.analyse`` makes groups, melds, the winning tile and the doubts, ``consistency`` makes the
+tiles agree with a possible hand; ``annotate`` draws the result.
 """
 
 from __future__ import annotations
@@ -95,7 +94,8 @@ numerals in dim crops (1m as 8m, 9m as 5m) that it reads right brightened."""
 BRIGHTENED_TO = 0.95
 MAX_BRIGHTEN = 3.0
 FLIP_BELOW = 0.75
-"""When the upright tiles' mean confidence is below this, the hand is also tried upside down."""
+"""When the upright tiles' mean confidence is below this, the hand is also tried upside down; when
+all tiles' still is, the two frames a quarter turn away are read too."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _FLOWER_SLICE = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
 _FLOWER_CODES = frozenset(CLASS_LABELS[_FLOWER_SLICE])
@@ -326,6 +326,18 @@ def _read_tiles(
         if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
             choices, picks, probs, boxes, crops, cast = flipped, f_picks, f_probs, f_boxes, f_crops, f_cast
             right, up = -right, -up
+    if float(probs.max(axis=1).mean()) < FLIP_BELOW:
+        # Still read poorly: the rows may run the other way (a grid of faces, whose nearest
+        # neighbours lie across the rows; a photo whose EXIF turn was lost). Each quarter-turned
+        # frame is read whole, its own sideways tiles tried both ways, and the likeliest kept.
+        for turned_up in (right, -right):
+            turned_right = np.array([-turned_up[1], turned_up[0]])
+            turned_sideways = layout.sideways_flags(detections.quads, turned_right, turned_up)
+            turned = [[-turned_right, turned_right] if side else [turned_up] for side in turned_sideways]
+            t_picks, t_probs, t_boxes, t_crops, t_cast = best(turned)
+            if float(t_probs.max(axis=1).mean()) > float(probs.max(axis=1).mean()):
+                choices, picks, probs, boxes, crops, cast = turned, t_picks, t_probs, t_boxes, t_crops, t_cast
+                right, up, sideways = turned_right, turned_up, turned_sideways
 
     probs, recut = _recut_doubtful(photo, probs, boxes, cast, scale, classifier)
     if flower_looks is not None:

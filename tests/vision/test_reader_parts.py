@@ -195,3 +195,42 @@ def test_a_box_marked_face_down_keeps_a_face_the_classifier_is_sure_of() -> None
     readings, _, _ = reader._read_tiles(photo, found, _Table(probs))
     assert [r.code for r in readings] == ["3m", "back", "back", "back"]
     assert readings[1].confidence == pytest.approx(0.8)  # the finder's surer back
+
+
+class _Glyph:
+    """A classifier stand-in that reads ``1m`` surely only in a crop whose glyph stands upright and
+    unmirrored (a red dot in the top-left quarter, a blue one to its right on the same line: no
+    turn makes it its own mirror image); any other crop it reads poorly, as ``2m``."""
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        probs = np.full((len(crops), len(CLASS_LABELS)), 0.3 / (len(CLASS_LABELS) - 1), np.float32)
+        for n, crop in enumerate(crops):
+            blue, red = crop[:, :, 0].astype(int), crop[:, :, 2].astype(int)
+            h, w = red.shape
+            r = np.unravel_index(int((red - blue).argmax()), red.shape)
+            b = np.unravel_index(int((blue - red).argmax()), red.shape)
+            upright = r[0] < h / 2 and r[1] < w / 2 and abs(b[0] - r[0]) < h / 10 and b[1] > r[1]
+            probs[n, CLASS_LABELS.index("1m" if upright else "2m")] = 0.99 if upright else 0.7
+        return probs / probs.sum(axis=1, keepdims=True)
+
+
+def test_a_hand_whose_faces_lie_a_quarter_turn_off_its_rows_is_read_turned() -> None:
+    # Three faces side by side, each 60 wide and 40 high: the row runs left to right, so the frame
+    # says up is up the photo; but each glyph's top points left (as in a grid photographed from the
+    # side, or a photo whose EXIF turn was lost). Only a quarter-turned frame reads them.
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((300, 400, 3), 60, np.uint8)
+    boxes = []
+    for k in range(3):
+        x0, y0 = 80 + 62 * k, 120
+        face = np.full((60, 40, 3), 60, np.uint8)  # drawn upright (40 wide, 60 high), then turned
+        cv2.circle(face, (9, 9), 4, (40, 40, 230), -1)  # red
+        cv2.circle(face, (26, 9), 4, (230, 40, 40), -1)  # blue
+        image[y0 : y0 + 40, x0 : x0 + 60] = np.rot90(face, 1)  # top to the left
+        boxes.append(_row_box(x0, y0, 60, 40))
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    found = TileDetections(np.stack(boxes), np.full(3, 0.9, np.float32), np.zeros(3, bool))
+    readings, right, up = reader._read_tiles(photo, found, _Glyph())
+    assert [r.code for r in readings] == ["1m"] * 3
+    assert up == pytest.approx([-1, 0], abs=1e-6)  # up, for these faces, is the photo's left
