@@ -244,7 +244,7 @@ def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers() -> None:
 
     row = [tile(c, 31 * i) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m".split())]
     win = tile("8m", 31 * 13 + 25)  # the winning tile a little apart
-    meld = [tile(c, 31 * i, 160) for i, c in enumerate("5s 5s 5s".split())]  # a row of its own
+    meld = [tile(c, 31 * i, 100) for i, c in enumerate("5s 5s 5s".split())]  # a row of its own
     flowers = [tile("3f", 900, 400)]  # far away, alone: flowers may lie anywhere
     phantoms = [tile("P", 900, -400), tile("P", 960, -420), tile("P", -600, 300)]
     kept = _without_strays(row + [win] + meld + flowers + phantoms)
