@@ -537,7 +537,6 @@ def _analyser(right: np.ndarray, up: np.ndarray,
 _TOO_LONG = "the hand is complete without it, and too long with it"
 _NO_FLOWER = "a doubtful flower at the photo's edge, on other tiles' boxes or inside a row of the hand"
 _STRAY_BACK = "a face-down box in no concealed kong, and the hand is complete without it"
-_SLIVER = "a small box read with little confidence: a sliver of a tile's side or of the table"
 
 
 @dataclass(frozen=True)
@@ -735,8 +734,8 @@ def read_photo(
 ) -> PhotoReading:
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
     ``image_too_large`` or ``no_tiles``. The hand is the rows of touching tiles nearest the camera
-    (``_in_hand``); every other tile found stays in ``tiles`` with ``in_hand`` False (after the
-    hand's, group -1), read as its own face. ``one_hand=False`` (a photo of any tiles: grids,
+    (``_in_hand``, slivers set aside first: ``_slivers``); every other tile found stays in
+    ``tiles`` with ``in_hand`` False (after the hand's, group -1), read as its own face. ``one_hand=False`` (a photo of any tiles: grids,
     piles, several hands, e.g. for labelling) reads every tile as one layout, each keeping its own
     reading: no copy limits, no completing the hand, nothing left out, every tile ``in_hand``.
     ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
@@ -755,15 +754,13 @@ def read_photo(
         looks = flowers.default_flower_looks() if flower_looks else None
     readings, right, up = _read_tiles(photo, detections, classifier, looks)
     readings = _without_duplicates(readings)
-    apart: list[TileReading] = []
-    slivers: list[tuple[TileReading, str]] = []
+    apart: list[TileReading] = []  # tiles found that are no part of the hand, in the photo's order
     if one_hand:
-        sliver_indices = _slivers(readings)
-        slivers = [(readings[i], _SLIVER) for i in sorted(sliver_indices)]
-        readings = [r for i, r in enumerate(readings) if i not in sliver_indices]
-        in_hand = _in_hand(readings, up)
-        apart = [r for r, kept in zip(readings, in_hand) if not kept]
-        readings = [r for r, kept in zip(readings, in_hand) if kept]
+        slivers = _slivers(readings)
+        whole = [i for i in range(len(readings)) if i not in slivers]
+        in_hand = dict(zip(whole, _in_hand([readings[i] for i in whole], up)))
+        apart = [r for i, r in enumerate(readings) if not in_hand.get(i, False)]
+        readings = [r for i, r in enumerate(readings) if in_hand.get(i, False)]
     rows = layout.rows_and_groups(readings, right, up)
     probed = _probe_backs(photo, readings, rows, right, classifier)
     if len(probed) > len(readings):
@@ -773,7 +770,7 @@ def read_photo(
     else:
         hand = _HandRead(readings, rows, layout.analyse(readings, right, up, rows), [], [])
     readings, hand_layout, corrections = hand.readings, hand.layout, hand.corrections
-    left_out = hand.left_out + slivers
+    left_out = hand.left_out
     tiles = [_found(r, hand_layout.group_of[i]) for i, r in enumerate(readings)]
     tiles += [_found(r, -1, in_hand=False) for r in apart]
     groups = [
