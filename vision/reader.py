@@ -522,8 +522,11 @@ def _in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
             for i, (r, c) in enumerate(zip(readings, cluster))]
 
 
-def _without_strays(readings: list[TileReading], up: np.ndarray = np.array([0.0, -1.0])) -> list[TileReading]:
-    """The readings of the hand alone (``_in_hand``)."""
+_PHOTO_UP = np.array([0.0, -1.0])
+
+
+def _without_strays(readings: list[TileReading], up: np.ndarray = _PHOTO_UP) -> list[TileReading]:
+    """The readings of the hand alone (``_in_hand``; by default "up" is up the photo)."""
     return [r for r, kept in zip(readings, _in_hand(readings, up)) if kept]
 
 
@@ -735,9 +738,10 @@ def read_photo(
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
     ``image_too_large`` or ``no_tiles``. The hand is the rows of touching tiles nearest the camera
     (``_in_hand``, slivers set aside first: ``_slivers``); every other tile found stays in
-    ``tiles`` with ``in_hand`` False (after the hand's, group -1), read as its own face. ``one_hand=False`` (a photo of any tiles: grids,
-    piles, several hands, e.g. for labelling) reads every tile as one layout, each keeping its own
-    reading: no copy limits, no completing the hand, nothing left out, every tile ``in_hand``.
+    ``tiles`` with ``in_hand`` False (after the hand's, group -1), read as its own face.
+    ``one_hand=False`` (a photo of any tiles: grids, piles, several hands, e.g. for labelling)
+    reads every tile as one layout, each keeping its own reading: no copy limits, no completing
+    the hand, nothing left out, every tile ``in_hand``.
     ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
     ``FlowerLooks`` gives them with other models (the shipped ones by default)."""
     photo = load_photo(source)

@@ -270,7 +270,8 @@ def test_read_summary_counts_the_tiles_outside_the_hand_and_all_tiles_reads_them
     photo = _sample_twice(tmp_path / "two-hands.jpg")
     assert main(["read", str(photo)]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert first == f"{2 * SAMPLE_TILES} tiles found in a 1280x1920 photo, {SAMPLE_TILES} of them outside the hand (not read as part of it)"
+    assert first == (f"{2 * SAMPLE_TILES} tiles found in a 1280x1920 photo, {SAMPLE_TILES} of them "
+                     "outside the hand (not read as part of it)")
     assert main(["read", str(photo), "--json", "--all-tiles"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert len(result["tiles"]) == 2 * SAMPLE_TILES
