@@ -81,7 +81,8 @@ def load_reader(spec: str) -> Callable[[Path], Any]:
 def read_photo_one_thread(path: Path) -> Any:
     """fanscan's photo reader with a one-thread classifier: the worker processes are the
     parallelism, and N workers each running N onnxruntime threads would only fight. A photo to
-    label may hold any tiles (several sets, no hand), so no hand rules are applied."""
+    label may hold any tiles (several sets, no hand), so no hand rules are applied: every tile is
+    read, as ``fanscan read --all-tiles`` reads them (``one_hand=False``)."""
     from fanscan.vision.reader import read_photo
 
     return read_photo(path, classifier=_one_thread_classifier(), one_hand=False)

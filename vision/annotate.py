@@ -1,4 +1,5 @@
-"""Annotated pictures: each tile's box, code and confidence, the meld groups, doubtful tiles marked."""
+"""Annotated pictures: each tile's box, code and confidence, the meld groups, doubtful tiles marked,
+tiles not in the hand in grey."""
 
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ _ROLE_COLOURS: dict[str, tuple[int, int, int]] = {
 }
 _DOUBT = (0, 0, 255)
 _LEFT_OUT = (160, 160, 160)
+NOT_IN_HAND = "not_in_hand"
+"""The role of a group of tiles the photo shows that is no part of the hand: drawn in grey,
+framed and labelled "not in hand", its tiles' boxes and labels grey too."""
+_ROLE_COLOURS[NOT_IN_HAND] = _LEFT_OUT
+_APART_INK = (110, 110, 110)  # their labels: a grey still legible on the labels' white
 
 
 Rect = tuple[float, float, float, float]  # left, top, right, bottom
@@ -73,7 +79,8 @@ def draw(
     banner: str | None = None,
 ) -> np.ndarray:
     """A copy of ``image`` with the tiles (boxes in full-res pixels, times ``scale``), groups, and
-    boxes the reader left out as no tile (crossed, in grey). Each tile's code and confidence go
+    boxes the reader left out as no tile (crossed, in grey). The tiles of a ``NOT_IN_HAND`` group
+    are drawn in grey. Each tile's code and confidence go
     in a label beside it, never over a face; ``banner`` (say, the total) in the top-left corner."""
     out = image.copy()
     taken: list[Rect] = []  # labels drawn so far, which the next ones keep clear of
@@ -100,22 +107,27 @@ def draw(
     quads = [(np.asarray(box) * scale).astype(np.int32) for box in boxes]
     faces: list[Rect] = [(float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()),
                           float(q[:, 1].max())) for q in quads]
-    for quad, confidence in zip(quads, confidences):
+    apart = {i for role, members in groups if role == NOT_IN_HAND for i in members}
+    for k, (quad, confidence) in enumerate(zip(quads, confidences)):
+        if k in apart:
+            cv2.polylines(out, [quad], True, _LEFT_OUT, thick)
+            continue
         doubtful = confidence < DOUBT_BELOW
         cv2.polylines(out, [quad], True, _DOUBT if doubtful else (0, 255, 0), 2 * thick if doubtful else thick)
         cv2.circle(out, tuple(int(v) for v in quad[0]), 2 * thick, (255, 255, 255), -1)
     cores = [_core(face) for face in faces]
     size = (out.shape[1], out.shape[0])
-    for face, label, confidence in zip(faces, labels, confidences):
-        doubtful = confidence < DOUBT_BELOW
+    for k, (face, label, confidence) in enumerate(zip(faces, labels, confidences)):
+        doubtful = confidence < DOUBT_BELOW and k not in apart
         text = f"{label} {confidence:.0%}" + (" ?" if doubtful else "")
         (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font, thick)
         place = label_place(face, tw + 4, th + base + 4, cores, taken, size)
         taken.append(place)
         left, top, right, bottom = (int(round(v)) for v in place)
         cv2.rectangle(out, (left, top), (right, bottom), (255, 255, 255), -1)
+        ink = _APART_INK if k in apart else _DOUBT if doubtful else (0, 0, 0)
         cv2.putText(out, text, (left + 2, bottom - base - 2), cv2.FONT_HERSHEY_SIMPLEX, font,
-                    _DOUBT if doubtful else (0, 0, 0), thick, cv2.LINE_AA)
+                    ink, thick, cv2.LINE_AA)
     if banner:
         big = font * 1.6
         (tw, th), base = cv2.getTextSize(banner, cv2.FONT_HERSHEY_SIMPLEX, big, 2 * thick)

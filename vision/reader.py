@@ -3,16 +3,18 @@
 Stages (each a module of its own): ``image_io`` opens the photo (EXIF orientation, pixel limit) and
 decodes it at a reduced scale; ``locate`` runs the ``finder`` on that small copy for every tile's
 top face, then again on the hand's region at the scale the finder knows best, and ``refine`` moves
-each box onto its face's corners; stray boxes far from the hand are dropped; ``layout.hand_frame``
-works out which way the rows run and which tiles lie sideways; each face is cut from the smallest
-decode that still shows it in detail (``Photo.crop_quad``, perspective corrected, upright),
-white-balanced on the tile bodies and classified (a doubtful crop also turned 180 degrees, inside
-the classifier), possible flowers given a second look by the flower specialist and at their printed
-number (``flowers``, on the same crops); sideways tiles are tried turned both ways, and when the
-tiles read poorly the whole hand is tried upside down, then a quarter turn either way; beside two
-equal faces standing apart the slots of a concealed kong's backs are classified too;
-``layout.analyse`` makes groups, melds, the winning tile and the doubts, ``consistency`` makes the
-tiles agree with a possible hand; ``annotate`` draws the result.
+each box onto its face's corners; the player's hand is told from the other tiles the photo shows
+(``_in_hand``: the rows of touching tiles nearest the camera; the others are kept, marked not in
+the hand, and read no further than their own faces); ``layout.hand_frame`` works out which way the
+rows run and which tiles lie sideways; each face is cut from the smallest decode that still shows
+it in detail (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile
+bodies and classified (a doubtful crop also turned 180 degrees, inside the classifier), possible
+flowers given a second look by the flower specialist and at their printed number (``flowers``, on
+the same crops); sideways tiles are tried turned both ways, and when the tiles read poorly the
+whole hand is tried upside down, then a quarter turn either way; beside two equal faces standing
+apart the slots of a concealed kong's backs are classified too; ``layout.analyse`` makes groups,
+melds, the winning tile and the doubts, ``consistency`` makes the tiles agree with a possible hand;
+``annotate`` draws the result.
 """
 
 from __future__ import annotations
@@ -111,6 +113,9 @@ class FoundTile:
     box: tuple[tuple[float, float], ...]
     orientation: float
     group: int
+    in_hand: bool = True
+    """False for a tile the photo shows that is no part of the hand (another group of tiles far
+    from it: a wall, discards, another player's tiles), and for the boxes in ``left_out``."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -119,6 +124,7 @@ class FoundTile:
             "box": [[round(x, 1), round(y, 1)] for x, y in self.box],
             "orientation": round(self.orientation),
             "group": self.group,
+            "in_hand": self.in_hand,
         }
 
 
@@ -165,6 +171,11 @@ class PhotoReading:
         image = self._photo.decode(scale)
         factor = image.shape[1] / self.image_size[0]
         groups = [(g["role"], g["tiles"]) for g in self.groups]
+        apart = [i for i, t in enumerate(self.tiles) if not t.in_hand]
+        if apart:
+            clusters = _clusters([np.array(self.tiles[i].box) for i in apart])
+            groups += [(annotate.NOT_IN_HAND, [i for i, c in zip(apart, clusters) if c == first])
+                       for first in dict.fromkeys(clusters)]
         return annotate.draw(
             image,
             [np.array(t.box) for t in self.tiles],
@@ -448,33 +459,35 @@ def _without_duplicates(readings: list[TileReading]) -> list[TileReading]:
     return [readings[i] for i in sorted(kept)]
 
 
-def _without_slivers(readings: list[TileReading]) -> list[TileReading]:
-    """The readings less boxes both small (under ``SLIVER_AREA`` of the median box) and read
-    with little confidence (under ``SLIVER_CONFIDENCE``): a sliver of a tile's side seen at a slant
+def _slivers(readings: list[TileReading]) -> set[int]:
+    """The boxes both small (under ``SLIVER_AREA`` of the median box) and read with little
+    confidence (under ``SLIVER_CONFIDENCE``): no tile. A sliver of a tile's side seen at a slant
     between two groups, at 0.37 of the median area and read as 1m at 60 %, then taken as a flower
     to complete the hand, was one (scenes 457 -> 458 of 500)."""
     if len(readings) < 5:
-        return readings
+        return set()
     areas = quad_areas(np.stack([r.box for r in readings]))
     typical = median(areas.tolist())
-    return [r for r, area in zip(readings, areas)
-            if not (area < SLIVER_AREA * typical and r.confidence < SLIVER_CONFIDENCE)]
+    return {i for i, (r, area) in enumerate(zip(readings, areas))
+            if area < SLIVER_AREA * typical and r.confidence < SLIVER_CONFIDENCE}
 
 
-def _without_strays(readings: list[TileReading]) -> list[TileReading]:
-    """The readings less stray boxes that are no flower. Tiles closer than ``STRAY_DISTANCE`` tile
-    lengths are linked into clusters; apart from the largest (the hand), a cluster of at most
-    ``STRAY_CLUSTER`` tiles can only be flowers laid aside (a meld has three, the winning tile
-    stands within reach). Boxes of table pattern far from the hand read as blank white dragons:
-    on scenes 0-499 five hands had such phantoms, one of them three."""
-    if len(readings) < 5:
-        return readings
-    centres = np.array([r.box.mean(axis=0) for r in readings])
-    long_side = median([max(np.linalg.norm(r.box[1] - r.box[0]), np.linalg.norm(r.box[2] - r.box[1]))
-                        for r in readings])
+def _without_slivers(readings: list[TileReading]) -> list[TileReading]:
+    """The readings less their ``_slivers``."""
+    slivers = _slivers(readings)
+    return [r for i, r in enumerate(readings) if i not in slivers]
+
+
+def _clusters(boxes: list[np.ndarray]) -> list[int]:
+    """Each box's cluster (the index of its cluster's first box): boxes whose centres lie within
+    ``STRAY_DISTANCE`` tile lengths (the median box's long side) are linked, and linked boxes are
+    one cluster. A hand's rows and groups lie closer than that; another player's tiles, a wall or
+    the discards lie further off."""
+    centres = np.array([b.mean(axis=0) for b in boxes])
+    long_side = median([max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1])) for b in boxes])
     near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= STRAY_DISTANCE * long_side
-    cluster = -np.ones(len(readings), int)
-    for start in range(len(readings)):
+    cluster = -np.ones(len(boxes), int)
+    for start in range(len(boxes)):
         if cluster[start] >= 0:
             continue
         cluster[start], todo = start, [start]
@@ -483,10 +496,50 @@ def _without_strays(readings: list[TileReading]) -> list[TileReading]:
             for j in np.nonzero(near[i] & (cluster < 0))[0]:
                 cluster[j] = start
                 todo.append(int(j))
+    return cluster.tolist()
+
+
+def _in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
+    """Which readings are the player's hand, the rest being other tiles the photo shows.
+
+    The tiles are linked into clusters (``_clusters``). A cluster of more than ``STRAY_CLUSTER``
+    tiles can hold a set; of those, the hand is the one nearest the camera: the player photographs
+    the hand in front of them, so it lies lowest in the photo along the hand's ``up`` (its lowest
+    tile lowest), and walls, discards and the other players' tiles lie beyond it. A smaller cluster
+    is no hand's part (a meld has three tiles; the winning tile stands within reach) except for its
+    flowers, which a player lays aside: they join the hand when no other cluster that can hold a
+    set lies nearer them. Boxes of table pattern far from the hand read as blank white dragons:
+    on scenes 0-499 five hands had such phantoms, one of them three. When no cluster can hold a
+    set the largest is the hand; with under five tiles every tile is."""
+    if len(readings) < 5:
+        return [True] * len(readings)
+    boxes = [r.box for r in readings]
+    cluster = np.array(_clusters(boxes))
     sizes = np.bincount(cluster, minlength=len(readings))
-    hand = int(np.argmax(sizes))
-    return [r for r, c in zip(readings, cluster)
-            if c == hand or sizes[c] > STRAY_CLUSTER or r.code in _FLOWER_CODES]
+    centres = np.array([b.mean(axis=0) for b in boxes])
+    heights = centres @ up
+    big = [c for c in np.unique(cluster) if sizes[c] > STRAY_CLUSTER]
+    if big:
+        hand = min(big, key=lambda c: (float(heights[cluster == c].min()), int(c)))
+    else:
+        hand = int(np.argmax(sizes))
+
+    def nearest_big(i: int) -> int | None:
+        if not big:
+            return None
+        return min(big, key=lambda c: float(np.linalg.norm(centres[cluster == c] - centres[i], axis=1).min()))
+
+    return [bool(c == hand or (sizes[c] <= STRAY_CLUSTER and r.code in _FLOWER_CODES
+                               and nearest_big(i) in (None, hand)))
+            for i, (r, c) in enumerate(zip(readings, cluster))]
+
+
+_PHOTO_UP = np.array([0.0, -1.0])
+
+
+def _without_strays(readings: list[TileReading], up: np.ndarray = _PHOTO_UP) -> list[TileReading]:
+    """The readings of the hand alone (``_in_hand``; by default "up" is up the photo)."""
+    return [r for r, kept in zip(readings, _in_hand(readings, up)) if kept]
 
 
 def _analyser(right: np.ndarray, up: np.ndarray,
@@ -598,9 +651,20 @@ def _as_a_hand(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
     return _without_phantom_flowers(hand, right, up, image_size)
 
 
-def _found(reading: TileReading, group: int) -> FoundTile:
+def _found(reading: TileReading, group: int, in_hand: bool = True) -> FoundTile:
     return FoundTile(reading.code, reading.confidence, tuple((float(x), float(y)) for x, y in reading.box),
-                     reading.orientation, group)
+                     reading.orientation, group, in_hand)
+
+
+def _apart_doubts(apart: list[TileReading]) -> list[str]:
+    """A sentence when more tiles lie apart from the hand than ``STRAY_CLUSTER`` (as many as a set
+    holds): the choice of the rows nearest the camera as the hand may then be wrong. A stray box
+    or two is said nothing of."""
+    if len(apart) <= STRAY_CLUSTER:
+        return []
+    return [f"{len(apart)} tiles lie apart from the hand (the rows of touching tiles nearest the "
+            "camera were taken as the hand): they are listed as not in the hand and drawn in grey "
+            "on the annotated photo; if the hand is elsewhere, photograph it alone."]
 
 
 def _ordinal(n: int) -> str:
@@ -684,8 +748,12 @@ def read_photo(
     flower_looks: bool | FlowerLooks = True,
 ) -> PhotoReading:
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
-    ``image_too_large`` or ``no_tiles``. ``one_hand=False`` (a photo of any tiles, e.g. for
-    labelling) keeps each tile's own reading: no copy limits, no completing the hand.
+    ``image_too_large`` or ``no_tiles``. The hand is the rows of touching tiles nearest the camera
+    (``_in_hand``, slivers set aside first: ``_slivers``); every other tile found stays in
+    ``tiles`` with ``in_hand`` False (after the hand's, group -1), read as its own face.
+    ``one_hand=False`` (a photo of any tiles: grids, piles, several hands, e.g. for labelling)
+    reads every tile as one layout, each keeping its own reading: no copy limits, no completing
+    the hand, nothing left out, every tile ``in_hand``.
     ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
     ``FlowerLooks`` gives them with other models (the shipped ones by default)."""
     photo = load_photo(source)
@@ -702,8 +770,13 @@ def read_photo(
         looks = flowers.default_flower_looks() if flower_looks else None
     readings, right, up = _read_tiles(photo, detections, classifier, looks)
     readings = _without_duplicates(readings)
+    apart: list[TileReading] = []  # tiles found that are no part of the hand, in the photo's order
     if one_hand:
-        readings = _without_strays(_without_slivers(readings))
+        slivers = _slivers(readings)
+        whole = [i for i in range(len(readings)) if i not in slivers]
+        in_hand = dict(zip(whole, _in_hand([readings[i] for i in whole], up)))
+        apart = [r for i, r in enumerate(readings) if not in_hand.get(i, False)]
+        readings = [r for i, r in enumerate(readings) if in_hand.get(i, False)]
     rows = layout.rows_and_groups(readings, right, up)
     probed = _probe_backs(photo, readings, rows, right, classifier)
     if len(probed) > len(readings):
@@ -712,8 +785,10 @@ def read_photo(
         hand = _as_a_hand(readings, right, up, rows, photo.size)
     else:
         hand = _HandRead(readings, rows, layout.analyse(readings, right, up, rows), [], [])
-    readings, hand_layout, corrections, left_out = hand.readings, hand.layout, hand.corrections, hand.left_out
+    readings, hand_layout, corrections = hand.readings, hand.layout, hand.corrections
+    left_out = hand.left_out
     tiles = [_found(r, hand_layout.group_of[i]) for i, r in enumerate(readings)]
+    tiles += [_found(r, -1, in_hand=False) for r in apart]
     groups = [
         {"role": g.role, "tiles": list(g.members), **({"meld": g.meld} if g.meld else {})}
         for g in hand_layout.groups
@@ -723,10 +798,10 @@ def read_photo(
         hand=hand_of_layout(hand_layout.hand),
         alternatives=[(d, hand_of_layout(h)) for d, h in hand_layout.alternatives],
         doubts=_tile_doubts(readings, hand_layout, corrections) + _left_out_doubts(left_out)
-        + list(hand_layout.doubts),
+        + list(hand_layout.doubts) + _apart_doubts(apart),
         image_size=photo.size,
         groups=groups,
-        left_out=[_found(r, -1) for r, _ in left_out],
+        left_out=[_found(r, -1, in_hand=False) for r, _ in left_out],
         _photo=photo,
     )
     if debug_dir is not None:

@@ -48,13 +48,14 @@ def _worker_start(model: str | None, threads: int) -> None:
     _set_classifier(model, threads)
 
 
-def read_one(name: str, data: bytes | None) -> Outcome:
-    """Read one photo (``data`` when it came from standard input) with this process's classifier."""
+def read_one(name: str, data: bytes | None, one_hand: bool = True) -> Outcome:
+    """Read one photo (``data`` when it came from standard input) with this process's classifier;
+    ``one_hand=False`` reads every tile (``read_photo``'s)."""
     from fanscan.cli.read import summary
     from fanscan.vision.reader import read_photo
 
     try:
-        reading = read_photo(data if data is not None else name, classifier=_classifier)
+        reading = read_photo(data if data is not None else name, classifier=_classifier, one_hand=one_hand)
         return Outcome(name, reading.to_json(), summary(reading))
     except FanscanError as error:
         return Outcome(name, error=error.message, code=error.code)
@@ -74,12 +75,13 @@ def read_all(
     model: str | None = None,
     workers: int = 1,
     progress: Callable[[], None] | None = None,
+    one_hand: bool = True,
 ) -> Iterator[Outcome]:
     """Read ``photos`` (name, bytes or None to read the file), yielding outcomes in order."""
     _set_classifier(model, None)  # a bad --model fails here, once, before any photo
     if workers <= 1 or len(photos) <= 1:
         for name, data in photos:
-            yield read_one(name, data)
+            yield read_one(name, data, one_hand)
             if progress:
                 progress()
         return
@@ -95,7 +97,7 @@ def read_all(
         workers, mp_context=context, initializer=_worker_start, initargs=(model, threads)
     ) as pool:
         names = [name for name, _ in photos]
-        results = pool.map(read_one, names, [data for _, data in photos])
+        results = pool.map(read_one, names, [data for _, data in photos], [one_hand] * len(photos))
         done = 0
         try:
             for outcome in results:

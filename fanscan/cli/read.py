@@ -55,6 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--debug", dest="debug_dir", metavar="DIR",
                         help="(one photo) write the intermediate images (finder maps, "
                         "detections, crops) to DIR")
+    parser.add_argument("--all-tiles", action="store_true",
+                        help="read every tile in any arrangement (grids, piles, several hands) as "
+                        "one layout, with no hand picked out and no hand rules applied (as the "
+                        "labelling tool's pre-labels do)")
     parser.add_argument(
         "--model", metavar="ONNX", help="classifier model (default: the shipped one)"
     )
@@ -104,6 +108,9 @@ def summary(reading: Any) -> str:
     hand = reading.hand
     width, height = reading.image_size
     lines = [f"{len(reading.tiles)} tiles found in a {width}x{height} photo"]
+    apart = sum(not t.in_hand for t in reading.tiles)
+    if apart:
+        lines[0] += f", {apart} of them outside the hand (not read as part of it)"
     lines.append(f"hand: {hand_notation(hand)}")
     lines.append(hand_line(hand))
     lines.append("concealed: " + (" ".join(t.code for t in hand.concealed) or "-"))
@@ -144,7 +151,8 @@ def _run_one(args: argparse.Namespace, name: str) -> int:
         from fanscan.vision.classifier import TileClassifier
 
         classifier = TileClassifier(args.model)
-    reading = read_photo(photo_source(name), classifier=classifier, debug_dir=args.debug_dir)
+    reading = read_photo(photo_source(name), classifier=classifier, debug_dir=args.debug_dir,
+                         one_hand=not args.all_tiles)
     if args.annotate:
         reading.save_annotated(args.annotate)
     if args.json:
@@ -164,7 +172,8 @@ def _run_many(args: argparse.Namespace, photos: list[tuple[str, bytes | None]]) 
     with tqdm(total=len(photos), unit="photo", desc="reading", disable=not show,
               file=sys.stderr) as bar:
         for number, outcome in enumerate(
-            read_all(photos, model=args.model, workers=args.workers, progress=bar.update)
+            read_all(photos, model=args.model, workers=args.workers, progress=bar.update,
+                     one_hand=not args.all_tiles)
         ):
             if outcome.error is not None:
                 failed += 1

@@ -229,3 +229,55 @@ def test_read_help_documents_exit_status_folders_and_stdin(capsys) -> None:
     text = capsys.readouterr().out
     assert "exit status:" in text and "2  usage error" in text and "1  bad input" in text
     assert "folder" in text and "standard input" in text and "--workers" in text
+
+
+def _sample_twice(path: Path) -> Path:
+    """The sample photo with a copy of itself above: a second hand far from the one nearest the
+    camera (the bottom one)."""
+    photo = np.asarray(Image.open(SAMPLE_PATH).convert("RGB"))
+    Image.fromarray(np.vstack([photo, photo])).save(path, quality=95)
+    return path
+
+
+@needs_model
+def test_read_json_marks_the_tiles_of_a_second_group_far_from_the_hand_not_in_hand(
+    tmp_path: Path, capsys
+) -> None:
+    photo = _sample_twice(tmp_path / "two-hands.jpg")
+    out = tmp_path / "annotated.jpg"
+    assert main(["read", str(photo), "--json", "--annotate", str(out)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert len(result["tiles"]) == 2 * SAMPLE_TILES  # every tile found is listed
+    half = Image.open(SAMPLE_PATH).size[1]
+    for tile in result["tiles"]:
+        below = min(y for _, y in tile["box"]) > half
+        assert tile["in_hand"] is below  # the lower copy is nearer the camera
+        if not tile["in_hand"]:
+            assert tile["group"] == -1
+    hand_tiles = {i for group in result["groups"] for i in group["tiles"]}
+    assert all(result["tiles"][i]["in_hand"] for i in hand_tiles)
+    assert result["hand"] == _sample_hand()  # one hand, not two: no copy counted twice
+    image = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    assert image.shape[:2] == (2 * half, Image.open(SAMPLE_PATH).size[0])
+    grey = (np.abs(image - 160).max(axis=2) <= 12)
+    assert grey[:half].sum() > 5 * grey[half:].sum()  # the tiles apart boxed and framed in grey
+
+
+@needs_model
+def test_read_summary_counts_the_tiles_outside_the_hand_and_all_tiles_reads_them_all(
+    tmp_path: Path, capsys
+) -> None:
+    photo = _sample_twice(tmp_path / "two-hands.jpg")
+    assert main(["read", str(photo)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == (f"{2 * SAMPLE_TILES} tiles found in a 1280x1920 photo, {SAMPLE_TILES} of them "
+                     "outside the hand (not read as part of it)")
+    assert main(["read", str(photo), "--json", "--all-tiles"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert len(result["tiles"]) == 2 * SAMPLE_TILES
+    assert all(tile["in_hand"] for tile in result["tiles"])
+    assert len(result["hand"]["flowers"]) == 2  # both copies' 4f, read as one layout
+    assert main(["read", str(photo), str(SAMPLE_PATH), "--json", "--all-tiles"]) == 0  # batch path too
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [all(t["in_hand"] for t in line["tiles"]) for line in lines] == [True, True]
+    assert len(lines[0]["tiles"]) == 2 * SAMPLE_TILES

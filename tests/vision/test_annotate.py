@@ -58,3 +58,14 @@ def test_a_box_left_out_as_no_tile_is_crossed_in_grey() -> None:
     centre = out[239:242, 549:552].reshape(-1, 3)
     assert any(tuple(p) == annotate._LEFT_OUT for p in centre)  # the cross's middle
     assert (out[230:236, 525:532] == image[230:236, 525:532]).all()  # not filled in
+
+
+def test_tiles_not_in_the_hand_are_boxed_and_framed_in_grey() -> None:
+    image, boxes = _tiles(2)
+    apart = list(range(8, 16))  # the second row
+    out = annotate.draw(image, boxes, ["5p"] * len(boxes), [0.97] * len(boxes),
+                        [("concealed", list(range(8))), (annotate.NOT_IN_HAND, apart)], 1.0)
+    for k, box in enumerate(boxes):
+        x, y = box[0].astype(int)
+        edge = tuple(out[y + 20, x])  # on the box's left side, clear of its corner dot
+        assert edge == (annotate._LEFT_OUT if k in apart else (0, 255, 0))

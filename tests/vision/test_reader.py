@@ -244,7 +244,7 @@ def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers() -> None:
 
     row = [tile(c, 31 * i) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m".split())]
     win = tile("8m", 31 * 13 + 25)  # the winning tile a little apart
-    meld = [tile(c, 31 * i, 160) for i, c in enumerate("5s 5s 5s".split())]  # a row of its own
+    meld = [tile(c, 31 * i, 100) for i, c in enumerate("5s 5s 5s".split())]  # a row of its own
     flowers = [tile("3f", 900, 400)]  # far away, alone: flowers may lie anywhere
     phantoms = [tile("P", 900, -400), tile("P", 960, -420), tile("P", -600, 300)]
     kept = _without_strays(row + [win] + meld + flowers + phantoms)
@@ -377,3 +377,27 @@ def test_reader_searches_the_rows_ends_again_without_taking_texture_for_tiles(se
     reading = read_photo(scene.jpeg)
     key = lambda h: (sorted(h["concealed"]), h["melds"], h["win_tile"], sorted(h["flowers"]))
     assert key(reading.hand.to_json()) == key(scene.hand)
+
+
+def test_the_hand_is_the_rows_nearest_the_camera_and_other_tiles_stay_apart() -> None:
+    from fanscan.vision.detections import TileReading
+    from fanscan.vision.reader import _in_hand
+
+    def tile(code: str, x: float, y: float) -> TileReading:
+        box = np.float32([[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]])
+        return TileReading(code, 0.9, box, 0.0, False, x + 15, ((code, 0.9),))
+
+    # A wall of 17 backs across the table (more tiles than the hand), the player's discards
+    # between it and the hand, and the hand at the photo's bottom with its melds behind it.
+    wall = [tile("back", 31 * i, 0) for i in range(17)]
+    discards = [tile(c, 100 + 31 * i, 250) for i, c in enumerate("9m 1p E".split())]
+    hand = [tile(c, 31 * i, 600) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E".split())]
+    melds = [tile("5s", 31 * i, 540) for i in range(3)]
+    flower_by_hand = tile("3f", 31 * 14, 700)  # laid aside, nearer the hand than anything else
+    flower_by_wall = tile("5f", 31 * 22, -20)  # another player's, beside the wall
+    readings = wall + discards + hand + melds + [flower_by_hand, flower_by_wall]
+    kept = _in_hand(readings, np.array([0.0, -1.0]))
+    assert [r for r, k in zip(readings, kept) if k] == hand + melds + [flower_by_hand]
+    # Turned upside down in the photo (its "up" the other way), the wall is nearest the camera.
+    turned = _in_hand(readings, np.array([0.0, 1.0]))
+    assert [r for r, k in zip(readings, turned) if k] == wall + [flower_by_wall]
