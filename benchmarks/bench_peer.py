@@ -197,7 +197,7 @@ def plot(rows: list[dict[str, Any]], path: Path, width: int = 720, height: int =
     import cv2
     import numpy as np
 
-    left, right, top, bottom = 70, 20, 30, 50
+    left, right, top, bottom = 70, 20, 50, 50  # the legend sits above the plot
     image = np.full((height, width, 3), 255, np.uint8)
     points = [(side, r[side]["boxes"], r[side]["seconds"] * 1000) for r in rows for side in ("fanscan", "peer")]
     x_max = max(10, max(p[1] for p in points)) * 1.05
@@ -220,11 +220,11 @@ def plot(rows: list[dict[str, Any]], path: Path, width: int = 720, height: int =
     for side, x, y in points:
         cv2.circle(image, at(x, y), 4, colours[side], -1, cv2.LINE_AA)
     cv2.putText(image, "boxes found", (width // 2 - 40, height - 12), font, 0.5, black, 1, cv2.LINE_AA)
-    cv2.putText(image, "ms a photo", (8, 18), font, 0.5, black, 1, cv2.LINE_AA)
+    cv2.putText(image, "ms a photo", (8, 40), font, 0.5, black, 1, cv2.LINE_AA)
     for k, side in enumerate(("fanscan", "peer")):
-        cv2.circle(image, (width - 150, 18 + 18 * k), 5, colours[side], -1, cv2.LINE_AA)
+        cv2.circle(image, (width - 240, 14 + 18 * k), 5, colours[side], -1, cv2.LINE_AA)
         cv2.putText(image, side if side == "fanscan" else f"mahjong-detector {PEER_VERSION}",
-                    (width - 140, 23 + 18 * k), font, 0.45, black, 1, cv2.LINE_AA)
+                    (width - 230, 19 + 18 * k), font, 0.45, black, 1, cv2.LINE_AA)
     path.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(path), image):
         raise OSError(f"cannot write {path}")
