@@ -4,7 +4,8 @@
 
 The peer is ``mahjong-detector`` 0.0.6 from PyPI (a YOLO11n ONNX model that only detects tiles:
 ``pip install mahjong-detector==0.0.6``); without it the script says so in one line and exits 0.
-Photos: the 13 untagged real photos (``shared/data/camerash/untagged-photos``) and a deterministic
+Photos (from the shared folder, ``FANSCAN_SHARED`` where it is not beside the checkout): the
+untagged real photos (``shared/data/camerash/untagged-photos``, JPEG and PNG) and a deterministic
 sample of ``--rf`` sources of the rf-chinese table photos, the least turned version of each
 (``datasets.real_tables``). Each side runs in a child process of its own, warmed on the first
 photo before timing, so that their peak memory (``VmHWM``) does not mix; the photos are read
@@ -155,7 +156,8 @@ SIDES = ("fanscan", "peer", "fanscan-old", "fanscan-arena")
 
 
 def run(photos: list[Path], rounds: int = 1, sides: tuple[str, ...] = ("fanscan", "peer")) -> dict[str, Any]:
-    """Per-photo times (s), boxes and memory of every side, alternated photo by photo."""
+    """Per-photo times (s), boxes and memory of every side, alternated photo by photo; the ratios
+    are each side's total time over the last side's."""
     context = mp.get_context("spawn")
     pipes, children = {}, {}
     for side in sides:
