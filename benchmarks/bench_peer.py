@@ -1,6 +1,7 @@
 """fanscan beside the peer detector on the same real photos, each side warm in its own process.
 
     python benchmarks/bench_peer.py [--rf 40] [--rounds 1] [--plot docs/bench_peer.png] [--json]
+        [--sides fanscan,fanscan-old,fanscan-arena,peer]
 
 The peer is ``mahjong-detector`` 0.0.6 from PyPI (a YOLO11n ONNX model that only detects tiles:
 ``pip install mahjong-detector==0.0.6``); without it the script says so in one line and exits 0.
@@ -9,8 +10,10 @@ untagged real photos (``shared/data/camerash/untagged-photos``, JPEG and PNG) an
 sample of ``--rf`` sources of the rf-chinese table photos, the least turned version of each
 (``datasets.real_tables``). Each side runs in a child process of its own, warmed on the first
 photo before timing, so that their peak memory (``VmHWM``) does not mix; the photos are read
-alternately, one by one, fanscan first then the peer. Printed: per photo the two times, the boxes
-each found and the ratio; in total the time ratio, photos/s and each side's peak RSS. ``--plot``
+alternately, one by one, in the order of ``--sides`` (default fanscan, then the peer; also
+``fanscan-old``: the sessions as before issue 28, ``fanscan-arena``: a shrinking CPU arena).
+Printed: per photo each side's time and boxes found and its ratio to the last side; in total the
+time ratios, photos/s and each side's peak RSS and RSS after the last photo. ``--plot``
 draws time per photo against boxes found (OpenCV, no matplotlib).
 """
 
