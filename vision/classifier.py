@@ -37,11 +37,12 @@ SECOND_LOOK_BELOW = 0.9
 class TileClassifier:
     """Classify tile crops into the 42 faces plus ``back``.
 
-    ``threads`` caps onnxruntime's intra-op threads (default: onnxruntime's choice).
+    ``threads``: onnxruntime's intra-op threads (default one: a batch of crops is too small to
+    share out; ``None`` is onnxruntime's choice).
     """
 
     def __init__(self, model_path: str | Path | None = None,
-                 providers: Sequence[str] | None = None, *, threads: int | None = None) -> None:
+                 providers: Sequence[str] | None = None, *, threads: int | None = 1) -> None:
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         sidecar = self.model_path.with_suffix(".json")
         if not self.model_path.is_file():
@@ -55,7 +56,7 @@ class TileClassifier:
                 "bad_model", f"cannot read the classifier's sidecar {sidecar} ({error})"
             ) from None
         self.meta = meta
-        self._session = LazySession(self.model_path, threads=threads, providers=providers)
+        self._session = LazySession(self.model_path, threads=threads, providers=providers, max_batch=BATCH)
 
     def _run(self, tensor: np.ndarray) -> np.ndarray:
         return self._session.run(tensor)

@@ -38,6 +38,8 @@ NUMBER_SURE = 0.95
 """The numbers' evidence counts only when some window reads a number at least this surely."""
 NUMBER_WEIGHT = 16.0
 """Exponent of the number evidence against the classifier's flower probabilities."""
+MAX_WINDOWS = 128
+"""Windows per onnxruntime call: a photo with many possible flowers brings hundreds (81 a crop)."""
 
 
 def windows(crop: np.ndarray, patch: int) -> np.ndarray:
@@ -57,7 +59,8 @@ def windows(crop: np.ndarray, patch: int) -> np.ndarray:
 class NumeralReader:
     """Reads flower numbers with the ONNX net; the session is made on first use."""
 
-    def __init__(self, model_path: str | Path | None = None, *, threads: int | None = None) -> None:
+    def __init__(self, model_path: str | Path | None = None, *, threads: int | None = 1,
+                 max_windows: int = MAX_WINDOWS) -> None:
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         try:
             meta: dict[str, Any] = json.loads(self.model_path.with_suffix(".json").read_text(encoding="utf-8"))
@@ -65,7 +68,7 @@ class NumeralReader:
             self.patch = int(meta["input"]["size"])
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise FanscanError("bad_model", f"cannot read the numeral reader's sidecar ({error})") from None
-        self._session = LazySession(self.model_path, threads=threads)
+        self._session = LazySession(self.model_path, threads=threads, max_batch=max_windows)
 
     def _run(self, patches: np.ndarray) -> np.ndarray:
         return self._session.run(patches.astype(np.float32)[:, None] / np.float32(255))

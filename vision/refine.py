@@ -46,11 +46,13 @@ refiner agrees with its own box. On scenes 1000-1399, 7 boxes moved too far: 3 s
 their tile (IoU 0.63-0.68 -> 0.95-0.97) and 1 box of no tile (no worse); the 4 that kept moving
 stay as found. Scene 9460: a flower lying at a slant, 0.54 -> 0.96, then read right."""
 MODEL_PATH = Path(__file__).with_name("box_refiner.onnx")
+MAX_SQUARES = 32
+"""Squares per onnxruntime call (a photo can bring a hundred boxes and more)."""
 
 
 def _get_session() -> LazySession | None:
     """The refiner's shared session, or None when its model is not installed."""
-    return shared_session(MODEL_PATH) if MODEL_PATH.is_file() else None
+    return shared_session(MODEL_PATH, max_batch=MAX_SQUARES) if MODEL_PATH.is_file() else None
 
 
 def grown(quads: np.ndarray, factor: float = GROW) -> np.ndarray:

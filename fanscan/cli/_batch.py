@@ -37,6 +37,8 @@ def _set_classifier(model: str | None, threads: int | None) -> None:
 
     if model is None and threads is None:
         _classifier = default_classifier()
+    elif threads is None:
+        _classifier = TileClassifier(model)  # the model's own default (one thread)
     else:
         _classifier = TileClassifier(model, threads=threads)
 

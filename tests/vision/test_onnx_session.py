@@ -1,11 +1,21 @@
-"""Shared onnxruntime sessions: one per model file for the whole process, made lazily."""
+"""Shared onnxruntime sessions: one per model file for the whole process, made lazily, opened with
+the reader's options, running batches in bounded chunks."""
 
 from __future__ import annotations
 
 import threading
 from pathlib import Path
 
-from fanscan.vision.onnx_session import shared_session
+import cv2
+import numpy as np
+import pytest
+
+from fanscan.vision import finder, refine
+from fanscan.vision.classifier import TileClassifier, default_classifier
+from fanscan.vision.flowers import default_flower_looks
+from fanscan.vision.image_io import load_photo
+from fanscan.vision.numerals import NumeralReader, default_numeral_reader, windows
+from fanscan.vision.onnx_session import LazySession, shared_session
 
 
 def test_shared_session_is_one_per_model_even_across_threads(tmp_path: Path) -> None:
@@ -20,3 +30,93 @@ def test_shared_session_is_one_per_model_even_across_threads(tmp_path: Path) -> 
     assert shared_session(Path(str(model))) is got[0]
     assert shared_session(model, threads=2) is not got[0]
     assert shared_session(tmp_path / "other.onnx") is not got[0]
+
+
+def _opened_options(session: LazySession):
+    return session._open().get_session_options()
+
+
+@pytest.mark.parametrize("model", ["classifier", "specialist", "numerals", "refiner", "finder"])
+def test_every_shipped_model_opens_on_one_thread_without_spinning_or_arena(model: str) -> None:
+    sessions = {
+        "classifier": lambda: default_classifier()._session,
+        "specialist": lambda: default_flower_looks().specialist._session,
+        "numerals": lambda: default_numeral_reader()._session,
+        "refiner": refine._get_session,
+        "finder": finder._get_session,
+    }
+    session = sessions[model]()
+    if session is None:
+        pytest.skip(f"the {model} model is not installed")
+    options = _opened_options(session)
+    assert options.intra_op_num_threads == 1
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert not options.enable_cpu_mem_arena
+
+
+def test_threads_can_still_be_chosen() -> None:
+    default = TileClassifier()
+    assert _opened_options(TileClassifier(threads=2)._session).intra_op_num_threads == 2
+    assert _opened_options(default._session).intra_op_num_threads == 1
+
+
+class _Spy:
+    """Wraps an opened session's ``run`` and records the batch each call got."""
+
+    def __init__(self, session: LazySession, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.batches: list[int] = []
+        opened = session._open()
+        run = opened.run
+
+        def spied(outputs, feeds, *rest):
+            self.batches.append(len(next(iter(feeds.values()))))
+            return run(outputs, feeds, *rest)
+
+        monkeypatch.setattr(opened, "run", spied)
+
+
+def test_a_run_is_cut_into_bounded_chunks_with_the_same_outputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = LazySession(refine.MODEL_PATH, max_batch=None)
+    chunked = LazySession(refine.MODEL_PATH, max_batch=3)
+    spy = _Spy(chunked, monkeypatch)
+    squares = np.random.default_rng(0).random((7, 3, refine.SIDE, refine.SIDE), dtype=np.float32)
+    got = chunked.run(squares)
+    assert spy.batches == [3, 3, 1]
+    np.testing.assert_allclose(got, whole.run(squares), rtol=1e-4, atol=1e-4)
+
+
+def test_max_batch_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        LazySession(refine.MODEL_PATH, max_batch=0)
+
+
+def test_the_numeral_reader_feeds_its_windows_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    crops = [np.random.default_rng(seed).integers(0, 255, (128, 96, 3), dtype=np.uint8) for seed in range(5)]
+    bounded = NumeralReader(max_windows=50)
+    spy = _Spy(bounded._session, monkeypatch)
+    got = bounded.number_probabilities(crops)
+    assert sum(spy.batches) == sum(len(windows(c, bounded.patch)) for c in crops) > 50
+    assert max(spy.batches) <= 50 and len(spy.batches) > 1
+    np.testing.assert_allclose(got, NumeralReader(max_windows=10_000).number_probabilities(crops),
+                               rtol=1e-4, atol=1e-5)
+
+
+def test_the_classifier_feeds_many_crops_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    classifier = TileClassifier()
+    spy = _Spy(classifier._session, monkeypatch)
+    crops = [np.random.default_rng(seed).integers(0, 255, (102, 76, 3), dtype=np.uint8) for seed in range(150)]
+    assert classifier.probabilities(crops).shape == (150, len(classifier.labels))
+    assert sum(spy.batches) >= 150 and max(spy.batches) <= 64
+
+
+def test_the_refiner_feeds_many_boxes_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    session = refine._get_session()
+    if session is None:
+        pytest.skip("the refiner model is not installed")
+    spy = _Spy(session, monkeypatch)
+    image = np.random.default_rng(0).integers(0, 255, (600, 800, 3), dtype=np.uint8)
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    corners = np.float32([[0, 0], [40, 0], [40, 56], [0, 56]])
+    quads = np.stack([corners + np.float32([60 + 45 * (i % 15), 60 + 70 * (i // 15)]) for i in range(90)])
+    assert refine.refine_quads(photo, quads).shape == quads.shape
+    assert spy.batches[0] < len(quads) and sum(spy.batches) >= len(quads)

@@ -1,0 +1,51 @@
+"""``benchmarks/bench_peer.py``: its skip without the peer, and its plot."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_peer.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    sys.path.insert(0, str(_SCRIPT.parent))
+    spec = importlib.util.spec_from_file_location("bench_peer", _SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_without_the_peer_it_says_so_in_one_line_and_succeeds(bench, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(bench, "peer_installed", lambda: False)
+    assert bench.main([]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "skipped" in out and "mahjong-detector" in out
+
+
+def test_unknown_sides_are_a_usage_error(bench) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        bench.main(["--sides", "fanscan,yolo"])
+    assert exit_info.value.code == 2
+
+
+def test_the_plot_puts_each_side_where_its_time_and_boxes_are(bench, tmp_path: Path) -> None:
+    rows = [{"fanscan": {"seconds": 0.1 * k, "boxes": 10 * k}, "peer": {"seconds": 0.05, "boxes": 10 * k}}
+            for k in range(1, 6)]
+    path = tmp_path / "plot.png"
+    bench.plot(rows, path)
+    image = cv2.imread(str(path))
+    assert image is not None and image.shape == (440, 720, 3)
+    plot_area = image[50:-50, 70:-20]  # inside the axes (the legend is above them)
+    blue = (plot_area[..., 0] > 150) & (plot_area[..., 2] < 80)
+    red = (plot_area[..., 2] > 150) & (plot_area[..., 0] < 80)
+    blue_rows, red_rows = np.flatnonzero(blue.any(axis=1)), np.flatnonzero(red.any(axis=1))
+    assert blue_rows.size and red_rows.size
+    # fanscan's slowest dot lies higher up than every peer dot (all at 50 ms)
+    assert blue_rows.min() < red_rows.min()
