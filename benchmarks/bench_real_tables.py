@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     for number, photo in enumerate(chosen, start=1):
         version = upright_version(photo)
         image, truth = (version.image, version.boxes.copy()) if version else (photo.load(), photo.boxes.copy())
-        if upright_crops(photo, judge).mirrored:
+        if upright_crops(photo, judge, version).mirrored:
             image = np.ascontiguousarray(image[:, ::-1])
             width = image.shape[1]
             truth[:, [0, 2]] = width - truth[:, [2, 0]]

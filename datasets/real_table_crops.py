@@ -30,7 +30,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from fanscan.datasets.real_tables import FOLDS, TablePhoto, least_turned, load_table_photos, upright_version
+from fanscan.datasets.real_tables import (
+    FOLDS, TablePhoto, UprightPhoto, least_turned, load_table_photos, upright_version)
 from fanscan.scoring.tiles import CLASS_LABELS
 
 EM_STEPS = 5
@@ -86,9 +87,10 @@ def choose_turns(log_probs: np.ndarray, steps: int = EM_STEPS) -> tuple[np.ndarr
     return (log_probs + np.log(prior)).argmax(axis=1), prior
 
 
-def upright_crops(photo: TablePhoto, classifier) -> UprightCrops:
-    """Step 2 and 3 for one photo (turned back upright first where its turn allows)."""
-    version = upright_version(photo)
+def upright_crops(photo: TablePhoto, classifier, version: UprightPhoto | None = None) -> UprightCrops:
+    """Step 2 and 3 for one photo (turned back upright first where its turn allows; ``version``:
+    its ``upright_version`` when the caller has it already)."""
+    version = version if version is not None else upright_version(photo)
     image, boxes = (version.image, version.boxes) if version is not None else (photo.load(), photo.boxes)
     crops = box_crops(image, boxes)
     scores = label_log_probs(classifier, crops, photo.codes)

@@ -19,6 +19,7 @@ degrees and shears that leave black corners). Optional: absent on a user's machi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections import defaultdict
@@ -32,7 +33,7 @@ import numpy as np
 from fanscan.datasets.shared import shared_path
 from fanscan.errors import FanscanError
 
-# The set's class names (data.yaml, in label order) -> fanscan tile codes (its README).
+# The set's class names in label order (its data.yaml): a YOLO line's class is an index into it.
 RF_CLASS_NAMES: tuple[str, ...] = (
     "bs1", "sc1", "sd1", "sb1", "hwe", "bs2", "sc2", "sd2", "sb2", "hws", "bs3", "sc3", "sd3",
     "sb3", "hww", "bs4", "sc4", "sd4", "sb4", "hwn", "bf1", "sc5", "sd5", "sb5", "hdw", "bf2",
@@ -41,18 +42,21 @@ RF_CLASS_NAMES: tuple[str, ...] = (
 )
 
 
+@functools.cache
+def _rf_map() -> dict[str, str | None]:
+    from fanscan.datasets.formats.class_map import load_class_map
+
+    return dict(load_class_map("rf-chinese").codes)
+
+
 def rf_class_code(name: str) -> str:
-    """The tile code of one of the set's class names: ``sc1``-``sc9`` characters, ``sd`` dots,
-    ``sb`` bamboo, ``hw?`` winds, ``hd?`` dragons, ``bf1-4`` flowers, ``bs1-4`` seasons."""
-    suits = {"sc": "m", "sd": "p", "sb": "s"}
-    honours = {"hwe": "E", "hws": "S", "hww": "W", "hwn": "N", "hdr": "C", "hdg": "F", "hdw": "P"}
-    if name[:2] in suits and name[2:] in set("123456789") and len(name) == 3:
-        return f"{name[2]}{suits[name[:2]]}"
-    if name in honours:
-        return honours[name]
-    if name[:2] in ("bf", "bs") and name[2:] in ("1", "2", "3", "4"):
-        return f"{int(name[2]) + (0 if name[:2] == 'bf' else 4)}f"
-    raise FanscanError("bad_dataset", f"unknown rf-chinese class name {name!r}")
+    """The tile code of one of the set's class names, from the ready class map ``rf-chinese`` that
+    ``fanscan import --map rf-chinese`` uses (``sc`` characters, ``sd`` dots, ``sb`` bamboo, ``hw?``
+    winds, ``hd?`` dragons, ``bf1-4`` flowers, ``bs1-4`` seasons)."""
+    code = _rf_map().get(name)
+    if code is None:
+        raise FanscanError("bad_dataset", f"unknown rf-chinese class name {name!r}")
+    return code
 
 
 RF_CODES: tuple[str, ...] = tuple(rf_class_code(name) for name in RF_CLASS_NAMES)

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_real_tables.py"
+from benchmark_scripts import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(_SCRIPT.parent))
-    spec = importlib.util.spec_from_file_location("bench_real_tables", _SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_real_tables")
 
 
 def test_bench_real_tables_iou(bench):
