@@ -144,6 +144,24 @@ def predict(net: nn.Module, data: ArraySet, spec: PreprocessSpec, batch: int = 2
     return np.concatenate(out) if out else np.zeros((0, len(CLASS_LABELS)), np.float32)
 
 
+def _initial_net(init: Path | None) -> tuple[TileNet, bool]:
+    """(the network to train, whether its batch norms stay frozen): fresh, from a ``.pt``
+    checkpoint, or from an exported ``.onnx`` (``onnx_init``); a file that holds no such weights
+    is a ``FanscanError``."""
+    if init is None:
+        return TileNet(len(CLASS_LABELS)), False
+    try:
+        if init.suffix == ".onnx":
+            return tile_net_from_onnx(init), True
+        net = TileNet(len(CLASS_LABELS))
+        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=True))
+        return net, False
+    except Exception as error:  # noqa: BLE001 - torch.load of a file of any content fails any way
+        told = isinstance(error, (ValueError, OSError)) and str(error)
+        reason = str(error).splitlines()[0] if told else type(error).__name__
+        raise FanscanError("bad_model", f"--init {init}: not the tile classifier's weights ({reason})") from None
+
+
 def train(config: TrainConfig) -> TrainResult:
     """Train, evaluate on the held-out sets, export ``config.out`` and its sidecar."""
     started = time.monotonic()
@@ -153,6 +171,7 @@ def train(config: TrainConfig) -> TrainResult:
     styles = config.styles or tuple(available_styles())
     if not styles:
         raise FanscanError("no_tile_art", "no tile art is installed to render training crops from")
+    net, frozen_norms = _initial_net(config.init)  # a bad --init fails before any tile is rendered
     train_crops, held_crops, extra_crops = _split_real(config)
     synth = synthetic_set(config.synth_count, config.seed, styles, config.spec, config.work_dir,
                           config.classes)
@@ -161,13 +180,6 @@ def train(config: TrainConfig) -> TrainResult:
     extra = real_set(extra_crops, config.spec) if extra_crops else None
     extra_classes = _by_class(extra.labels) if extra is not None else []
 
-    frozen_norms = config.init is not None and config.init.suffix == ".onnx"
-    if frozen_norms:
-        net = tile_net_from_onnx(config.init)
-    else:
-        net = TileNet(len(CLASS_LABELS))
-        if config.init is not None:
-            net.load_state_dict(torch.load(config.init, map_location="cpu", weights_only=True))
     net = net.to(memory_format=torch.channels_last)
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=1e-4)
     warmup = max(1, config.steps // 20)

@@ -373,6 +373,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--init {args.init}: {error}")
     if not 0 < args.real_share < 1:
         parser.error("--real-share must lie between 0 and 1")
+    if args.real_folds:
+        from fanscan.datasets.real_tables import FOLDS, HELD_OUT_FOLD
+
+        allowed = sorted(set(range(FOLDS)) - {HELD_OUT_FOLD})
+        if not set(args.real_folds) <= set(allowed):
+            parser.error(f"--real-folds: only folds {', '.join(map(str, allowed))} "
+                         f"(fold {HELD_OUT_FOLD} is held out for the benchmark)")
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only)
     return 0

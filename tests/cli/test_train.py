@@ -92,6 +92,21 @@ def test_train_missing_checkpoint_is_an_error(tmp_path, capsys):
     assert "none.pt" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name", ["broken.onnx", "broken.pt"])
+def test_train_init_of_no_weights_is_one_line_before_any_rendering(name, tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from fanscan.models import train as train_module
+
+    (tmp_path / name).write_bytes(b"not weights at all")
+    rendered = []
+    monkeypatch.setattr(train_module, "synthetic_set", lambda *a, **k: rendered.append(a))
+    assert main(["train", "--init", str(tmp_path / name), "--out", str(tmp_path / "x.onnx")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"fanscan: error: --init {tmp_path / name}: not the tile classifier")
+    assert err.count("\n") == 1 and rendered == []
+
+
 def _write_crop_folder(folder, faces: dict) -> None:
     """A crop folder as `fanscan export --format crops` writes it: images plus labels.csv."""
     import cv2

@@ -199,3 +199,13 @@ def test_train_finder_windows_are_drawn_by_weight() -> None:
     batches = _batches([dark, bright], masks, np.random.default_rng(0), 8, weights=np.array([0.0, 1.0]))
     _, y = next(batches)
     assert (y == 1).all()  # every window from the second picture
+
+
+@pytest.mark.parametrize("folds", ["0,4", "0,7"], ids=["held-out", "no-such-fold"])
+def test_train_finder_refuses_real_folds_it_may_not_train_on(folds: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from fanscan.vision import train_finder
+
+    with pytest.raises(SystemExit) as exit_info:
+        train_finder.main(["--real-folds", folds])
+    assert exit_info.value.code == 2
+    assert "error: --real-folds: only folds 0, 1, 2, 3" in capsys.readouterr().err.strip().splitlines()[-1]
