@@ -367,10 +367,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.zoom is not None and not 0.55 <= args.zoom[0] <= args.zoom[1] <= 4:
         parser.error("--zoom: LOW and HIGH must satisfy 0.55 <= LOW <= HIGH <= 4")
-    try:
-        start = initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
-    except (OSError, ValueError) as error:
-        parser.error(f"--init {args.init}: {error}")
     if not 0 < args.real_share < 1:
         parser.error("--real-share must lie between 0 and 1")
     if args.real_folds:
@@ -380,6 +376,10 @@ def main(argv: list[str] | None = None) -> int:
         if not set(args.real_folds) <= set(allowed):
             parser.error(f"--real-folds: only folds {', '.join(map(str, allowed))} "
                          f"(fold {HELD_OUT_FOLD} is held out for the benchmark)")
+    try:
+        start = initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
+    except (OSError, ValueError) as error:
+        parser.error(f"--init {args.init}: {error}")
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only)
     return 0
