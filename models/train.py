@@ -168,10 +168,10 @@ def train(config: TrainConfig) -> TrainResult:
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     rng = np.random.default_rng(config.seed)
+    net, frozen_norms = _initial_net(config.init)  # a bad --init fails before anything else
     styles = config.styles or tuple(available_styles())
     if not styles:
         raise FanscanError("no_tile_art", "no tile art is installed to render training crops from")
-    net, frozen_norms = _initial_net(config.init)  # a bad --init fails before any tile is rendered
     train_crops, held_crops, extra_crops = _split_real(config)
     synth = synthetic_set(config.synth_count, config.seed, styles, config.spec, config.work_dir,
                           config.classes)

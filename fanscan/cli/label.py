@@ -120,7 +120,7 @@ def _prelabel(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     try:
         import fastapi  # noqa: F401
-        import multipart  # noqa: F401  (python-multipart: the app's photo uploads)
+        import python_multipart  # noqa: F401  (python-multipart: the app's photo uploads)
         import uvicorn  # noqa: F401
     except ModuleNotFoundError as error:
         raise FanscanError(

@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     try:
         import fastapi  # noqa: F401
-        import multipart  # noqa: F401  (python-multipart, for photo uploads)
+        import python_multipart  # noqa: F401  (python-multipart, for photo uploads)
         import uvicorn  # noqa: F401
     except ModuleNotFoundError as error:
         raise FanscanError(

@@ -26,7 +26,7 @@ def font_style() -> str:
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     pytest.importorskip("fastapi")
-    pytest.importorskip("multipart")
+    pytest.importorskip("python_multipart")
     style = next((s for s in available_styles() if s.startswith("font-")), None)
     if style is None:
         pytest.skip("no Unicode mahjong font installed")

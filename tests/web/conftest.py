@@ -197,7 +197,7 @@ def scorer() -> FakeScorer:
 @pytest.fixture
 def client(reader: FakeReader, scorer: FakeScorer) -> Iterator[Any]:
     pytest.importorskip("fastapi")
-    pytest.importorskip("multipart")
+    pytest.importorskip("python_multipart")
     from fastapi.testclient import TestClient
 
     from fanscan.web.app import create_app

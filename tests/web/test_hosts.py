@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
-pytest.importorskip("multipart")
+pytest.importorskip("python_multipart")
 
 from fanscan.web.hosts import HostGuard, HostPolicy, policy_for  # noqa: E402
 

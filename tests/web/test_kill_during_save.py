@@ -22,7 +22,7 @@ from fanscan.datasets.labels import PhotoLabels, TileLabel, label_path, labels_t
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
-pytest.importorskip("multipart")
+pytest.importorskip("python_multipart")
 if not hasattr(signal, "SIGKILL"):
     pytest.skip("needs SIGKILL", allow_module_level=True)
 

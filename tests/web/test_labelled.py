@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
-pytest.importorskip("multipart")
+pytest.importorskip("python_multipart")
 
 from fastapi.testclient import TestClient  # noqa: E402
 

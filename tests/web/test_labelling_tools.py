@@ -15,7 +15,7 @@ import pytest
 from fanscan.datasets.labels import PhotoLabels, TileLabel, label_path, load_labels, save_labels
 
 pytest.importorskip("fastapi")
-pytest.importorskip("multipart")
+pytest.importorskip("python_multipart")
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 

@@ -14,7 +14,7 @@ import pytest
 from fanscan.datasets.labels import PhotoLabels, TileLabel, label_path, load_labels, save_labels
 
 pytest.importorskip("fastapi")
-pytest.importorskip("multipart")
+pytest.importorskip("python_multipart")
 
 BOX = ((4.0, 4.0), (24.0, 4.0), (24.0, 34.0), (4.0, 34.0))
 URL = "/api/label/labels"

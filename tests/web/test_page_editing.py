@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
-pytest.importorskip("multipart")
+pytest.importorskip("python_multipart")
 
 from fanscan.datasets.labels import label_path, load_labels  # noqa: E402
 from fanscan.web.app import create_app  # noqa: E402

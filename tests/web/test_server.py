@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
-pytest.importorskip("multipart")
+pytest.importorskip("python_multipart")
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 
