@@ -1,7 +1,7 @@
 """Start a fine-tune from a shipped classifier whose torch weights are gone: its ONNX export.
 
 The export folds each batch norm into the convolution before it
-(``vision.train_finder.load_onnx_weights`` maps that back: each norm becomes the identity plus the
+(``train_finder.load_onnx_weights`` maps that back: each norm becomes the identity plus the
 folded bias, and must stay frozen while training); the last layer is the graph's one ``Gemm``.
 """
 
@@ -13,7 +13,7 @@ import torch
 
 from fanscan.models.net import TileNet
 from fanscan.scoring.tiles import CLASS_LABELS
-from fanscan.vision.train_finder import load_onnx_weights
+from fanscan.models.train_finder import load_onnx_weights
 
 
 def tile_net_from_onnx(path: Path) -> TileNet:

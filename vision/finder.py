@@ -1,9 +1,9 @@
 """The tile finder: every tile face in a photo, face up or face down, as a quadrilateral.
 
-A small segmentation network (``tile_finder.onnx``, trained on generated scenes by
-``train_finder.py``) looks at the photo downscaled to ``WORK_SIDE`` pixels and marks the middle
-of every tile's top face (face or back), shrunk to ``SHRINK`` of its size so that touching tiles
-stay apart. Each blob becomes a quadrilateral (its convex outline simplified to four corners),
+A small segmentation network (``models/tile_finder.onnx``, trained on generated scenes by
+``models/train_finder.py``) looks at the photo downscaled to ``WORK_SIDE`` pixels and marks the
+middle of every tile's top face (face or back), shrunk to ``SHRINK`` of its size so that touching
+tiles stay apart. Each blob becomes a quadrilateral (its convex outline simplified to four corners),
 grown back around its centre to the whole face. Classical thresholds could not tell touching ivory
 faces apart from each other and from white tables reliably; the network learns the seams.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import fanscan.models
 import numpy as np
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.numeric import median
@@ -24,7 +25,7 @@ WORK_SIDE = 640
 """Long side, in pixels, of the image the finder works on."""
 SHRINK = 0.7
 """The network marks each tile shrunk to this share of its size, so touching tiles stay apart."""
-MODEL_PATH = Path(__file__).with_name("tile_finder.onnx")
+MODEL_PATH = Path(fanscan.models.__file__).resolve().parent / "tile_finder.onnx"
 
 TILE_BELOW = 0.7
 """Pixels where the table's probability is below this belong to a tile."""

@@ -5,9 +5,9 @@ tile a corner can be off by a fifth to a third of the tile: enough to cut a flow
 or let a neighbour in. With every box snapped to its true corners, 29 of the 38 generated scenes
 the reader got wrong (of 500) read exactly.
 
-A small keypoint network (``box_refiner.onnx``, trained on generated scenes by
-``train_refiner.py``) looks at each box grown by ``GROW`` about its centre and warped to a
-``SIDE`` x ``SIDE`` square (box corner i to the square's corner i, clockwise from the top left),
+A small keypoint network (``models/box_refiner.onnx``, trained on generated scenes by
+``models/train_refiner.py``) looks at each box grown by ``GROW`` about its centre and warped to
+a ``SIDE`` x ``SIDE`` square (box corner i to the square's corner i, clockwise from the top left),
 and gives, by a soft arg-max over four heat maps, where the face's four corners lie in that
 square; they are mapped back through the warp.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import fanscan.models
 import numpy as np
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
@@ -45,7 +46,7 @@ SETTLED = 0.1
 refiner agrees with its own box. On scenes 1000-1399, 7 boxes moved too far: 3 settled, 2 onto
 their tile (IoU 0.63-0.68 -> 0.95-0.97) and 1 box of no tile (no worse); the 4 that kept moving
 stay as found. Scene 9460: a flower lying at a slant, 0.54 -> 0.96, then read right."""
-MODEL_PATH = Path(__file__).with_name("box_refiner.onnx")
+MODEL_PATH = Path(fanscan.models.__file__).resolve().parent / "box_refiner.onnx"
 MAX_SQUARES = 32
 """Squares per onnxruntime call (a photo can bring a hundred boxes and more)."""
 

@@ -5,7 +5,7 @@ The network (``FinderNet``, a small U-Net, about 30k weights) maps a photo downs
 Each tile is drawn into its map shrunk to ``finder.SHRINK`` of its size around its centre, so that
 touching tiles come out as separate blobs; the finder grows each blob back to the whole face.
 
-    python -m fanscan.vision.train_finder --scenes 800 --steps 1500 --out vision/tile_finder.onnx
+    python -m fanscan.models.train_finder --scenes 800 --steps 1500 --out models/tile_finder.onnx
 
 Scene seeds for training start at ``TRAIN_SEED_BASE``, far from the benchmark's seeds (0-9999).
 

@@ -6,7 +6,7 @@ The boxes are the finder's own (``locate`` without refinement, matched to the tr
 overlap), so the network learns the finder's real errors, plus the true corners jittered
 (``JITTER``), so it also learns to correct errors the finder made rarely on these scenes.
 
-    python -m fanscan.vision.train_refiner --scenes 1200 --steps 3000 --cache work_data/refiner.npz
+    python -m fanscan.models.train_refiner --scenes 1200 --steps 3000 --cache work_data/refiner.npz
 
 Scene seeds for training start at ``TRAIN_SEED_BASE``, apart from the benchmark's (0-9999), the
 finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from fanscan.models.train_finder import conv_block, fit
 from fanscan.vision.finder import order_clockwise
 from fanscan.vision.refine import GROW, MIN_SHORT, SIDE, as_input, cut_squares, grown, square_warps
-from fanscan.vision.train_finder import conv_block, fit
 
 TRAIN_SEED_BASE = 4_000_000
 JITTER = 0.08

@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from fanscan.models.train_finder import target_mask
 from fanscan.vision.finder import SHRINK
-from fanscan.vision.train_finder import target_mask
 
 
 def test_train_finder_target_keeps_touching_tiles_apart() -> None:
@@ -22,7 +22,7 @@ def test_train_finder_target_keeps_touching_tiles_apart() -> None:
 
 def test_train_finder_network_halves_the_resolution() -> None:
     torch = pytest.importorskip("torch")
-    from fanscan.vision.train_finder import build_net
+    from fanscan.models.train_finder import build_net
 
     net = build_net().eval()
     with torch.no_grad():
@@ -32,7 +32,7 @@ def test_train_finder_network_halves_the_resolution() -> None:
 
 def test_train_finder_fit_lowers_the_loss_and_reports_it(capsys: pytest.CaptureFixture[str]) -> None:
     torch = pytest.importorskip("torch")
-    from fanscan.vision.train_finder import fit
+    from fanscan.models.train_finder import fit
 
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
@@ -74,7 +74,7 @@ def test_train_finder_starts_again_from_an_onnx_export(tmp_path) -> None:
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     import onnxruntime as ort
-    from fanscan.vision.train_finder import build_net, fit, load_onnx_weights
+    from fanscan.models.train_finder import build_net, fit, load_onnx_weights
 
     torch.manual_seed(0)
     trained = build_net()
@@ -107,7 +107,7 @@ def test_train_finder_starts_again_from_an_onnx_export(tmp_path) -> None:
 def test_train_finder_refuses_an_onnx_of_another_network(tmp_path) -> None:
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    from fanscan.vision.train_finder import build_net, load_onnx_weights
+    from fanscan.models.train_finder import build_net, load_onnx_weights
 
     other = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.ReLU())
     path = tmp_path / "other.onnx"
@@ -123,7 +123,7 @@ def test_train_finder_refuses_a_bad_init_before_rendering_scenes(
 ) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    from fanscan.vision import train_finder
+    from fanscan.models import train_finder
 
     monkeypatch.setattr(train_finder, "_examples", lambda *a: pytest.fail("rendered scenes for a bad --init"))
     init = tmp_path / name
@@ -138,7 +138,7 @@ def test_train_finder_refuses_a_bad_init_before_rendering_scenes(
 
 
 def test_train_finder_zoomed_windows_keep_image_and_mask_together() -> None:
-    from fanscan.vision.train_finder import _window
+    from fanscan.models.train_finder import _window
 
     image = np.zeros((480, 640, 3), np.uint8)
     image[200:260, 300:344] = 255  # one bright "tile"
@@ -162,7 +162,7 @@ def test_train_finder_zoomed_windows_keep_image_and_mask_together() -> None:
 
 @pytest.mark.parametrize("zoom", [["0.3", "2"], ["2", "1"], ["1", "9"]])
 def test_train_finder_refuses_a_zoom_out_of_range(zoom: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    from fanscan.vision import train_finder
+    from fanscan.models import train_finder
 
     with pytest.raises(SystemExit) as exit_info:
         train_finder.main(["--zoom", *zoom])
@@ -171,7 +171,7 @@ def test_train_finder_refuses_a_zoom_out_of_range(zoom: list[str], capsys: pytes
 
 
 def test_train_finder_real_photo_marks_only_what_its_labels_say() -> None:
-    from fanscan.vision.train_finder import IGNORE, real_example
+    from fanscan.models.train_finder import IGNORE, real_example
 
     image = np.zeros((100, 200, 3), np.uint8)
     boxes = np.float32([[20, 20, 60, 80], [60, 20, 100, 80]])  # two touching labelled tiles
@@ -185,14 +185,14 @@ def test_train_finder_real_photo_marks_only_what_its_labels_say() -> None:
 
 def test_train_finder_refuses_the_held_out_fold() -> None:
     from fanscan.datasets.real_tables import HELD_OUT_FOLD
-    from fanscan.vision.train_finder import real_examples
+    from fanscan.models.train_finder import real_examples
 
     with pytest.raises(ValueError, match="held out"):
         real_examples([0, HELD_OUT_FOLD])
 
 
 def test_train_finder_windows_are_drawn_by_weight() -> None:
-    from fanscan.vision.train_finder import _batches
+    from fanscan.models.train_finder import _batches
 
     dark, bright = np.zeros((300, 300, 3), np.uint8), np.full((300, 300, 3), 255, np.uint8)
     masks = [np.zeros((150, 150), np.uint8), np.ones((150, 150), np.uint8)]
@@ -203,7 +203,7 @@ def test_train_finder_windows_are_drawn_by_weight() -> None:
 
 @pytest.mark.parametrize("folds", ["0,4", "0,7"], ids=["held-out", "no-such-fold"])
 def test_train_finder_refuses_real_folds_it_may_not_train_on(folds: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from fanscan.vision import train_finder
+    from fanscan.models import train_finder
 
     with pytest.raises(SystemExit) as exit_info:
         train_finder.main(["--real-folds", folds])
