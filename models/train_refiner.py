@@ -15,17 +15,21 @@ finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
 import numpy as np
+from fanscan.atomic import write_text_atomic
 from fanscan.models.train_finder import conv_block, fit
 from fanscan.vision.finder import order_clockwise
 from fanscan.vision.refine import GROW, MIN_SHORT, SIDE, as_input, cut_squares, grown, square_warps
 
 TRAIN_SEED_BASE = 4_000_000
+BATCH = 96
 JITTER = 0.08
 """Standard deviation of the jitter of the true corners, as a share of the tile's short side
 (each corner on its own, and the whole box shifted by as much again)."""
@@ -163,17 +167,31 @@ def _batches(squares: np.ndarray, corners: np.ndarray, rng: np.random.Generator,
         yield x.astype(np.float32), np.stack(ys).astype(np.float32)
 
 
+def sidecar(training: dict) -> dict:
+    """The JSON written beside an exported refiner: what goes in and out, and how it was trained."""
+    return {
+        "format_version": 1,
+        "input": {"name": "squares", "layout": "NCHW", "channel_order": "RGB", "scale": "1/255",
+                  "side": SIDE, "grow": GROW,
+                  "warp": "each box grown by grow about its centre, its corner i (clockwise from "
+                          "the top left) onto the square's corner i"},
+        "output": {"name": "corners", "shape": ["n", 4, 2], "units": "pixels of the input square",
+                   "corner_order": "corner i is the face's corner nearest the box's corner i"},
+        "training": training,
+    }
+
+
 def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_out: float = 0.05) -> None:
     """Build examples from ``scenes`` scenes, train for ``steps`` steps, report the corner error
     on the last ``held_out`` share of the scenes' examples, export ONNX to ``out`` (weights beside
-    it as .pt)."""
+    it as .pt, its sidecar as .json, ``sidecar``)."""
     import torch
 
     torch.manual_seed(0)
     squares, corners = build_examples(scenes, cache)
     split = int(len(squares) * (1 - held_out))
     net = build_net()
-    fit(net, _batches(squares[:split], corners[:split], np.random.default_rng(0), 96), steps,
+    fit(net, _batches(squares[:split], corners[:split], np.random.default_rng(0), BATCH), steps,
         lambda predicted, y: (predicted - y).abs().mean(),
         50, lambda loss: f"corner error {loss:.2f} px of {SIDE}")
     net.eval()
@@ -187,6 +205,20 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
     torch.onnx.export(net, torch.zeros(1, 3, SIDE, SIDE), str(out), input_names=["squares"],
                       output_names=["corners"], dynamic_axes={"squares": {0: "n"}, "corners": {0: "n"}},
                       opset_version=17, dynamo=False)
+    record = {
+        "steps": steps,
+        "batch": BATCH,
+        "scenes": scenes,
+        "scene_seeds": [TRAIN_SEED_BASE, TRAIN_SEED_BASE + scenes],
+        "examples": len(squares),
+        "jitter": JITTER,
+        "held_out_share": held_out,
+        "held_out_corner_error_px": {"as_found": round(float(before), 2),
+                                     "refined": round(float(after), 2)},
+        "real_photos": 0,
+        "trained": time.strftime("%Y-%m-%d", time.gmtime()),
+    }
+    write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
     print(f"wrote {out}", file=sys.stderr)
 
 

@@ -43,3 +43,29 @@ def test_refiner_network_gives_four_corners_inside_the_square() -> None:
     assert tuple(out.shape) == (2, 4, 2)
     assert float(out.min()) >= 0 and float(out.max()) <= refine.SIDE
 
+
+@pytest.mark.train
+def test_refiner_training_writes_its_sidecar_beside_the_model(
+    tmp_path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import json
+
+    from fanscan.models import train_refiner
+
+    rng = np.random.default_rng(0)
+    squares = rng.integers(0, 255, (40, refine.SIDE, refine.SIDE, 3), dtype=np.uint8)
+    corners = rng.uniform(8, refine.SIDE - 8, (40, 4, 2)).astype(np.float32)
+    monkeypatch.setattr(train_refiner, "build_examples", lambda *_: (squares, corners))
+    out = tmp_path / "refiner.onnx"
+    train_refiner.train(3, 2, out)
+    record = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert record["input"]["name"] == "squares"
+    assert record["output"]["name"] == "corners"
+    training = record["training"]
+    assert (training["steps"], training["scenes"], training["examples"]) == (2, 3, 40)
+    base = train_refiner.TRAIN_SEED_BASE
+    assert training["scene_seeds"] == [base, base + 3]
+    assert out.is_file()
+    assert out.with_suffix(".pt").is_file()
