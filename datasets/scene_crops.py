@@ -1,7 +1,7 @@
 """Training crops cut from generated scenes exactly the way the photo reader cuts them.
 
 For each scene seed the scene's JPEG goes through the reader's own finding (``locate.locate``) and
-cropping path (hand frame, sideways flags, ``layout.orient_box``, ``Photo.crop_quad`` at the
+cropping path (hand frame, sideways flags, ``geometry.orient_box``, ``Photo.crop_quad`` at the
 reader's crop size and decode scale). Each detection that overlaps a true tile's face (IoU > 0.5)
 is saved under that tile's code (``back`` for a face-down tile), turned the way the scene says
 the face points up (the reader's candidate turn closest to it, never a quarter-turn off). Every
@@ -36,12 +36,12 @@ from fanscan.atomic import atomic_path, write_text_atomic
 from fanscan.datasets.formats.crops import CropRow, format_crops
 from fanscan.datasets.scenes import Scene, generate_scene
 from fanscan.errors import FanscanError
-from fanscan.vision import layout
+from fanscan.vision import geometry
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import load_photo
 from fanscan.vision.locate import CROP_MIN_SIDE, locate
 from fanscan.vision.numeric import quad_iou
-from fanscan.vision.reader import CROP_H, CROP_W
+from fanscan.vision.tile_reading import CROP_H, CROP_W
 
 MATCH_IOU = 0.5
 KINDS = ("finder", "true")
@@ -112,8 +112,8 @@ def crops_of_scene(scene: Scene, refine: bool = True) -> tuple[list[SceneCrop], 
     ]
     matched = misjudged = 0
     if len(detections):
-        right, up = layout.hand_frame(detections.quads)
-        sideways = layout.sideways_flags(detections.quads, right, up)
+        right, up = geometry.hand_frame(detections.quads)
+        sideways = geometry.sideways_flags(detections.quads, right, up)
         for i, j in enumerate(match_detections(detections.quads, truth)):
             if j is None:
                 continue
@@ -124,7 +124,7 @@ def crops_of_scene(scene: Scene, refine: bool = True) -> tuple[list[SceneCrop], 
             true_up = face_up(truth[j])
             best = int(np.argmax([float(c @ true_up) for c in candidates]))
             misjudged += (best >= 2) != sideways[i]
-            box = layout.orient_box(detections.quads[i], candidates[best])
+            box = geometry.orient_box(detections.quads[i], candidates[best])
             crops.append(SceneCrop("finder", scene.tiles[j].code, j,
                                    photo.crop_quad(box, CROP_W, CROP_H, scale)))
             matched += 1

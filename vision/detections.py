@@ -58,7 +58,10 @@ class TileReading:
     ``sideways`` whether it lies across its row, ``position`` its centre along the hand's rows;
     ``candidates`` the classifier's best guesses, (code, probability), likeliest first (the
     reading's own code first); ``far_guesses`` the less likely ones that are still possible,
-    likeliest first, for completing a hand no near guess completes."""
+    likeliest first, for completing a hand no near guess completes; ``probs`` every class's
+    probability (``CLASS_LABELS`` order, the back last; None for a reading made by hand, then
+    ``face_probabilities`` builds it from the guesses); ``finder_score`` the finder's (or a
+    probe's) confidence that the box holds a tile."""
 
     code: str
     confidence: float
@@ -68,6 +71,8 @@ class TileReading:
     position: float
     candidates: tuple[tuple[str, float], ...] = ()
     far_guesses: tuple[tuple[str, float], ...] = ()
+    probs: np.ndarray | None = field(default=None, compare=False, repr=False)
+    finder_score: float = 1.0
 
 
 @dataclass(frozen=True)

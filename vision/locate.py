@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from fanscan.vision import finder, layout, white_balance
+from fanscan.vision import finder, geometry, white_balance
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import median, quad_areas
@@ -215,7 +215,7 @@ def split_pairs(detections: TileDetections) -> tuple[TileDetections, np.ndarray]
     none = np.zeros(len(quads), bool)
     if len(quads) < 5:
         return detections, none
-    right, up = layout.hand_frame(quads)
+    right, up = geometry.hand_frame(quads)
     along = np.array([_extent(q, right) for q in quads])
     across = np.array([_extent(q, up) for q in quads])
     length = along / max(median(along.tolist()), 1e-6)
@@ -237,7 +237,7 @@ def split_pairs(detections: TileDetections) -> tuple[TileDetections, np.ndarray]
 
 def _extent(quad: np.ndarray, direction: np.ndarray) -> float:
     """The quad's length along ``direction`` on the line through its centre."""
-    lo, hi = layout.chord(quad, direction)
+    lo, hi = geometry.chord(quad, direction)
     return hi - lo
 
 
@@ -285,7 +285,7 @@ def _refind_region(photo: Photo, detections: TileDetections) -> tuple[np.ndarray
     if short < 1:
         return None
     points = detections.quads.reshape(-1, 2)
-    right, up = layout.hand_frame(detections.quads)
+    right, up = geometry.hand_frame(detections.quads)
     margin = short * (REGION_ALONG * np.abs(right) + REGION_ACROSS * np.abs(up))
     lo = np.maximum(points.min(axis=0) - margin, 0)
     hi = np.minimum(points.max(axis=0) + margin, np.array(photo.size, np.float64))

@@ -27,6 +27,16 @@ class Outcome:
     code: str | None = None
 
 
+@dataclass(frozen=True)
+class ReadOptions:
+    """How each photo is read (``read_photo``'s keywords): one hand or every tile, the rule set
+    whose hand sizes apply, and what the hand is (win, waiting or any)."""
+
+    one_hand: bool = True
+    rules: str | None = None
+    hand: str = "win"
+
+
 # Per process: the classifier the photos of this run are read with (set once per worker).
 _classifier: Any = None
 
@@ -50,14 +60,14 @@ def _worker_start(model: str | None, threads: int) -> None:
     _set_classifier(model, threads)
 
 
-def read_one(name: str, data: bytes | None, one_hand: bool = True) -> Outcome:
-    """Read one photo (``data`` when it came from standard input) with this process's classifier;
-    ``one_hand=False`` reads every tile (``read_photo``'s)."""
+def read_one(name: str, data: bytes | None, options: ReadOptions = ReadOptions()) -> Outcome:
+    """Read one photo (``data`` when it came from standard input) with this process's classifier."""
     from fanscan.cli.read import summary
     from fanscan.vision.reader import read_photo
 
     try:
-        reading = read_photo(data if data is not None else name, classifier=_classifier, one_hand=one_hand)
+        reading = read_photo(data if data is not None else name, classifier=_classifier,
+                             one_hand=options.one_hand, rules=options.rules, hand=options.hand)  # type: ignore[arg-type]
         return Outcome(name, reading.to_json(), summary(reading))
     except FanscanError as error:
         return Outcome(name, error=error.message, code=error.code)
@@ -77,13 +87,13 @@ def read_all(
     model: str | None = None,
     workers: int = 1,
     progress: Callable[[], None] | None = None,
-    one_hand: bool = True,
+    options: ReadOptions = ReadOptions(),
 ) -> Iterator[Outcome]:
     """Read ``photos`` (name, bytes or None to read the file), yielding outcomes in order."""
     _set_classifier(model, None)  # a bad --model fails here, once, before any photo
     if workers <= 1 or len(photos) <= 1:
         for name, data in photos:
-            yield read_one(name, data, one_hand)
+            yield read_one(name, data, options)
             if progress:
                 progress()
         return
@@ -99,7 +109,7 @@ def read_all(
         workers, mp_context=context, initializer=_worker_start, initargs=(model, threads)
     ) as pool:
         names = [name for name, _ in photos]
-        results = pool.map(read_one, names, [data for _, data in photos], [one_hand] * len(photos))
+        results = pool.map(read_one, names, [data for _, data in photos], [options] * len(photos))
         done = 0
         try:
             for outcome in results:

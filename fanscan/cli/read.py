@@ -59,6 +59,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="read every tile in any arrangement (grids, piles, several hands) as "
                         "one layout, with no hand picked out and no hand rules applied (as the "
                         "labelling tool's pre-labels do)")
+    parser.add_argument("--rules", metavar="NAME",
+                        help="rule set whose hand size the reading must have (see `fanscan rules`; "
+                        "default: any rule set's, or a 16-tile game's)")
+    parser.add_argument("--hand", choices=("win", "waiting", "any"), default="win",
+                        help="what the photo shows: a complete winning hand (default), a hand "
+                        "waiting to win (one tile short), or any tiles of a hand (no size asked)")
     parser.add_argument(
         "--model", metavar="ONNX", help="classifier model (default: the shipped one)"
     )
@@ -128,6 +134,10 @@ def summary(reading: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.rules is not None:
+        from fanscan.scoring.ruleset import get_ruleset
+
+        get_ruleset(args.rules)  # an unknown rule set is one line before any photo is read
     from fanscan.cli._inputs import STDIN, check_image_out, photo_names, stdin_bytes
 
     names = photo_names(args.photos)
@@ -152,7 +162,7 @@ def _run_one(args: argparse.Namespace, name: str) -> int:
 
         classifier = TileClassifier(args.model)
     reading = read_photo(photo_source(name), classifier=classifier, debug_dir=args.debug_dir,
-                         one_hand=not args.all_tiles)
+                         one_hand=not args.all_tiles, rules=args.rules, hand=args.hand)
     if args.annotate:
         reading.save_annotated(args.annotate)
     if args.json:
@@ -165,7 +175,7 @@ def _run_one(args: argparse.Namespace, name: str) -> int:
 def _run_many(args: argparse.Namespace, photos: list[tuple[str, bytes | None]]) -> int:
     from tqdm import tqdm
 
-    from fanscan.cli._batch import read_all
+    from fanscan.cli._batch import ReadOptions, read_all
 
     failed = 0
     show = not args.quiet and len(photos) >= PROGRESS_FROM
@@ -173,7 +183,7 @@ def _run_many(args: argparse.Namespace, photos: list[tuple[str, bytes | None]]) 
               file=sys.stderr) as bar:
         for number, outcome in enumerate(
             read_all(photos, model=args.model, workers=args.workers, progress=bar.update,
-                     one_hand=not args.all_tiles)
+                     options=ReadOptions(not args.all_tiles, args.rules, args.hand))
         ):
             if outcome.error is not None:
                 failed += 1

@@ -263,7 +263,7 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         from fanscan.vision.samples import sample_photo_path
 
         path = str(sample_photo_path())
-    reading = read_photo(data if data is not None else path)
+    reading = read_photo(data if data is not None else path, rules=args.rules)
     overrides = condition_overrides(args)
     result = score({**reading.hand.to_json(), **overrides}, args.rules)
     alternatives = [

@@ -21,12 +21,13 @@ page files live in ``static/label/`` and are served under ``/static/label/``. Wi
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import anyio
-from fastapi import Body, FastAPI, File, Request, UploadFile
+from fastapi import Body, FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -212,12 +213,18 @@ def create_app(
     )
     async def read_endpoint(
         photo: Annotated[UploadFile, File(description="the photo of the hand")],
+        rules: Annotated[str | None, Form(description="rule set whose hand size the reading must have "
+                                          "(default: any rule set's)")] = None,
     ) -> dict[str, Any]:
         data = await photo.read()
         photo_format(data, photo.filename or "photo")
+        known = [rule_set["name"] for rule_set in scoring.rule_sets()]
+        if rules is not None and rules not in known:
+            raise FanscanError("unknown_rules", f"unknown rule set {rules!r} (available: {', '.join(known)})")
         if not limiter:
             limiter.append(anyio.CapacityLimiter(read_slots))
-        return await anyio.to_thread.run_sync(read, data, limiter=limiter[0])
+        job = read if rules is None else functools.partial(read, rules=rules)
+        return await anyio.to_thread.run_sync(job, data, limiter=limiter[0])
 
     @app.post(
         "/api/score",

@@ -31,8 +31,8 @@ class Scorer(Protocol):
         ...
 
 
-def read_photo_json(data: bytes) -> dict[str, Any]:
-    """The project's photo reader."""
+def read_photo_json(data: bytes, rules: str | None = None) -> dict[str, Any]:
+    """The project's photo reader (``rules``: the rule set whose hand size the reading must have)."""
     try:
         from fanscan.vision.reader import read_photo
     except ModuleNotFoundError as error:
@@ -41,7 +41,7 @@ def read_photo_json(data: bytes) -> dict[str, Any]:
         ) from None
 
     try:
-        reading: dict[str, Any] = read_photo(data).to_json()
+        reading: dict[str, Any] = read_photo(data, rules=rules).to_json()
     except FanscanError as error:
         if error.code == "not_found":  # bytes cannot be missing: the model file is
             raise FanscanError("reader_unavailable", error.message) from None

@@ -27,6 +27,7 @@ class FakeReading:
         self.doubts = ["tile 5 could be 5p or 6p"]
         self.saved: list[str] = []
         self.banners: list[str | None] = []
+        self.options: dict[str, object] = {}
 
     def to_json(self) -> dict[str, Any]:
         return {"tiles": [], "hand": self.hand.to_json(), "doubts": self.doubts}
@@ -40,7 +41,11 @@ class FakeReading:
 def reading(monkeypatch: pytest.MonkeyPatch) -> FakeReading:
     fake = FakeReading()
     reader = types.ModuleType("fanscan.vision.reader")
-    reader.read_photo = lambda path: fake  # type: ignore[attr-defined]
+    def read_photo(path: object, **options: object) -> FakeReading:
+        fake.options = options
+        return fake
+
+    reader.read_photo = read_photo  # type: ignore[attr-defined]
     samples = types.ModuleType("fanscan.vision.samples")
     samples.sample_photo_path = lambda: Path("sample.jpg")  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "fanscan.vision.reader", reader)
@@ -52,6 +57,7 @@ def test_score_photo_prints_table_doubts_and_alternatives(
     reading: FakeReading, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["score", "hand.jpg", "--annotate", "out.jpg"]) == 0
+    assert reading.options == {"rules": "mcr"}  # the rule set's hand size guides the reading
     out = capsys.readouterr().out
     assert "Total: 12; minimum 8: met" in out
     assert "doubt: tile 5 could be 5p or 6p" in out
@@ -106,7 +112,7 @@ def test_score_photo_from_standard_input(
     reading: FakeReading, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     read: list[object] = []
-    sys.modules["fanscan.vision.reader"].read_photo = lambda source: read.append(source) or reading
+    sys.modules["fanscan.vision.reader"].read_photo = lambda source, **_: read.append(source) or reading
     monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(b"\xff\xd8photo")))
     assert main(["score", "-"]) == 0
     assert read == [b"\xff\xd8photo"]

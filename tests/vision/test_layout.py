@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from fanscan.vision.detections import TileReading
-from fanscan.vision.layout import analyse, hand_frame, orient_box, orientation_degrees
+from fanscan.vision.geometry import hand_frame, orient_box, orientation_degrees
+from fanscan.vision.layout import analyse
 
 W, H = 30.0, 40.0  # a tile's face in pixels
 
@@ -147,7 +148,7 @@ def test_layout_hand_frame_ignores_strays_and_tiles_beside_the_row() -> None:
 def test_layout_sideways_flags_survive_a_tilted_camera() -> None:
     # Seen at 45 degrees an upright tile looks nearly square (30 x 28); the claimed tile lying
     # across the row is clearly wider and lower (40 x 21).
-    from fanscan.vision.layout import sideways_flags
+    from fanscan.vision.geometry import sideways_flags
 
     boxes = [np.float32([[x, 0], [x + 30, 0], [x + 30, 28], [x, 28]]) for x in (0, 31, 62)]
     boxes.append(np.float32([[93, 7], [133, 7], [133, 28], [93, 28]]))
@@ -158,7 +159,7 @@ def test_layout_sideways_flags_survive_a_tilted_camera() -> None:
 def test_layout_sideways_flags_measure_chords_not_slanted_extents() -> None:
     # A claimed tile's box slanted by perspective (its long sides climbing across the row) spans
     # 130 px across the row in all, but only 70 through its centre: it still lies across the row.
-    from fanscan.vision.layout import sideways_flags
+    from fanscan.vision.geometry import sideways_flags
 
     boxes = [np.float32([[x, 0], [x + 70, 0], [x + 70, 95], [x, 95]]) for x in (0, 71, 142)]
     boxes.append(np.float32([[213, 0], [333, -60], [333, 10], [213, 70]]))
@@ -202,7 +203,7 @@ def test_layout_groups_of_slanted_faces_split_at_their_gaps() -> None:
 def test_layout_sideways_flags_compare_aspect_not_size() -> None:
     # Tiles far from the camera look smaller: the far claimed tile is no wider than an upright
     # tile near the camera, yet its aspect (along the row over across it) is twice theirs.
-    from fanscan.vision.layout import sideways_flags
+    from fanscan.vision.geometry import sideways_flags
 
     boxes = [np.float32([[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]]) for x in (0, 31, 62)]
     boxes.append(np.float32([[93, 10], [133, 10], [133, 40], [93, 40]]))  # claimed, near

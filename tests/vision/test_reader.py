@@ -56,7 +56,10 @@ def test_reader_reads_the_layout(scene, reading) -> None:
 
 def test_reader_doubts_name_the_uncertain_tile(reading) -> None:
     uncertain = [t for t in reading.tiles if t.confidence < 0.6]
-    assert uncertain
+    from fanscan.vision.interpret import is_complete
+
+    if not is_complete(reading.hand.to_json()):  # the template classifier reads its 3m as 8m
+        assert any("make no complete hand" in d and "check the least sure tiles" in d for d in reading.doubts)
     for tile in uncertain:  # said as a doubtful reading, or as a guess taken to fit the hand
         assert any(f"read as {tile.code} with only" in d or f"was taken as {tile.code} (" in d
                    for d in reading.doubts)
@@ -161,9 +164,9 @@ class _SameFlowerEverywhere:
 def test_reader_hand_rules_apply_to_a_hand_not_to_a_labelling_photo(scene) -> None:
     as_hand = read_photo(scene.jpeg, classifier=_SameFlowerEverywhere(), flower_looks=False)
     codes = [t.code for t in as_hand.tiles if t.code != "back"]
-    # Each flower exists once: one reader of 5f takes its next guess (6f); the rest have none left
-    # (a flower's last guess is the likeliest face that is no flower, here too unlikely to take).
-    assert codes.count("6f") == 1 and codes.count("5f") == len(codes) - 1
+    # Each flower exists once: one reader of 5f takes its next guess (6f), one 7f; the others have
+    # no face left the search may afford (0.1 % each), so they break the rule as little as it can.
+    assert codes.count("6f") == 1 and codes.count("7f") == 1 and codes.count("5f") == len(codes) - 2
     assert any("a set has only 1 5f" in d for d in as_hand.doubts)
     any_tiles = read_photo(scene.jpeg, classifier=_SameFlowerEverywhere(), one_hand=False, flower_looks=False)
     codes = [t.code for t in any_tiles.tiles if t.code != "back"]
@@ -184,7 +187,7 @@ def test_reader_decodes_once_at_the_crops_likely_scale(size, scale) -> None:
 
 def test_reader_flowers_together_outweigh_one_face_unless_spread_thin() -> None:
     from fanscan.scoring.tiles import CLASS_LABELS
-    from fanscan.vision.reader import _likeliest
+    from fanscan.vision.tile_reading import _likeliest
 
     def probs(**named: float) -> np.ndarray:
         p = np.zeros(len(CLASS_LABELS), np.float32)
@@ -221,7 +224,7 @@ def test_reader_drops_specks_far_smaller_than_the_tiles() -> None:
 
 def test_reader_a_flowers_guesses_keep_the_likeliest_other_face() -> None:
     from fanscan.scoring.tiles import CLASS_LABELS
-    from fanscan.vision.reader import CANDIDATES, _candidates
+    from fanscan.vision.tile_reading import CANDIDATES, _candidates
 
     probs = np.zeros(len(CLASS_LABELS), np.float32)
     for code, p in {"1f": 0.3, "5f": 0.25, "3f": 0.2, "7m": 0.15, "2s": 0.1}.items():
@@ -236,7 +239,7 @@ def test_reader_a_flowers_guesses_keep_the_likeliest_other_face() -> None:
 
 def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers() -> None:
     from fanscan.vision.detections import TileReading
-    from fanscan.vision.reader import _without_strays
+    from fanscan.vision.hand_region import without_strays
 
     def tile(code: str, x: float, y: float = 0.0) -> TileReading:
         box = np.float32([[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]])
@@ -247,16 +250,16 @@ def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers() -> None:
     meld = [tile(c, 31 * i, 100) for i, c in enumerate("5s 5s 5s".split())]  # a row of its own
     flowers = [tile("3f", 900, 400)]  # far away, alone: flowers may lie anywhere
     phantoms = [tile("P", 900, -400), tile("P", 960, -420), tile("P", -600, 300)]
-    kept = _without_strays(row + [win] + meld + flowers + phantoms)
+    kept = without_strays(row + [win] + meld + flowers + phantoms)
     assert [t.code for t in kept] == [t.code for t in row + [win] + meld + flowers]
 
 
 def test_reader_takes_a_flower_against_a_declared_pung_as_the_kongs_fourth_tile() -> None:
     # As in scenes 9348, 10282 and 10764 (before the renderer's fix): an exposed kong of 7m whose
     # fourth tile was read 6f at 16 %, 7m next at 12 %. A flower never lies in a declared set.
-    from fanscan.vision import layout
+    from fanscan.vision import geometry
     from fanscan.vision.detections import TileReading
-    from fanscan.vision.reader import _as_a_hand
+    from fanscan.vision.interpret import read_hand
 
     def tile(code: str, x: float, y: float = 0.0, p: float = 0.95,
              candidates: tuple[tuple[str, float], ...] = ()) -> TileReading:
@@ -268,15 +271,17 @@ def test_reader_takes_a_flower_against_a_declared_pung_as_the_kongs_fourth_tile(
     pung = [tile("7m", 31 * i, 160) for i in range(3)]
     fourth = tile("6f", 31 * 3, 160, 0.16, (("6f", 0.16), ("7m", 0.12), ("5f", 0.1)))
     readings = row + [win] + pung + [fourth]
-    right, up = layout.hand_frame(np.stack([r.box for r in readings]))
-    hand = _as_a_hand(readings, right, up, layout.rows_and_groups(readings, right, up), (1000, 800))
+    right, up = geometry.hand_frame(np.stack([r.box for r in readings]))
+    hand = read_hand(readings, right, up, geometry.rows_and_groups(readings, right, up), (1000, 800))
     assert {"type": "kong", "tiles": ["7m"] * 4, "concealed": False} in hand.layout.hand["melds"]
     assert hand.layout.hand["flowers"] == []
     assert [(c.index, c.read, c.taken, c.reason) for c in hand.corrections] == [
-        (len(readings) - 1, "6f", "7m", "a flower does not lie in a declared set")]
-    # A sure flower there is left a flower: only a doubtful one is taken for the kong's tile.
-    sure = readings[:-1] + [tile("6f", 31 * 3, 160, 0.9, (("6f", 0.9), ("7m", 0.05)))]
-    hand = _as_a_hand(sure, right, up, layout.rows_and_groups(sure, right, up), (1000, 800))
+        (len(readings) - 1, "6f", "7m", "a flower does not lie in a set")]
+    # A sure flower there is left a flower (98 to 1 against the kong's face outweighs a flower lying
+    # against a set, which the fitted layout evidence prices at about 6 nats): only a doubtful one
+    # is taken for the kong's tile.
+    sure = readings[:-1] + [tile("6f", 31 * 3, 160, 0.98, (("6f", 0.98), ("7m", 0.01)))]
+    hand = read_hand(sure, right, up, geometry.rows_and_groups(sure, right, up), (1000, 800))
     assert hand.layout.hand["flowers"] == ["6f"] and hand.corrections == []
 
 
@@ -319,7 +324,7 @@ def test_reader_reads_these_generated_hands_exactly(seed: int, left_out: int) ->
 
 
 def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies() -> None:
-    from fanscan.vision.reader import _balanced, _cast_table
+    from fanscan.vision.tile_reading import _balanced, _cast_table
     from fanscan.vision.white_balance import BODY_REFERENCE
 
     def _white_balanced(crops: list[np.ndarray]) -> list[np.ndarray]:
@@ -343,7 +348,7 @@ def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies(
 
 
 def test_reader_brightens_crops_of_dim_tiles_and_leaves_merely_darker_ones() -> None:
-    from fanscan.vision.reader import BRIGHTENED_TO, DIM_BELOW, _balanced, _cast_table
+    from fanscan.vision.tile_reading import BRIGHTENED_TO, DIM_BELOW, _balanced, _cast_table
     from fanscan.vision.white_balance import BODY_REFERENCE
 
     def crops_at(light: float) -> list[np.ndarray]:
@@ -381,7 +386,7 @@ def test_reader_searches_the_rows_ends_again_without_taking_texture_for_tiles(se
 
 def test_the_hand_is_the_rows_nearest_the_camera_and_other_tiles_stay_apart() -> None:
     from fanscan.vision.detections import TileReading
-    from fanscan.vision.reader import _in_hand
+    from fanscan.vision.hand_region import in_hand
 
     def tile(code: str, x: float, y: float) -> TileReading:
         box = np.float32([[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]])
@@ -396,8 +401,8 @@ def test_the_hand_is_the_rows_nearest_the_camera_and_other_tiles_stay_apart() ->
     flower_by_hand = tile("3f", 31 * 14, 700)  # laid aside, nearer the hand than anything else
     flower_by_wall = tile("5f", 31 * 22, -20)  # another player's, beside the wall
     readings = wall + discards + hand + melds + [flower_by_hand, flower_by_wall]
-    kept = _in_hand(readings, np.array([0.0, -1.0]))
+    kept = in_hand(readings, np.array([0.0, -1.0]))
     assert [r for r, k in zip(readings, kept) if k] == hand + melds + [flower_by_hand]
     # Turned upside down in the photo (its "up" the other way), the wall is nearest the camera.
-    turned = _in_hand(readings, np.array([0.0, 1.0]))
+    turned = in_hand(readings, np.array([0.0, 1.0]))
     assert [r for r, k in zip(readings, turned) if k] == wall + [flower_by_wall]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from fanscan.scoring.tiles import CLASS_LABELS
-from fanscan.vision import reader
+from fanscan.vision import hand_region, tile_reading
 from fanscan.vision.image_io import load_photo
 
 BOX = np.float32([[100, 50], [160, 50], [160, 130], [100, 130]])
@@ -19,12 +19,12 @@ def _area(quad: np.ndarray) -> float:
 
 
 def test_recuts_move_each_way_and_scale_about_the_centre() -> None:
-    cuts = reader._recuts(BOX)
-    assert len(cuts) == 4 + len(reader.RECUT_SCALES)
+    cuts = tile_reading._recuts(BOX)
+    assert len(cuts) == 4 + len(tile_reading.RECUT_SCALES)
     moves = sorted(tuple(np.round((cut - BOX).mean(axis=0), 3)) for cut in cuts[:4])
-    step_x, step_y = reader.RECUT_SHIFT * 60, reader.RECUT_SHIFT * 80
+    step_x, step_y = tile_reading.RECUT_SHIFT * 60, tile_reading.RECUT_SHIFT * 80
     assert moves == sorted([(step_x, 0.0), (-step_x, 0.0), (0.0, step_y), (0.0, -step_y)])
-    for cut, factor in zip(cuts[4:], reader.RECUT_SCALES):
+    for cut, factor in zip(cuts[4:], tile_reading.RECUT_SCALES):
         assert np.allclose(cut.mean(axis=0), BOX.mean(axis=0))
         assert abs(_area(cut) / _area(BOX) - factor**2) < 1e-3
 
@@ -50,15 +50,15 @@ def test_recut_doubtful_averages_seven_looks_of_doubtful_tiles_only() -> None:
     probs[1, CLASS_LABELS.index("5m")], probs[1, CLASS_LABELS.index("3m")] = 0.4, 0.35  # doubtful
     probs[1, CLASS_LABELS.index("E")] = 0.25
     classifier = _Counting()
-    out, cuts = reader._recut_doubtful(photo, probs, [BOX, BOX], None, 1, classifier)
-    looks = 1 + 4 + len(reader.RECUT_SCALES)
+    out, cuts = tile_reading._recut_doubtful(photo, probs, [BOX, BOX], None, 1, classifier)
+    looks = 1 + 4 + len(tile_reading.RECUT_SCALES)
     assert classifier.seen == looks - 1
     assert list(cuts) == [1] and len(cuts[1]) == looks - 1  # the new cuts, for the flower looks
     assert np.array_equal(out[0], probs[0])
     assert CLASS_LABELS[int(out[1].argmax())] == "3m"
     expected = (0.35 + (looks - 1) * 0.9) / looks
     assert abs(float(out[1, CLASS_LABELS.index("3m")]) - expected) < 1e-5
-    sure, no_cuts = reader._recut_doubtful(photo, probs[:1], [BOX], None, 1, classifier)
+    sure, no_cuts = tile_reading._recut_doubtful(photo, probs[:1], [BOX], None, 1, classifier)
     assert np.array_equal(sure, probs[:1]) and no_cuts == {}
     assert classifier.seen == looks - 1  # nothing more was cut
 
@@ -74,13 +74,13 @@ def test_a_second_box_on_a_tile_goes_and_the_surer_reading_stays() -> None:
     row = [_reading(31.0 * k, 30, 0.99) for k in range(6)]  # touching neighbours overlap a little
     row[5] = _reading(31.0 * 5 - 3, 30, 0.95)  # 3 px into its neighbour: IoU 0.05, kept
     shifted = _reading(31.0 * 2 + 10, 30, 0.31)  # a third of a tile off row[2]: IoU 0.5
-    kept = reader._without_duplicates([*row[:3], shifted, *row[3:]])
+    kept = hand_region.without_duplicates([*row[:3], shifted, *row[3:]])
     assert len(kept) == 6 and all(a is b for a, b in zip(kept, row))
     surer = _reading(31.0 * 2 + 10, 30, 0.995)  # the shifted box read more surely keeps its place
-    kept = reader._without_duplicates([*row[:3], surer, *row[3:]])
+    kept = hand_region.without_duplicates([*row[:3], surer, *row[3:]])
     assert [r.confidence for r in kept] == [0.99, 0.99, 0.995, 0.99, 0.99, 0.95]
     assert any(r is surer for r in kept) and not any(r is row[2] for r in kept)
-    assert reader.DUPLICATE_IOU > 0.23  # the most two true neighbours' refined boxes overlap
+    assert hand_region.DUPLICATE_IOU > 0.23  # the most two true neighbours' refined boxes overlap
 
 
 def test_slivers_small_and_doubtful_boxes_are_dropped_only_when_both() -> None:
@@ -88,10 +88,8 @@ def test_slivers_small_and_doubtful_boxes_are_dropped_only_when_both() -> None:
     sliver = _reading(200, 12, 0.6)  # 0.4 of the median area, read at 60 %
     small_but_sure = _reading(220, 12, 0.95)
     doubtful_but_whole = _reading(240, 30, 0.3)
-    kept = reader._without_slivers([*tiles, sliver, small_but_sure, doubtful_but_whole])
-    assert sliver not in kept
-    assert small_but_sure in kept and doubtful_but_whole in kept and len(kept) == 8
-    assert reader._without_slivers([sliver, *tiles[:2]]) == [sliver, *tiles[:2]]  # too few to judge
+    assert hand_region.slivers([*tiles, sliver, small_but_sure, doubtful_but_whole]) == {6}
+    assert hand_region.slivers([sliver, *tiles[:2]]) == set()  # too few to judge
 
 
 def test_streaks_far_longer_than_a_tile_are_dropped() -> None:
@@ -187,12 +185,12 @@ def test_a_box_marked_face_down_keeps_a_face_the_classifier_is_sure_of() -> None
     boxes = [_row_box(50 + 62 * k, 100, 60, 80) for k in range(4)]
     probs = np.full((4, len(CLASS_LABELS)), 0.0, np.float32)
     back, face = CLASS_LABELS.index("back"), CLASS_LABELS.index("3m")
-    probs[0, face], probs[0, back] = reader.FACE_OVER_BACK + 0.05, 0.05 - 0.01  # sure of a face
-    probs[1, face], probs[1, back] = reader.FACE_OVER_BACK - 0.1, 0.2  # not sure enough
+    probs[0, face], probs[0, back] = tile_reading.FACE_OVER_BACK + 0.05, 0.05 - 0.01  # sure of a face
+    probs[1, face], probs[1, back] = tile_reading.FACE_OVER_BACK - 0.1, 0.2  # not sure enough
     probs[2, back], probs[2, face] = 0.9, 0.1
     probs[3, CLASS_LABELS.index("P")], probs[3, back] = 0.96, 0.04  # a plain face: the mark stands
     found = TileDetections(np.stack(boxes), np.full(4, 0.8, np.float32), np.ones(4, bool))
-    readings, _, _ = reader._read_tiles(photo, found, _Table(probs))
+    readings, _, _ = tile_reading.read_tiles(photo, found, _Table(probs))
     assert [r.code for r in readings] == ["3m", "back", "back", "back"]
     assert readings[1].confidence == pytest.approx(0.8)  # the finder's surer back
 
@@ -231,6 +229,6 @@ def test_a_hand_whose_faces_lie_a_quarter_turn_off_its_rows_is_read_turned() -> 
         boxes.append(_row_box(x0, y0, 60, 40))
     photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
     found = TileDetections(np.stack(boxes), np.full(3, 0.9, np.float32), np.zeros(3, bool))
-    readings, right, up = reader._read_tiles(photo, found, _Glyph())
+    readings, right, up = tile_reading.read_tiles(photo, found, _Glyph())
     assert [r.code for r in readings] == ["1m"] * 3
     assert up == pytest.approx([-1, 0], abs=1e-6)  # up, for these faces, is the photo's left

@@ -45,7 +45,7 @@ def test_services_bad_hand_gives_error_not_exception() -> None:
 def test_services_missing_model_is_reader_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
     reader = pytest.importorskip("fanscan.vision.reader")
 
-    def no_model(_source: bytes) -> Any:
+    def no_model(_source: bytes, **_options: Any) -> Any:
         raise FanscanError("not_found", "no classifier model at /nowhere/tile_classifier.onnx")
 
     monkeypatch.setattr(reader, "read_photo", no_model)
@@ -60,7 +60,7 @@ def test_services_missing_model_is_reader_unavailable(monkeypatch: pytest.Monkey
 def test_services_other_reader_errors_pass_through(monkeypatch: pytest.MonkeyPatch) -> None:
     reader = pytest.importorskip("fanscan.vision.reader")
 
-    def no_tiles(_source: bytes) -> Any:
+    def no_tiles(_source: bytes, **_options: Any) -> Any:
         raise FanscanError("no_tiles", "no mahjong tiles were found in the image data")
 
     monkeypatch.setattr(reader, "read_photo", no_tiles)

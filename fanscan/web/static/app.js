@@ -809,6 +809,7 @@ async function readPhoto(file) {
   }
   const form = new FormData();
   form.append("photo", file, file.name || "photo.jpg");
+  form.append("rules", state.rules); // the rule set's hand size guides the reading
   let response;
   let body;
   try {

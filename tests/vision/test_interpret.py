@@ -1,0 +1,207 @@
+"""The reading search (``vision.interpret``) on constructed hands, with evidence made for the test.
+
+The evidence here is not the fitted one: a box's tile probability is its finder score (the tile
+model's one weight), faces keep the classifier's probabilities (temperature 1), and each layout
+event costs ``EVENT`` nats. Each test pins one constraint or one kind of mend the search must find.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from fanscan.vision import interpret
+from fanscan.vision.detections import TileReading
+from fanscan.vision.evidence import FEATURES, Evidence, LayoutEvidence, TileEvidence
+from fanscan.vision.interpret import HandRules, copies_allowed, hand_rules, is_complete, is_waiting, tile_count
+from fanscan.vision.geometry import hand_frame, rows_and_groups
+
+from fanscan.errors import FanscanError
+
+W, H = 30.0, 40.0
+EVENT = math.log(0.01)
+_WEIGHTS = tuple(2.0 if name == "finder_logit" else 0.0 for name in FEATURES)
+EVIDENCE = Evidence(  # a tile's probability is its finder score (logit / 2 * 2, within the model's range)
+    TileEvidence(_WEIGHTS, 0.0, (0.0,) * len(FEATURES), (2.0,) * len(FEATURES), 1.0),
+    LayoutEvidence(claimed_not_set=EVENT, stray_back=EVENT, flower_in_group=EVENT, max_cost=6.0),
+)
+WIN = HandRules((14, 17), "win")
+
+
+def _hand(spec: str, sure: float = 0.99) -> list[TileReading]:
+    """Tiles in a row, each read at ``sure``: groups apart at each '|' (the winning tile after the
+    last), a code ending in '*' lying sideways (a claimed tile)."""
+    tiles, x = [], 0.0
+    for token in spec.split():
+        if token == "|":
+            x += 12
+            continue
+        sideways = token.endswith("*")
+        code = token.rstrip("*")
+        w, h = (H, W) if sideways else (W, H)
+        box = np.float32([[x, 100], [x + w, 100], [x + w, 100 + h], [x, 100 + h]])
+        tiles.append(TileReading(code, sure, box, 0.0, sideways, x + w / 2, ((code, sure),), finder_score=0.999))
+        x += w + 1
+    return tiles
+
+
+def _doubt(tile: TileReading, confidence: float, *guesses: tuple[str, float]) -> TileReading:
+    return replace(tile, confidence=confidence, candidates=((tile.code, confidence), *guesses))
+
+
+def _read(tiles: list[TileReading], rules: HandRules = WIN, n_best: int = 3) -> list[interpret.Interpretation]:
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    rows = rows_and_groups(tiles, right, up)
+    return interpret.interpret(tiles, right, up, rows, (2000, 1000), rules, EVIDENCE, n_best)
+
+
+def _codes(reading: interpret.Interpretation) -> list[str]:
+    return [r.code for r in reading.readings]
+
+
+COMPLETE = "1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | 8m"
+
+
+def test_a_complete_hand_is_read_as_it_is() -> None:
+    best = _read(_hand(COMPLETE))[0]
+    assert best.satisfied and best.changes == () and best.cost == pytest.approx(0.0)
+    assert _codes(best) == COMPLETE.replace("| ", "").split()
+
+
+def test_the_cheapest_completing_guess_is_taken() -> None:
+    tiles = _hand(COMPLETE)
+    tiles[13] = _doubt(tiles[13], 0.5, ("9m", 0.3), ("8m", 0.15))  # read 9m-ish: 6m 7m 9m breaks it
+    tiles[13] = replace(tiles[13], code="9m", confidence=0.5, candidates=(("9m", 0.5), ("8m", 0.3), ("5s", 0.1)))
+    best = _read(tiles)[0]
+    assert best.satisfied and _codes(best)[13] == "8m"
+    (change,) = best.changes
+    assert (change.index, change.read, change.taken, change.reason) == (13, "9m", "8m", "that completes the hand")
+
+
+def test_two_tiles_change_when_one_is_not_enough() -> None:
+    tiles = _hand(COMPLETE)
+    tiles[0] = replace(tiles[0], code="7m", confidence=0.6, candidates=(("7m", 0.6), ("1m", 0.3)))
+    tiles[5] = replace(tiles[5], code="8p", confidence=0.55, candidates=(("8p", 0.55), ("6p", 0.4)))
+    best = _read(tiles)[0]
+    assert _codes(best)[0] == "1m" and _codes(best)[5] == "6p" and len(best.changes) == 2
+
+
+def test_no_face_is_taken_more_often_than_a_set_holds_it() -> None:
+    tiles = _hand("1m 1m 1m 1m 1m 5p 6p 7p 7s 8s 9s E E | E", sure=0.95)
+    tiles[4] = replace(tiles[4], confidence=0.7, candidates=(("1m", 0.7), ("2m", 0.2)))
+    for reading in _read(tiles, HandRules((14,), "any")):
+        assert all(_codes(reading).count(c) <= copies_allowed(c) for c in set(_codes(reading)))
+    best = _read(tiles, HandRules((14,), "any"))[0]
+    assert _codes(best)[4] == "2m" and best.changes[0].reason == "a set has only 4 1m"
+
+
+def test_each_flower_exists_once() -> None:
+    tiles = _hand(COMPLETE + " | 2f 2f")
+    tiles[-1] = replace(tiles[-1], confidence=0.6, candidates=(("2f", 0.6), ("6f", 0.3)))
+    best = _read(tiles)[0]
+    assert sorted(best.layout.hand["flowers"]) == ["2f", "6f"]
+
+
+def test_a_box_of_no_tile_is_left_out_of_a_hand_too_long() -> None:
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 9p 6m 7m | 8m")
+    tiles[11] = replace(tiles[11], confidence=0.4, candidates=(("9p", 0.4), ("5s", 0.2)), finder_score=0.7)
+    best = _read(tiles)[0]
+    assert best.satisfied and 11 not in best.kept and tile_count(best.layout.hand) == 14
+    (change,) = best.changes
+    assert change.taken is None and change.reason.startswith("the hand is possible without it")
+
+
+def test_a_box_likelier_no_tile_is_left_out_even_when_nothing_asks_it() -> None:
+    tiles = _hand(COMPLETE + " | 3f")
+    tiles[-1] = replace(tiles[-1], finder_score=0.2)
+    best = _read(tiles, HandRules((14,), "any"))[0]
+    assert len(best.kept) == 14 and best.layout.hand["flowers"] == []
+    assert best.changes[0].reason.startswith("it is more likely no tile (80%)")
+
+
+def test_a_sure_tile_is_never_left_out_to_complete_a_hand() -> None:
+    best = _read(_hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 9p 6m 7m | 8m"))[0]
+    assert len(best.kept) == 15 and not best.satisfied  # as read, the layout's doubts say why
+
+
+def test_a_waiting_hand_of_sixteen_is_never_cut_to_a_complete_one() -> None:
+    spec = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 4p 5p 6p 7s"
+    tiles = _hand(spec)
+    tiles[15] = replace(tiles[15], confidence=0.5, candidates=(("7s", 0.5),), finder_score=0.8)
+    best = _read(tiles, HandRules((17,), "waiting"))[0]
+    assert best.satisfied and len(best.kept) == 16
+
+
+def test_waiting_and_complete_are_told_apart() -> None:
+    hand = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "6m", "7m"],
+            "melds": [], "flowers": [], "win_tile": "7m"}
+    assert is_waiting(hand) and not is_complete(hand)
+    complete = {**hand, "concealed": hand["concealed"] + ["8m"], "win_tile": "8m"}
+    assert is_complete(complete) and not is_waiting(complete)
+
+
+def test_a_claimed_group_is_made_a_set_even_from_a_far_guess() -> None:
+    tiles = _hand("1m 2m 3m 7s 8s 9s E E 6m 7m 8m | 4p 5p* 7p")
+    tiles[13] = replace(tiles[13], confidence=0.54, candidates=(("7p", 0.54), ("8f", 0.15)),
+                        far_guesses=(("6p", 0.01),))
+    best = _read(tiles)[0]
+    assert _codes(best)[13] == "6p"
+    assert {"type": "chow", "tiles": ["4p", "5p", "6p"], "concealed": False} in best.layout.hand["melds"]
+
+
+def test_back_face_face_back_is_a_concealed_kong() -> None:
+    tiles = _hand("1m 2m 3m 7s 8s 9s E E 6m 7m 8m | back 4p 4p back")
+    best = _read(tiles)[0]
+    assert {"type": "kong", "tiles": ["4p"] * 4, "concealed": True} in best.layout.hand["melds"]
+
+
+def test_a_back_in_no_concealed_kong_costs_the_reading() -> None:
+    tiles = _hand(COMPLETE + " back")
+    tiles[-1] = replace(tiles[-1], finder_score=0.9)
+    best = _read(tiles)[0]
+    assert 14 not in best.kept  # its box is left out: 0.9 as a tile, but no back lies alone
+
+
+def test_a_flower_inside_a_pung_is_its_kongs_fourth_tile() -> None:
+    tiles = _hand("1m 2m 3m 7s 8s 9s E E 6m 7m 8m | 5s 5s* 5s 3f")
+    tiles[-1] = replace(tiles[-1], confidence=0.5, candidates=(("3f", 0.5), ("5s", 0.2)))
+    best = _read(tiles)[0]
+    assert {"type": "kong", "tiles": ["5s"] * 4, "concealed": False} in best.layout.hand["melds"]
+    assert best.layout.hand["flowers"] == []
+
+
+def test_a_hand_no_mend_within_the_budget_completes_stays_as_read() -> None:
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | 1s")  # a sure 1s where 8m should be
+    best = _read(tiles)[0]
+    assert not best.satisfied and best.changes == () and _codes(best)[13] == "1s"
+
+
+def test_any_hand_asks_no_mending() -> None:
+    tiles = _hand(COMPLETE)
+    tiles[13] = replace(tiles[13], code="9m", confidence=0.5, candidates=(("9m", 0.5), ("8m", 0.3)))
+    best = _read(tiles, HandRules((14,), "any"))[0]
+    assert best.satisfied and _codes(best)[13] == "9m"
+
+
+def test_the_best_readings_come_likeliest_first() -> None:
+    tiles = _hand(COMPLETE)
+    tiles[13] = replace(tiles[13], confidence=0.45, candidates=(("8m", 0.45), ("5m", 0.40)))
+    found = _read(tiles)
+    assert len(found) >= 2 and [r.cost for r in found] == sorted(r.cost for r in found)
+    assert _codes(found[0])[13] == "8m" and _codes(found[1])[13] == "5m"
+
+
+def test_no_readings_means_no_interpretations() -> None:
+    assert interpret.interpret([], np.array([1.0, 0.0]), np.array([0.0, -1.0]), [], (10, 10), WIN, EVIDENCE) == []
+
+
+def test_hand_rules_come_from_the_rule_set() -> None:
+    assert hand_rules("mcr").sizes == (14,)
+    assert hand_rules(None).sizes == (14, interpret.SIXTEEN_TILE_GAMES)
+    assert hand_rules("sichuan", "waiting") == HandRules((14,), "waiting")
+    with pytest.raises(FanscanError, match="win, waiting or any"):
+        hand_rules("mcr", "standing")  # type: ignore[arg-type]
+    with pytest.raises(FanscanError, match="unknown rule set"):
+        hand_rules("riichi-ish")

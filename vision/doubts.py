@@ -1,0 +1,133 @@
+"""The doubts a reading reports: sentences a player can act on, most useful first.
+
+Each names a tile by where it lies ("the 3rd tile of the concealed tiles") and what to check:
+a tile the search took as another face (``tile_doubts``), a box left out as no tile
+(``left_out_doubts``), a hand no likely reading completes (``unsatisfied_doubts``), a runner-up
+reading nearly as likely as the best (``margin_doubts``: the search's margin), tiles lying apart
+from the hand (``apart_doubts``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from fanscan.vision import annotate, interpret
+from fanscan.vision.detections import HandLayout, TileReading
+from fanscan.vision.hand_region import STRAY_CLUSTER
+from fanscan.vision.interpret import HandRead
+
+
+def apart_doubts(apart: list[TileReading]) -> list[str]:
+    """A sentence when more tiles lie apart from the hand than ``STRAY_CLUSTER`` (as many as a set
+    holds): the choice of the rows nearest the camera as the hand may then be wrong. A stray box
+    or two is said nothing of."""
+    if len(apart) <= STRAY_CLUSTER:
+        return []
+    return [f"{len(apart)} tiles lie apart from the hand (the rows of touching tiles nearest the "
+            "camera were taken as the hand): they are listed as not in the hand and drawn in grey "
+            "on the annotated photo; if the hand is elsewhere, photograph it alone."]
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _tile_places(hand_layout: HandLayout) -> dict[int, str]:
+    """Where each tile lies, in words a player finds it by ("the 3rd tile of the concealed tiles")."""
+    place: dict[int, str] = {}
+    plural = {"concealed": "concealed tiles", "meld": "declared set", "concealed_kong": "concealed kong",
+              "flowers": "flowers"}
+    single = {"concealed": "concealed tile", "win": "winning tile", "meld": "declared tile",
+              "flowers": "flower"}
+    for group in hand_layout.groups:
+        for k, i in enumerate(group.members):
+            if len(group.members) == 1:
+                place[i] = single.get(group.role, "tile")
+            else:
+                place[i] = f"{_ordinal(k + 1)} tile of the {plural.get(group.role, 'group')}"
+    return place
+
+
+def tile_doubts(
+    readings: list[TileReading], hand_layout: HandLayout, corrections: list[interpret.Change]
+) -> list[str]:
+    """A sentence for each tile taken as another guess than the classifier's first, and for each
+    other tile read with little confidence."""
+    place = _tile_places(hand_layout)
+    corrected = {c.index: c for c in corrections}
+    doubts = []
+    for i, r in enumerate(readings):
+        where = place.get(i, "tile")
+        if i in corrected:
+            c = corrected[i]
+            doubts.append(
+                f"The {where} looks most like {c.read} ({c.read_confidence:.0%}) but was taken as "
+                f"{c.taken} ({c.taken_confidence:.0%}) because {c.reason}: check that tile."
+            )
+        elif r.confidence < annotate.DOUBT_BELOW:
+            doubts.append(
+                f"The {where} was read as {r.code} with only {r.confidence:.0%} "
+                "confidence: check that tile (a sharper, less glary photo helps)."
+            )
+    return doubts
+
+
+def _differences(best: interpret.Interpretation, other: interpret.Interpretation) -> list[str]:
+    """How ``other`` reads the boxes ``best`` reads otherwise, in words ("5m as 3m", "2f as no tile")."""
+    faces = [dict(zip(r.kept, (t.code for t in r.readings))) for r in (best, other)]
+    boxes = sorted(set(faces[0]) | set(faces[1]))
+    return [f"{faces[0].get(i, 'no tile')} as {faces[1].get(i, 'no tile')}" for i in boxes
+            if faces[0].get(i) != faces[1].get(i)]
+
+
+def _runner_ups(read: HandRead) -> list[tuple[interpret.Interpretation, float]]:
+    """The search's next readings whose hand differs from the best's, each with how likely it
+    is against the best."""
+    if read.best is None:
+        return []
+    seen = [read.layout.hand]
+    out = []
+    for other in read.runners_up:
+        if other.layout.hand not in seen:
+            seen.append(other.layout.hand)
+            out.append((other, math.exp(read.best.cost - other.cost)))
+    return out
+
+
+def runner_up_alternatives(read: HandRead) -> list[tuple[str, dict]]:
+    return [(f"{', '.join(_differences(read.best, other))} ({odds:.0%} as likely)", other.layout.hand)
+            for other, odds in _runner_ups(read) if read.best is not None]
+
+
+def unsatisfied_doubts(read: HandRead, rules: interpret.HandRules, readings: list[TileReading]) -> list[str]:
+    """A sentence when no reading the search could afford is the hand the rules ask for, naming
+    the least sure tiles (where a misreading most likely hides)."""
+    if read.best is None or read.best.satisfied or rules.kind == "any" or not readings:
+        return []
+    kind = "complete hand" if rules.kind == "win" else "hand waiting to win"
+    sizes = " or ".join(str(s - (rules.kind == "waiting")) for s in rules.sizes)
+    doubtful = sorted(range(len(readings)), key=lambda i: readings[i].confidence)[:3]
+    named = ", ".join(f"{readings[i].code} ({readings[i].confidence:.0%})" for i in doubtful)
+    return [f"The tiles as read make no {kind} of {sizes} tiles, and no likely change of a tile "
+            f"makes one: check the least sure tiles ({named}), or a tile missing or read twice."]
+
+
+def margin_doubts(read: HandRead) -> list[str]:
+    """A sentence when the best reading is not clearly likelier than the next ones: its share of
+    their probability under ``annotate.DOUBT_BELOW``, the bar a single tile's reading must pass."""
+    runners = _runner_ups(read)
+    if not runners or read.best is None:
+        return []
+    share = 1 / (1 + sum(odds for _, odds in runners))
+    if share >= annotate.DOUBT_BELOW:
+        return []
+    other, odds = runners[0]
+    return [f"Another reading of the hand is almost as likely ({odds:.0%} as likely): "
+            f"{', '.join(_differences(read.best, other))}; check those tiles (it is listed as an alternative)."]
+
+
+def left_out_doubts(left_out: list[tuple[TileReading, str]]) -> list[str]:
+    return [
+        f"A box read as {r.code} with only {r.confidence:.0%} confidence was left out as no tile "
+        f"({why}): check the photo there (crossed in grey on the annotated photo)." for r, why in left_out
+    ]

@@ -1,0 +1,209 @@
+"""The hand's geometry: which way its rows run, which tiles lie sideways, rows and groups.
+
+1. The hand's frame (``hand_frame``): ``right`` runs the way each tile's nearest neighbour lies
+   (tiles touch along their rows), ``up`` is perpendicular to it. A tile whose extent along the
+   row is far above the typical tile's lies sideways (``sideways_flags``): the claimed tile of an
+   exposed meld.
+2. Orientation: a box's corners put in its face's order for a given "up" (``orient_box``), and
+   that up as degrees (``orientation_degrees``).
+3. Rows (``rows_and_groups``): tiles are sorted along ``up``; a jump of more than half a tile
+   height starts a new row. Groups: along a row, measured through the tiles' centres, a gap of
+   more than ``GAP_ABOVE`` of the narrower neighbour separates groups.
+Nothing here looks at a tile's face: the boxes alone decide.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from fanscan.vision.detections import TileReading
+from fanscan.vision.numeric import median
+
+GAP_ABOVE = 0.2
+"""Neighbours in a row further apart than touching tiles by this share of the narrower one's
+width are in different groups."""
+UNDERSIZED_BELOW = 0.9
+"""A box narrower along the row than this share of its row neighbours' median width (itself and
+two each side) is taken as that wide when gaps are measured: the finder sometimes cuts a face
+short, and a short box opened a gap inside a concealed row (a set read as declared)."""
+
+
+
+def _axes(quad: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """(unit long axis, long side, short side) of a quad."""
+    a = ((quad[1] - quad[0]) + (quad[2] - quad[3])) / 2
+    b = ((quad[2] - quad[1]) + (quad[3] - quad[0])) / 2
+    la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    if la >= lb:
+        return a / max(la, 1e-6), la, lb
+    return b / max(lb, 1e-6), lb, la
+
+
+NEIGHBOUR_NEAR = 1.5
+"""A tile's nearest neighbour counts for the hand's frame only within this many times the median
+nearest-neighbour distance (strays far from the hand lie far from everything)..."""
+FRAME_AGREES = np.radians(25)
+"""...and, in a second estimate, only when its direction lies within this of the first one's (a
+flower laid above the row's end, or a row's end beside the next row, point across the row)."""
+
+
+def hand_frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(right, up) unit vectors of the hand in image coordinates (y down); up points up the image.
+
+    Tiles touch their neighbours along the row, so the row runs the way each tile's nearest
+    neighbour lies (``NEIGHBOUR_NEAR``, ``FRAME_AGREES``). A tile's own long axis is no guide: a
+    camera tilted 45 degrees makes an upright tile look wider than high. A lone tile falls back
+    to its long axis.
+    """
+    if len(quads) >= 2:
+        centres = quads.mean(axis=1)
+        offsets = centres[None, :, :] - centres[:, None, :]
+        distances = np.linalg.norm(offsets, axis=2)
+        np.fill_diagonal(distances, np.inf)
+        nearest = np.argmin(distances, axis=1)
+        near = distances[np.arange(len(quads)), nearest]
+        steps = offsets[np.arange(len(quads)), nearest][near <= NEIGHBOUR_NEAR * median(near)]
+        angles = 2 * np.arctan2(steps[:, 1], steps[:, 0])  # doubled: a direction and its opposite agree
+        first = np.arctan2(np.sin(angles).sum(), np.cos(angles).sum())
+        agree = np.abs(np.angle(np.exp(1j * (angles - first)))) <= 2 * FRAME_AGREES
+        if agree.any():
+            angles = angles[agree]
+        angle = np.arctan2(np.sin(angles).sum(), np.cos(angles).sum()) / 2 + np.pi / 2
+    else:
+        axis = _axes(quads[0])[0]
+        angle = np.arctan2(axis[1], axis[0])
+    up = np.array([np.cos(angle), np.sin(angle)])
+    if up[1] > 0 or (abs(up[1]) < 1e-6 and up[0] > 0):
+        up = -up
+    right = np.array([-up[1], up[0]])
+    return right, up
+
+
+def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list[bool]:
+    """Which tiles lie across their row: wider along the row, for their height, than the typical tile.
+
+    A tile's aspect ratio (its chord through the centre along the row over the one across it) is
+    compared with the median tile's rather than with a fixed bound, because a camera tilted 45
+    degrees makes an upright tile look nearly square; the ratio of the two does not depend on the
+    tile's distance. A claimed tile's ratio is about 1.8 times an upright one's at any tilt.
+    Chords, not the quads' whole extents, because perspective slants a claimed tile's sides: on
+    scenes 100-199 the extents misjudged 2 tiles' boxes, the chords none.
+    """
+    aspect = []
+    for quad in quads:
+        lo, hi = chord(quad, right)
+        bottom, top = chord(quad, up)
+        aspect.append((hi - lo) / max(top - bottom, 1e-6))
+    typical = median(aspect)
+    return [bool(a > 1.4 * typical) for a in aspect]
+
+
+def orient_box(quad: np.ndarray, face_up: np.ndarray) -> np.ndarray:
+    """The quad's corners in the face's TL, TR, BR, BL order, for a face whose top points ``face_up``."""
+    face_right = np.array([-face_up[1], face_up[0]])
+    rel = quad - quad.mean(axis=0)
+    s, t = rel @ face_right, -(rel @ face_up)  # t grows downwards on the face
+    angles = np.degrees(np.arctan2(t, s))  # TL -135, TR -45, BR 45, BL 135
+    targets = (-135.0, -45.0, 45.0, 135.0)
+    order = []
+    for target in targets:
+        diff = np.abs((angles - target + 180) % 360 - 180)
+        diff[order] = np.inf
+        order.append(int(np.argmin(diff)))
+    return quad[order].astype(np.float32)
+
+
+def orientation_degrees(face_up: np.ndarray) -> float:
+    """Counter-clockwise rotation of a face whose top points ``face_up`` (image coords, y down)."""
+    return float(np.degrees(np.arctan2(-face_up[0], -face_up[1])) % 360)
+
+
+# --- rows and groups --------------------------------------------------------------------------
+
+
+def chord(quad: np.ndarray, direction: np.ndarray) -> tuple[float, float]:
+    """Where the line through the quad's centre along ``direction`` enters and leaves it, as
+    positions along ``direction``. Unlike the quad's whole extent this ignores the slant that
+    perspective gives a face's sides, which would make neighbouring tiles seem to overlap."""
+    points = [(float(x), float(y)) for x, y in quad]
+    cx = sum(x for x, _ in points) / len(points)
+    cy = sum(y for _, y in points) / len(points)
+    dx, dy = float(direction[0]), float(direction[1])
+    hits = []
+    # Plain floats: this runs for every tile in every grouping, and numpy's per-call cost on
+    # 2 x 2 systems was most of the layout's time.
+    for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]):
+        ex, ey = x1 - x0, y1 - y0
+        det = ex * dy - dx * ey
+        if abs(det) < 1e-9:
+            continue
+        rx, ry = x0 - cx, y0 - cy
+        u = (dx * ry - dy * rx) / det
+        if -1e-6 <= u <= 1 + 1e-6:
+            hits.append((ex * ry - ey * rx) / det)
+    base = cx * dx + cy * dy
+    if len(hits) < 2:
+        along = [x * dx + y * dy for x, y in points]
+        return min(along), max(along)
+    return base + min(hits), base + max(hits)
+
+
+def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> list[list[list[int]]]:
+    """Rows (top of the hand first) of groups (left to right) of reading indices.
+
+    Thresholds are relative to the tiles' extents in the hand's frame (a tile's height in the
+    photo shrinks with the camera's tilt, its width along the row does not), and a gap is
+    compared with the narrower of the two tiles beside it (tiles far from the camera look smaller).
+    Each tile's span along the row is measured through its centre (``chord``).
+    """
+    boxes = [r.box for r in readings]
+    centres = np.array([b.mean(axis=0) for b in boxes])
+    across = np.array([np.ptp(b @ up) for b in boxes])
+    row_height = median(across)
+    heights = centres @ up
+    order = np.argsort(-heights)
+    rows: list[list[int]] = [[int(order[0])]]
+    for index in order[1:]:
+        if heights[rows[-1][-1]] - heights[index] > 0.5 * row_height:
+            rows.append([])
+        rows[-1].append(int(index))
+    spans_by_row = [sorted((*chord(boxes[index], right), index) for index in row) for row in rows]
+    scale = _box_scale(spans_by_row)
+    result = []
+    for spans in spans_by_row:
+        widths = _widths_for_gaps([stop - start for start, stop, _ in spans])
+        groups = [[spans[0][2]]]
+        for k, ((start0, stop0, _), (start, stop, index)) in enumerate(zip(spans, spans[1:])):
+            distance = (start + stop - start0 - stop0) / 2
+            touching = scale * (widths[k] + widths[k + 1]) / 2
+            if distance - touching > GAP_ABOVE * scale * min(widths[k], widths[k + 1]):
+                groups.append([])
+            groups[-1].append(index)
+        result.append(groups)
+    return result
+
+
+def _widths_for_gaps(widths: list[float]) -> list[float]:
+    """Each box's width along its row, raised to ``UNDERSIZED_BELOW`` of its neighbourhood's
+    median (itself and two each side: tiles further from the camera look narrower, so the whole
+    row's median would not do)."""
+    out = []
+    for k, width in enumerate(widths):
+        near = widths[max(0, k - 2) : k + 3]
+        out.append(max(width, UNDERSIZED_BELOW * median(near)) if len(near) >= 3 else width)
+    return out
+
+
+def _box_scale(spans_by_row: list[list[tuple[float, float, int]]]) -> float:
+    """How much wider the tiles lie than their boxes: the median, over neighbours in a row, of
+    the distance between their centres over their mean width. Most neighbours touch, so this is
+    the boxes' own size error (the finder's boxes run 5-20 % small on some photos, and a fixed
+    share of the box width would then open gaps between touching tiles)."""
+    ratios = [
+        (start + stop - start0 - stop0) / (stop0 - start0 + stop - start)
+        for spans in spans_by_row
+        for (start0, stop0, _), (start, stop, _) in zip(spans, spans[1:])
+        if stop0 > start0 and stop > start
+    ]
+    if len(ratios) < 3:
+        return 1.0
+    return float(np.clip(median(ratios), 0.8, 1.4))

@@ -1,0 +1,200 @@
+"""Which boxes are the player's hand, and the backs of a concealed kong the finder missed.
+
+1. ``without_duplicates``: of two boxes on one tile, the surer reading's stays.
+2. ``slivers``: boxes both small and doubtful, set aside before the hand is picked.
+3. ``in_hand``: the rows of touching tiles nearest the camera are the hand (``clusters``); other
+   tiles the photo shows (walls, discards, other hands) stay apart.
+4. ``probe_backs``: beside two equal faces the slots of a concealed kong's backs are classified.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from fanscan.scoring.tiles import BACK, CLASS_LABELS
+from fanscan.vision.detections import TileReading
+from fanscan.vision.image_io import Photo
+from fanscan.vision.locate import CROP_MIN_SIDE
+from fanscan.vision.numeric import median, quad_areas, quad_iou
+from fanscan.vision.tile_reading import CROP_H, CROP_W
+
+BACK_PROBE_ALONE = 0.8
+"""Both slots beside two equal faces are taken as a concealed kong's missed backs only when each
+reads as a back with this probability (0.5 when the finder found one of the two)."""
+STRAY_DISTANCE = 3.5
+"""Tiles whose centres lie within this many tile lengths belong to one cluster..."""
+STRAY_CLUSTER = 2
+"""...and a cluster apart from the hand's with at most this many tiles holds only flowers."""
+SLIVER_AREA = 0.5
+"""A box under this share of the median box's area..."""
+SLIVER_CONFIDENCE = 0.9
+"""...read with less confidence than this is a sliver, not a tile (``_without_slivers``). With
+refined boxes, of 7,833 boxes on true tiles of scenes 0-499 none is under 0.56 of the median
+area, while 8 of the 19 boxes on no tile are, read at 0.6-0.95 (0.7 had kept two that cost a
+hand each)."""
+DUPLICATE_IOU = 0.35
+"""Two boxes overlapping more than this (intersection over union) hold one tile, and the less
+confident reading goes (``without_duplicates``): refined boxes of true neighbours overlap up to
+0.23, a box across two tiles and a true one 0.30 (scenes 0-499); the duplicates seen overlapped
+0.38-0.78 (three in scenes 1000-1299; two in 2000-2499, each read as a flower, a flower too many)."""
+_BACK_INDEX = CLASS_LABELS.index(BACK)
+_FLOWER_CODES = frozenset(CLASS_LABELS[CLASS_LABELS.index("1f") : CLASS_LABELS.index("8f") + 1])
+
+
+def _may_match(a: TileReading, b: TileReading) -> bool:
+    """Whether two tiles may show the same face (not a flower): read alike, or one's reading
+    among the other's guesses (a kong's face misread; the search may then mend it)."""
+    if a.code == b.code:
+        return a.code not in _FLOWER_CODES
+    guesses_a = {c for c, _ in a.candidates} | {a.code}
+    guesses_b = {c for c, _ in b.candidates} | {b.code}
+    return bool((guesses_a & guesses_b) - _FLOWER_CODES - {BACK})
+
+
+def probe_backs(
+    photo: Photo,
+    readings: list[TileReading],
+    rows: list[list[list[int]]],
+    right: np.ndarray,
+    classifier: Any,
+) -> list[TileReading]:
+    """Face-down tiles the finder missed at the ends of a concealed kong's two faces.
+
+    A concealed kong is laid back, face, face, back. For two neighbouring faces in a row that
+    may be equal (``_may_match``), the slot one tile beyond each end must hold a back or be empty
+    (dark backs on dark tables are the finder's commonest miss: half of the backs of scenes
+    1000-1059). Each empty slot is cut out and classified; when then both ends are backs, the
+    new ones are added. With no back found there at all, both must read as backs surely.
+    """
+    if len(readings) < 2:
+        return readings
+    centres = np.array([r.box.mean(axis=0) for r in readings])
+    scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
+    added: list[TileReading] = []
+    taken: list[np.ndarray] = []  # centres of slots already filled
+    for row in rows:
+        tiles = sorted((i for group in row for i in group), key=lambda i: readings[i].position)
+        for a, b in zip(tiles, tiles[1:]):
+            if BACK in (readings[a].code, readings[b].code) or not _may_match(readings[a], readings[b]):
+                continue
+            pitch = centres[b] - centres[a]
+            width = (np.linalg.norm(readings[a].box[1] - readings[a].box[0])
+                     + np.linalg.norm(readings[b].box[1] - readings[b].box[0])) / 2
+            if np.linalg.norm(pitch) > 1.5 * width:
+                continue  # not neighbours
+            empty, backs_there = [], 0
+            for slot in (readings[a].box - pitch, readings[b].box + pitch):
+                distance = np.linalg.norm(centres - slot.mean(axis=0), axis=1)
+                near = int(np.argmin(distance))
+                if distance[near] < 0.6 * np.linalg.norm(pitch):
+                    backs_there += readings[near].code == BACK
+                elif not any(np.linalg.norm(c - slot.mean(axis=0)) < 0.6 * np.linalg.norm(pitch) for c in taken):
+                    empty.append(slot)
+            if not empty or backs_there + len(empty) != 2:
+                continue
+            probs = np.asarray(classifier.probabilities([photo.crop_quad(s, CROP_W, CROP_H, scale) for s in empty]))
+            if (probs[:, _BACK_INDEX] >= (BACK_PROBE_ALONE if backs_there == 0 else 0.5)).all():
+                for slot, row_probs in zip(empty, probs):
+                    p = float(row_probs[_BACK_INDEX])
+                    taken.append(slot.mean(axis=0))
+                    added.append(TileReading(BACK, p, slot.astype(np.float32),
+                                             readings[a].orientation, False,
+                                             float(slot.mean(axis=0) @ right),
+                                             probs=np.asarray(row_probs, np.float32), finder_score=p))
+    return readings + added
+
+
+def without_duplicates(readings: list[TileReading]) -> list[TileReading]:
+    """The readings less the less confident of each two boxes overlapping more than
+    ``DUPLICATE_IOU``: the finder and the refiner sometimes put a second box on a tile, shifted."""
+    if len(readings) < 2:
+        return readings
+    boxes = np.stack([r.box for r in readings]).astype(np.float64)
+    centres = boxes.mean(axis=1)
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    reach = np.linalg.norm(boxes[:, 0] - boxes[:, 2], axis=1)
+    near = (apart < reach[:, None]).tolist()  # only boxes this close can overlap
+    order = sorted(range(len(readings)), key=lambda i: -readings[i].confidence)
+    kept: list[int] = []
+    for i in order:
+        if not any(near[i][k] and quad_iou(readings[i].box, readings[k].box) > DUPLICATE_IOU for k in kept):
+            kept.append(i)
+    return [readings[i] for i in sorted(kept)]
+
+
+def slivers(readings: list[TileReading]) -> set[int]:
+    """The boxes both small (under ``SLIVER_AREA`` of the median box) and read with little
+    confidence (under ``SLIVER_CONFIDENCE``): no tile. A sliver of a tile's side seen at a slant
+    between two groups, at 0.37 of the median area and read as 1m at 60 %, then taken as a flower
+    to complete the hand, was one (scenes 457 -> 458 of 500)."""
+    if len(readings) < 5:
+        return set()
+    areas = quad_areas(np.stack([r.box for r in readings]))
+    typical = median(areas.tolist())
+    return {i for i, (r, area) in enumerate(zip(readings, areas))
+            if area < SLIVER_AREA * typical and r.confidence < SLIVER_CONFIDENCE}
+
+
+def clusters(boxes: list[np.ndarray]) -> list[int]:
+    """Each box's cluster (the index of its cluster's first box): boxes whose centres lie within
+    ``STRAY_DISTANCE`` tile lengths (the median box's long side) are linked, and linked boxes are
+    one cluster. A hand's rows and groups lie closer than that; another player's tiles, a wall or
+    the discards lie further off."""
+    centres = np.array([b.mean(axis=0) for b in boxes])
+    long_side = median([max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1])) for b in boxes])
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= STRAY_DISTANCE * long_side
+    cluster = -np.ones(len(boxes), int)
+    for start in range(len(boxes)):
+        if cluster[start] >= 0:
+            continue
+        cluster[start], todo = start, [start]
+        while todo:
+            i = todo.pop()
+            for j in np.nonzero(near[i] & (cluster < 0))[0]:
+                cluster[j] = start
+                todo.append(int(j))
+    return cluster.tolist()
+
+
+def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
+    """Which readings are the player's hand, the rest being other tiles the photo shows.
+
+    The tiles are linked into clusters (``clusters``). A cluster of more than ``STRAY_CLUSTER``
+    tiles can hold a set; of those, the hand is the one nearest the camera: the player photographs
+    the hand in front of them, so it lies lowest in the photo along the hand's ``up`` (its lowest
+    tile lowest), and walls, discards and the other players' tiles lie beyond it. A smaller cluster
+    is no hand's part (a meld has three tiles; the winning tile stands within reach) except for its
+    flowers, which a player lays aside: they join the hand when no other cluster that can hold a
+    set lies nearer them. Boxes of table pattern far from the hand read as blank white dragons:
+    on scenes 0-499 five hands had such phantoms, one of them three. When no cluster can hold a
+    set the largest is the hand; with under five tiles every tile is."""
+    if len(readings) < 5:
+        return [True] * len(readings)
+    boxes = [r.box for r in readings]
+    cluster = np.array(clusters(boxes))
+    sizes = np.bincount(cluster, minlength=len(readings))
+    centres = np.array([b.mean(axis=0) for b in boxes])
+    heights = centres @ up
+    big = [c for c in np.unique(cluster) if sizes[c] > STRAY_CLUSTER]
+    if big:
+        hand = min(big, key=lambda c: (float(heights[cluster == c].min()), int(c)))
+    else:
+        hand = int(np.argmax(sizes))
+
+    def nearest_big(i: int) -> int | None:
+        if not big:
+            return None
+        return min(big, key=lambda c: float(np.linalg.norm(centres[cluster == c] - centres[i], axis=1).min()))
+
+    return [bool(c == hand or (sizes[c] <= STRAY_CLUSTER and r.code in _FLOWER_CODES
+                               and nearest_big(i) in (None, hand)))
+            for i, (r, c) in enumerate(zip(readings, cluster))]
+
+
+_PHOTO_UP = np.array([0.0, -1.0])
+
+
+def without_strays(readings: list[TileReading], up: np.ndarray = _PHOTO_UP) -> list[TileReading]:
+    """The readings of the hand alone (``in_hand``; by default "up" is up the photo)."""
+    return [r for r, kept in zip(readings, in_hand(readings, up)) if kept]

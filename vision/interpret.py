@@ -1,0 +1,416 @@
+"""The reading search: the likeliest readings of the hand's boxes that a mahjong hand can be.
+
+Every box found in the hand is a candidate with options: each face it may show, or no tile at
+all. An option's cost is its negative log probability under the fitted evidence
+(``vision.evidence``: the box's probability of being a tile, and the face's calibrated probability
+against the likeliest face's, so that a tile whose face is in doubt is still surely a tile),
+counted from the candidate's likeliest option, so the reading as the classifier read it costs
+nothing. A reading (one option per candidate) also pays the layout's costs: a claimed group that is
+no set, a back in no concealed kong, a flower inside a group of suit tiles. The search:
+
+1. ``options``: each candidate's options, cheapest first, none dearer than the mending budget.
+2. Readings are taken in order of their options' total cost (best-first over the options' ranks:
+   every reading is reached once, by raising the ranks of its candidates in index order).
+3. Each reading must respect the copies a set holds (hard: four of a face, one of each flower);
+   those that do are laid out (``layout.analyse``, on the rows the boxes make) and must then be a
+   hand of the rule set's sizes (``HandRules``): complete when the hand is declared a win,
+   waiting (one tile short and some tile completes it) when declared waiting, anything when any.
+4. The search stops once no untried reading can be cheaper than the ``n_best``-th found, or its
+   budget of layouts is spent; it returns the readings found, best first. When none satisfies
+   the hand's rules, the best reading that respects the copies is returned, marked not
+   ``satisfied``, so the doubts say what is wrong; when none within the mending budget respects
+   them either, the one that breaks them least (the cheapest of those).
+
+What a reading changed (a face other than the classifier's first guess, a box left out) and the
+margin to the next reading become the doubts the reader reports.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import math
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import numpy as np
+from fanscan.scoring.decompose import FORMS, waiting_tiles
+from fanscan.scoring.decompose import readings as hand_readings
+from fanscan.scoring.hand import Hand
+from fanscan.scoring.tiles import BACK, CLASS_LABELS, TILE_CODES
+from fanscan.vision import layout
+from fanscan.vision.detections import HandLayout, TileReading
+from fanscan.vision.evidence import Evidence, box_features, face_probabilities, load_evidence
+
+from fanscan.errors import FanscanError
+
+HandKind = Literal["win", "waiting", "any"]
+_FLOWERS = frozenset(TILE_CODES[34:])
+MAX_LAYOUTS = 300
+"""At most this many readings are laid out per photo (each costs a layout and a decomposition):
+the bound on a read's time, not a tuning knob (the search is exact within it)."""
+MAX_TRIED = 5_000
+"""...and at most this many readings looked at (most break the copies a set holds and cost no layout);
+``MAX_TRIED_NO_SIZE`` when no reading within the budget can have the rules' sizes (a photo of more
+tiles than a hand: then only the copies a set holds are asked for)."""
+MAX_TRIED_NO_SIZE = 500
+ALTERNATIVES_WITHIN = math.log(10)
+"""Once the best reading is found, others are looked for only while they can be at least a tenth
+as likely (nats): what the reader offers as alternatives and weighs its doubts by."""
+MIN_FACE_PROBABILITY = 1e-5
+"""Faces less likely than this are no option (they would only ever be taken past the budget)."""
+
+
+@dataclass(frozen=True)
+class HandRules:
+    """The hands a reading may be: complete ``sizes`` (kongs counted as three) and the kind."""
+
+    sizes: tuple[int, ...]
+    kind: HandKind = "win"
+
+
+SIXTEEN_TILE_GAMES = 17
+"""The complete size of the 16-tile games (Taiwanese): read, though no rule set here scores them."""
+
+
+def hand_rules(rules: str | None = None, kind: HandKind = "win") -> HandRules:
+    """The hand sizes of rule set ``rules`` (every rule set's, and the 16-tile games', when None)."""
+    from fanscan.scoring.ruleset import available, get_ruleset
+
+    if kind not in ("win", "waiting", "any"):
+        raise FanscanError("bad_option", f"a hand is win, waiting or any, not {kind!r}")
+    if rules is not None:
+        return HandRules((get_ruleset(rules).hand_size,), kind)
+    sizes = {get_ruleset(name).hand_size for name in available()} | {SIXTEEN_TILE_GAMES}
+    return HandRules(tuple(sorted(sizes)), kind)
+
+
+@dataclass(frozen=True)
+class Change:
+    """Candidate ``index`` (of the search's input) was read ``read`` but is taken as ``taken``
+    (None: no tile), because ``reason``."""
+
+    index: int
+    read: str
+    read_confidence: float
+    taken: str | None
+    taken_confidence: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """One reading of the hand: the tiles kept (their chosen faces), their rows and layout."""
+
+    readings: list[TileReading]
+    kept: tuple[int, ...]
+    """Which of the search's input each kept reading is."""
+    rows: list[list[list[int]]]
+    layout: HandLayout
+    cost: float
+    satisfied: bool
+    """Whether the hand is what the rules ask (complete, waiting); False for a fallback."""
+    events: Counter[str]
+    """The layout events it shows (``layout_events``)."""
+    ranks: tuple[int, ...] = ()
+    changes: tuple[Change, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Option:
+    code: str | None
+    probability: float  # the classifier's (untempered) probability of the face; P(no tile) for None
+    cost: float
+
+
+def copies_allowed(code: str) -> int:
+    """How many tiles of this face a set holds (face-down tiles: any number)."""
+    if code == BACK:
+        return 10**6
+    return 1 if code in _FLOWERS else 4
+
+
+def tile_count(hand: dict) -> int:
+    """The hand JSON's playing tiles, kongs counted as three."""
+    return len(hand.get("concealed", [])) + 3 * len(hand.get("melds", []))
+
+
+def is_complete(hand: dict) -> bool:
+    """Whether the hand JSON is a possible, complete hand (any tile count, kongs counted as 3)."""
+    count = tile_count(hand)
+    if count % 3 != 2 or hand.get("win_tile") is None:
+        return False
+    try:
+        return bool(hand_readings(Hand.from_json(hand, size=count)))
+    except FanscanError:
+        return False
+
+
+def is_waiting(hand: dict) -> bool:
+    """Whether the hand JSON (its winning tile counted as a concealed tile) waits on some tile."""
+    count = tile_count(hand)
+    if count % 3 != 1:
+        return False
+    try:
+        waiting = Hand.from_json({**hand, "win_tile": None}, size=count, win_tile=False)
+        return bool(waiting_tiles(waiting, FORMS))
+    except FanscanError:
+        return False
+
+
+def satisfies(hand: dict, rules: HandRules) -> bool:
+    """Whether the hand JSON is a hand ``rules`` allow."""
+    if rules.kind == "any":
+        return True
+    if rules.kind == "waiting":
+        return tile_count(hand) + 1 in rules.sizes and is_waiting(hand)
+    return tile_count(hand) in rules.sizes and is_complete(hand)
+
+
+def options(readings: list[TileReading], image_size: tuple[int, int], evidence: Evidence,
+            budget: float) -> list[list[_Option]]:
+    """Each candidate's options, cheapest first, costs counted from the cheapest."""
+    if not readings:
+        return []
+    p_tile = evidence.tiles.tile_probability(box_features(readings, image_size))
+    out = []
+    for reading, p in zip(readings, p_tile):
+        probs = face_probabilities(reading)
+        logs = evidence.tiles.face_log_probs(probs)
+        logs = logs - logs.max()  # a face costs against the likeliest: its doubt is no doubt that a tile lies there
+        p = float(np.clip(p, 1e-9, 1 - 1e-9))
+        keep, drop = -math.log(p), -math.log(1 - p)
+        floor = min(keep, drop)  # the likeliest face costs ``keep``
+        faces = np.nonzero((probs >= MIN_FACE_PROBABILITY) & (keep - logs - floor <= budget))[0]
+        these = [_Option(CLASS_LABELS[j], float(probs[j]), keep - float(logs[j]) - floor) for j in faces]
+        if drop - floor <= budget:
+            these.append(_Option(None, 1 - p, drop - floor))
+        these.sort(key=lambda o: o.cost)
+        out.append(these)
+    return out
+
+
+def _may_have_a_size(codes: list[str | None], rules: HandRules) -> bool:
+    """Whether tiles with these faces could lay out as a hand of the rules' sizes: ``n`` tiles that
+    are no flower count ``n`` less one for each kong (at most four) and each back outside one."""
+    if rules.kind == "any":
+        return True
+    tiles = [c for c in codes if c is not None and c not in _FLOWERS]
+    most, least = len(tiles), len(tiles) - tiles.count(BACK) - 4
+    return any(least <= size - (rules.kind == "waiting") <= most for size in rules.sizes)
+
+
+def _rows_without(rows: list[list[list[int]]], dropped: set[int]) -> list[list[list[int]]]:
+    """The rows and groups with the ``dropped`` boxes taken out, the others renumbered: a box of no
+    tile leaves the groups as they were found (its removal opens no gap)."""
+    order = sorted(dropped)
+
+    def renumbered(i: int) -> int:
+        return i - sum(i > d for d in order)
+
+    rows = [[[renumbered(i) for i in group if i not in dropped] for group in row] for row in rows]
+    return [row for row in ([g for g in row if g] for row in rows) if row]
+
+
+def layout_events(readings: list[TileReading], hand_layout: HandLayout,
+                  rows: list[list[list[int]]]) -> Counter[str]:
+    """How often the layout shows each event the evidence prices: a claimed group that is no
+    set, a back in no concealed kong, a flower in a row's group beside a tile that is no flower."""
+    events: Counter[str] = Counter()
+    for group in hand_layout.groups:
+        if group.role != "flowers" and group.role != "meld" and any(readings[m].sideways for m in group.members):
+            events["claimed_not_set"] += 1
+    for i, r in enumerate(readings):
+        g = hand_layout.group_of[i] if i < len(hand_layout.group_of) else -1
+        if r.code == BACK and (g < 0 or hand_layout.groups[g].role != "concealed_kong"):
+            events["stray_back"] += 1
+    for group in (group for row in rows for group in row):
+        if any(readings[m].code not in _FLOWERS for m in group):
+            events["flower_in_group"] += sum(readings[m].code in _FLOWERS for m in group)
+    return events
+
+
+def layout_cost(events: Counter[str], evidence: Evidence) -> float:
+    """The events' cost in nats (each event's negative log probability in true layouts)."""
+    return -sum(n * getattr(evidence.layout, name) for name, n in events.items())
+
+
+_EVENT_REASONS = {
+    "claimed_not_set": "a group with a sideways (claimed) tile is a set",
+    "stray_back": "a face-down tile lies only in a concealed kong",
+    "flower_in_group": "a flower does not lie in a set",
+}
+
+
+class _Search:
+    """One photo's search (see the module's overview)."""
+
+    def __init__(self, readings: list[TileReading], right: np.ndarray, up: np.ndarray,
+                 rows: list[list[list[int]]], image_size: tuple[int, int], rules: HandRules,
+                 evidence: Evidence) -> None:
+        self.readings, self.right, self.up, self.rows = readings, right, up, rows
+        self.rules, self.evidence = rules, evidence
+        self.options = options(readings, image_size, evidence, evidence.layout.max_cost)
+        self.layouts = 0
+        self._changeable = [i for i, opts in enumerate(self.options) if len(opts) > 1]
+        self._seen: dict[tuple[str | None, ...], tuple[float, Interpretation | None]] = {}
+
+    def _codes(self, ranks: tuple[int, ...]) -> list[str | None]:
+        return [opts[k].code for opts, k in zip(self.options, ranks)]
+
+    def _cost(self, ranks: tuple[int, ...]) -> float:
+        return sum(opts[k].cost for opts, k in zip(self.options, ranks))
+
+    def _interpretation(self, ranks: tuple[int, ...], cost: float) -> Interpretation:
+        kept = tuple(i for i, opts in enumerate(self.options) if opts[ranks[i]].code is not None)
+        dropped = set(range(len(self.readings))) - set(kept)
+        chosen = [self.options[i][ranks[i]] for i in kept]
+        trial = [replace(self.readings[i], code=o.code, confidence=o.probability)
+                 if o.code != self.readings[i].code else self.readings[i] for i, o in zip(kept, chosen)]
+        rows = _rows_without(self.rows, dropped) if dropped else self.rows
+        hand_layout = layout.analyse(trial, self.right, self.up, rows)
+        events = layout_events(trial, hand_layout, rows)
+        return Interpretation(trial, kept, rows, hand_layout, cost + layout_cost(events, self.evidence),
+                              satisfies(hand_layout.hand, self.rules), events, ranks)
+
+    def _with_changes(self, reading: Interpretation, as_read: Interpretation | None) -> Interpretation:
+        """The reading with what it changed from the tiles as read, each with why."""
+        read = Counter(r.code for r in self.readings)
+        out = []
+        for i, (opts, k) in enumerate(zip(self.options, reading.ranks)):
+            option, tile = opts[k], self.readings[i]
+            if option.code == tile.code:
+                continue
+            fewer = [name for name, n in (as_read.events if as_read else Counter()).items() if reading.events[name] < n]
+            if option.code is None:
+                reason = (f"it is more likely no tile ({option.probability:.0%}) than a tile"
+                          if k == 0 else f"the hand is possible without it (no tile at {option.probability:.0%})")
+            elif read[tile.code] > copies_allowed(tile.code):
+                reason = f"a set has only {copies_allowed(tile.code)} {tile.code}"
+            elif reading.satisfied and not (as_read and as_read.satisfied) and self.rules.kind != "any":
+                reason = "that completes the hand" if self.rules.kind == "win" else "that makes a waiting hand"
+            elif fewer:
+                reason = _EVENT_REASONS[fewer[0]]
+            else:
+                reason = "that makes the hand likelier"
+            out.append(Change(i, tile.code, tile.confidence, option.code, option.probability, reason))
+        return replace(reading, changes=tuple(out))
+
+    def _tally(self, ranks: tuple[int, ...]) -> tuple[int, list[str | None]]:
+        """The copies broken (copies beyond what a set holds) and the faces of the reading ``ranks``, worked out from
+        the likeliest reading's counts and the few candidates it changes."""
+        codes = list(self._first_codes)
+        moved: Counter[str] = Counter()
+        for j in self._changeable:
+            if ranks[j]:
+                before, after = codes[j], self.options[j][ranks[j]].code
+                codes[j] = after
+                if before is not None:
+                    moved[before] -= 1
+                if after is not None:
+                    moved[after] += 1
+        first = self._first_counts
+        excess = self._first_excess + sum(
+            max(0, first[code] + d - copies_allowed(code)) - max(0, first[code] - copies_allowed(code))
+            for code, d in moved.items())
+        return excess, codes
+
+    def _sizes_reachable(self) -> bool:
+        """Whether some reading within the budget may have a size the rules allow (as
+        ``_may_have_a_size``, over every candidate's options at once)."""
+        if self.rules.kind == "any":
+            return True
+        plain = [{o.code for o in opts} for opts in self.options]
+        most = sum(any(c is not None and c not in _FLOWERS for c in codes) for codes in plain)
+        least = sum(all(c is not None and c not in _FLOWERS and c != BACK for c in codes) for codes in plain) - 4
+        return any(least <= size - (self.rules.kind == "waiting") <= most for size in self.rules.sizes)
+
+    def run(self, n_best: int) -> list[Interpretation]:
+        n = len(self.options)
+        start = (0,) * n
+        self._first_codes = self._codes(start)
+        self._first_counts = Counter(c for c in self._first_codes if c is not None)
+        self._first_excess = sum(max(0, k - copies_allowed(code)) for code, k in self._first_counts.items())
+        heap: list[tuple[float, tuple[int, ...], int]] = [(0.0, start, 0)]
+        found: list[Interpretation] = []
+        fallback: Interpretation | None = None
+        least_excess: tuple[int, tuple[int, ...], float] | None = None  # when no reading respects the copies
+        tried = 0
+        most_tried = MAX_TRIED if self._sizes_reachable() else MAX_TRIED_NO_SIZE
+        while heap and self.layouts < MAX_LAYOUTS and tried < most_tried:
+            cost, ranks, last = heapq.heappop(heap)
+            tried += 1
+            if found and (cost > found[0].cost + ALTERNATIVES_WITHIN
+                          or (len(found) >= n_best and cost > found[n_best - 1].cost)):
+                break
+            for j in self._changeable[bisect.bisect_left(self._changeable, last):]:
+                if ranks[j] + 1 < len(self.options[j]):
+                    child = ranks[:j] + (ranks[j] + 1,) + ranks[j + 1:]
+                    heapq.heappush(heap, (cost + self.options[j][child[j]].cost - self.options[j][ranks[j]].cost,
+                                          child, j))
+            excess, codes = self._tally(ranks)
+            if excess:
+                if least_excess is None or excess < least_excess[0]:
+                    least_excess = (excess, ranks, cost)
+                continue
+            if fallback is not None and not _may_have_a_size(codes, self.rules):
+                continue  # no layout of these tiles can be a hand of the rules' sizes
+            self.layouts += 1
+            reading = self._interpretation(ranks, cost)
+            if fallback is None:
+                fallback = reading
+            if reading.satisfied:
+                found.append(reading)
+                found.sort(key=lambda r: r.cost)
+        if fallback is None and least_excess is not None:  # the copies broken as little as the budget allows
+            fallback = self._interpretation(least_excess[1], least_excess[2])
+        as_read = self._interpretation(start, 0.0) if fallback is None or any(fallback.ranks) else fallback
+        best = found[:n_best] or ([fallback] if fallback is not None else [])
+        return [self._with_changes(r, as_read) for r in best]
+
+
+def interpret(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
+              rows: list[list[list[int]]], image_size: tuple[int, int],
+              rules: HandRules | None = None, evidence: Evidence | None = None,
+              n_best: int = 3) -> list[Interpretation]:
+    """The ``n_best`` likeliest readings of the hand's ``readings`` that ``rules`` allow (every
+    rule set's complete hands by default), best first; or the likeliest that respects the copies
+    a set holds, not ``satisfied``, when none does within the search's budget."""
+    if not readings:
+        return []
+    search = _Search(readings, right, up, rows, image_size, rules or hand_rules(), evidence or load_evidence())
+    found = search.run(n_best)
+    if not found:  # no reading respects the copies within the budget: the tiles as read
+        plain = layout.analyse(readings, right, up, rows)
+        found = [Interpretation(list(readings), tuple(range(len(readings))), rows, plain, 0.0, False,
+                                layout_events(readings, plain, rows))]
+    return found
+
+
+@dataclass(frozen=True)
+class HandRead:
+    """The readings kept as a hand, their layout, the changes the search made (indices into the
+    kept readings), the boxes left out as no tile, each with why, and the other readings found."""
+
+    readings: list[TileReading]
+    rows: list[list[list[int]]]
+    """The readings' rows of groups as the boxes lie (``geometry.rows_and_groups``)."""
+    layout: HandLayout
+    corrections: list[Change]
+    left_out: list[tuple[TileReading, str]]
+    best: Interpretation | None = None
+    runners_up: list[Interpretation] = field(default_factory=list)
+
+
+def read_hand(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
+               rows: list[list[list[int]]], image_size: tuple[int, int],
+               rules: HandRules | None = None) -> HandRead:
+    """The likeliest reading of the hand's boxes that the rules allow, as the reader reports it:
+    the changes indexed by the kept tiles, the boxes left out with why, the runners-up."""
+    found = interpret(readings, right, up, rows, image_size, rules)
+    best = found[0]
+    position = {i: k for k, i in enumerate(best.kept)}
+    corrections = [replace(c, index=position[c.index]) for c in best.changes if c.taken is not None]
+    left_out = [(readings[c.index], c.reason) for c in best.changes if c.taken is None]
+    return HandRead(best.readings, best.rows, best.layout, corrections, left_out, best, found[1:])

@@ -1,0 +1,242 @@
+"""Each box's face: cut upright from the photo, balanced for the light, classified.
+
+``read_tiles`` is the reader's third step. The hand's frame (``geometry.hand_frame``) says which way
+the rows run and which tiles lie sideways; each face is cut from the smallest decode that still
+shows it in detail (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile
+bodies (``_cast_table``) and classified (a doubtful crop also turned 180 degrees, inside the
+classifier, and cut again a little moved: ``_recut_doubtful``); possible flowers get a second look
+(``flowers``). Sideways tiles are tried turned both ways, and when the tiles read poorly the whole
+hand is tried upside down, then a quarter turn either way. Each reading keeps the classifier's
+whole probability vector for the search (``interpret``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from fanscan.scoring.tiles import BACK, CLASS_LABELS
+from fanscan.vision import geometry, white_balance
+from fanscan.vision.detections import TileDetections, TileReading
+from fanscan.vision.flowers import FlowerLooks
+from fanscan.vision.image_io import Photo
+from fanscan.vision.locate import CROP_MIN_SIDE
+
+CROP_W, CROP_H = 96, 128
+FACE_OVER_BACK = 0.75
+"""A box the finder marks face-down is taken as a back unless the classifier reads a face there
+with at least this probability. In scenes 1000-1699 no true back read as a face other than P
+above 0.38; faces marked face-down read 0.99 (a face beside a concealed kong's back, scene 7026)
+and 0.85 (a flower with a round yellow-green picture, scene 7057). A white dragon
+never overrules the mark: a plain face is what a back is most often taken for
+(of the face-down boxes read as a face above 0.1 there, 5 of 7 read P)."""
+FLOWER_AT_LEAST = 0.5
+"""See ``_likeliest``. On held-out real crops (fold models) and crops of held-out scenes: 1,316 of
+1,352 and 1,505 of 1,553 right with no such floor (0), 1,316 and 1,508 with 0.5, 1,315 and 1,511
+without the rule."""
+CANDIDATES = 3
+"""Each tile keeps this many of the classifier's guesses (its ``candidates``: the doubts and the
+pages' pickers show them; the search reads the whole probability vector)."""
+FAR_GUESS_MIN = 0.001
+"""...and, as far guesses for completing a hand, the other faces at least this likely."""
+RECUT_BELOW = 0.6
+"""A tile read with less confidence than this is cut again a little moved and scaled
+(``_recut_doubtful``), the looks averaged. Scenes: 452 -> 457 of 500 hands exact (6 mended, one
+flower's coin toss lost); 0.9 instead mended the same hands."""
+RECUT_SHIFT = 0.06
+"""...moved by this share of its width and of its height, each way..."""
+RECUT_SCALES = (1.08, 0.93)
+"""...and scaled about its centre by each of these."""
+FLOWER_TIGHT_SCALES = (0.85, 0.78)
+"""A possible flower's box is also cut scaled about its centre by each of these, for the flower
+specialist only (``flowers.FlowerLooks``): a box that takes in the tile's side or a neighbour
+misleads it, and on small gnome tiles the tight cut read right where the box's did not. True
+flowers read right of 2,321 (scenes 0-499, 7000-7499, 9000-9999): 2,294 -> 2,298, none lost."""
+CAST_IGNORED = 0.05
+"""A colour cast whose gains all lie within this of 1 (in log) is left alone."""
+DIM_BELOW = 0.7
+"""Crops whose tile bodies are less bright than this share of the ivory the classifier learnt
+are brightened (to ``BRIGHTENED_TO`` of it, by at most ``MAX_BRIGHTEN`` times): it misread
+numerals in dim crops (1m as 8m, 9m as 5m) that it reads right brightened."""
+BRIGHTENED_TO = 0.95
+MAX_BRIGHTEN = 3.0
+FLIP_BELOW = 0.75
+"""When the upright tiles' mean confidence is below this, the hand is also tried upside down; when
+all tiles' still is, the two frames a quarter turn away are read too."""
+_BACK_INDEX = CLASS_LABELS.index(BACK)
+_FLOWER_SLICE = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
+_FLOWER_CODES = frozenset(CLASS_LABELS[_FLOWER_SLICE])
+
+
+
+
+def _cast_table(crops: list[np.ndarray]) -> np.ndarray | None:
+    """A lookup table that takes the light's colour cast out of the crops (``white_balance``,
+    judged on every 16th pixel of each crop) and, when their bodies are dim (``DIM_BELOW``),
+    brightens them too; None when the cast is slight and the light enough. Measured (15-30 scenes
+    each, hands read exactly): a tungsten cast 9 -> 11 of 30, a cool one 27 -> 28, unchanged
+    without a cast (171 of 200); a dim room (session 13) 35 -> 39 of 40."""
+    level = white_balance.body_level([c[::4, ::4] for c in crops])
+    if level is None:
+        return None
+    gains = white_balance.cast_gains(level)
+    light = white_balance.brightness(level)
+    if light < DIM_BELOW:
+        gains = gains * min(BRIGHTENED_TO / light, MAX_BRIGHTEN)
+    elif white_balance.cast_strength(gains) < CAST_IGNORED:
+        return None
+    return white_balance.lookup_table(gains)
+
+
+def _balanced(crops: list[np.ndarray], table: np.ndarray | None) -> list[np.ndarray]:
+    return crops if table is None else [cv2.LUT(c, table) for c in crops]
+
+
+def _recuts(box: np.ndarray) -> list[np.ndarray]:
+    """The box moved by ``RECUT_SHIFT`` of its width or height each way, and scaled by each of
+    ``RECUT_SCALES`` about its centre."""
+    centre = box.mean(axis=0)
+    along = (box[1] - box[0] + box[2] - box[3]) / 2
+    across = (box[3] - box[0] + box[2] - box[1]) / 2
+    moved = [box + sign * RECUT_SHIFT * axis for axis in (along, across) for sign in (1, -1)]
+    return [*moved, *(centre + (box - centre) * factor for factor in RECUT_SCALES)]
+
+
+def _recut_doubtful(photo: Photo, probs: np.ndarray, boxes: list[np.ndarray], cast: np.ndarray | None,
+                    scale: int, classifier: Any) -> tuple[np.ndarray, dict[int, list[np.ndarray]]]:
+    """Probabilities with each doubtful tile's (best under ``RECUT_BELOW``) the mean of its look
+    and those at its ``_recuts`` (balanced with the crops' ``cast`` table), and those tiles' new
+    cuts (as cut, before the balance): on small
+    tiles the finder's box can be off by a fifth of a tile's width at a corner, and a cut a
+    little off reads differently."""
+    doubtful = [i for i, p in enumerate(probs) if float(p.max()) < RECUT_BELOW]
+    if not doubtful:
+        return probs, {}
+    cuts = [photo.crop_quad(moved.astype(np.float32), CROP_W, CROP_H, scale)
+            for i in doubtful for moved in _recuts(np.asarray(boxes[i], np.float32))]
+    looks = np.asarray(classifier.probabilities(_balanced(cuts, cast)), np.float32)
+    per_tile = len(cuts) // len(doubtful)
+    looks = looks.reshape(len(doubtful), per_tile, probs.shape[1])
+    out = probs.copy()
+    for k, i in enumerate(doubtful):
+        out[i] = (probs[i] + looks[k].sum(axis=0)) / (1 + per_tile)
+    return out, {i: cuts[k * per_tile : (k + 1) * per_tile] for k, i in enumerate(doubtful)}
+
+
+def _likeliest(probs: np.ndarray) -> int:
+    """The class index a tile is read as.
+
+    The eight flowers look alike at a glance: when together they outweigh the best other face,
+    the tile is a flower (the likeliest one) even if no single flower wins, provided that flower
+    has at least ``FLOWER_AT_LEAST`` of the other face's probability (a faint spread over all
+    eight is no flower: a 7m read 7f at 5 % against 2m at 17 % was one).
+    """
+    flowers = probs[_FLOWER_SLICE]
+    other = float(np.delete(probs, np.r_[_FLOWER_SLICE]).max())
+    if float(flowers.sum()) > other and float(flowers.max()) >= FLOWER_AT_LEAST * other:
+        return _FLOWER_SLICE.start + int(np.argmax(flowers))
+    return int(np.argmax(probs))
+
+
+def _candidates(probs: np.ndarray, code: str, confidence: float) -> tuple[tuple[str, float], ...]:
+    """The reading and its ``CANDIDATES - 1`` likeliest other guesses. A flower's guesses always
+    hold the likeliest face that is no flower: the other flowers would crowd it out, and a suit
+    tile taken for a flower is a common misreading that completing the hand can undo."""
+    others = [j for j in np.argsort(-probs) if CLASS_LABELS[j] != code][: CANDIDATES - 1]
+    if code in _FLOWER_CODES and all(CLASS_LABELS[j] in _FLOWER_CODES for j in others):
+        best_other = max((j for j in range(len(probs)) if CLASS_LABELS[j] not in _FLOWER_CODES),
+                         key=lambda j: probs[j])
+        others[-1] = best_other
+    return ((code, confidence), *((CLASS_LABELS[j], float(probs[j])) for j in others))
+
+
+def _far_guesses(probs: np.ndarray, near: set[str]) -> tuple[tuple[str, float], ...]:
+    """Faces beyond the near guesses with at least ``FAR_GUESS_MIN`` probability, likeliest first."""
+    order = np.argsort(-probs)
+    return tuple((CLASS_LABELS[j], float(probs[j])) for j in order
+                 if probs[j] >= FAR_GUESS_MIN and CLASS_LABELS[j] not in near)
+
+
+def read_tiles(
+    photo: Photo, detections: TileDetections, classifier: Any, flower_looks: FlowerLooks | None = None
+) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
+    """Classify every detection in its best orientation; returns the readings and the hand frame."""
+    right, up = geometry.hand_frame(detections.quads)
+    scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
+    sideways = geometry.sideways_flags(detections.quads, right, up)
+
+    def options(hand_up: np.ndarray, hand_right: np.ndarray) -> list[list[np.ndarray]]:
+        return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
+
+    def best(choices: list[list[np.ndarray]],
+             ) -> tuple[list[int], np.ndarray, list[np.ndarray], list[np.ndarray], np.ndarray | None]:
+        """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance),
+        and the crops' colour-cast table."""
+        boxes = [geometry.orient_box(q, w) for q, ws in zip(detections.quads, choices) for w in ws]
+        crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
+        cast = _cast_table(crops)
+        probs = np.asarray(classifier.probabilities(_balanced(crops, cast)), np.float32)
+        picks, rows, chosen = [], [], []
+        k = 0
+        for ws in choices:
+            block = probs[k : k + len(ws)]
+            j = int(np.argmax(block.max(axis=1)))
+            picks.append(j)
+            rows.append(block[j])
+            chosen.append(k + j)
+            k += len(ws)
+        return picks, np.array(rows), [boxes[c] for c in chosen], [crops[c] for c in chosen], cast
+
+    choices = options(up, right)
+    picks, probs, boxes, crops, cast = best(choices)
+    upright = [i for i, side in enumerate(sideways) if not side]
+    if upright and float(probs[upright].max(axis=1).mean()) < FLIP_BELOW:
+        flipped = options(-up, -right)
+        f_picks, f_probs, f_boxes, f_crops, f_cast = best(flipped)
+        if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
+            choices, picks, probs, boxes, crops, cast = flipped, f_picks, f_probs, f_boxes, f_crops, f_cast
+            right, up = -right, -up
+    if float(probs.max(axis=1).mean()) < FLIP_BELOW:
+        # Still read poorly: the rows may run the other way (a grid of faces, whose nearest
+        # neighbours lie across the rows; a photo whose EXIF turn was lost). Each quarter-turned
+        # frame is read whole, its own sideways tiles tried both ways, and the likeliest kept.
+        for turned_up in (right, -right):
+            turned_right = np.array([-turned_up[1], turned_up[0]])
+            turned_sideways = geometry.sideways_flags(detections.quads, turned_right, turned_up)
+            turned = [[-turned_right, turned_right] if side else [turned_up] for side in turned_sideways]
+            t_picks, t_probs, t_boxes, t_crops, t_cast = best(turned)
+            if float(t_probs.max(axis=1).mean()) > float(probs.max(axis=1).mean()):
+                choices, picks, probs, boxes, crops, cast = turned, t_picks, t_probs, t_boxes, t_crops, t_cast
+                right, up, sideways = turned_right, turned_up, turned_sideways
+
+    probs, recut = _recut_doubtful(photo, probs, boxes, cast, scale, classifier)
+    if flower_looks is not None:
+        def cuts_of(i: int) -> list[np.ndarray]:
+            centre = boxes[i].mean(axis=0)
+            tight = [(centre + (boxes[i] - centre) * factor).astype(np.float32) for factor in FLOWER_TIGHT_SCALES]
+            return [crops[i], *recut.get(i, []), *(photo.crop_quad(b, CROP_W, CROP_H, scale) for b in tight)]
+
+        probs = flower_looks.reweigh(probs, CLASS_LABELS, cuts_of)
+    readings = []
+    for i, quad in enumerate(detections.quads):
+        face_up = choices[i][picks[i]]
+        index = _likeliest(probs[i])
+        code, confidence = CLASS_LABELS[index], float(probs[i][index])
+        if detections.backs[i] and code != BACK and (confidence < FACE_OVER_BACK or code == "P"):
+            code, confidence = BACK, max(float(detections.scores[i]), float(probs[i][_BACK_INDEX]))
+        readings.append(
+            TileReading(
+                code=code,
+                confidence=confidence,
+                box=boxes[i],
+                orientation=geometry.orientation_degrees(face_up),
+                sideways=sideways[i],
+                position=float(quad.mean(axis=0) @ right),
+                candidates=(near := _candidates(probs[i], code, confidence)),
+                far_guesses=_far_guesses(probs[i], {c for c, _ in near}),
+                probs=probs[i],
+                finder_score=float(detections.scores[i]),
+            )
+        )
+    return readings, right, up
