@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 from fanscan.vision import reader
+from fanscan.scoring.tiles import BACK
 from fanscan.vision.detections import TileReading
 from fanscan.vision.numeric import quad_iou
 
@@ -97,9 +98,12 @@ def _case(name: str, args: tuple[Any, ...], truth: list[str | None], hand: dict 
 
 
 def _outside_the_labels(readings: list[TileReading], truth: list[str | None],
-                        quads: list[np.ndarray]) -> list[str | None]:
-    """``truth`` with each box of no labelled tile that lies outside the labelled tiles' region
-    (their bounding box, grown by half the median tile) marked ``UNKNOWN``."""
+                        quads: list[np.ndarray], codes: list[str]) -> list[str | None]:
+    """``truth`` with each box of no labelled tile marked ``UNKNOWN`` where the labels cannot say:
+    outside the labelled tiles' region (their bounding box, grown by half the median tile), or
+    read face-down when the labels hold no back (rf-chinese has no class for one)."""
+    if BACK not in codes:
+        truth = [UNKNOWN if t is None and r.code == BACK else t for r, t in zip(readings, truth)]
     if not quads:
         return [UNKNOWN if t is None else t for t in truth]
     corners = np.concatenate(quads)
@@ -185,7 +189,8 @@ def table_cases(folds: Iterable[int], classifier: Any, limit: int | None = None)
             args = None
         if args is not None:
             quads = [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) for x0, y0, x1, y1 in boxes]
-            truth = _outside_the_labels(args[0], truth_by_boxes(args[0], quads, list(photo.codes)), quads)
+            truth = _outside_the_labels(args[0], truth_by_boxes(args[0], quads, list(photo.codes)), quads,
+                                        list(photo.codes))
             yield _case(photo.source, args, truth, None, quads, list(photo.codes))
         if n % 20 == 0:
             print(f"{n}/{len(chosen)} photos", file=sys.stderr, flush=True)
@@ -210,6 +215,16 @@ def load(path: Path) -> list[HandCase]:
         return list(_Unpickler(source).load())
 
 
+def relabelled(cases: list[HandCase]) -> list[HandCase]:
+    """The real cases' truth worked out again from their labelled boxes (after a change of the
+    matching rules; the cases keep the boxes and faces)."""
+    for case in cases:
+        if case.hand is None and case.truth_quads is not None and case.truth_codes is not None:
+            case.truth = _outside_the_labels(case.readings, truth_by_boxes(case.readings, case.truth_quads, case.truth_codes),
+                                             case.truth_quads, case.truth_codes)
+    return cases
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
@@ -220,7 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", default="", help="comma-separated rf-chinese source folds")
     parser.add_argument("--limit", type=int, help="at most this many real photos")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--relabel", type=Path, help="work out the truth of the real cases in this file again")
     args = parser.parse_args(argv)
+    if args.relabel:
+        save(relabelled(load(args.relabel)), args.out)
+        print(f"relabelled {args.relabel} into {args.out}")
+        return 0
     classifier = default_classifier()
     cases: list[HandCase] = []
     if args.scenes:

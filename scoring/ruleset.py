@@ -70,6 +70,11 @@ RULESETS: dict[str, str] = {
     "changsha": "fanscan.scoring.changsha:RULESET",
 }
 
+#: Rule-set name -> its complete hand's size (kongs counted as three), known without importing the
+#: rule set (the photo reader asks every rule set's when none is named); tests hold it to each
+#: rule set's own ``hand_size``.
+HAND_SIZES: dict[str, int] = {name: 14 for name in RULESETS}
+
 
 @dataclass(frozen=True)
 class Fan:

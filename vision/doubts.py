@@ -1,7 +1,8 @@
 """The doubts a reading reports: sentences a player can act on, most useful first.
 
 Each names a tile by where it lies ("the 3rd tile of the concealed tiles") and what to check:
-a tile the search took as another face (``tile_doubts``), a box left out as no tile
+a tile the search took as another face (``changed_doubts``) or read unsurely
+(``unsure_doubts``), a box left out as no tile
 (``left_out_doubts``), a hand no likely reading completes (``unsatisfied_doubts``), a runner-up
 reading nearly as likely as the best (``margin_doubts``: the search's margin), tiles lying apart
 from the hand (``apart_doubts``).
@@ -48,28 +49,25 @@ def _tile_places(hand_layout: HandLayout) -> dict[int, str]:
     return place
 
 
-def tile_doubts(
-    readings: list[TileReading], hand_layout: HandLayout, corrections: list[interpret.Change]
-) -> list[str]:
-    """A sentence for each tile taken as another guess than the classifier's first, and for each
-    other tile read with little confidence."""
+def changed_doubts(readings: list[TileReading], hand_layout: HandLayout,
+                   corrections: list[interpret.Change]) -> list[str]:
+    """A sentence for each tile the search took as another face than the classifier's first."""
     place = _tile_places(hand_layout)
-    corrected = {c.index: c for c in corrections}
-    doubts = []
-    for i, r in enumerate(readings):
-        where = place.get(i, "tile")
-        if i in corrected:
-            c = corrected[i]
-            doubts.append(
-                f"The {where} looks most like {c.read} ({c.read_confidence:.0%}) but was taken as "
-                f"{c.taken} ({c.taken_confidence:.0%}) because {c.reason}: check that tile."
-            )
-        elif r.confidence < annotate.DOUBT_BELOW:
-            doubts.append(
-                f"The {where} was read as {r.code} with only {r.confidence:.0%} "
-                "confidence: check that tile (a sharper, less glary photo helps)."
-            )
-    return doubts
+    return [f"The {place.get(c.index, 'tile')} looks most like {c.read} ({c.read_confidence:.0%}) but was "
+            f"taken as {c.taken} ({c.taken_confidence:.0%}) because {c.reason}: check that tile."
+            for c in sorted(corrections, key=lambda c: c.index)]
+
+
+def unsure_doubts(readings: list[TileReading], hand_layout: HandLayout,
+                  corrections: list[interpret.Change]) -> list[str]:
+    """A sentence for each other tile read with little confidence (``annotate.DOUBT_BELOW``),
+    the least sure first."""
+    place = _tile_places(hand_layout)
+    changed = {c.index for c in corrections}
+    unsure = sorted((i for i, r in enumerate(readings) if i not in changed and r.confidence < annotate.DOUBT_BELOW),
+                    key=lambda i: readings[i].confidence)
+    return [f"The {place.get(i, 'tile')} was read as {readings[i].code} with only {readings[i].confidence:.0%} "
+            "confidence: check that tile (a sharper, less glary photo helps)." for i in unsure]
 
 
 def _differences(best: interpret.Interpretation, other: interpret.Interpretation) -> list[str]:
@@ -88,9 +86,10 @@ def _runner_ups(read: HandRead) -> list[tuple[interpret.Interpretation, float]]:
     seen = [read.layout.hand]
     out = []
     for other in read.runners_up:
-        if other.layout.hand not in seen:
+        odds = math.exp(read.best.cost - other.cost)
+        if other.layout.hand not in seen and odds >= math.exp(-interpret.ALTERNATIVES_WITHIN):
             seen.append(other.layout.hand)
-            out.append((other, math.exp(read.best.cost - other.cost)))
+            out.append((other, odds))
     return out
 
 
@@ -128,6 +127,22 @@ def margin_doubts(read: HandRead) -> list[str]:
 
 def left_out_doubts(left_out: list[tuple[TileReading, str]]) -> list[str]:
     return [
-        f"A box read as {r.code} with only {r.confidence:.0%} confidence was left out as no tile "
-        f"({why}): check the photo there (crossed in grey on the annotated photo)." for r, why in left_out
+        f"A box read as {r.code} ({r.confidence:.0%}) was left out as no tile: {why}; check the photo "
+        "there (crossed in grey on the annotated photo)." for r, why in left_out
     ]
+
+
+MAX_DOUBTS = 5
+"""A reading says at most this many doubts: a player acts on a few, most important first."""
+
+
+def ranked(read: HandRead, rules: interpret.HandRules, apart: list[TileReading]) -> list[str]:
+    """The reading's doubts, most important first, at most ``MAX_DOUBTS`` of them: a hand no
+    likely reading makes, the tiles the search took as another face, a runner-up reading nearly
+    as likely, the boxes left out, the layout's guesses, the tiles read unsurely (the least sure
+    first), the tiles lying apart."""
+    said = (unsatisfied_doubts(read, rules, read.readings)
+            + changed_doubts(read.readings, read.layout, read.corrections) + margin_doubts(read)
+            + left_out_doubts(read.left_out) + list(read.layout.doubts)
+            + unsure_doubts(read.readings, read.layout, read.corrections) + apart_doubts(apart))
+    return said[:MAX_DOUBTS]

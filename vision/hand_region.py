@@ -125,9 +125,8 @@ def without_duplicates(readings: list[TileReading]) -> list[TileReading]:
 
 def slivers(readings: list[TileReading]) -> set[int]:
     """The boxes both small (under ``SLIVER_AREA`` of the median box) and read with little
-    confidence (under ``SLIVER_CONFIDENCE``): no tile. A sliver of a tile's side seen at a slant
-    between two groups, at 0.37 of the median area and read as 1m at 60 %, then taken as a flower
-    to complete the hand, was one (scenes 457 -> 458 of 500)."""
+    confidence (under ``SLIVER_CONFIDENCE``): no tile. Such is a sliver of a tile's side seen at a slant
+    between two groups: kept, it may be taken for a flower to complete the hand."""
     if len(readings) < 5:
         return set()
     areas = quad_areas(np.stack([r.box for r in readings]))

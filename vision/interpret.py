@@ -11,7 +11,9 @@ no set, a back in no concealed kong, a flower inside a group of suit tiles. The 
 1. ``options``: each candidate's options, cheapest first, none dearer than the mending budget.
 2. Readings are taken in order of their options' total cost (best-first over the options' ranks:
    every reading is reached once, by raising the ranks of its candidates in index order).
-3. Each reading must respect the copies a set holds (hard: four of a face, one of each flower);
+3. A reading that costs, layout included, more than the mending budget (the evidence's
+   ``max_cost``) beyond the reading as made is never taken.
+   Each reading must respect the copies a set holds (hard: four of a face, one of each flower);
    those that do are laid out (``layout.analyse``, on the rows the boxes make) and must then be a
    hand of the rule set's sizes (``HandRules``): complete when the hand is declared a win,
    waiting (one tile short and some tile completes it) when declared waiting, anything when any.
@@ -76,13 +78,13 @@ SIXTEEN_TILE_GAMES = 17
 
 def hand_rules(rules: str | None = None, kind: HandKind = "win") -> HandRules:
     """The hand sizes of rule set ``rules`` (every rule set's, and the 16-tile games', when None)."""
-    from fanscan.scoring.ruleset import available, get_ruleset
+    from fanscan.scoring.ruleset import HAND_SIZES, get_ruleset
 
     if kind not in ("win", "waiting", "any"):
         raise FanscanError("bad_option", f"a hand is win, waiting or any, not {kind!r}")
     if rules is not None:
         return HandRules((get_ruleset(rules).hand_size,), kind)
-    sizes = {get_ruleset(name).hand_size for name in available()} | {SIXTEEN_TILE_GAMES}
+    sizes = set(HAND_SIZES.values()) | {SIXTEEN_TILE_GAMES}
     return HandRules(tuple(sorted(sizes)), kind)
 
 
@@ -269,7 +271,7 @@ class _Search:
         trial = [replace(self.readings[i], code=o.code, confidence=o.probability)
                  if o.code != self.readings[i].code else self.readings[i] for i, o in zip(kept, chosen)]
         rows = _rows_without(self.rows, dropped) if dropped else self.rows
-        hand_layout = layout.analyse(trial, self.right, self.up, rows)
+        hand_layout = layout.analyse(trial, self.right, self.up, rows, complete=self.rules.kind == "win")
         events = layout_events(trial, hand_layout, rows)
         return Interpretation(trial, kept, rows, hand_layout, cost + layout_cost(events, self.evidence),
                               satisfies(hand_layout.hand, self.rules), events, ranks)
@@ -284,8 +286,8 @@ class _Search:
                 continue
             fewer = [name for name, n in (as_read.events if as_read else Counter()).items() if reading.events[name] < n]
             if option.code is None:
-                reason = (f"it is more likely no tile ({option.probability:.0%}) than a tile"
-                          if k == 0 else f"the hand is possible without it (no tile at {option.probability:.0%})")
+                reason = (f"it is more likely no tile ({option.probability:.0%}) than a tile" if k == 0
+                          else f"the hand is possible only without it (no tile at {option.probability:.0%})")
             elif read[tile.code] > copies_allowed(tile.code):
                 reason = f"a set has only {copies_allowed(tile.code)} {tile.code}"
             elif reading.satisfied and not (as_read and as_read.satisfied) and self.rules.kind != "any":
@@ -317,14 +319,33 @@ class _Search:
         return excess, codes
 
     def _sizes_reachable(self) -> bool:
-        """Whether some reading within the budget may have a size the rules allow (as
-        ``_may_have_a_size``, over every candidate's options at once)."""
+        """Whether some reading within the budget may have a size the rules allow: the cheapest
+        way to gain or lose enough playing tiles (a box taken as no tile or a flower, or the
+        reverse) must fit the budget (counts as in ``_may_have_a_size``)."""
         if self.rules.kind == "any":
             return True
-        plain = [{o.code for o in opts} for opts in self.options]
-        most = sum(any(c is not None and c not in _FLOWERS for c in codes) for codes in plain)
-        least = sum(all(c is not None and c not in _FLOWERS and c != BACK for c in codes) for codes in plain) - 4
-        return any(least <= size - (self.rules.kind == "waiting") <= most for size in self.rules.sizes)
+        budget = self.evidence.layout.max_cost
+
+        def plays(code: str | None) -> bool:
+            return code is not None and code not in _FLOWERS
+
+        first = [opts[0].code for opts in self.options]
+        n = sum(plays(c) for c in first)
+        backs = sum(c == BACK for c in first)
+        lose = sorted(min((o.cost for o in opts if not plays(o.code)), default=math.inf)
+                      for opts, c in zip(self.options, first) if plays(c))
+        gain = sorted(min((o.cost for o in opts if plays(o.code)), default=math.inf)
+                      for opts, c in zip(self.options, first) if not plays(c))
+        for size in self.rules.sizes:
+            target = size - (self.rules.kind == "waiting")
+            too_many = n - backs - 4 - target  # tiles to lose even with four kongs and every back apart
+            too_few = target - n
+            if too_many > 0 and (too_many > len(lose) or sum(lose[:too_many]) > budget):
+                continue
+            if too_few > 0 and (too_few > len(gain) or sum(gain[:too_few]) > budget):
+                continue
+            return True
+        return False
 
     def run(self, n_best: int) -> list[Interpretation]:
         n = len(self.options)
@@ -332,15 +353,26 @@ class _Search:
         self._first_codes = self._codes(start)
         self._first_counts = Counter(c for c in self._first_codes if c is not None)
         self._first_excess = sum(max(0, k - copies_allowed(code)) for code, k in self._first_counts.items())
+        as_read = self._interpretation(start, 0.0)
+        self.layouts += 1
+        self._as_read_cost = as_read.cost  # the layout's own cost as the tiles were read
         heap: list[tuple[float, tuple[int, ...], int]] = [(0.0, start, 0)]
         found: list[Interpretation] = []
         fallback: Interpretation | None = None
         least_excess: tuple[int, tuple[int, ...], float] | None = None  # when no reading respects the copies
         tried = 0
-        most_tried = MAX_TRIED if self._sizes_reachable() else MAX_TRIED_NO_SIZE
+        most_tried = MAX_TRIED
+        if not self._sizes_reachable():
+            # Only the copies a set holds can be asked for, and only a tile whose face is read
+            # more often than a set holds it can mend that by changing.
+            most_tried = MAX_TRIED_NO_SIZE
+            over = {code for code, k in self._first_counts.items() if k > copies_allowed(code)}
+            self._changeable = [j for j in self._changeable if self._first_codes[j] in over]
         while heap and self.layouts < MAX_LAYOUTS and tried < most_tried:
             cost, ranks, last = heapq.heappop(heap)
             tried += 1
+            if cost > self.evidence.layout.max_cost:
+                break  # every reading left costs more than the mending budget
             if found and (cost > found[0].cost + ALTERNATIVES_WITHIN
                           or (len(found) >= n_best and cost > found[n_best - 1].cost)):
                 break
@@ -360,12 +392,11 @@ class _Search:
             reading = self._interpretation(ranks, cost)
             if fallback is None:
                 fallback = reading
-            if reading.satisfied:
+            if reading.satisfied and reading.cost <= self._as_read_cost + self.evidence.layout.max_cost:
                 found.append(reading)
                 found.sort(key=lambda r: r.cost)
         if fallback is None and least_excess is not None:  # the copies broken as little as the budget allows
             fallback = self._interpretation(least_excess[1], least_excess[2])
-        as_read = self._interpretation(start, 0.0) if fallback is None or any(fallback.ranks) else fallback
         best = found[:n_best] or ([fallback] if fallback is not None else [])
         return [self._with_changes(r, as_read) for r in best]
 

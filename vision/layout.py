@@ -84,7 +84,7 @@ def _repair_groups(
             k += 1
             continue
         # Neighbouring groups of the row that together with this one form a set: one on either
-        # side first, then two (a concealed kong whose both backs stand apart: seed 7183).
+        # side first, then two (a concealed kong whose both backs stand apart).
         windows = [(k, k + 1), (k - 1, k), (k - 1, k + 1), (k, k + 2), (k - 2, k)]
         window = next(((a, b) for a, b in windows
                        if a >= 0 and b < len(out) and all(out[j][0] == row for j in range(a, b + 1))
@@ -134,10 +134,12 @@ def analyse(
     right: np.ndarray,
     up: np.ndarray,
     rows: list[list[list[int]]] | None = None,
+    complete: bool = True,
 ) -> HandLayout:
     """Group the readings and work out the declared hand, with doubts and alternative readings.
     ``rows`` (from ``rows_and_groups``, which needs only the boxes) saves working them out again
-    when the same tiles are analysed with other codes."""
+    when the same tiles are analysed with other codes. ``complete=False``: the hand is not meant
+    to be complete (one waiting to win), so its tile count is no doubt."""
     if not readings:
         return HandLayout((), _empty_hand(), (), ("No tiles were found.",), ())
     if rows is None:
@@ -288,7 +290,7 @@ def analyse(
         )
 
     count = len(hand["concealed"]) + 3 * len(hand["melds"])
-    if count % 3 != 2:
+    if complete and count % 3 != 2:
         doubts.append(
             f"The photo shows {count} playing tiles (a kong counted as three), which cannot be a "
             "complete hand: look for a tile that is missing, hidden or read twice."

@@ -63,15 +63,15 @@ by perspective, well under a factor of two)."""
 STREAK_ASPECT = 4.5
 """A box more than this many times as long as it is wide is no tile: a tile's face is 1.35 times as
 long as wide and a claimed tile looks about twice as long as high with the camera tilted 45
-degrees, its box up to 3.2 times (seed 1059; a limit of 3 lost it). A strip along the photo's
-edge read as a face-down tile was about 10."""
+degrees, its box up to about 3.2 times. A strip along the photo's edge read as a face-down tile was
+about 10."""
 PAIR_ALONG = (1.7, 2.8)
 """A box this many typical tiles long along its row (two tiles at the near end of a slanted row,
-their sides boxed too, were 2.5 long: scene 9574, where 2.4 was the limit)..."""
+their sides boxed too, run to about 2.5)..."""
 PAIR_ACROSS = 0.2
 """...and as high across it as a typical tile, within this share, holds two upright tiles side by
 side whose seam the finder missed (seen where a tilted camera makes faces look square, so the
-finder's own split of long marks cannot tell a pair from a tile: scene 300)."""
+finder's own split of long marks cannot tell a pair from a tile)."""
 
 
 def find_scale(photo: Photo) -> int:

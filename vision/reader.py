@@ -51,6 +51,40 @@ def _found(reading: TileReading, group: int, in_hand: bool = True) -> FoundTile:
                      reading.orientation, group, in_hand)
 
 
+def _the_hand(readings: list[TileReading], up: np.ndarray, one_hand: bool) -> tuple[list[TileReading], list[TileReading]]:
+    """The readings of the hand, and those of the tiles the photo shows apart from it (slivers
+    among them: set aside before the hand is picked)."""
+    if not one_hand:
+        return readings, []
+    slivers = hand_region.slivers(readings)
+    whole = [i for i in range(len(readings)) if i not in slivers]
+    in_hand = dict(zip(whole, hand_region.in_hand([readings[i] for i in whole], up)))
+    return ([r for i, r in enumerate(readings) if in_hand.get(i, False)],
+            [r for i, r in enumerate(readings) if not in_hand.get(i, False)])
+
+
+def _photo_reading(photo: Photo, read: HandRead, apart: list[TileReading],
+                   rules: interpret.HandRules) -> PhotoReading:
+    """The answer: the hand's tiles (with their groups) then those apart, the hand, the other
+    readings and the doubts."""
+    hand_layout = read.layout
+    tiles = [_found(r, hand_layout.group_of[i]) for i, r in enumerate(read.readings)]
+    tiles += [_found(r, -1, in_hand=False) for r in apart]
+    groups = [{"role": g.role, "tiles": list(g.members), **({"meld": g.meld} if g.meld else {})}
+              for g in hand_layout.groups]
+    return PhotoReading(
+        tiles=tiles,
+        hand=hand_of_layout(hand_layout.hand),
+        alternatives=[(d, hand_of_layout(h)) for d, h in
+                      [*doubts.runner_up_alternatives(read), *hand_layout.alternatives]],
+        doubts=doubts.ranked(read, rules, apart),
+        image_size=photo.size,
+        groups=groups,
+        left_out=[_found(r, -1, in_hand=False) for r, _ in read.left_out],
+        _photo=photo,
+    )
+
+
 def _debug(debug_dir: Path, photo: Photo, small: np.ndarray, detections: TileDetections,
            reading: PhotoReading, crops: list[np.ndarray]) -> None:
     """Write the intermediate images: the finder's input and maps, detections, crops, result."""
@@ -108,14 +142,7 @@ def read_photo(
     else:
         looks = flowers.default_flower_looks() if flower_looks else None
     readings, right, up = read_tiles(photo, detections, classifier, looks)
-    readings = hand_region.without_duplicates(readings)
-    apart: list[TileReading] = []  # tiles found that are no part of the hand, in the photo's order
-    if one_hand:
-        slivers = hand_region.slivers(readings)
-        whole = [i for i in range(len(readings)) if i not in slivers]
-        in_hand = dict(zip(whole, hand_region.in_hand([readings[i] for i in whole], up)))
-        apart = [r for i, r in enumerate(readings) if not in_hand.get(i, False)]
-        readings = [r for i, r in enumerate(readings) if in_hand.get(i, False)]
+    readings, apart = _the_hand(hand_region.without_duplicates(readings), up, one_hand)
     rows = geometry.rows_and_groups(readings, right, up)
     probed = hand_region.probe_backs(photo, readings, rows, right, classifier)
     if len(probed) > len(readings):
@@ -124,29 +151,9 @@ def read_photo(
         read = interpret_hand(readings, right, up, rows, photo.size, hand_rules)
     else:
         read = HandRead(readings, rows, layout.analyse(readings, right, up, rows), [], [])
-    readings, hand_layout, corrections = read.readings, read.layout, read.corrections
-    left_out = read.left_out
-    tiles = [_found(r, hand_layout.group_of[i]) for i, r in enumerate(readings)]
-    tiles += [_found(r, -1, in_hand=False) for r in apart]
-    groups = [
-        {"role": g.role, "tiles": list(g.members), **({"meld": g.meld} if g.meld else {})}
-        for g in hand_layout.groups
-    ]
-    reading = PhotoReading(
-        tiles=tiles,
-        hand=hand_of_layout(hand_layout.hand),
-        alternatives=[(d, hand_of_layout(h)) for d, h in
-                      [*doubts.runner_up_alternatives(read), *hand_layout.alternatives]],
-        doubts=doubts.tile_doubts(readings, hand_layout, corrections) + doubts.left_out_doubts(left_out)
-        + doubts.unsatisfied_doubts(read, hand_rules, readings) + doubts.margin_doubts(read)
-        + list(hand_layout.doubts) + doubts.apart_doubts(apart),
-        image_size=photo.size,
-        groups=groups,
-        left_out=[_found(r, -1, in_hand=False) for r, _ in left_out],
-        _photo=photo,
-    )
+    reading = _photo_reading(photo, read, apart, hand_rules)
     if debug_dir is not None:
         scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
-        crops = [photo.crop_quad(r.box, CROP_W, CROP_H, scale) for r in readings]
+        crops = [photo.crop_quad(r.box, CROP_W, CROP_H, scale) for r in read.readings]
         _debug(Path(debug_dir), photo, small, detections, reading, crops)
     return reading

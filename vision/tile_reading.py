@@ -27,8 +27,8 @@ CROP_W, CROP_H = 96, 128
 FACE_OVER_BACK = 0.75
 """A box the finder marks face-down is taken as a back unless the classifier reads a face there
 with at least this probability. In scenes 1000-1699 no true back read as a face other than P
-above 0.38; faces marked face-down read 0.99 (a face beside a concealed kong's back, scene 7026)
-and 0.85 (a flower with a round yellow-green picture, scene 7057). A white dragon
+above 0.38; faces marked face-down read 0.85-0.99 (a face beside a concealed kong's back, a flower
+with a round yellow-green picture). A white dragon
 never overrules the mark: a plain face is what a back is most often taken for
 (of the face-down boxes read as a face above 0.1 there, 5 of 7 read P)."""
 FLOWER_AT_LEAST = 0.5

@@ -281,3 +281,24 @@ def test_read_summary_counts_the_tiles_outside_the_hand_and_all_tiles_reads_them
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [all(t["in_hand"] for t in line["tiles"]) for line in lines] == [True, True]
     assert len(lines[0]["tiles"]) == 2 * SAMPLE_TILES
+
+
+@needs_model
+def test_read_the_rule_sets_hand_size_and_the_hand_kind(capsys) -> None:
+    assert main(["read", str(SAMPLE_PATH), "--json", "--rules", "sichuan", "--hand", "any"]) == 0
+    assert json.loads(capsys.readouterr().out)["hand"] == _sample_hand()
+    # Read as a hand waiting to win (13 tiles), the sample's 14 fit no such hand: the reading says
+    # so rather than leaving a sure tile out.
+    assert main(["read", str(SAMPLE_PATH), "--json", "--hand", "waiting"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert len(result["tiles"]) == SAMPLE_TILES
+    assert any("make no hand waiting to win of 13 or 16 tiles" in d for d in result["doubts"])
+
+
+def test_read_unknown_rule_set_or_hand_kind_is_one_line_before_reading(capsys) -> None:
+    assert main(["read", "no-such-photo.jpg", "--rules", "riichi"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fanscan: error: unknown rule set 'riichi'") and err.count("\n") == 1
+    with pytest.raises(SystemExit) as stop:
+        main(["read", str(SAMPLE_PATH), "--hand", "standing"])
+    assert stop.value.code == 2

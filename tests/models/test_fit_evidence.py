@@ -57,3 +57,56 @@ def test_layout_events_count_what_true_layouts_show_with_one_imagined_case_each_
     assert events["claimed_not_set"] == pytest.approx(math.log(1 / 3))  # 0 of 1 claimed groups
     assert events["stray_back"] == pytest.approx(math.log(1 / 4))  # 0 of 2 backs
     assert events["flower_in_group"] == pytest.approx(math.log(2 / 4))  # 1 of 2 flowers
+
+
+def _tile(x: float, code: str) -> TileReading:
+    box = np.float32([[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]])
+    return TileReading(code, 0.9, box, 0.0, False, x + 15)
+
+
+def test_real_truth_matches_upright_boxes_and_leaves_what_the_labels_cannot_say_unknown() -> None:
+    from fanscan.models.hand_cases import UNKNOWN, _outside_the_labels, truth_by_boxes
+
+    readings = [_tile(0, "1m"), _tile(31, "2m"), _tile(62, "P"), _tile(500, "5p"), _tile(93, "back")]
+    labels = [np.float32([[x - 2, -3], [x + 32, -3], [x + 32, 44], [x - 2, 44]]) for x in (0, 31)]
+    matched = truth_by_boxes(readings, labels, ["1m", "2s"])
+    assert matched == ["1m", "2s", None, None, None]  # whole-tile boxes still match the face's box
+    truth = _outside_the_labels(readings, matched, labels, ["1m", "2s"])
+    # the box of no tile beside the labelled ones is no tile; one far off, or read face-down when
+    # the labels know no backs, cannot be told
+    assert truth == ["1m", "2s", None, UNKNOWN, UNKNOWN]
+
+
+def test_describe_names_the_seeds_and_folds_the_evidence_was_fitted_on() -> None:
+    from fanscan.models.fit_evidence import describe
+
+    scene = _case("1m 2m 3m 7s 8s 9s E E 6m 7m 8m | 4p 5p* 6p")
+    cases = [HandCase(f"scene{seed}", scene.readings, scene.right, scene.up, scene.rows, (1, 1), [], {})
+             for seed in (20004, 20001)]
+    cases.append(HandCase("realphoto", scene.readings, scene.right, scene.up, scene.rows, (1, 1), [], None))
+    out = describe(cases)
+    assert out["generated_scenes"] == {"count": 2, "seeds": "20001-20004"}
+    assert out["real_photos"]["count"] == 1 and len(out["real_photos"]["source_folds"]) == 1
+
+
+def test_cases_from_generated_scenes_carry_the_truth_and_fit_into_evidence(tmp_path) -> None:
+    from fanscan.datasets import tile_art
+    from fanscan.models import hand_cases
+    from fanscan.models.fit_evidence import fit
+    from fanscan.vision.classifier import default_classifier
+    from fanscan.vision.evidence import Evidence
+
+    if not tile_art.available_styles():
+        pytest.skip("no tile art to render scenes with")
+    cases = list(hand_cases.scene_cases([2032, 2033], default_classifier()))
+    assert len(cases) == 2 and all(c.hand is not None for c in cases)
+    for case in cases:  # nearly every box lies on a true tile, and most read as it
+        known = [t for t in case.truth if t is not None]
+        assert len(known) >= 0.9 * len(case.readings)
+        assert sum(r.code == t for r, t in zip(case.readings, case.truth)) >= 0.8 * len(known)
+    hand_cases.save(cases, tmp_path / "cases.pkl")
+    again = hand_cases.load(tmp_path / "cases.pkl")
+    assert [c.truth for c in again] == [c.truth for c in cases]
+    evidence, report = fit(again)
+    assert Evidence.from_json(evidence.to_json()) == evidence
+    assert report["scenes"] == 2 and report["boxes"] == sum(len(c.readings) for c in cases)

@@ -110,7 +110,7 @@ def test_a_box_of_no_tile_is_left_out_of_a_hand_too_long() -> None:
     best = _read(tiles)[0]
     assert best.satisfied and 11 not in best.kept and tile_count(best.layout.hand) == 14
     (change,) = best.changes
-    assert change.taken is None and change.reason.startswith("the hand is possible without it")
+    assert change.taken is None and change.reason.startswith("the hand is possible only without it")
 
 
 def test_a_box_likelier_no_tile_is_left_out_even_when_nothing_asks_it() -> None:
@@ -205,3 +205,25 @@ def test_hand_rules_come_from_the_rule_set() -> None:
         hand_rules("mcr", "standing")  # type: ignore[arg-type]
     with pytest.raises(FanscanError, match="unknown rule set"):
         hand_rules("riichi-ish")
+
+
+def test_a_photo_of_more_tiles_than_any_hand_asks_only_for_the_copies() -> None:
+    # 40 tiles of a wall: no reading within the budget has 14 or 17 tiles, so the search lays out
+    # two readings (as made, and mending only faces read more often than a set holds them), not hundreds.
+    codes = " ".join(["1m 2m 3m 4m 5m 6m 7m 8m 9m 1p"] * 4)
+    tiles = _hand(codes)
+    tiles[0] = replace(tiles[0], confidence=0.6, candidates=(("1m", 0.6), ("1s", 0.3)))
+    tiles += _hand("1m")  # a fifth 1m, far to the right
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    search = interpret._Search(tiles, right, up, rows_and_groups(tiles, right, up), (4000, 1000), WIN, EVIDENCE)
+    assert not search._sizes_reachable()
+    best = search.run(3)[0]
+    assert not best.satisfied and search.layouts <= 2  # the reading as made, and the one mended
+    assert [r.code for r in best.readings].count("1m") == 4 and best.readings[0].code == "1s"
+
+
+def test_the_hand_size_registry_agrees_with_every_rule_set() -> None:
+    from fanscan.scoring.ruleset import HAND_SIZES, RULESETS, get_ruleset
+
+    assert set(HAND_SIZES) == set(RULESETS)
+    assert all(HAND_SIZES[name] == get_ruleset(name).hand_size for name in RULESETS)

@@ -115,13 +115,15 @@ class FakeReader:
         self.reading = reading or fake_reading()
         self.delay = delay
         self.calls: list[bytes] = []
+        self.rules: list[str | None] = []
         self.in_flight = 0
         self.most_in_flight = 0
         self._lock = threading.Lock()
 
-    def __call__(self, data: bytes) -> dict[str, Any]:
+    def __call__(self, data: bytes, rules: str | None = None) -> dict[str, Any]:
         with self._lock:
             self.calls.append(data)
+            self.rules.append(rules)
             self.in_flight += 1
             self.most_in_flight = max(self.most_in_flight, self.in_flight)
         try:

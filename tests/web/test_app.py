@@ -47,6 +47,19 @@ def test_app_read_returns_the_readers_json(
     assert reader.calls == [photo]
 
 
+def test_app_read_passes_the_rule_set_to_the_reader_and_refuses_an_unknown_one(
+    client: TestClient, reader: FakeReader, photo: bytes
+) -> None:
+    files = {"photo": ("hand.png", photo, "image/png")}
+    assert client.post("/api/read", files=files, data={"rules": "other"}).status_code == 200
+    assert client.post("/api/read", files=files).status_code == 200
+    assert reader.rules == ["other", None]
+    refused = client.post("/api/read", files=files, data={"rules": "riichi"})
+    assert refused.status_code == 400
+    assert refused.json() == {"detail": "unknown rule set 'riichi' (available: mcr, other)", "code": "unknown_rules"}
+    assert len(reader.calls) == 2  # refused before reading
+
+
 def test_app_read_accepts_jpeg(client: TestClient, reader: FakeReader) -> None:
     import io
 

@@ -1,0 +1,56 @@
+"""The doubts a reading reports: most important first, at most five, each naming its tile."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+from fanscan.vision import doubts, interpret
+from fanscan.vision.detections import TileReading
+from fanscan.vision.geometry import hand_frame, rows_and_groups
+from fanscan.vision.layout import analyse
+
+RULES = interpret.HandRules((14,), "win")
+
+
+def _row(codes: str, confidence: float = 0.99) -> list[TileReading]:
+    """Touching tiles in a row, the last one apart (the winning tile)."""
+    out = []
+    tokens = codes.split()
+    for k, code in enumerate(tokens):
+        x = 31 * k + (12 if k == len(tokens) - 1 else 0)
+        box = np.float32([[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]])
+        out.append(TileReading(code, confidence, box, 0.0, False, x + 15, ((code, confidence),)))
+    return out
+
+
+def _read(readings: list[TileReading], satisfied: bool = True,
+          corrections: list[interpret.Change] | None = None) -> interpret.HandRead:
+    right, up = hand_frame(np.stack([r.box for r in readings]))
+    rows = rows_and_groups(readings, right, up)
+    hand_layout = analyse(readings, right, up, rows)
+    best = interpret.Interpretation(readings, tuple(range(len(readings))), rows, hand_layout, 0.0,
+                                    satisfied, Counter())
+    return interpret.HandRead(readings, rows, hand_layout, corrections or [], [], best)
+
+
+def test_at_most_five_doubts_the_least_sure_tiles_first() -> None:
+    readings = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m")
+    for k, i in enumerate((2, 4, 6, 8, 10, 12, 13)):
+        readings[i] = replace(readings[i], confidence=0.3 + 0.03 * k)
+    said = doubts.ranked(_read(readings), RULES, [])
+    assert len(said) == doubts.MAX_DOUBTS
+    assert "with only 30% confidence" in said[0] and "with only 42% confidence" in said[4]
+
+
+def test_a_hand_no_likely_reading_makes_is_said_first_then_what_the_search_changed() -> None:
+    readings = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 1s")
+    readings[0] = replace(readings[0], confidence=0.2)
+    change = interpret.Change(5, "8p", 0.5, "6p", 0.3, "that completes the hand")
+    said = doubts.ranked(_read(readings, satisfied=False, corrections=[change]), RULES, [])
+    assert said[0].startswith("The tiles as read make no complete hand of 14 tiles")
+    assert "(1m (20%)" in said[0]  # the least sure tiles are named
+    assert said[1] == ("The 6th tile of the concealed tiles looks most like 8p (50%) but was taken as 6p "
+                       "(30%) because that completes the hand: check that tile.")
+    assert any("with only 20% confidence" in d for d in said[2:])
