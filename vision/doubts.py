@@ -15,6 +15,7 @@ import math
 from fanscan.vision import annotate, interpret
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.hand_region import STRAY_CLUSTER
+from fanscan.vision.hand_rules import HandRules
 from fanscan.vision.interpret import HandRead
 
 
@@ -98,7 +99,7 @@ def runner_up_alternatives(read: HandRead) -> list[tuple[str, dict]]:
             for other, odds in _runner_ups(read) if read.best is not None]
 
 
-def unsatisfied_doubts(read: HandRead, rules: interpret.HandRules, readings: list[TileReading]) -> list[str]:
+def unsatisfied_doubts(read: HandRead, rules: HandRules, readings: list[TileReading]) -> list[str]:
     """A sentence when no reading the search could afford is the hand the rules ask for, naming
     the least sure tiles (where a misreading most likely hides)."""
     if read.best is None or read.best.satisfied or rules.kind == "any" or not readings:
@@ -136,7 +137,7 @@ MAX_DOUBTS = 5
 """A reading says at most this many doubts: a player acts on a few, most important first."""
 
 
-def ranked(read: HandRead, rules: interpret.HandRules, apart: list[TileReading]) -> list[str]:
+def ranked(read: HandRead, rules: HandRules, apart: list[TileReading]) -> list[str]:
     """The reading's doubts, most important first, at most ``MAX_DOUBTS`` of them: a hand no
     likely reading makes, the tiles the search took as another face, a runner-up reading nearly
     as likely, the boxes left out, the layout's guesses, the tiles read unsurely (the least sure

@@ -23,12 +23,8 @@ from __future__ import annotations
 
 import io
 import os
-import sys
-import tempfile
-import threading
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +33,7 @@ import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
 from fanscan.errors import FanscanError
+from fanscan.vision import pixel_modes
 from fanscan.vision.numeric import median
 
 MAX_PIXELS = 120_000_000
@@ -47,12 +44,10 @@ MAX_FILE_BYTES = 200 * 1024 * 1024
 
 MEGABYTE = 1024 * 1024
 _DCT_SCALES = (8, 4, 2, 1)
-_STRIP_ROWS = 512
 """Rows converted to BGR at a time (a 12,000-pixel-wide strip is 18 MB in 8-bit RGB)."""
 
 # Bytes a pixel takes in PIL's memory for each mode (RGB is stored in 4 bytes); others take 4.
 _PIL_PIXEL_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2, "I;16N": 2}
-_HIGH_DEPTH_MODES = ("I;16", "I;16B", "I;16L", "I;16N", "I", "F")
 
 
 @dataclass(frozen=True)
@@ -209,7 +204,7 @@ class Photo:
         if decoded != out:
             # Shrunk in PIL's mode; "1" and "P" are turned into BGR at full size first.
             shrunk = decoded * 3 if self.mode in ("1", "P", "PA") else out * _PIL_PIXEL_BYTES.get(self.mode, 4)
-        strip = min(out_h, _STRIP_ROWS) * out_w * 8
+        strip = min(out_h, pixel_modes.STRIP_ROWS) * out_w * 8
         turned = out * 3 if self.orientation in _ARRAY_ORIENTATION_OPS else 0
         return decoded, native + shrunk + out * 3 + strip + turned
 
@@ -256,7 +251,7 @@ class Photo:
         fails. The same DCT scaling as PIL's draft mode with neither PIL's 4-byte pixels nor the
         copy and colour conversion after it: a 12 MP photo at 1/2 in 35-45 ms instead of 100-110 ms
         in a fresh process."""
-        with _c_stderr_captured() as complaints:
+        with pixel_modes.c_stderr_captured() as complaints:
             array = cv2.imdecode(np.frombuffer(self.data, np.uint8),
                                  _OPENCV_REDUCED[scale] | cv2.IMREAD_IGNORE_ORIENTATION)
         if array is None or array.ndim != 3 or complaints:
@@ -282,19 +277,19 @@ class Photo:
             if scale > 1 and image.format == "JPEG":
                 image.draft("RGB", (stored_w // scale, stored_h // scale))
             image.load()
-            top = _top_level(image)
+            top = pixel_modes.top_level(image)
             if image.size == stored_target:
-                array = _bgr_in_strips(image, top)
+                array = pixel_modes.bgr_in_strips(image, top)
             elif image.mode in ("1", "P", "PA"):  # PIL would shrink these by nearest pixel
-                array = cv2.resize(_bgr_in_strips(image, top), stored_target, interpolation=cv2.INTER_AREA)
+                array = cv2.resize(pixel_modes.bgr_in_strips(image, top), stored_target, interpolation=cv2.INTER_AREA)
             else:
-                array = _bgr_in_strips(image.resize(stored_target, Image.Resampling.BOX), top)
+                array = pixel_modes.bgr_in_strips(image.resize(stored_target, Image.Resampling.BOX), top)
             del image
         except FanscanError:
             raise
         except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
             raise FanscanError(
-                "unreadable_image", f"{self.name} could not be decoded ({_reason(error)})"
+                "unreadable_image", f"{self.name} could not be decoded ({pixel_modes.reason(error)})"
             ) from None
         turn = _ARRAY_ORIENTATION_OPS.get(self.orientation)
         return turn(array) if turn is not None else array
@@ -321,68 +316,6 @@ class Photo:
         return cv2.warpPerspective(
             image, matrix, (out_w, out_h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
         )
-
-
-_stderr_lock = threading.Lock()
-
-
-@contextmanager
-def _c_stderr_captured() -> Iterator[list[bytes]]:
-    """While inside, what C code writes to the process's stderr (file descriptor 2) goes to a
-    temporary file instead; on leaving, the list holds it (empty when nothing was written).
-    Anything another thread writes to stderr meanwhile (a few ms) is caught with it."""
-    captured: list[bytes] = []
-    with _stderr_lock, tempfile.TemporaryFile() as sink:
-        sys.stderr.flush()
-        saved = os.dup(2)
-        os.dup2(sink.fileno(), 2)
-        try:
-            yield captured
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            sink.seek(0)
-            text = sink.read()
-            if text:
-                captured.append(text)
-
-
-def _reason(error: BaseException) -> str:
-    text = str(error).strip().rstrip(".")
-    return text.split("\n")[0] if text else type(error).__name__
-
-
-def _top_level(image: Image.Image) -> float:
-    """The brightest value of a 16-bit, 32-bit or float picture (white in its 8-bit copy); 255 else."""
-    if image.mode not in _HIGH_DEPTH_MODES:
-        return 255.0
-    low, high = image.getextrema()
-    return max(float(high), 1.0)
-
-
-def _bgr_in_strips(image: Image.Image, top: float) -> np.ndarray:
-    """The picture as BGR uint8, converted ``_STRIP_ROWS`` rows at a time into one array."""
-    width, height = image.size
-    out = np.empty((height, width, 3), np.uint8)
-    for y in range(0, height, _STRIP_ROWS):
-        strip = _to_rgb(image.crop((0, y, width, min(height, y + _STRIP_ROWS))), top)
-        cv2.cvtColor(np.asarray(strip), cv2.COLOR_RGB2BGR, dst=out[y : y + strip.height])
-    return out
-
-
-def _to_rgb(image: Image.Image, top: float = 255.0) -> Image.Image:
-    """RGB from any mode: transparent parts over white, CMYK converted, 16-bit, 32-bit and float
-    grey scaled so that ``top`` is white."""
-    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
-        rgba = image.convert("RGBA")
-        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        return Image.alpha_composite(background, rgba).convert("RGB")
-    if image.mode in _HIGH_DEPTH_MODES:
-        array = np.asarray(image, dtype=np.float32) * np.float32(255.0 / top)
-        return Image.fromarray(np.clip(array, 0, 255).astype(np.uint8)).convert("RGB")
-    if image.mode != "RGB":
-        return image.convert("RGB")
-    return image
 
 
 _HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs",

@@ -34,20 +34,15 @@ import heapq
 import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
 import numpy as np
-from fanscan.scoring.decompose import FORMS, waiting_tiles
-from fanscan.scoring.decompose import readings as hand_readings
-from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import BACK, CLASS_LABELS, TILE_CODES
 from fanscan.vision import layout
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.evidence import Evidence, box_features, face_probabilities, load_evidence
+from fanscan.vision.hand_rules import HandRules, copies_allowed, hand_rules, satisfies
 
-from fanscan.errors import FanscanError
 
-HandKind = Literal["win", "waiting", "any"]
 _FLOWERS = frozenset(TILE_CODES[34:])
 MAX_LAYOUTS = 300
 """At most this many readings are laid out per photo (each costs a layout and a decomposition):
@@ -62,30 +57,6 @@ ALTERNATIVES_WITHIN = math.log(10)
 as likely (nats): what the reader offers as alternatives and weighs its doubts by."""
 MIN_FACE_PROBABILITY = 1e-5
 """Faces less likely than this are no option (they would only ever be taken past the budget)."""
-
-
-@dataclass(frozen=True)
-class HandRules:
-    """The hands a reading may be: complete ``sizes`` (kongs counted as three) and the kind."""
-
-    sizes: tuple[int, ...]
-    kind: HandKind = "win"
-
-
-SIXTEEN_TILE_GAMES = 17
-"""The complete size of the 16-tile games (Taiwanese): read, though no rule set here scores them."""
-
-
-def hand_rules(rules: str | None = None, kind: HandKind = "win") -> HandRules:
-    """The hand sizes of rule set ``rules`` (every rule set's, and the 16-tile games', when None)."""
-    from fanscan.scoring.ruleset import HAND_SIZES, get_ruleset
-
-    if kind not in ("win", "waiting", "any"):
-        raise FanscanError("bad_option", f"a hand is win, waiting or any, not {kind!r}")
-    if rules is not None:
-        return HandRules((get_ruleset(rules).hand_size,), kind)
-    sizes = set(HAND_SIZES.values()) | {SIXTEEN_TILE_GAMES}
-    return HandRules(tuple(sorted(sizes)), kind)
 
 
 @dataclass(frozen=True)
@@ -124,50 +95,6 @@ class _Option:
     code: str | None
     probability: float  # the classifier's (untempered) probability of the face; P(no tile) for None
     cost: float
-
-
-def copies_allowed(code: str) -> int:
-    """How many tiles of this face a set holds (face-down tiles: any number)."""
-    if code == BACK:
-        return 10**6
-    return 1 if code in _FLOWERS else 4
-
-
-def tile_count(hand: dict) -> int:
-    """The hand JSON's playing tiles, kongs counted as three."""
-    return len(hand.get("concealed", [])) + 3 * len(hand.get("melds", []))
-
-
-def is_complete(hand: dict) -> bool:
-    """Whether the hand JSON is a possible, complete hand (any tile count, kongs counted as 3)."""
-    count = tile_count(hand)
-    if count % 3 != 2 or hand.get("win_tile") is None:
-        return False
-    try:
-        return bool(hand_readings(Hand.from_json(hand, size=count)))
-    except FanscanError:
-        return False
-
-
-def is_waiting(hand: dict) -> bool:
-    """Whether the hand JSON (its winning tile counted as a concealed tile) waits on some tile."""
-    count = tile_count(hand)
-    if count % 3 != 1:
-        return False
-    try:
-        waiting = Hand.from_json({**hand, "win_tile": None}, size=count, win_tile=False)
-        return bool(waiting_tiles(waiting, FORMS))
-    except FanscanError:
-        return False
-
-
-def satisfies(hand: dict, rules: HandRules) -> bool:
-    """Whether the hand JSON is a hand ``rules`` allow."""
-    if rules.kind == "any":
-        return True
-    if rules.kind == "waiting":
-        return tile_count(hand) + 1 in rules.sizes and is_waiting(hand)
-    return tile_count(hand) in rules.sizes and is_complete(hand)
 
 
 def options(readings: list[TileReading], image_size: tuple[int, int], evidence: Evidence,

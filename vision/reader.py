@@ -29,10 +29,11 @@ from typing import Any
 
 import cv2
 import numpy as np
-from fanscan.vision import doubts, finder, flowers, geometry, hand_region, interpret, layout
+from fanscan.vision import doubts, finder, flowers, geometry, hand_region, layout
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
+from fanscan.vision.hand_rules import HandKind, HandRules, hand_rules
 from fanscan.vision.interpret import HandRead, read_hand
 from fanscan.vision.locate import CROP_MIN_SIDE, find_scale, locate
 from fanscan.vision.photo_reading import FoundTile, PhotoReading, _write_image, hand_of_layout
@@ -64,7 +65,7 @@ def _the_hand(readings: list[TileReading], up: np.ndarray, one_hand: bool) -> tu
 
 
 def _photo_reading(photo: Photo, read: HandRead, apart: list[TileReading],
-                   rules: interpret.HandRules) -> PhotoReading:
+                   rules: HandRules) -> PhotoReading:
     """The answer: the hand's tiles (with their groups) then those apart, the hand, the other
     readings and the doubts."""
     hand_layout = read.layout
@@ -114,7 +115,7 @@ def read_photo(
     one_hand: bool = True,
     flower_looks: bool | FlowerLooks = True,
     rules: str | None = None,
-    hand: interpret.HandKind = "win",
+    hand: HandKind = "win",
 ) -> PhotoReading:
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
     ``image_too_large`` or ``no_tiles``. The hand is the rows of touching tiles nearest the camera
@@ -128,7 +129,7 @@ def read_photo(
     ``waiting`` to win (one tile short), or ``any`` (no size asked).
     ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
     ``FlowerLooks`` gives them with other models (the shipped ones by default)."""
-    hand_rules = interpret.hand_rules(rules, hand)
+    wanted = hand_rules(rules, hand)
     photo = load_photo(source)
     small, detections = locate(photo)
     if len(detections) == 0:
@@ -148,10 +149,10 @@ def read_photo(
     if len(probed) > len(readings):
         readings, rows = probed, geometry.rows_and_groups(probed, right, up)
     if one_hand:
-        read = interpret_hand(readings, right, up, rows, photo.size, hand_rules)
+        read = interpret_hand(readings, right, up, rows, photo.size, wanted)
     else:
         read = HandRead(readings, rows, layout.analyse(readings, right, up, rows), [], [])
-    reading = _photo_reading(photo, read, apart, hand_rules)
+    reading = _photo_reading(photo, read, apart, wanted)
     if debug_dir is not None:
         scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
         crops = [photo.crop_quad(r.box, CROP_W, CROP_H, scale) for r in read.readings]

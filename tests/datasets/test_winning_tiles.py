@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from fanscan.datasets.scenes import random_winning_tiles
 from fanscan.scoring.tiles import TILE_CODES
-from fanscan.vision.interpret import is_complete
+from fanscan.vision.hand_rules import is_complete
 
 
 @pytest.mark.parametrize("n_sets", [4, 5])

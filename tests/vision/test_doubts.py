@@ -7,11 +7,12 @@ from dataclasses import replace
 
 import numpy as np
 from fanscan.vision import doubts, interpret
+from fanscan.vision.hand_rules import HandRules
 from fanscan.vision.detections import TileReading
 from fanscan.vision.geometry import hand_frame, rows_and_groups
 from fanscan.vision.layout import analyse
 
-RULES = interpret.HandRules((14,), "win")
+RULES = HandRules((14,), "win")
 
 
 def _row(codes: str, confidence: float = 0.99) -> list[TileReading]:

@@ -15,7 +15,8 @@ import pytest
 from fanscan.vision import interpret
 from fanscan.vision.detections import TileReading
 from fanscan.vision.evidence import FEATURES, Evidence, LayoutEvidence, TileEvidence
-from fanscan.vision.interpret import HandRules, copies_allowed, hand_rules, is_complete, is_waiting, tile_count
+from fanscan.vision.hand_rules import (
+    SIXTEEN_TILE_GAMES, HandRules, copies_allowed, hand_rules, is_complete, is_waiting, tile_count)
 from fanscan.vision.geometry import hand_frame, rows_and_groups
 
 from fanscan.errors import FanscanError
@@ -199,7 +200,7 @@ def test_no_readings_means_no_interpretations() -> None:
 
 def test_hand_rules_come_from_the_rule_set() -> None:
     assert hand_rules("mcr").sizes == (14,)
-    assert hand_rules(None).sizes == (14, interpret.SIXTEEN_TILE_GAMES)
+    assert hand_rules(None).sizes == (14, SIXTEEN_TILE_GAMES)
     assert hand_rules("sichuan", "waiting") == HandRules((14,), "waiting")
     with pytest.raises(FanscanError, match="win, waiting or any"):
         hand_rules("mcr", "standing")  # type: ignore[arg-type]

@@ -56,7 +56,7 @@ def test_reader_reads_the_layout(scene, reading) -> None:
 
 def test_reader_doubts_name_the_uncertain_tile(reading) -> None:
     uncertain = [t for t in reading.tiles if t.confidence < 0.6]
-    from fanscan.vision.interpret import is_complete
+    from fanscan.vision.hand_rules import is_complete
 
     if not is_complete(reading.hand.to_json()):  # the template classifier reads its 3m as 8m
         assert any("make no complete hand" in d and "check the least sure tiles" in d for d in reading.doubts)
