@@ -44,7 +44,6 @@ MAX_FILE_BYTES = 200 * 1024 * 1024
 
 MEGABYTE = 1024 * 1024
 _DCT_SCALES = (8, 4, 2, 1)
-"""Rows converted to BGR at a time (a 12,000-pixel-wide strip is 18 MB in 8-bit RGB)."""
 
 # Bytes a pixel takes in PIL's memory for each mode (RGB is stored in 4 bytes); others take 4.
 _PIL_PIXEL_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2, "I;16N": 2}

@@ -22,6 +22,7 @@ import numpy as np
 from PIL import Image
 
 STRIP_ROWS = 512
+"""Rows converted to BGR at a time (a 12,000-pixel-wide strip is 18 MB in 8-bit RGB)."""
 HIGH_DEPTH_MODES = ("I;16", "I;16B", "I;16L", "I;16N", "I", "F")
 
 
