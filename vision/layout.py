@@ -139,7 +139,8 @@ def analyse(
     """Group the readings and work out the declared hand, with doubts and alternative readings.
     ``rows`` (from ``rows_and_groups``, which needs only the boxes) saves working them out again
     when the same tiles are analysed with other codes. ``complete=False``: the hand is not meant
-    to be complete (one waiting to win), so its tile count is no doubt."""
+    to be complete (one waiting to win), so neither its tile count nor a missing winning tile is
+    a doubt."""
     if not readings:
         return HandLayout((), _empty_hand(), (), ("No tiles were found.",), ())
     if rows is None:
@@ -264,6 +265,8 @@ def analyse(
         hand["concealed"] = [c for c in hand["concealed"] if c != BACK]
     if win is not None:
         hand["win_tile"] = codes[win]
+    elif hand["concealed"] and not complete:
+        hand["win_tile"] = hand["concealed"][-1]  # a waiting hand has none; the JSON wants a tile
     elif hand["concealed"]:
         last = hand["concealed"][-1]
         hand["win_tile"] = last

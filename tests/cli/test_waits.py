@@ -33,3 +33,40 @@ def test_waits_not_waiting(capsys: pytest.CaptureFixture[str]) -> None:
 def test_waits_rejects_complete_hand(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["waits", "123m456p789s123sEE"]) == 1
     assert "a waiting hand here has 13" in capsys.readouterr().err
+
+
+def _photo_of(groups: list, path) -> None:
+    from fanscan.datasets.scenes import generate_scene
+
+    path.write_bytes(generate_scene(2032, size=(1280, 960), style="xmahjongg-real", groups=groups).jpeg)
+
+
+def test_waits_reads_a_photo_of_a_waiting_hand(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from fanscan.datasets import tile_art
+    from fanscan.datasets.scenes import SceneGroup
+
+    if "xmahjongg-real" not in tile_art.available_styles():
+        pytest.skip("xmahjongg not installed")
+    # The sample's hand less its winning tile: 234m 23s 55p, a chow of 234p, a concealed red
+    # dragon kong and a flower, waiting on 1s or 4s (4s makes the mixed triple chow).
+    photo = tmp_path / "waiting.jpg"
+    _photo_of([SceneGroup("concealed", ("2m", "3m", "4m", "2s", "3s", "5p", "5p")),
+               SceneGroup("chow", ("3p", "2p", "4p"), 0), SceneGroup("concealed_kong", ("C",) * 4),
+               SceneGroup("flowers", ("4f",))], photo)
+    assert main(["waits", str(photo), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert [w["tile"] for w in obj["waits"]] == ["1s", "4s"]
+    assert obj["waits"][1]["discard"]["total"] > obj["waits"][0]["discard"]["total"]
+    assert obj["reading"]["doubts"] == [] and len(obj["reading"]["tiles"]) == 15
+    assert main(["waits", str(photo)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"{photo} (read as [234p][CCCC]234m23s55p+4f): waits on 2 tiles")
+
+
+def test_waits_photo_of_a_complete_hand_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    from fanscan.vision.samples import SAMPLE_PATH
+
+    assert main(["waits", str(SAMPLE_PATH)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"fanscan: error: {SAMPLE_PATH} does not read as a waiting hand: ")
+    assert "make no hand waiting to win of 13 tiles" in err and err.count("\n") == 1
