@@ -9,6 +9,7 @@ import pytest
 
 from fanscan.models.fit_evidence import fit_logistic, fit_temperature, layout_events
 from fanscan.models.hand_cases import HandCase
+from tile_rows import tile_row
 from fanscan.vision.detections import TileReading
 from fanscan.vision.geometry import hand_frame, rows_and_groups
 
@@ -34,17 +35,7 @@ def test_fit_temperature_recovers_how_overconfident_the_probabilities_are() -> N
 
 
 def _case(spec: str) -> HandCase:
-    tiles, x = [], 0.0
-    for token in spec.split():
-        if token == "|":
-            x += 12
-            continue
-        sideways = token.endswith("*")
-        code = token.rstrip("*")
-        w, h = (40.0, 30.0) if sideways else (30.0, 40.0)
-        box = np.float32([[x, 0], [x + w, 0], [x + w, h], [x, h]])
-        tiles.append(TileReading(code, 0.9, box, 0.0, sideways, x + w / 2))
-        x += w + 1
+    tiles = tile_row(spec, sure=0.9)
     right, up = hand_frame(np.stack([t.box for t in tiles]))
     return HandCase("t", tiles, right, up, rows_and_groups(tiles, right, up), (800, 100),
                     [t.code for t in tiles], {})

@@ -20,8 +20,8 @@ from fanscan.vision.hand_rules import (
 from fanscan.vision.geometry import hand_frame, rows_and_groups
 
 from fanscan.errors import FanscanError
+from tile_rows import tile_row
 
-W, H = 30.0, 40.0
 EVENT = math.log(0.01)
 _WEIGHTS = tuple(2.0 if name == "finder_logit" else 0.0 for name in FEATURES)
 EVIDENCE = Evidence(  # a tile's probability is its finder score (logit / 2 * 2, within the model's range)
@@ -32,20 +32,7 @@ WIN = HandRules((14, 17), "win")
 
 
 def _hand(spec: str, sure: float = 0.99) -> list[TileReading]:
-    """Tiles in a row, each read at ``sure``: groups apart at each '|' (the winning tile after the
-    last), a code ending in '*' lying sideways (a claimed tile)."""
-    tiles, x = [], 0.0
-    for token in spec.split():
-        if token == "|":
-            x += 12
-            continue
-        sideways = token.endswith("*")
-        code = token.rstrip("*")
-        w, h = (H, W) if sideways else (W, H)
-        box = np.float32([[x, 100], [x + w, 100], [x + w, 100 + h], [x, 100 + h]])
-        tiles.append(TileReading(code, sure, box, 0.0, sideways, x + w / 2, ((code, sure),), finder_score=0.999))
-        x += w + 1
-    return tiles
+    return tile_row(spec, sure)
 
 
 def _doubt(tile: TileReading, confidence: float, *guesses: tuple[str, float]) -> TileReading:
