@@ -10,7 +10,8 @@
 2. The faces' temperature: the one that makes the classifier's probabilities of the true faces
    likeliest (a one-dimensional search over log T).
 3. The layout's events: how often the true layouts of the generated scenes show each (a claimed
-   group that is no set, a back in no concealed kong, a flower in a group of suit tiles), with
+   group that is no set, a group with a back that is no concealed kong, a back in no concealed
+   kong, a flower in a group of suit tiles), with
    one imagined case each way (Laplace), as log probabilities.
 4. The tile prior: the box model is fitted per box, but leaving out a true tile loses the hand
    while a box of no tile kept can still be left out by the search when the hand needs it. So
@@ -107,6 +108,9 @@ def layout_events(cases: list[HandCase]) -> dict[str, float]:
             if group.role != "flowers" and any(readings[m].sideways for m in group.members):
                 chances["claimed_not_set"] += 1
                 seen["claimed_not_set"] += group.role != "meld"
+            if any(readings[m].code == BACK for m in group.members):
+                chances["back_group_not_kong"] += 1
+                seen["back_group_not_kong"] += group.role != "concealed_kong"
         for i, r in enumerate(readings):
             if r.code == BACK:
                 chances["stray_back"] += 1
@@ -118,7 +122,7 @@ def layout_events(cases: list[HandCase]) -> dict[str, float]:
             if flowers < len(group):
                 seen["flower_in_group"] += flowers
     return {k: float(np.log((seen[k] + 1) / (chances[k] + 2)))
-            for k in ("claimed_not_set", "stray_back", "flower_in_group")}
+            for k in ("claimed_not_set", "back_group_not_kong", "stray_back", "flower_in_group")}
 
 
 def _key(hand: dict) -> tuple:

@@ -9,8 +9,8 @@ Three kinds, all in ``models/reading_evidence.json`` (its sidecar says what they
 2. ``TileEvidence.face_log_probs``: each face's log probability, the classifier's probabilities
    sharpened or softened by a fitted temperature (calibrated on tiles of photos it never saw).
 3. ``LayoutEvidence``: the log probability that a true hand's layout shows each thing a misread
-   one often does (a claimed group that is no set, a back in no concealed kong, a flower inside a
-   group of suit tiles), from how often the true layouts of the fitting photos show it; and the
+   one often does (a claimed group that is no set, a group with a back that is no concealed kong,
+   a back in no concealed kong, a flower inside a group of suit tiles), from how often the true layouts of the fitting photos show it; and the
    largest total cost (nats) the search may spend mending a reading, fitted for exact hands.
 """
 
@@ -138,6 +138,7 @@ class LayoutEvidence:
     """Log probabilities (<= 0) of layout events in true hands, and the mending budget."""
 
     claimed_not_set: float
+    back_group_not_kong: float
     stray_back: float
     flower_in_group: float
     max_cost: float

@@ -6,7 +6,8 @@ all. An option's cost is its negative log probability under the fitted evidence
 against the likeliest face's, so that a tile whose face is in doubt is still surely a tile),
 counted from the candidate's likeliest option, so the reading as the classifier read it costs
 nothing. A reading (one option per candidate) also pays the layout's costs: a claimed group that is
-no set, a back in no concealed kong, a flower inside a group of suit tiles. The search:
+no set, a group with a back that is no concealed kong, a back in no concealed kong, a flower
+inside a group of suit tiles. The search:
 
 1. ``options``: each candidate's options, cheapest first, none dearer than the mending budget.
 2. Readings are taken in order of their options' total cost (best-first over the options' ranks:
@@ -145,11 +146,14 @@ def _rows_without(rows: list[list[list[int]]], dropped: set[int]) -> list[list[l
 def layout_events(readings: list[TileReading], hand_layout: HandLayout,
                   rows: list[list[list[int]]]) -> Counter[str]:
     """How often the layout shows each event the evidence prices: a claimed group that is no
-    set, a back in no concealed kong, a flower in a row's group beside a tile that is no flower."""
+    set, a group holding a face-down tile that is no concealed kong, a back in no concealed kong,
+    a flower in a row's group beside a tile that is no flower."""
     events: Counter[str] = Counter()
     for group in hand_layout.groups:
         if group.role != "flowers" and group.role != "meld" and any(readings[m].sideways for m in group.members):
             events["claimed_not_set"] += 1
+        if group.role != "concealed_kong" and any(readings[m].code == BACK for m in group.members):
+            events["back_group_not_kong"] += 1
     for i, r in enumerate(readings):
         g = hand_layout.group_of[i] if i < len(hand_layout.group_of) else -1
         if r.code == BACK and (g < 0 or hand_layout.groups[g].role != "concealed_kong"):
@@ -167,6 +171,7 @@ def layout_cost(events: Counter[str], evidence: Evidence) -> float:
 
 _EVENT_REASONS = {
     "claimed_not_set": "a group with a sideways (claimed) tile is a set",
+    "back_group_not_kong": "a group with a face-down tile is a concealed kong",
     "stray_back": "a face-down tile lies only in a concealed kong",
     "flower_in_group": "a flower does not lie in a set",
 }

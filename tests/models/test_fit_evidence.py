@@ -47,6 +47,7 @@ def test_layout_events_count_what_true_layouts_show_with_one_imagined_case_each_
     events = layout_events(cases)
     assert events["claimed_not_set"] == pytest.approx(math.log(1 / 3))  # 0 of 1 claimed groups
     assert events["stray_back"] == pytest.approx(math.log(1 / 4))  # 0 of 2 backs
+    assert events["back_group_not_kong"] == pytest.approx(math.log(1 / 3))  # 0 of 1 groups with a back
     assert events["flower_in_group"] == pytest.approx(math.log(2 / 4))  # 1 of 2 flowers
 
 

@@ -86,7 +86,7 @@ def test_a_temperature_above_one_softens_the_faces() -> None:
 
 def test_evidence_survives_its_json_and_refuses_other_features() -> None:
     evidence = Evidence(TileEvidence((0.5,) * len(FEATURES), 1.0, (0.0,) * len(FEATURES),
-                                     (1.0,) * len(FEATURES), 1.3), LayoutEvidence(-3.0, -4.0, -5.0, 7.0))
+                                     (1.0,) * len(FEATURES), 1.3), LayoutEvidence(-3.0, -3.5, -4.0, -5.0, 7.0))
     assert Evidence.from_json(json.loads(json.dumps(evidence.to_json()))) == evidence
     broken = evidence.to_json()
     broken["tiles"]["features"] = ["finder_logit"]
@@ -99,7 +99,8 @@ def test_the_shipped_evidence_and_its_sidecar_say_what_they_were_fitted_on() -> 
     about = json.loads(EVIDENCE_PATH.with_name("reading_evidence.about.json").read_text(encoding="utf-8"))
     assert about["features"] == list(FEATURES) and about["fitted_on"] and about["fitted"]
     assert 0.25 <= evidence.tiles.temperature <= 4.0 and evidence.layout.max_cost > 0
-    assert all(v < 0 for v in (evidence.layout.claimed_not_set, evidence.layout.stray_back,
+    assert all(v < 0 for v in (evidence.layout.claimed_not_set, evidence.layout.back_group_not_kong,
+                               evidence.layout.stray_back,
                                evidence.layout.flower_in_group))
 
 

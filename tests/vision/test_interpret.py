@@ -26,7 +26,8 @@ EVENT = math.log(0.01)
 _WEIGHTS = tuple(2.0 if name == "finder_logit" else 0.0 for name in FEATURES)
 EVIDENCE = Evidence(  # a tile's probability is its finder score (logit / 2 * 2, within the model's range)
     TileEvidence(_WEIGHTS, 0.0, (0.0,) * len(FEATURES), (2.0,) * len(FEATURES), 1.0),
-    LayoutEvidence(claimed_not_set=EVENT, stray_back=EVENT, flower_in_group=EVENT, max_cost=6.0),
+    LayoutEvidence(claimed_not_set=EVENT, back_group_not_kong=EVENT, stray_back=EVENT,
+                   flower_in_group=EVENT, max_cost=6.0),
 )
 WIN = HandRules((14, 17), "win")
 
@@ -143,6 +144,17 @@ def test_back_face_face_back_is_a_concealed_kong() -> None:
     tiles = _hand("1m 2m 3m 7s 8s 9s E E 6m 7m 8m | back 4p 4p back")
     best = _read(tiles)[0]
     assert {"type": "kong", "tiles": ["4p"] * 4, "concealed": True} in best.layout.hand["melds"]
+
+
+def test_a_concealed_kong_is_not_broken_up_to_make_a_hand_of_the_rules_size() -> None:
+    # 14 tiles read as a hand waiting to win (13): leaving out one back of the kong would make the
+    # count, but a group with a back that is no concealed kong costs as much as it gains.
+    tiles = _hand("2m 3m 4m 2s 3s 5p 5p | 4s | 2p 3p* 4p | back C C back")
+    for i in (len(tiles) - 1, len(tiles) - 4):
+        tiles[i] = replace(tiles[i], finder_score=0.98)
+    best = _read(tiles, HandRules((14,), "waiting"))[0]
+    assert not best.satisfied and len(best.kept) == len(tiles)
+    assert {"type": "kong", "tiles": ["C"] * 4, "concealed": True} in best.layout.hand["melds"]
 
 
 def test_a_back_in_no_concealed_kong_costs_the_reading() -> None:
