@@ -24,20 +24,6 @@ from typing import Any, Callable
 
 
 
-def _key(hand: dict) -> tuple:
-    melds = sorted((m["type"], tuple(m["tiles"]), m["concealed"]) for m in hand["melds"])
-    return (tuple(sorted(hand["concealed"])), tuple(melds), hand["win_tile"], tuple(sorted(hand["flowers"])))
-
-
-def _tiles_right(case: Any, readings: list) -> tuple[int, int]:
-    """(boxes on true tiles kept with the true face, boxes of no tile kept)."""
-    by_box = {r.box.tobytes(): r.code for r in readings}
-    right = sum(by_box.get(r.box.tobytes()) == t for r, t in zip(case.readings, case.truth)
-                if t is not None and t != "?")  # "?": unknown (hand_cases.UNKNOWN)
-    phantoms = sum(r.box.tobytes() in by_box for r, t in zip(case.readings, case.truth) if t is None)
-    return right, phantoms
-
-
 def _load_baseline(path: Path) -> Callable:
     spec = importlib.util.spec_from_file_location("baseline", path)
     module = importlib.util.module_from_spec(spec)
@@ -54,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evidence", type=Path, help="evidence JSON (default: the shipped one)")
     args = parser.parse_args(argv)
 
-    from fanscan.models.hand_cases import load
+    from fanscan.models.hand_cases import UNKNOWN, hand_key, kept_right, load
     from fanscan.vision import interpret
     from fanscan.vision.evidence import load_evidence
 
@@ -79,17 +65,17 @@ def main(argv: list[str] | None = None) -> int:
             got = read(case)
             t = tally[name]
             t["seconds"] += time.perf_counter() - started
-            right, kept = _tiles_right(case, got.readings)
+            right, kept = kept_right(case, got.readings)
             t["right"] += right
-            t["tiles"] += sum(x is not None and x != "?" for x in case.truth)
+            t["tiles"] += sum(x is not None and x != UNKNOWN for x in case.truth)
             t["phantoms_kept"] += kept
             t["phantoms"] += sum(x is None for x in case.truth)
             if case.hand is not None:
                 t["hands"] += 1
-                keys[name] = _key(got.layout.hand)
-                t["exact"] += keys[name] == _key(case.hand)
+                keys[name] = hand_key(got.layout.hand)
+                t["exact"] += keys[name] == hand_key(case.hand)
         if len(set(keys.values())) > 1:
-            differ.append({"case": case.name, **{n: k == _key(case.hand) for n, k in keys.items()}})
+            differ.append({"case": case.name, **{n: k == hand_key(case.hand) for n, k in keys.items()}})
     for name, t in tally.items():
         n = max(1, len(cases))
         print(json.dumps({"reader": name, "cases": len(cases), "exact": t["exact"], "hands": t["hands"],

@@ -19,13 +19,9 @@ from pathlib import Path
 
 
 def _key(hand: dict) -> tuple:
-    melds = sorted((m["type"], tuple(m["tiles"]), m["concealed"]) for m in hand["melds"])
-    return (
-        tuple(sorted(hand["concealed"])),
-        tuple(melds),
-        hand["win_tile"],
-        tuple(sorted(hand["flowers"])),
-    )
+    from fanscan.models.hand_cases import hand_key  # one definition of "read exactly"
+
+    return hand_key(hand)
 
 
 def _what_differs(got: dict, want: dict) -> str:

@@ -36,7 +36,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from fanscan.models.hand_cases import UNKNOWN, HandCase, load
+from fanscan.models.hand_cases import UNKNOWN, HandCase, hand_key, kept_right, load
 from fanscan.scoring.tiles import BACK, CLASS_LABELS, TILE_CODES
 from fanscan.vision import interpret, layout
 from fanscan.vision.evidence import (
@@ -125,18 +125,13 @@ def layout_events(cases: list[HandCase]) -> dict[str, float]:
             for k in ("claimed_not_set", "back_group_not_kong", "stray_back", "flower_in_group")}
 
 
-def _key(hand: dict) -> tuple:
-    melds = sorted((m["type"], tuple(m["tiles"]), m["concealed"]) for m in hand["melds"])
-    return (tuple(sorted(hand["concealed"])), tuple(melds), hand["win_tile"], tuple(sorted(hand["flowers"])))
-
-
 def exact_hands(cases: list[HandCase], evidence: Evidence) -> int:
     """How many of the generated cases the search reads exactly with ``evidence``."""
     exact = 0
     for case in cases:
         found = interpret.interpret(case.readings, case.right, case.up, case.rows, case.image_size,
                                     evidence=evidence, n_best=1)
-        exact += bool(found) and _key(found[0].layout.hand) == _key(case.hand)
+        exact += bool(found) and hand_key(found[0].layout.hand) == hand_key(case.hand)
     return exact
 
 
@@ -146,10 +141,9 @@ def right_kept(cases: list[HandCase], evidence: Evidence) -> tuple[int, int]:
     for case in cases:
         found = interpret.interpret(case.readings, case.right, case.up, case.rows, case.image_size,
                                     evidence=evidence, n_best=1)
-        faces = {r.box.tobytes(): r.code for r in found[0].readings} if found else {}
-        right += sum(faces.get(r.box.tobytes()) == t for r, t in zip(case.readings, case.truth)
-                     if t is not None and t != UNKNOWN)
-        kept += sum(r.box.tobytes() in faces for r, t in zip(case.readings, case.truth) if t is None)
+        case_right, case_kept = kept_right(case, found[0].readings if found else [])
+        right += case_right
+        kept += case_kept
     return right, kept
 
 

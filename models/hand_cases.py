@@ -129,6 +129,23 @@ def _truth_by_quads(readings: list[TileReading], quads: list[np.ndarray], codes:
     return out
 
 
+def hand_key(hand: dict) -> tuple:
+    """What "read exactly" compares: the concealed tiles as a multiset, every meld (type, tiles,
+    concealed or not), the winning tile and the flowers."""
+    melds = sorted((m["type"], tuple(m["tiles"]), m["concealed"]) for m in hand["melds"])
+    return (tuple(sorted(hand["concealed"])), tuple(melds), hand["win_tile"], tuple(sorted(hand["flowers"])))
+
+
+def kept_right(case: HandCase, readings: list[TileReading]) -> tuple[int, int]:
+    """Of the case's boxes, (those on a true tile that ``readings`` keep with its true face,
+    those on no tile that they keep); boxes whose truth is ``UNKNOWN`` count for neither."""
+    faces = {r.box.tobytes(): r.code for r in readings}
+    right = sum(faces.get(r.box.tobytes()) == t for r, t in zip(case.readings, case.truth)
+                if t is not None and t != UNKNOWN)
+    kept = sum(r.box.tobytes() in faces for r, t in zip(case.readings, case.truth) if t is None)
+    return right, kept
+
+
 def _box_iou(a: np.ndarray, b: np.ndarray) -> float:
     x0, y0 = max(a[0], b[0]), max(a[1], b[1])
     x1, y1 = min(a[2], b[2]), min(a[3], b[3])

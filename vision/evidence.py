@@ -76,8 +76,10 @@ def _covered_shares(boxes: np.ndarray, areas: np.ndarray, centres: np.ndarray, r
     return out
 
 
-def box_features(readings: list[TileReading], image_size: tuple[int, int]) -> np.ndarray:
-    """The features (``FEATURES``) of each reading's box among the others: (n, len(FEATURES))."""
+def box_features(readings: list[TileReading], image_size: tuple[int, int],
+                 probs: np.ndarray | None = None) -> np.ndarray:
+    """The features (``FEATURES``) of each reading's box among the others: (n, len(FEATURES));
+    ``probs``: the readings' ``face_probabilities`` when the caller has them already."""
     n = len(readings)
     if n == 0:
         return np.zeros((0, len(FEATURES)))
@@ -95,7 +97,8 @@ def box_features(readings: list[TileReading], image_size: tuple[int, int]) -> np
                                  width - boxes[:, :, 0].max(1), height - boxes[:, :, 1].max(1)])
     apart = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(n) * 1e9
     nearest = apart.min(axis=1) / side if n > 1 else np.full(n, 10.0)
-    probs = np.stack([face_probabilities(r) for r in readings])
+    if probs is None:
+        probs = np.stack([face_probabilities(r) for r in readings])
     return np.column_stack([
         _logit(np.array([r.finder_score for r in readings])),
         np.log(np.maximum(areas, 1.0) / typical),

@@ -103,10 +103,10 @@ def options(readings: list[TileReading], image_size: tuple[int, int], evidence: 
     """Each candidate's options, cheapest first, costs counted from the cheapest."""
     if not readings:
         return []
-    p_tile = evidence.tiles.tile_probability(box_features(readings, image_size))
+    every_probs = [face_probabilities(r) for r in readings]
+    p_tile = evidence.tiles.tile_probability(box_features(readings, image_size, np.stack(every_probs)))
     out = []
-    for reading, p in zip(readings, p_tile):
-        probs = face_probabilities(reading)
+    for p, probs in zip(p_tile, every_probs):
         logs = evidence.tiles.face_log_probs(probs)
         logs = logs - logs.max()  # a face costs against the likeliest: its doubt is no doubt that a tile lies there
         p = float(np.clip(p, 1e-9, 1 - 1e-9))
@@ -188,10 +188,10 @@ class _Search:
         self.options = options(readings, image_size, evidence, evidence.layout.max_cost)
         self.layouts = 0
         self._changeable = [i for i, opts in enumerate(self.options) if len(opts) > 1]
+        self._first_codes = [opts[0].code for opts in self.options]
+        self._first_counts = Counter(c for c in self._first_codes if c is not None)
+        self._first_excess = sum(max(0, k - copies_allowed(code)) for code, k in self._first_counts.items())
         self._seen: dict[tuple[str | None, ...], tuple[float, Interpretation | None]] = {}
-
-    def _codes(self, ranks: tuple[int, ...]) -> list[str | None]:
-        return [opts[k].code for opts, k in zip(self.options, ranks)]
 
     def _cost(self, ranks: tuple[int, ...]) -> float:
         return sum(opts[k].cost for opts, k in zip(self.options, ranks))
@@ -282,9 +282,6 @@ class _Search:
     def run(self, n_best: int) -> list[Interpretation]:
         n = len(self.options)
         start = (0,) * n
-        self._first_codes = self._codes(start)
-        self._first_counts = Counter(c for c in self._first_codes if c is not None)
-        self._first_excess = sum(max(0, k - copies_allowed(code)) for code, k in self._first_counts.items())
         as_read = self._interpretation(start, 0.0)
         self.layouts += 1
         self._as_read_cost = as_read.cost  # the layout's own cost as the tiles were read
@@ -320,8 +317,11 @@ class _Search:
                 continue
             if fallback is not None and not _may_have_a_size(codes, self.rules):
                 continue  # no layout of these tiles can be a hand of the rules' sizes
-            self.layouts += 1
-            reading = self._interpretation(ranks, cost)
+            if ranks == start:
+                reading = as_read  # laid out before the search began
+            else:
+                self.layouts += 1
+                reading = self._interpretation(ranks, cost)
             if fallback is None:
                 fallback = reading
             if reading.satisfied and reading.cost <= self._as_read_cost + self.evidence.layout.max_cost:
