@@ -45,6 +45,40 @@ def browser() -> Iterator[Any]:
         finally:
             launched.close()
 
+
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Any]:
+    """``open_page(url, errors, **context)``: a page of ``url`` in a fresh browser context (its own
+    storage), phone-sized unless ``viewport`` says otherwise, ready (``data-ready``); page errors
+    and console errors go to ``errors``."""
+    from playwright.sync_api import expect
+
+    contexts: list[Any] = []
+
+    def opener(url: str, errors: list[str], **context: Any) -> Any:
+        context.setdefault("viewport", {"width": 390, "height": 844})
+        ctx = browser.new_context(**context)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.set_default_timeout(10_000)
+        page.goto(url + "/")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        return page
+
+    yield opener
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture
+def photo_file(tmp_path: Any, photo: bytes) -> Any:
+    """The test photo (``photo``) as a file to upload."""
+    path = tmp_path / "hand.png"
+    path.write_bytes(photo)
+    return path
+
 # A read of the photo from ``photo_png()``: seven pairs, one 7p read as 7s with low confidence.
 SEVEN_PAIRS_MISREAD = [
     "1m",

@@ -8,7 +8,6 @@ test that scores with the project's MCR rule set.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,33 +22,6 @@ pytest.importorskip("python_multipart")
 from fanscan.web.app import create_app  # noqa: E402
 
 expect = sync_api.expect
-
-
-@pytest.fixture
-def photo_file(tmp_path: Path, photo: bytes) -> Path:
-    path = tmp_path / "hand.png"
-    path.write_bytes(photo)
-    return path
-
-
-@pytest.fixture
-def open_page(browser: Any) -> Iterator[Any]:
-    """Opens the app's page on a phone-sized viewport, collecting the page's errors."""
-    pages: list[Any] = []
-
-    def opener(url: str, errors: list[str]) -> Any:
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        pages.append(page)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.set_default_timeout(10_000)
-        page.goto(url + "/")
-        expect(page.locator("body")).to_have_attribute("data-ready", "true")
-        return page
-
-    yield opener
-    for page in pages:
-        page.close()
 
 
 def test_page_upload_correct_tile_and_win_condition_update_total(

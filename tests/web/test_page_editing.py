@@ -28,13 +28,6 @@ TILE_FACE = [245, 240, 225]  # the colour of the drawn tiles in photo_png
 
 
 @pytest.fixture
-def photo_file(tmp_path: Path, photo: bytes) -> Path:
-    path = tmp_path / "hand.png"
-    path.write_bytes(photo)
-    return path
-
-
-@pytest.fixture
 def serve(fakes: Any, reader: Any, scorer: Any) -> Iterator[Any]:
     """Start the app (the fakes unless told otherwise); yields a function returning its URL."""
     stack: list[Any] = []
@@ -48,28 +41,6 @@ def serve(fakes: Any, reader: Any, scorer: Any) -> Iterator[Any]:
     yield start
     for server in reversed(stack):
         server.__exit__(None, None, None)
-
-
-@pytest.fixture
-def open_page(browser: Any) -> Iterator[Any]:
-    """A page in a fresh context (own storage), phone-sized unless told otherwise."""
-    contexts: list[Any] = []
-
-    def opener(url: str, errors: list[str], **context: Any) -> Any:
-        context.setdefault("viewport", {"width": 390, "height": 844})
-        ctx = browser.new_context(**context)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.set_default_timeout(10_000)
-        page.goto(url + "/")
-        expect(page.locator("body")).to_have_attribute("data-ready", "true")
-        return page
-
-    yield opener
-    for ctx in contexts:
-        ctx.close()
 
 
 def _upload(page: Any, photo_file: Path) -> None:
