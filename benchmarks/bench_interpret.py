@@ -39,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, help="a file with as_a_hand(...) to compare against")
     parser.add_argument("--evidence", type=Path, help="evidence JSON (default: the shipped one)")
     args = parser.parse_args(argv)
+    missing = [str(path) for path in [*args.cases, *filter(None, [args.baseline, args.evidence])] if not path.is_file()]
+    if missing:
+        parser.error(f"no file {missing[0]}")
 
     from fanscan.models.hand_cases import UNKNOWN, hand_key, kept_right, load
     from fanscan.vision import interpret

@@ -217,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("cases", type=Path, nargs="+", help="hand case pickles (models.hand_cases)")
     parser.add_argument("--out", type=Path, default=EVIDENCE_PATH)
     args = parser.parse_args(argv)
+    missing = [str(path) for path in args.cases if not path.is_file()]
+    if missing:
+        parser.error(f"no case file {missing[0]} (python -m fanscan.models.hand_cases makes them)")
     cases = [c for path in args.cases for c in load(path)]
     evidence, report = fit(cases)
     args.out.write_text(json.dumps(evidence.to_json(), indent=1) + "\n", encoding="utf-8")

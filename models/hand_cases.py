@@ -255,16 +255,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--relabel", type=Path, help="work out the truth of the real cases in this file again")
     args = parser.parse_args(argv)
     if args.relabel:
+        if not args.relabel.is_file():
+            parser.error(f"no case file {args.relabel}")
         save(relabelled(load(args.relabel)), args.out)
         print(f"relabelled {args.relabel} into {args.out}")
         return 0
+    if not (args.scenes or args.folds):
+        parser.error("give --scenes FIRST-LAST, --folds, or --relabel")
+    try:
+        first, last = (int(x) for x in args.scenes.split("-")) if args.scenes else (0, -1)
+        folds = [int(f) for f in args.folds.split(",")] if args.folds else []
+    except ValueError:
+        parser.error("--scenes takes FIRST-LAST (two seeds), --folds numbers with commas")
     classifier = default_classifier()
     cases: list[HandCase] = []
     if args.scenes:
-        first, last = (int(x) for x in args.scenes.split("-"))
         cases += scene_cases(range(first, last + 1), classifier)
     if args.folds:
-        cases += table_cases([int(f) for f in args.folds.split(",")], classifier, args.limit)
+        cases += table_cases(folds, classifier, args.limit)
     save(cases, args.out)
     print(f"wrote {len(cases)} cases to {args.out}")
     return 0

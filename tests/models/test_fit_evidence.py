@@ -102,3 +102,16 @@ def test_cases_from_generated_scenes_carry_the_truth_and_fit_into_evidence(tmp_p
     evidence, report = fit(again)
     assert Evidence.from_json(evidence.to_json()) == evidence
     assert report["scenes"] == 2 and report["boxes"] == sum(len(c.readings) for c in cases)
+
+
+def test_the_fitting_commands_refuse_bad_arguments_in_one_line(tmp_path, capsys) -> None:
+    from fanscan.models import fit_evidence, hand_cases
+
+    for main, argv, words in [
+        (fit_evidence.main, [str(tmp_path / "none.pkl")], "no case file"),
+        (hand_cases.main, ["--out", str(tmp_path / "x.pkl"), "--scenes", "a-b"], "--scenes takes FIRST-LAST"),
+        (hand_cases.main, ["--out", str(tmp_path / "x.pkl")], "give --scenes FIRST-LAST, --folds, or --relabel"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2 and words in capsys.readouterr().err
