@@ -1,7 +1,7 @@
 """fanscan beside the peer detector on the same real photos, each side warm in its own process.
 
     python benchmarks/bench_peer.py [--rf 40] [--rounds 1] [--plot docs/bench_peer.png] [--json]
-        [--sides fanscan,fanscan-old,fanscan-arena,peer]
+        [--sides fanscan,fanscan-old,fanscan-arena,fanscan-base,peer] [--baseline CHECKOUT]
 
 The peer is ``mahjong-detector`` 0.0.6 from PyPI (a YOLO11n ONNX model that only detects tiles:
 ``pip install mahjong-detector==0.0.6``); without it the script says so in one line and exits 0.
@@ -11,7 +11,9 @@ sample of ``--rf`` sources of the rf-chinese table photos, the least turned vers
 (``datasets.real_tables``). Each side runs in a child process of its own, warmed on the first
 photo before timing, so that their peak memory (``VmHWM``) does not mix; the photos are read
 alternately, one by one, in the order of ``--sides`` (default fanscan, then the peer; also
-``fanscan-old``: the sessions as before issue 28, ``fanscan-arena``: a shrinking CPU arena).
+``fanscan-old``: the sessions as before issue 28, ``fanscan-arena``: a shrinking CPU arena,
+``fanscan-base``: fanscan imported from another checkout, ``--baseline``, to set an older reader
+beside today's in the same run).
 Printed: per photo each side's time and boxes found and its ratio to the last side; in total the
 time ratios, photos/s and each side's peak RSS and RSS after the last photo. ``--plot``
 draws time per photo against boxes found (OpenCV, no matplotlib).
@@ -112,35 +114,51 @@ def _as_before(arena_shrinkage: bool = False) -> None:
     sessions.LazySession.__init__ = old_init
 
 
-def _reader(side: str) -> Any:
-    """A function photo path -> number of boxes found, for ``side``."""
+def _import_fanscan_from(checkout: str) -> None:
+    """Make ``import fanscan`` load the package at ``checkout`` (a source tree), ahead of the
+    installed one: a folder holding a ``fanscan`` link to it goes first on ``sys.path``."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="bench_peer_base_"))
+    (folder / "fanscan").symlink_to(Path(checkout).resolve(), target_is_directory=True)
+    sys.path.insert(0, str(folder))
+
+
+def _reader(side: str, baseline: str | None = None) -> Any:
+    """A function photo path -> (boxes found, what was read: every tile's code and the hand), for
+    ``side``."""
     if side == "peer":
         from mahjong_detector import detect_tiles
 
-        return lambda path: len(detect_tiles(path))
+        return lambda path: (len(detect_tiles(path)), "")
+    if side == "fanscan-base":
+        assert baseline is not None
+        _import_fanscan_from(baseline)
     if side in ("fanscan-old", "fanscan-arena"):
         _as_before(arena_shrinkage=side == "fanscan-arena")
     from fanscan.errors import FanscanError
     from fanscan.vision.reader import read_photo
 
-    def read(path: str) -> int:
+    def read(path: str) -> tuple[int, str]:
         try:
-            return len(read_photo(path).tiles)
-        except FanscanError:
-            return 0
+            reading = read_photo(path)
+        except FanscanError as error:
+            return 0, f"error {error.code}"
+        codes = " ".join(tile.code for tile in reading.tiles)
+        return len(reading.tiles), f"{codes} | {json.dumps(reading.hand.to_json(), sort_keys=True)}"
 
     return read
 
 
-def _child(side: str, conn: Any) -> None:
-    read = _reader(side)
+def _child(side: str, conn: Any, baseline: str | None = None) -> None:
+    read = _reader(side, baseline)
     while True:
         path = conn.recv()
         if path is None:
             break
         start = time.perf_counter()
-        boxes = read(path)
-        conn.send((time.perf_counter() - start, boxes, _rss_mb(), _peak_rss_mb()))
+        boxes, what = read(path)
+        conn.send((time.perf_counter() - start, boxes, what, _rss_mb(), _peak_rss_mb()))
     conn.close()
 
 
@@ -155,17 +173,19 @@ def peer_installed() -> bool:
         return False
 
 
-SIDES = ("fanscan", "peer", "fanscan-old", "fanscan-arena")
+SIDES = ("fanscan", "peer", "fanscan-old", "fanscan-arena", "fanscan-base")
 
 
-def run(photos: list[Path], rounds: int = 1, sides: tuple[str, ...] = ("fanscan", "peer")) -> dict[str, Any]:
+def run(photos: list[Path], rounds: int = 1, sides: tuple[str, ...] = ("fanscan", "peer"),
+        baseline: str | None = None) -> dict[str, Any]:
     """Per-photo times (s), boxes and memory of every side, alternated photo by photo; the ratios
-    are each side's total time over the last side's."""
+    are each side's total time over the last side's; ``same_as_fanscan``: of each other fanscan
+    side, the photos it read exactly as ``fanscan`` did (every tile's code and the hand)."""
     context = mp.get_context("spawn")
     pipes, children = {}, {}
     for side in sides:
         parent, child = context.Pipe()
-        process = context.Process(target=_child, args=(side, child), daemon=True)
+        process = context.Process(target=_child, args=(side, child, baseline), daemon=True)
         process.start()
         pipes[side], children[side] = parent, process
     for side in sides:  # warm: imports, sessions, first run
@@ -178,8 +198,8 @@ def run(photos: list[Path], rounds: int = 1, sides: tuple[str, ...] = ("fanscan"
             row: dict[str, Any] = {"photo": photo.name}
             for side in sides:
                 pipes[side].send(str(photo))
-                seconds, boxes, rss, peak = pipes[side].recv()
-                row[side] = {"seconds": seconds, "boxes": boxes, "rss_mb": rss, "peak_mb": peak}
+                seconds, boxes, what, rss, peak = pipes[side].recv()
+                row[side] = {"seconds": seconds, "boxes": boxes, "read": what, "rss_mb": rss, "peak_mb": peak}
             rows.append(row)
     for side in sides:
         pipes[side].send(None)
@@ -194,6 +214,8 @@ def run(photos: list[Path], rounds: int = 1, sides: tuple[str, ...] = ("fanscan"
         "photos_per_s": {side: len(rows) / max(totals[side], 1e-9) for side in sides},
         "peak_mb": {side: max(r[side]["peak_mb"] for r in rows) for side in sides},
         "rss_end_mb": {side: rows[-1][side]["rss_mb"] for side in sides},
+        "same_as_fanscan": {side: sum(r[side]["read"] == r["fanscan"]["read"] for r in rows)
+                            for side in sides if side.startswith("fanscan-") and "fanscan" in sides},
     }
 
 
@@ -244,11 +266,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sides", default="fanscan,peer",
                         help="comma-separated, the last one the ratio's base: fanscan, peer, "
                              "fanscan-old (sessions as before issue 28), fanscan-arena "
-                             "(with a shrinking CPU arena); default fanscan,peer")
+                             "(with a shrinking CPU arena), fanscan-base (from --baseline); "
+                             "default fanscan,peer")
+    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT",
+                        help="the fanscan-base side imports fanscan from this source tree "
+                             "(a git worktree of an older commit)")
     args = parser.parse_args(argv)
     sides = tuple(args.sides.split(","))
     if not sides or any(side not in SIDES for side in sides) or len(set(sides)) != len(sides):
         parser.error(f"--sides: a list of distinct names among {', '.join(SIDES)}")
+    if ("fanscan-base" in sides) != (args.baseline is not None):
+        parser.error("--baseline CHECKOUT goes with the fanscan-base side, and that side needs it")
+    if args.baseline is not None and not (args.baseline / "vision" / "reader.py").is_file():
+        parser.error(f"--baseline: {args.baseline} is no fanscan source tree (no vision/reader.py)")
     if "peer" in sides and not peer_installed():
         print(f"bench_peer: skipped: mahjong-detector is not installed "
               f"(pip install mahjong-detector=={PEER_VERSION})")
@@ -257,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     if not photos:
         print("bench_peer: skipped: no real photos here (shared/data/camerash, shared/data/rf-chinese)")
         return 0
-    result = run(photos, args.rounds, sides)
+    result = run(photos, args.rounds, sides, None if args.baseline is None else str(args.baseline))
     if args.json:
         print(json.dumps(result, indent=1))
     else:
@@ -273,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
             f"ratio {result['ratio'][s]:.2f})" for s in sides))
         print("peak RSS: " + ", ".join(f"{s} {result['peak_mb'][s]:.0f} MB" for s in sides)
               + "; RSS at the end: " + ", ".join(f"{s} {result['rss_end_mb'][s]:.0f} MB" for s in sides))
+        for side, same in result["same_as_fanscan"].items():
+            print(f"{side}: {same} of {result['photos']} photos read exactly as fanscan read them")
     if args.plot and "fanscan" in sides and "peer" in sides:
         plot(result["rows"], args.plot)
         print(f"plot: {args.plot}")

@@ -41,6 +41,7 @@ from fanscan.datasets.labels import (
 )
 from fanscan.atomic import write_text_atomic
 from fanscan.errors import FanscanError
+from fanscan.vision.onnx_session import available_cpus
 
 DEFAULT_READER = "fanscan.datasets.prelabel:read_photo_one_thread"
 
@@ -79,7 +80,8 @@ def load_reader(spec: str) -> Callable[[Path], Any]:
 
 
 def read_photo_one_thread(path: Path) -> Any:
-    """fanscan's photo reader with a one-thread classifier: the worker processes are the
+    """fanscan's photo reader with a one-thread classifier (and, in a worker, every model on one
+    thread: ``_quiet_worker``): the worker processes are the
     parallelism, and N workers each running N onnxruntime threads would only fight. A photo to
     label may hold any tiles (several sets, no hand), so no hand rules are applied: every tile is
     read, as ``fanscan read --all-tiles`` reads them (``one_hand=False``)."""
@@ -252,7 +254,10 @@ def _quiet_worker() -> None:
     """One thread per worker process: the pool is the parallelism."""
     import cv2
 
+    from fanscan.vision.onnx_session import set_thread_budget
+
     cv2.setNumThreads(1)
+    set_thread_budget(1)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
@@ -290,13 +295,6 @@ def _dask_results(
             cluster.close()
 
 
-def _cpus() -> int:
-    """The CPUs this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def prelabel(
     directory: str | os.PathLike[str],
     *,
@@ -330,7 +328,7 @@ def prelabel(
     if scheduler is not None or dask_local is not None:
         results: Iterable[PhotoResult] = _dask_results(root, todo, reader, scheduler, dask_local)
     else:
-        count = max(1, min(workers or _cpus(), len(todo)))
+        count = max(1, min(workers or available_cpus(), len(todo)))
         if count == 1:  # no pool to start for one worker: read here
             results = (label_photo(str(root), image, reader) for image in todo)
         else:

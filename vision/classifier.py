@@ -37,12 +37,12 @@ SECOND_LOOK_BELOW = 0.9
 class TileClassifier:
     """Classify tile crops into the 42 faces plus ``back``.
 
-    ``threads``: onnxruntime's intra-op threads (default one: a batch of crops is too small to
-    share out; ``None`` is onnxruntime's choice).
+    ``threads``: onnxruntime's intra-op threads (default None: the process's
+    ``onnx_session.thread_budget``).
     """
 
     def __init__(self, model_path: str | Path | None = None,
-                 providers: Sequence[str] | None = None, *, threads: int | None = 1) -> None:
+                 providers: Sequence[str] | None = None, *, threads: int | None = None) -> None:
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         sidecar = self.model_path.with_suffix(".json")
         if not self.model_path.is_file():

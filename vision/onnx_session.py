@@ -5,8 +5,9 @@ the whole process; it is created under a lock so that two threads never build it
 when first run, so that importing a module that holds one costs nothing.
 
 Every session is opened the same way (``session_options``): a given number of intra-op threads
-(the reader's small models take one: their batches are too small to share out), threads that
-sleep rather than spin between runs, and no CPU memory arena, so that what a large photo's run
+(by default the process's ``thread_budget``: the CPUs it may use, or its share of them when
+photos are read in several worker processes; the numeral reader takes one, its batches being
+too small to share out), threads that sleep rather than spin between runs, and no CPU memory arena, so that what a large photo's run
 allocated goes back to the allocator when the run ends instead of staying reserved by the
 arena for the life of the process. A run's batch is cut into chunks of at most ``max_batch``
 along its first axis, so that a photo with many boxes never feeds a model one huge batch.
@@ -14,6 +15,7 @@ along its first axis, so that a photo with many boxes never feeds a model one hu
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,8 +27,44 @@ MAX_BATCH = 64
 """Default rows per onnxruntime call for models run on batches (crops, windows, squares)."""
 
 
+THREADS_VARIABLE = "FANSCAN_THREADS"
+"""An environment variable that, set to a positive whole number, fixes the thread budget."""
+
+_budget: int | None = None
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def set_thread_budget(threads: int | None) -> None:
+    """Give the sessions opened from now on ``threads`` intra-op threads each (None: back to
+    the default). A pool of N worker processes gives each its share of the CPUs."""
+    global _budget
+    if threads is not None and threads < 1:
+        raise ValueError(f"a thread budget must be positive, not {threads}")
+    _budget = threads
+
+
+def thread_budget() -> int:
+    """The intra-op threads a session opened with ``threads=None`` gets: ``set_thread_budget``'s,
+    else ``FANSCAN_THREADS``, else every CPU the process may use. One photo's finder, refiner and
+    classifier batches run about 1.5-2 times as fast on two threads as on one
+    (``docs/benchmarks.md``), and the models run one after another, so they never compete."""
+    if _budget is not None:
+        return _budget
+    value = os.environ.get(THREADS_VARIABLE, "").strip()
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    return available_cpus()
+
+
 def session_options(threads: int | None) -> Any:
-    """The ``onnxruntime.SessionOptions`` every session of the reader is opened with."""
+    """The ``onnxruntime.SessionOptions`` every session of the reader is opened with
+    (``threads`` None: the ``thread_budget``)."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -38,17 +76,17 @@ def session_options(threads: int | None) -> Any:
     options.enable_cpu_mem_arena = False
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-    if threads:
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
+    options.intra_op_num_threads = threads if threads else thread_budget()
+    options.inter_op_num_threads = 1
     return options
 
 
 class LazySession:
     """A one-input model: ``run(array)`` returns its first output, computed ``max_batch`` rows
-    at a time (``None``: the whole array in one call)."""
+    at a time (``None``: the whole array in one call); ``threads`` None is the process's
+    ``thread_budget`` when the session opens."""
 
-    def __init__(self, model_path: Path, *, threads: int | None = 1,
+    def __init__(self, model_path: Path, *, threads: int | None = None,
                  providers: Sequence[str] | None = None, max_batch: int | None = MAX_BATCH) -> None:
         if max_batch is not None and max_batch < 1:
             raise ValueError(f"max_batch must be positive, not {max_batch}")
@@ -85,7 +123,7 @@ _shared: dict[tuple[Path, int | None, int | None], LazySession] = {}
 _shared_lock = threading.Lock()
 
 
-def shared_session(model_path: Path, threads: int | None = 1,
+def shared_session(model_path: Path, threads: int | None = None,
                    max_batch: int | None = MAX_BATCH) -> LazySession:
     """The one session of the process on ``model_path`` (opened on its first run)."""
     with _shared_lock:

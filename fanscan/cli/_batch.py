@@ -7,12 +7,12 @@ and its summary for people, or the error), so that a bad photo never stops the r
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from fanscan.errors import FanscanError
+from fanscan.vision.onnx_session import available_cpus
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def _set_classifier(model: str | None, threads: int | None) -> None:
     if model is None and threads is None:
         _classifier = default_classifier()
     elif threads is None:
-        _classifier = TileClassifier(model)  # the model's own default (one thread)
+        _classifier = TileClassifier(model)  # the process's thread budget
     else:
         _classifier = TileClassifier(model, threads=threads)
 
@@ -56,7 +56,10 @@ def _set_classifier(model: str | None, threads: int | None) -> None:
 def _worker_start(model: str | None, threads: int) -> None:
     import cv2
 
+    from fanscan.vision.onnx_session import set_thread_budget
+
     cv2.setNumThreads(1)  # the pool is the parallelism
+    set_thread_budget(threads)  # each worker its share of the CPUs, for every model it opens
     _set_classifier(model, threads)
 
 
@@ -73,12 +76,6 @@ def read_one(name: str, data: bytes | None, options: ReadOptions = ReadOptions()
         return Outcome(name, error=error.message, code=error.code)
     except MemoryError:
         return Outcome(name, error="out of memory", code="out_of_memory")
-
-
-def _cpus() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def read_all(
@@ -102,7 +99,7 @@ def read_all(
     from concurrent.futures.process import BrokenProcessPool
 
     workers = min(workers, len(photos))
-    threads = max(1, _cpus() // workers)
+    threads = max(1, available_cpus() // workers)
     # Spawned, not forked: a child forked after OpenCV has used its thread pool can deadlock.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(

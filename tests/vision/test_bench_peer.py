@@ -42,3 +42,32 @@ def test_the_plot_puts_each_side_where_its_time_and_boxes_are(bench, tmp_path: P
     assert blue_rows.size and red_rows.size
     # fanscan's slowest dot lies higher up than every peer dot (all at 50 ms)
     assert blue_rows.min() < red_rows.min()
+
+
+@pytest.mark.parametrize("argv", [["--sides", "fanscan,fanscan-base"],
+                                  ["--sides", "fanscan,peer", "--baseline", "."]])
+def test_the_baseline_side_and_its_checkout_go_together(bench, argv) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        bench.main(argv)
+    assert exit_info.value.code == 2
+
+
+def test_a_baseline_that_is_no_source_tree_is_a_usage_error(bench, tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        bench.main(["--sides", "fanscan,fanscan-base", "--baseline", str(tmp_path)])
+    assert exit_info.value.code == 2
+
+
+def test_the_baseline_side_imports_fanscan_from_its_checkout(bench, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    checkout = tmp_path / "old"
+    checkout.mkdir()
+    (checkout / "__init__.py").write_text("WHERE = 'old checkout'\n", encoding="utf-8")
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import bench_peer; "
+              "bench_peer._import_fanscan_from(sys.argv[2]); import fanscan; print(fanscan.WHERE)")
+    out = subprocess.run([sys.executable, "-c", script, str(Path(bench.__file__).parent), str(checkout)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "old checkout"

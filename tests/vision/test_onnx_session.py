@@ -15,7 +15,14 @@ from fanscan.vision.classifier import TileClassifier, default_classifier
 from fanscan.vision.flowers import default_flower_looks
 from fanscan.vision.image_io import load_photo
 from fanscan.vision.numerals import NumeralReader, default_numeral_reader, windows
-from fanscan.vision.onnx_session import LazySession, shared_session
+from fanscan.vision.onnx_session import (
+    THREADS_VARIABLE,
+    LazySession,
+    available_cpus,
+    set_thread_budget,
+    shared_session,
+    thread_budget,
+)
 
 
 def test_shared_session_is_one_per_model_even_across_threads(tmp_path: Path) -> None:
@@ -37,7 +44,7 @@ def _opened_options(session: LazySession):
 
 
 @pytest.mark.parametrize("model", ["classifier", "specialist", "numerals", "refiner", "finder"])
-def test_every_shipped_model_opens_on_one_thread_without_spinning_or_arena(model: str) -> None:
+def test_every_shipped_model_opens_on_its_threads_without_spinning_or_arena(model: str) -> None:
     sessions = {
         "classifier": lambda: default_classifier()._session,
         "specialist": lambda: default_flower_looks().specialist._session,
@@ -49,15 +56,35 @@ def test_every_shipped_model_opens_on_one_thread_without_spinning_or_arena(model
     if session is None:
         pytest.skip(f"the {model} model is not installed")
     options = _opened_options(session)
-    assert options.intra_op_num_threads == 1
+    # the numeral reader's windows are too few to share out; the others take the budget
+    assert options.intra_op_num_threads == (1 if model == "numerals" else thread_budget())
     assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     assert not options.enable_cpu_mem_arena
 
 
 def test_threads_can_still_be_chosen() -> None:
-    default = TileClassifier()
     assert _opened_options(TileClassifier(threads=2)._session).intra_op_num_threads == 2
-    assert _opened_options(default._session).intra_op_num_threads == 1
+    assert _opened_options(TileClassifier(threads=1)._session).intra_op_num_threads == 1
+
+
+def test_the_thread_budget_is_the_cpus_unless_set_or_fixed_by_the_environment(monkeypatch) -> None:
+    monkeypatch.delenv(THREADS_VARIABLE, raising=False)
+    assert thread_budget() == available_cpus() >= 1
+    monkeypatch.setenv(THREADS_VARIABLE, "3")
+    assert thread_budget() == 3
+    assert _opened_options(TileClassifier()._session).intra_op_num_threads == 3
+    for ignored in ("0", "-2", "many", ""):
+        monkeypatch.setenv(THREADS_VARIABLE, ignored)
+        assert thread_budget() == available_cpus()
+    try:
+        set_thread_budget(2)
+        monkeypatch.setenv(THREADS_VARIABLE, "5")
+        assert thread_budget() == 2  # a pool's share wins over the environment
+        assert _opened_options(TileClassifier()._session).intra_op_num_threads == 2
+    finally:
+        set_thread_budget(None)
+    with pytest.raises(ValueError):
+        set_thread_budget(0)
 
 
 class _Spy:
