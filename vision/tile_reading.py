@@ -63,7 +63,11 @@ BRIGHTENED_TO = 0.95
 MAX_BRIGHTEN = 3.0
 FLIP_BELOW = 0.75
 """When the upright tiles' mean confidence is below this, the hand is also tried upside down; when
-all tiles' still is, the two frames a quarter turn away are read too."""
+all tiles' still is, the two frames a quarter turn away are tried too."""
+TRIAL_TILES = 24
+"""A frame is tried on at most this many tiles, those the finder is surest of, and read whole only
+when they read more surely in it: which way up a hand lies shows on any two dozen of its tiles,
+and a table photo's 50-150 boxes, read whole in three more frames, were a third of its read."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _FLOWER_SLICE = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
 _FLOWER_CODES = frozenset(CLASS_LABELS[_FLOWER_SLICE])
@@ -115,7 +119,7 @@ def _recut_doubtful(photo: Photo, probs: np.ndarray, boxes: list[np.ndarray], ca
         return probs, {}
     cuts = [photo.crop_quad(moved.astype(np.float32), CROP_W, CROP_H, scale)
             for i in doubtful for moved in _recuts(np.asarray(boxes[i], np.float32))]
-    looks = np.asarray(classifier.probabilities(_balanced(cuts, cast)), np.float32)
+    looks = np.asarray(classifier.probabilities(_balanced(cuts, cast), turned_look=False), np.float32)
     per_tile = len(cuts) // len(doubtful)
     looks = looks.reshape(len(doubtful), per_tile, probs.shape[1])
     out = probs.copy()
@@ -169,17 +173,19 @@ def read_tiles(
     def options(hand_up: np.ndarray, hand_right: np.ndarray) -> list[list[np.ndarray]]:
         return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
 
-    def best(choices: list[list[np.ndarray]],
+    def best(choices: list[list[np.ndarray]], only: np.ndarray | None = None,
              ) -> tuple[list[int], np.ndarray, list[np.ndarray], list[np.ndarray], np.ndarray | None]:
         """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance),
-        and the crops' colour-cast table."""
-        boxes = [geometry.orient_box(q, w) for q, ws in zip(detections.quads, choices) for w in ws]
+        and the crops' colour-cast table; of the tiles ``only`` (indices) when given."""
+        tiles = range(len(choices)) if only is None else only
+        boxes = [geometry.orient_box(detections.quads[t], w) for t in tiles for w in choices[t]]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
         cast = _cast_table(crops)
         probs = np.asarray(classifier.probabilities(_balanced(crops, cast)), np.float32)
         picks, rows, chosen = [], [], []
         k = 0
-        for ws in choices:
+        for t in tiles:
+            ws = choices[t]
             block = probs[k : k + len(ws)]
             j = int(np.argmax(block.max(axis=1)))
             picks.append(j)
@@ -188,26 +194,30 @@ def read_tiles(
             k += len(ws)
         return picks, np.array(rows), [boxes[c] for c in chosen], [crops[c] for c in chosen], cast
 
+    def reads_better(other: list[list[np.ndarray]], among: np.ndarray) -> bool:
+        """Whether the tiles ``among`` (their ``TRIAL_TILES`` surest boxes) read more surely in
+        the frame ``other`` than as read now."""
+        trial = among[np.argsort(-detections.scores[among], kind="stable")][:TRIAL_TILES]
+        return float(best(other, trial)[1].max(axis=1).mean()) > float(probs[trial].max(axis=1).mean())
+
     choices = options(up, right)
     picks, probs, boxes, crops, cast = best(choices)
-    upright = [i for i, side in enumerate(sideways) if not side]
-    if upright and float(probs[upright].max(axis=1).mean()) < FLIP_BELOW:
+    upright = np.array([i for i, side in enumerate(sideways) if not side], int)
+    if upright.size and float(probs[upright].max(axis=1).mean()) < FLIP_BELOW:
         flipped = options(-up, -right)
-        f_picks, f_probs, f_boxes, f_crops, f_cast = best(flipped)
-        if float(f_probs[upright].max(axis=1).mean()) > float(probs[upright].max(axis=1).mean()):
-            choices, picks, probs, boxes, crops, cast = flipped, f_picks, f_probs, f_boxes, f_crops, f_cast
+        if reads_better(flipped, upright):
+            choices, (picks, probs, boxes, crops, cast) = flipped, best(flipped)
             right, up = -right, -up
     if float(probs.max(axis=1).mean()) < FLIP_BELOW:
         # Still read poorly: the rows may run the other way (a grid of faces, whose nearest
         # neighbours lie across the rows; a photo whose EXIF turn was lost). Each quarter-turned
-        # frame is read whole, its own sideways tiles tried both ways, and the likeliest kept.
+        # frame is tried, its own sideways tiles both ways, and read whole when it reads better.
         for turned_up in (right, -right):
             turned_right = np.array([-turned_up[1], turned_up[0]])
             turned_sideways = geometry.sideways_flags(detections.quads, turned_right, turned_up)
             turned = [[-turned_right, turned_right] if side else [turned_up] for side in turned_sideways]
-            t_picks, t_probs, t_boxes, t_crops, t_cast = best(turned)
-            if float(t_probs.max(axis=1).mean()) > float(probs.max(axis=1).mean()):
-                choices, picks, probs, boxes, crops, cast = turned, t_picks, t_probs, t_boxes, t_crops, t_cast
+            if reads_better(turned, np.arange(len(turned))):
+                choices, (picks, probs, boxes, crops, cast) = turned, best(turned)
                 right, up, sideways = turned_right, turned_up, turned_sideways
 
     probs, recut = _recut_doubtful(photo, probs, boxes, cast, scale, classifier)
