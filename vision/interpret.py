@@ -121,14 +121,41 @@ def options(readings: list[TileReading], image_size: tuple[int, int], evidence: 
     return out
 
 
-def _may_have_a_size(codes: list[str | None], rules: HandRules) -> bool:
+def _may_have_a_size(tally: _Tally, rules: HandRules) -> bool:
     """Whether tiles with these faces could lay out as a hand of the rules' sizes: ``n`` tiles that
     are no flower count ``n`` less one for each kong (at most four) and each back outside one."""
     if rules.kind == "any":
         return True
-    tiles = [c for c in codes if c is not None and c not in _FLOWERS]
-    most, least = len(tiles), len(tiles) - tiles.count(BACK) - 4
+    most, least = tally.playing, tally.playing - tally.counts[BACK] - 4
     return any(least <= size - (rules.kind == "waiting") <= most for size in rules.sizes)
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """A reading's faces counted: how many of each, how many copies beyond what a set holds, and
+    how many tiles that are no flower."""
+
+    counts: Counter[str]
+    excess: int
+    playing: int
+
+    @staticmethod
+    def of(codes: list[str | None]) -> _Tally:
+        counts = Counter(c for c in codes if c is not None)
+        return _Tally(counts, sum(max(0, k - copies_allowed(code)) for code, k in counts.items()),
+                      sum(k for code, k in counts.items() if code not in _FLOWERS))
+
+    def changed(self, before: str | None, after: str | None) -> _Tally:
+        """The tally with one box's face ``before`` read as ``after`` (None: no tile)."""
+        counts, excess, playing = self.counts.copy(), self.excess, self.playing
+        for code, step in ((before, -1), (after, 1)):
+            if code is None:
+                continue
+            allowed = copies_allowed(code)
+            excess += max(0, counts[code] + step - allowed) - max(0, counts[code] - allowed)
+            counts[code] += step
+            playing += step * (code not in _FLOWERS)
+        return _Tally(counts, excess, playing)
 
 
 def _rows_without(rows: list[list[list[int]]], dropped: set[int]) -> list[list[list[int]]]:
@@ -189,12 +216,15 @@ class _Search:
         self.layouts = 0
         self._changeable = [i for i, opts in enumerate(self.options) if len(opts) > 1]
         self._first_codes = [opts[0].code for opts in self.options]
-        self._first_counts = Counter(c for c in self._first_codes if c is not None)
-        self._first_excess = sum(max(0, k - copies_allowed(code)) for code, k in self._first_counts.items())
+        self._first_tally = _Tally.of(self._first_codes)
         self._seen: dict[tuple[str | None, ...], tuple[float, Interpretation | None]] = {}
 
-    def _cost(self, ranks: tuple[int, ...]) -> float:
-        return sum(opts[k].cost for opts, k in zip(self.options, ranks))
+    def _ranks(self, changed: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+        """Every box's option rank, from the boxes changed and their ranks."""
+        ranks = [0] * len(self.options)
+        for box, rank in changed:
+            ranks[box] = rank
+        return tuple(ranks)
 
     def _interpretation(self, ranks: tuple[int, ...], cost: float) -> Interpretation:
         kept = tuple(i for i, opts in enumerate(self.options) if opts[ranks[i]].code is not None)
@@ -231,25 +261,6 @@ class _Search:
             out.append(Change(i, tile.code, tile.confidence, option.code, option.probability, reason))
         return replace(reading, changes=tuple(out))
 
-    def _tally(self, ranks: tuple[int, ...]) -> tuple[int, list[str | None]]:
-        """The copies broken (copies beyond what a set holds) and the faces of the reading ``ranks``, worked out from
-        the likeliest reading's counts and the few candidates it changes."""
-        codes = list(self._first_codes)
-        moved: Counter[str] = Counter()
-        for j in self._changeable:
-            if ranks[j]:
-                before, after = codes[j], self.options[j][ranks[j]].code
-                codes[j] = after
-                if before is not None:
-                    moved[before] -= 1
-                if after is not None:
-                    moved[after] += 1
-        first = self._first_counts
-        excess = self._first_excess + sum(
-            max(0, first[code] + d - copies_allowed(code)) - max(0, first[code] - copies_allowed(code))
-            for code, d in moved.items())
-        return excess, codes
-
     def _sizes_reachable(self) -> bool:
         """Whether some reading within the budget may have a size the rules allow: the cheapest
         way to gain or lose enough playing tiles (a box taken as no tile or a flower, or the
@@ -285,7 +296,11 @@ class _Search:
         as_read = self._interpretation(start, 0.0)
         self.layouts += 1
         self._as_read_cost = as_read.cost  # the layout's own cost as the tiles were read
-        heap: list[tuple[float, tuple[int, ...], int]] = [(0.0, start, 0)]
+        # Each entry: cost, the boxes changed from their likeliest option as (box, rank) pairs
+        # in box order, and the parent's tally. A child raises the last changed box's rank, or
+        # changes a later box, so every reading is made once; none dearer than the budget is made.
+        budget = self.evidence.layout.max_cost
+        heap: list[tuple[float, tuple[tuple[int, int], ...], _Tally | None]] = [(0.0, (), None)]
         found: list[Interpretation] = []
         fallback: Interpretation | None = None
         least_excess: tuple[int, tuple[int, ...], float] | None = None  # when no reading respects the copies
@@ -295,36 +310,40 @@ class _Search:
             # Only the copies a set holds can be asked for, and only a tile whose face is read
             # more often than a set holds it can mend that by changing.
             most_tried = MAX_TRIED_NO_SIZE
-            over = {code for code, k in self._first_counts.items() if k > copies_allowed(code)}
+            over = {code for code, k in self._first_tally.counts.items() if k > copies_allowed(code)}
             self._changeable = [j for j in self._changeable if self._first_codes[j] in over]
         while heap and self.layouts < MAX_LAYOUTS and tried < most_tried:
-            cost, ranks, last = heapq.heappop(heap)
+            cost, changed, parents = heapq.heappop(heap)
             tried += 1
-            if cost > self.evidence.layout.max_cost:
-                break  # every reading left costs more than the mending budget
             if found and (cost > found[0].cost + ALTERNATIVES_WITHIN
                           or (len(found) >= n_best and cost > found[n_best - 1].cost)):
                 break
-            for j in self._changeable[bisect.bisect_left(self._changeable, last):]:
-                if ranks[j] + 1 < len(self.options[j]):
-                    child = ranks[:j] + (ranks[j] + 1,) + ranks[j + 1:]
-                    heapq.heappush(heap, (cost + self.options[j][child[j]].cost - self.options[j][ranks[j]].cost,
-                                          child, j))
-            excess, codes = self._tally(ranks)
-            if excess:
-                if least_excess is None or excess < least_excess[0]:
-                    least_excess = (excess, ranks, cost)
+            last, rank = changed[-1] if changed else (0, 0)
+            tally = (self._first_tally if parents is None else
+                     parents.changed(self.options[last][rank - 1].code, self.options[last][rank].code))
+            if rank + 1 < len(self.options[last]) and changed:
+                raised = cost + self.options[last][rank + 1].cost - self.options[last][rank].cost
+                if raised <= budget:
+                    heapq.heappush(heap, (raised, changed[:-1] + ((last, rank + 1),), tally))
+            for j in self._changeable[bisect.bisect_right(self._changeable, last) if changed else 0:]:
+                if len(self.options[j]) > 1:
+                    child_cost = cost + self.options[j][1].cost - self.options[j][0].cost
+                    if child_cost <= budget:
+                        heapq.heappush(heap, (child_cost, (*changed, (j, 1)), tally))
+            if tally.excess:
+                if least_excess is None or tally.excess < least_excess[0]:
+                    least_excess = (tally.excess, self._ranks(changed), cost)
                 continue
-            if fallback is not None and not _may_have_a_size(codes, self.rules):
+            if fallback is not None and not _may_have_a_size(tally, self.rules):
                 continue  # no layout of these tiles can be a hand of the rules' sizes
-            if ranks == start:
+            if not changed:
                 reading = as_read  # laid out before the search began
             else:
                 self.layouts += 1
-                reading = self._interpretation(ranks, cost)
+                reading = self._interpretation(self._ranks(changed), cost)
             if fallback is None:
                 fallback = reading
-            if reading.satisfied and reading.cost <= self._as_read_cost + self.evidence.layout.max_cost:
+            if reading.satisfied and reading.cost <= self._as_read_cost + budget:
                 found.append(reading)
                 found.sort(key=lambda r: r.cost)
         if fallback is None and least_excess is not None:  # the copies broken as little as the budget allows
