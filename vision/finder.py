@@ -104,24 +104,15 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     relief = cv2.cvtColor(((1.0 - tile) * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     cv2.watershed(relief, markers)
     labels = np.where((markers > 0) & (markers < background), markers, 0).astype(np.int32)
+    area = np.bincount(labels.ravel(), minlength=count)[:count]
+    area[0] = 0
+    labels, area = _merge_fragments(labels, area)
     ys, xs = np.nonzero(labels)
     ids = labels[ys, xs]
     lo_x = np.full(count, labels.shape[1], np.int64)
     lo_y = np.full(count, labels.shape[0], np.int64)
     hi_x = np.full(count, -1, np.int64)
     hi_y = np.full(count, -1, np.int64)
-    np.minimum.at(lo_x, ids, xs)
-    np.minimum.at(lo_y, ids, ys)
-    np.maximum.at(hi_x, ids, xs)
-    np.maximum.at(hi_y, ids, ys)
-    area = np.bincount(ids, minlength=count)
-    labels, area = _merge_fragments(labels, area)
-    ys, xs = np.nonzero(labels)
-    ids = labels[ys, xs]
-    lo_x[:] = labels.shape[1]
-    lo_y[:] = labels.shape[0]
-    hi_x[:] = -1
-    hi_y[:] = -1
     np.minimum.at(lo_x, ids, xs)
     np.minimum.at(lo_y, ids, ys)
     np.maximum.at(hi_x, ids, xs)
@@ -212,19 +203,21 @@ def find_tiles(small: np.ndarray) -> TileDetections:
     """Tile quads in the working image (see ``working_image``), with a face/back flag each."""
     probs = tile_maps(small)
     count, components, stats = _blobs(1.0 - probs[:, :, 0])
+    # Each blob's summed face and back probabilities, all blobs at once.
+    flat = components.ravel()
+    face_sum = np.bincount(flat, weights=probs[:, :, 1].ravel(), minlength=count)
+    back_sum = np.bincount(flat, weights=probs[:, :, 2].ravel(), minlength=count)
     marks, scores, backs = [], [], []
     for index in range(1, count):
-        if stats[index, cv2.CC_STAT_AREA] < _MIN_AREA:
+        area = stats[index, cv2.CC_STAT_AREA]
+        if area < _MIN_AREA:
             continue
         x, y, w, h = stats[index, :4]
         blob = (components[y : y + h, x : x + w] == index).astype(np.uint8)
         contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        inside = probs[y : y + h, x : x + w][blob > 0]
-        back = float(inside[:, 2].mean()) > float(inside[:, 1].mean())
-        score = float(inside[:, 1:].sum(axis=1).mean())
         marks.append(_quad_of(max(contours, key=cv2.contourArea)) + np.float32([x, y]))
-        backs.append(back)
-        scores.append(score)
+        backs.append(bool(back_sum[index] > face_sum[index]))
+        scores.append(float((face_sum[index] + back_sum[index]) / area))
     if not marks:
         return TileDetections.empty()
     parts = _split_merged(marks)
