@@ -65,9 +65,10 @@ FLIP_BELOW = 0.75
 """When the upright tiles' mean confidence is below this, the hand is also tried upside down; when
 all tiles' still is, the two frames a quarter turn away are tried too."""
 TRIAL_TILES = 24
-"""A frame is tried on at most this many tiles, those the finder is surest of, and read whole only
-when they read more surely in it: which way up a hand lies shows on any two dozen of its tiles,
-and a table photo's 50-150 boxes, read whole in three more frames, were a third of its read."""
+"""A frame is first tried on at most this many tiles, those the finder is surest of, and read whole
+only when they read more surely in it (and kept only when the whole then does): which way up a hand
+lies shows on any two dozen of its tiles, and a table photo's 50-150 boxes, read whole in three
+more frames, were a third of its read."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _FLOWER_SLICE = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
 _FLOWER_CODES = frozenset(CLASS_LABELS[_FLOWER_SLICE])
@@ -194,30 +195,38 @@ def read_tiles(
             k += len(ws)
         return picks, np.array(rows), [boxes[c] for c in chosen], [crops[c] for c in chosen], cast
 
-    def reads_better(other: list[list[np.ndarray]], among: np.ndarray) -> bool:
-        """Whether the tiles ``among`` (their ``TRIAL_TILES`` surest boxes) read more surely in
-        the frame ``other`` than as read now."""
+    def mean_confidence(tile_probs: np.ndarray, among: np.ndarray) -> float:
+        return float(tile_probs[among].max(axis=1).mean())
+
+    def tried(other: list[list[np.ndarray]], among: np.ndarray) -> tuple | None:
+        """The whole reading in the frame ``other`` when the tiles ``among`` read more surely in
+        it than as read now: first judged on their ``TRIAL_TILES`` surest boxes, then on all."""
         trial = among[np.argsort(-detections.scores[among], kind="stable")][:TRIAL_TILES]
-        return float(best(other, trial)[1].max(axis=1).mean()) > float(probs[trial].max(axis=1).mean())
+        sample = best(other, trial)[1]
+        if float(sample.max(axis=1).mean()) <= mean_confidence(probs, trial):
+            return None
+        whole = best(other)
+        return whole if mean_confidence(whole[1], among) > mean_confidence(probs, among) else None
 
     choices = options(up, right)
     picks, probs, boxes, crops, cast = best(choices)
     upright = np.array([i for i, side in enumerate(sideways) if not side], int)
-    if upright.size and float(probs[upright].max(axis=1).mean()) < FLIP_BELOW:
+    if upright.size and mean_confidence(probs, upright) < FLIP_BELOW:
         flipped = options(-up, -right)
-        if reads_better(flipped, upright):
-            choices, (picks, probs, boxes, crops, cast) = flipped, best(flipped)
+        if (read := tried(flipped, upright)) is not None:
+            choices, (picks, probs, boxes, crops, cast) = flipped, read
             right, up = -right, -up
-    if float(probs.max(axis=1).mean()) < FLIP_BELOW:
+    everything = np.arange(len(choices))
+    if mean_confidence(probs, everything) < FLIP_BELOW:
         # Still read poorly: the rows may run the other way (a grid of faces, whose nearest
         # neighbours lie across the rows; a photo whose EXIF turn was lost). Each quarter-turned
-        # frame is tried, its own sideways tiles both ways, and read whole when it reads better.
+        # frame is tried, its own sideways tiles both ways, and kept when it reads better.
         for turned_up in (right, -right):
             turned_right = np.array([-turned_up[1], turned_up[0]])
             turned_sideways = geometry.sideways_flags(detections.quads, turned_right, turned_up)
             turned = [[-turned_right, turned_right] if side else [turned_up] for side in turned_sideways]
-            if reads_better(turned, np.arange(len(turned))):
-                choices, (picks, probs, boxes, crops, cast) = turned, best(turned)
+            if (read := tried(turned, everything)) is not None:
+                choices, (picks, probs, boxes, crops, cast) = turned, read
                 right, up, sideways = turned_right, turned_up, turned_sideways
 
     probs, recut = _recut_doubtful(photo, probs, boxes, cast, scale, classifier)
