@@ -68,14 +68,10 @@ class TileClassifier:
         ]
         return np.concatenate(out) if out else np.zeros((0, len(self.labels)), np.float32)
 
-    def probabilities(self, images: Sequence[np.ndarray], *, turned_look: bool = True) -> np.ndarray:
+    def probabilities(self, images: Sequence[np.ndarray]) -> np.ndarray:
         """Class probabilities (n, len(labels)) for BGR uint8 crops of any size; a doubtful
-        crop's are the mean of its two looks, as is and turned 180 degrees (``SECOND_LOOK_BELOW``),
-        unless ``turned_look`` is false (several cuts of one tile, whose looks are averaged
-        anyway)."""
+        crop's are the mean of its two looks, as is and turned 180 degrees (``SECOND_LOOK_BELOW``)."""
         probs = self._looked_once(images)
-        if not turned_look:
-            return probs
         doubtful = np.flatnonzero(probs.max(axis=1, initial=0.0) < SECOND_LOOK_BELOW)
         if doubtful.size:
             turned = self._looked_once([cv2.rotate(images[i], cv2.ROTATE_180) for i in doubtful])

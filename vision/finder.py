@@ -134,7 +134,8 @@ def _merge_fragments(labels: np.ndarray, area: np.ndarray) -> tuple[np.ndarray, 
             continue
         mask = (labels == index).astype(np.uint8)
         ring = cv2.dilate(mask, kernel) > mask
-        neighbours = [n for n in np.unique(labels[ring]) if n not in (0, index)]
+        # sorted(set()), not np.unique: numpy 2 imports numpy.ma on np.unique's first call
+        neighbours = [n for n in sorted(set(labels[ring].tolist())) if n not in (0, index)]
         best = min(neighbours, key=lambda n: abs(area[n] + area[index] - typical), default=None)
         if best is not None and area[best] + area[index] <= 1.3 * typical:
             labels[mask > 0] = best

@@ -73,7 +73,7 @@ class FlowerLooks:
         cuts = [list(cuts_of(i)) for i in rows]
         out = probs.copy()
         if self.specialist is not None:
-            looks = self.specialist.probabilities([cut for tile in cuts for cut in tile], turned_look=False)
+            looks = self.specialist.probabilities([cut for tile in cuts for cut in tile])
             looks = looks[:, [self.specialist.labels.index(code) for code in FLOWER_CODES]]
             bounds = np.cumsum([0] + [len(tile) for tile in cuts])
             for i, start, stop in zip(rows, bounds[:-1], bounds[1:]):

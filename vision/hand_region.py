@@ -175,7 +175,8 @@ def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
     sizes = np.bincount(cluster, minlength=len(readings))
     centres = np.array([b.mean(axis=0) for b in boxes])
     heights = centres @ up
-    big = [c for c in np.unique(cluster) if sizes[c] > STRAY_CLUSTER]
+    # sorted(set()), not np.unique: numpy 2 imports numpy.ma on np.unique's first call (40 ms)
+    big = [c for c in sorted(set(cluster.tolist())) if sizes[c] > STRAY_CLUSTER]
     if big:
         hand = min(big, key=lambda c: (float(heights[cluster == c].min()), int(c)))
     else:

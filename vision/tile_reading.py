@@ -120,7 +120,7 @@ def _recut_doubtful(photo: Photo, probs: np.ndarray, boxes: list[np.ndarray], ca
         return probs, {}
     cuts = [photo.crop_quad(moved.astype(np.float32), CROP_W, CROP_H, scale)
             for i in doubtful for moved in _recuts(np.asarray(boxes[i], np.float32))]
-    looks = np.asarray(classifier.probabilities(_balanced(cuts, cast), turned_look=False), np.float32)
+    looks = np.asarray(classifier.probabilities(_balanced(cuts, cast)), np.float32)
     per_tile = len(cuts) // len(doubtful)
     looks = looks.reshape(len(doubtful), per_tile, probs.shape[1])
     out = probs.copy()

@@ -43,7 +43,7 @@ class TemplateClassifier:
             thumbs.append(_thumb((face[:, :, :3] * alpha + ivory * (1 - alpha)).astype(np.uint8)))
         self.templates = np.stack(thumbs)
 
-    def probabilities(self, images: list[np.ndarray], turned_look: bool = True) -> np.ndarray:
+    def probabilities(self, images: list[np.ndarray]) -> np.ndarray:
         out = np.zeros((len(images), len(CLASS_LABELS)), np.float32)
         for n, image in enumerate(images):
             h, w = image.shape[:2]

@@ -28,7 +28,7 @@ class _SpecialistSays:
         self.code = code
         self.seen = 0
 
-    def probabilities(self, crops: list[np.ndarray], turned_look: bool = True) -> np.ndarray:
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         self.seen += len(crops)
         probs = np.full((len(crops), len(CLASS_LABELS)), 0.3 / (len(CLASS_LABELS) - 2), np.float32)
         probs[:, CLASS_LABELS.index(self.code)] = 0.6
@@ -89,7 +89,7 @@ class _ReadsTheGrey:
 
     labels = CLASS_LABELS
 
-    def probabilities(self, crops: list[np.ndarray], turned_look: bool = True) -> np.ndarray:
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         probs = np.full((len(crops), len(CLASS_LABELS)), 0.01, np.float32)
         for row, crop in zip(probs, crops):
             row[CLASS_LABELS.index("6f" if int(crop[0, 0, 0]) == 100 else "2f")] = 0.9

@@ -151,7 +151,7 @@ class _SameFlowerEverywhere:
     """A stand-in classifier that reads every crop as 5f (50 %), else 6f (25 %), else 7f (20 %)."""
 
 
-    def probabilities(self, crops: list[np.ndarray], turned_look: bool = True) -> np.ndarray:
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         from fanscan.scoring.tiles import CLASS_LABELS
 
         probs = np.full((len(crops), len(CLASS_LABELS)), 0.05 / (len(CLASS_LABELS) - 3), np.float32)

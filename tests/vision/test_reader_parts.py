@@ -35,7 +35,7 @@ class _Counting:
     def __init__(self) -> None:
         self.seen = 0
 
-    def probabilities(self, crops: list[np.ndarray], turned_look: bool = True) -> np.ndarray:
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         self.seen += len(crops)
         probs = np.full((len(crops), len(CLASS_LABELS)), 0.1 / (len(CLASS_LABELS) - 1), np.float32)
         probs[:, CLASS_LABELS.index("3m")] = 0.9
@@ -173,7 +173,7 @@ class _Table:
     def __init__(self, probs: np.ndarray) -> None:
         self.probs = probs
 
-    def probabilities(self, crops: list[np.ndarray], turned_look: bool = True) -> np.ndarray:
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         return self.probs[: len(crops)]
 
 
@@ -200,7 +200,7 @@ class _Glyph:
     unmirrored (a red dot in the top-left quarter, a blue one to its right on the same line: no
     turn makes it its own mirror image); any other crop it reads poorly, as ``2m``."""
 
-    def probabilities(self, crops: list[np.ndarray], turned_look: bool = True) -> np.ndarray:
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         probs = np.full((len(crops), len(CLASS_LABELS)), 0.3 / (len(CLASS_LABELS) - 1), np.float32)
         for n, crop in enumerate(crops):
             blue, red = crop[:, :, 0].astype(int), crop[:, :, 2].astype(int)
