@@ -32,6 +32,14 @@ TILE_BELOW = 0.7
 CORE_ABOVE = 0.9
 """Each tile grows (watershed) from a core where the tile's probability is above this."""
 _MIN_AREA = 12  # px of a blob in the working image: smaller ones are noise
+STRIP_PIXELS = 640 * 512
+"""An image larger than this (a hand's region searched again, up to 1280 x 1280) goes through the
+network in strips of rows of about this many pixels, so that its activations never take more
+memory than a working-size image's (a whole 1280 x 1280 image took about 105 MB)..."""
+STRIP_CONTEXT = 72
+"""...each strip seen with this many rows of the image beyond it on either side: the network's
+receptive field reaches 65 pixels from its centre (131 across), so each strip's own rows come out
+as from the whole image (a multiple of 8, the network's stride, keeps its grid)."""
 
 
 def _get_session() -> LazySession:
@@ -81,13 +89,31 @@ def tile_maps(small: np.ndarray) -> np.ndarray:
     for channel, plane in enumerate(cv2.split(padded)[::-1]):
         tensor[0, channel] = plane
     tensor /= np.float32(255.0)
-    table, face, back = _get_session().run(tensor)[0]
+    table, face, back = _network_logits(tensor)
     top = np.maximum(np.maximum(table, face), back)
     exps = [np.exp(logit - top) for logit in (table, face, back)]
     total = exps[0] + exps[1] + exps[2]
     probs = cv2.merge([e / total for e in exps])
     # Softmax at the network's half resolution, then up: four times less work than the reverse.
     return cv2.resize(probs, (pw, ph), interpolation=cv2.INTER_LINEAR)[:h, :w]
+
+
+def _network_logits(tensor: np.ndarray) -> np.ndarray:
+    """The network's (3, h/2, w/2) logits for a (1, 3, h, w) input (h, w multiples of 8), in
+    strips of rows when it is large (``STRIP_PIXELS``)."""
+    session = _get_session()
+    height, width = tensor.shape[2:]
+    if height * width <= STRIP_PIXELS:
+        return session.run(tensor)[0]
+    rows = max(8, STRIP_PIXELS // width // 8 * 8)
+    out = np.empty((3, height // 2, width // 2), np.float32)
+    for top in range(0, height, rows):
+        bottom = min(height, top + rows)
+        above, below = max(0, top - STRIP_CONTEXT), min(height, bottom + STRIP_CONTEXT)
+        part = session.run(np.ascontiguousarray(tensor[:, :, above:below]))[0]
+        skip = (top - above) // 2
+        out[:, top // 2 : bottom // 2] = part[:, skip : skip + (bottom - top) // 2]
+    return out
 
 
 def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:

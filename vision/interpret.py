@@ -10,8 +10,9 @@ no set, a group with a back that is no concealed kong, a back in no concealed ko
 inside a group of suit tiles. The search:
 
 1. ``options``: each candidate's options, cheapest first, none dearer than the mending budget.
-2. Readings are taken in order of their options' total cost (best-first over the options' ranks:
-   every reading is reached once, by raising the ranks of its candidates in index order).
+2. Readings are taken in order of their options' total cost (best-first: each reading has at
+   most three successors, none cheaper, and is reached from one reading only, so the queue grows
+   with the readings tried, not with the boxes).
 3. A reading that costs, layout included, more than the mending budget (the evidence's
    ``max_cost``) beyond the reading as made is never taken.
    Each reading must respect the copies a set holds (hard: four of a face, one of each flower);
@@ -30,7 +31,6 @@ margin to the next reading become the doubts the reader reports.
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import math
 from collections import Counter
@@ -145,16 +145,18 @@ class _Tally:
         return _Tally(counts, sum(max(0, k - copies_allowed(code)) for code, k in counts.items()),
                       sum(k for code, k in counts.items() if code not in _FLOWERS))
 
-    def changed(self, before: str | None, after: str | None) -> _Tally:
-        """The tally with one box's face ``before`` read as ``after`` (None: no tile)."""
+    def changed(self, faces: list[tuple[str | None, str | None]]) -> _Tally:
+        """The tally with each (before, after) box's face ``before`` read as ``after`` (None: no
+        tile)."""
         counts, excess, playing = self.counts.copy(), self.excess, self.playing
-        for code, step in ((before, -1), (after, 1)):
-            if code is None:
-                continue
-            allowed = copies_allowed(code)
-            excess += max(0, counts[code] + step - allowed) - max(0, counts[code] - allowed)
-            counts[code] += step
-            playing += step * (code not in _FLOWERS)
+        for before, after in faces:
+            for code, step in ((before, -1), (after, 1)):
+                if code is None:
+                    continue
+                allowed = copies_allowed(code)
+                excess += max(0, counts[code] + step - allowed) - max(0, counts[code] - allowed)
+                counts[code] += step
+                playing += step * (code not in _FLOWERS)
         return _Tally(counts, excess, playing)
 
 
@@ -220,10 +222,11 @@ class _Search:
         self._seen: dict[tuple[str | None, ...], tuple[float, Interpretation | None]] = {}
 
     def _ranks(self, changed: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-        """Every box's option rank, from the boxes changed and their ranks."""
+        """Every box's option rank, from the changed boxes' places in the search's order and
+        their ranks."""
         ranks = [0] * len(self.options)
-        for box, rank in changed:
-            ranks[box] = rank
+        for place, rank in changed:
+            ranks[self._order[place]] = rank
         return tuple(ranks)
 
     def _interpretation(self, ranks: tuple[int, ...], cost: float) -> Interpretation:
@@ -296,11 +299,7 @@ class _Search:
         as_read = self._interpretation(start, 0.0)
         self.layouts += 1
         self._as_read_cost = as_read.cost  # the layout's own cost as the tiles were read
-        # Each entry: cost, the boxes changed from their likeliest option as (box, rank) pairs
-        # in box order, and the parent's tally. A child raises the last changed box's rank, or
-        # changes a later box, so every reading is made once; none dearer than the budget is made.
         budget = self.evidence.layout.max_cost
-        heap: list[tuple[float, tuple[tuple[int, int], ...], _Tally | None]] = [(0.0, (), None)]
         found: list[Interpretation] = []
         fallback: Interpretation | None = None
         least_excess: tuple[int, tuple[int, ...], float] | None = None  # when no reading respects the copies
@@ -312,24 +311,42 @@ class _Search:
             most_tried = MAX_TRIED_NO_SIZE
             over = {code for code, k in self._first_tally.counts.items() if k > copies_allowed(code)}
             self._changeable = [j for j in self._changeable if self._first_codes[j] in over]
+        # The boxes that may change, cheapest first change first. A reading is the boxes changed
+        # from their likeliest option, as (place in this order, rank) pairs in order; it has at
+        # most three successors, none cheaper than itself: the last changed box's next option
+        # (raise), the next box changed too (add), or the next box changed instead of the last,
+        # when that took its second option (move). Every reading is reached once, so the queue
+        # grows by at most three a reading tried; none dearer than the budget joins it.
+        order = sorted(self._changeable, key=lambda j: (self.options[j][1].cost - self.options[j][0].cost, j))
+        first_step = [self.options[j][1].cost - self.options[j][0].cost for j in order]
+        self._order = order
+        # Each entry: cost, the reading, its parent's tally, and the (box, rank before, rank
+        # after) steps that made it from the parent.
+        heap: list[tuple[float, tuple[tuple[int, int], ...], _Tally | None, tuple[tuple[int, int, int], ...]]] = [
+            (0.0, (), None, ())]
         while heap and self.layouts < MAX_LAYOUTS and tried < most_tried:
-            cost, changed, parents = heapq.heappop(heap)
+            cost, changed, parents, steps = heapq.heappop(heap)
             tried += 1
             if found and (cost > found[0].cost + ALTERNATIVES_WITHIN
                           or (len(found) >= n_best and cost > found[n_best - 1].cost)):
                 break
-            last, rank = changed[-1] if changed else (0, 0)
-            tally = (self._first_tally if parents is None else
-                     parents.changed(self.options[last][rank - 1].code, self.options[last][rank].code))
-            if rank + 1 < len(self.options[last]) and changed:
-                raised = cost + self.options[last][rank + 1].cost - self.options[last][rank].cost
-                if raised <= budget:
-                    heapq.heappush(heap, (raised, changed[:-1] + ((last, rank + 1),), tally))
-            for j in self._changeable[bisect.bisect_right(self._changeable, last) if changed else 0:]:
-                if len(self.options[j]) > 1:
-                    child_cost = cost + self.options[j][1].cost - self.options[j][0].cost
-                    if child_cost <= budget:
-                        heapq.heappush(heap, (child_cost, (*changed, (j, 1)), tally))
+            tally = self._first_tally if parents is None else parents.changed(
+                [(self.options[box][was].code, self.options[box][now].code) for box, was, now in steps])
+            place, rank = changed[-1] if changed else (-1, 0)
+            successors = []
+            if changed and rank + 1 < len(self.options[order[place]]):
+                box_options = self.options[order[place]]
+                successors.append((cost + box_options[rank + 1].cost - box_options[rank].cost,
+                                   (*changed[:-1], (place, rank + 1)), ((order[place], rank, rank + 1),)))
+            if place + 1 < len(order):
+                after = place + 1
+                successors.append((cost + first_step[after], (*changed, (after, 1)), ((order[after], 0, 1),)))
+                if changed and rank == 1:
+                    successors.append((cost - first_step[place] + first_step[after], (*changed[:-1], (after, 1)),
+                                       ((order[place], 1, 0), (order[after], 0, 1))))
+            for child_cost, child, child_steps in successors:
+                if child_cost <= budget:
+                    heapq.heappush(heap, (child_cost, child, tally, child_steps))
             if tally.excess:
                 if least_excess is None or tally.excess < least_excess[0]:
                     least_excess = (tally.excess, self._ranks(changed), cost)
