@@ -32,7 +32,7 @@ TILE_BELOW = 0.7
 CORE_ABOVE = 0.9
 """Each tile grows (watershed) from a core where the tile's probability is above this."""
 _MIN_AREA = 12  # px of a blob in the working image: smaller ones are noise
-STRIP_PIXELS = 640 * 512
+STRIP_PIXELS = 640 * 640
 """An image larger than this (a hand's region searched again, up to 1280 x 1280) goes through the
 network in strips of rows of about this many pixels, so that its activations never take more
 memory than a working-size image's (a whole 1280 x 1280 image took about 105 MB)..."""
