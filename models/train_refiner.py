@@ -8,6 +8,11 @@ overlap), so the network learns the finder's real errors, plus the true corners 
 
     python -m fanscan.models.train_refiner --scenes 1200 --steps 3000 --cache work_data/refiner.npz
 
+``--real-folds 0,1,2,3`` adds the real table photos of those source folds (``datasets.real_tables``;
+never the held-out fold), the versions the augmentation did not turn: each finder box over a
+labelled tile, and each such label jittered, with the label's corners as the target
+(``real_photo_examples``). ``--init models/box_refiner.onnx`` fine-tunes the shipped refiner.
+
 Scene seeds for training start at ``TRAIN_SEED_BASE``, apart from the benchmark's (0-9999), the
 finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).
 """
@@ -34,6 +39,12 @@ JITTER = 0.08
 """Standard deviation of the jitter of the true corners, as a share of the tile's short side
 (each corner on its own, and the whole box shifted by as much again)."""
 _NOMINAL = np.float32([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]])
+REAL_MATCH_IOU = 0.4
+"""A finder box on a real photo is a labelled tile's when their upright rectangles overlap this much."""
+SQUARE_DEGREES = 6.0
+"""A real label is an upright rectangle, so its corners are the face's only where the face lies
+square to the photo: its finder box's sides within this many degrees of the photo's axes (a
+standing hand facing the camera, a row laid straight across the photo)."""
 
 
 def matched_corners(box: np.ndarray, truth: np.ndarray) -> np.ndarray:
@@ -74,7 +85,22 @@ def scene_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
         box = _jittered(quad, rng)
         boxes.append(box)
         targets.append(matched_corners(box, quad))
-    quads = np.stack(boxes).astype(np.float32)
+    return _squares_of(photo, np.stack(boxes).astype(np.float32), targets)
+
+
+def _square_to_the_photo(quad: np.ndarray) -> bool:
+    sides = np.roll(quad, -1, axis=0) - quad
+    angles = np.degrees(np.arctan2(sides[:, 1], sides[:, 0])) % 90
+    return bool(np.all(np.minimum(angles, 90 - angles) <= SQUARE_DEGREES))
+
+
+def _rectangle(box: np.ndarray) -> np.ndarray:
+    x0, y0, x1, y1 = (float(v) for v in box)
+    return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+def _squares_of(photo, quads: np.ndarray, targets: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The refiner's squares for ``quads`` (as the reader cuts them) and the targets' corners in them."""
     image = photo.decode(photo.scale_for(quads, MIN_SHORT))
     to_image = image.shape[1] / photo.width
     warps = square_warps(quads, to_image)
@@ -82,6 +108,71 @@ def scene_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     inside = np.stack([cv2.perspectiveTransform((t * to_image).reshape(1, 4, 2).astype(np.float64), m).reshape(4, 2)
                        for t, m in zip(targets, warps)])
     return squares, inside.astype(np.float32)
+
+
+def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(squares, corners) for one real photo whose labelled tiles are ``boxes`` (x0 y0 x1 y1): each
+    finder box that is a label's (``REAL_MATCH_IOU``) and square to the photo (``SQUARE_DEGREES``),
+    with the label's corners as the target, and each such label jittered; empty when none is."""
+    from fanscan.vision.image_io import load_photo
+    from fanscan.vision.locate import locate
+
+    rng = np.random.default_rng(seed)
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    _, detections = locate(photo, refine=False)
+    if not len(detections) or not len(boxes):
+        return np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32)
+    found = np.stack([detections.quads.min(axis=1), detections.quads.max(axis=1)], axis=1).reshape(-1, 4)
+    x0 = np.maximum(found[:, None, 0], boxes[None, :, 0])
+    y0 = np.maximum(found[:, None, 1], boxes[None, :, 1])
+    x1 = np.minimum(found[:, None, 2], boxes[None, :, 2])
+    y1 = np.minimum(found[:, None, 3], boxes[None, :, 3])
+    overlap = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    areas = lambda b: (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])  # noqa: E731
+    iou = overlap / (areas(found)[:, None] + areas(boxes)[None] - overlap + 1e-9)
+    quads, targets = [], []
+    for i in range(len(found)):
+        j = int(np.argmax(iou[i]))
+        if iou[i, j] < REAL_MATCH_IOU or not _square_to_the_photo(detections.quads[i]):
+            continue
+        label = _rectangle(boxes[j])
+        for box in (detections.quads[i], _jittered(label, rng)):
+            quads.append(box)
+            targets.append(matched_corners(box, label))
+    if not quads:
+        return np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32)
+    return _squares_of(photo, np.stack(quads).astype(np.float32), targets)
+
+
+def _real_photo_job(job: tuple[int, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    seed, image, boxes = job
+    return real_photo_examples(image, boxes, seed)
+
+
+def real_examples(folds: list[int], workers: int = 2) -> tuple[np.ndarray, np.ndarray, int]:
+    """Examples of the real table photos in ``folds`` (their unturned versions, upright), and
+    how many photos gave some."""
+    from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, load_table_photos, upright_version
+
+    if HELD_OUT_FOLD in folds:
+        raise ValueError(f"fold {HELD_OUT_FOLD} is held out for the benchmark")
+    jobs = []
+    for k, photo in enumerate(in_folds(load_table_photos(), folds)):
+        version = upright_version(photo) if len(photo.codes) else None
+        if version is not None and version.turn == 0.0:
+            jobs.append((k, version.image, version.boxes.astype(np.float32)))
+    squares, corners, photos = [], [], 0
+    with ProcessPoolExecutor(workers) as pool:
+        for n, (s, c) in enumerate(pool.map(_real_photo_job, jobs, chunksize=4)):
+            if len(s):
+                squares.append(s)
+                corners.append(c)
+                photos += 1
+            if n % 50 == 0:
+                print(f"real photo {n}/{len(jobs)}", file=sys.stderr, flush=True)
+    if not squares:
+        return np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32), 0
+    return np.concatenate(squares), np.concatenate(corners), photos
 
 
 def build_examples(scenes: int, cache: Path | None, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
@@ -155,11 +246,13 @@ def build_net():
     return RefinerNet()
 
 
-def _batches(squares: np.ndarray, corners: np.ndarray, rng: np.random.Generator, size: int):
-    """Endless random batches with quarter turns, mirroring and light changes."""
+def _batches(squares: np.ndarray, corners: np.ndarray, rng: np.random.Generator, size: int,
+             draw: np.ndarray | None = None):
+    """Endless random batches with quarter turns, mirroring and light changes; ``draw``: each
+    example's probability of being drawn (default: all alike)."""
     while True:
         xs, ys = [], []
-        for i in rng.integers(len(squares), size=size):
+        for i in rng.choice(len(squares), size=size, p=draw):
             square, points = turned(squares[i], corners[i], int(rng.integers(4)), bool(rng.random() < 0.5))
             xs.append(square)
             ys.append(points)
@@ -181,41 +274,80 @@ def sidecar(training: dict) -> dict:
     }
 
 
-def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_out: float = 0.05) -> None:
-    """Build examples from ``scenes`` scenes, train for ``steps`` steps, report the corner error
-    on the last ``held_out`` share of the scenes' examples, export ONNX to ``out`` (weights beside
-    it as .pt, its sidecar as .json, ``sidecar``)."""
+def _corner_errors(net, squares: np.ndarray, corners: np.ndarray) -> tuple[float, float]:
+    """Mean corner error (px of the square) of the boxes as found and as refined by ``net``."""
     import torch
 
+    if not len(squares):
+        return float("nan"), float("nan")
+    with torch.no_grad():
+        predicted = net(torch.from_numpy(as_input(squares))).numpy()
+    return float(np.abs(corners - _grown_nominal()).mean()), float(np.abs(predicted - corners).mean())
+
+
+def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_out: float = 0.05,
+          real_folds: list[int] | None = None, real_share: float = 0.5, init: Path | None = None) -> None:
+    """Build examples from ``scenes`` scenes (and the real photos of ``real_folds``, drawn for
+    ``real_share`` of each batch), train for ``steps`` steps (from the ONNX ``init``, its batch
+    norms frozen, when given), report the corner error on the last ``held_out`` share of each
+    kind's examples, export ONNX to ``out`` (weights beside it as .pt, its sidecar as .json,
+    ``sidecar``)."""
+    import torch
+
+    from fanscan.models.train_finder import load_onnx_weights
+
     torch.manual_seed(0)
+    net = build_net()
+    if init is not None:
+        load_onnx_weights(net, init)  # before the examples: a bad --init fails at once
     squares, corners = build_examples(scenes, cache)
     split = int(len(squares) * (1 - held_out))
-    net = build_net()
-    fit(net, _batches(squares[:split], corners[:split], np.random.default_rng(0), BATCH), steps,
+    pools = [(squares[:split], corners[:split])]
+    real_photos = 0
+    real_test = (np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32))
+    if real_folds:
+        real_squares, real_corners, real_photos = real_examples(real_folds)
+        cut = int(len(real_squares) * (1 - held_out))
+        pools.append((real_squares[:cut], real_corners[:cut]))
+        real_test = (real_squares[cut:], real_corners[cut:])
+        print(f"{len(real_squares)} real examples from {real_photos} photos", file=sys.stderr, flush=True)
+    train_squares = np.concatenate([p[0] for p in pools])
+    train_corners = np.concatenate([p[1] for p in pools])
+    draw = None
+    if len(pools) == 2 and len(pools[1][0]) and len(pools[0][0]):
+        draw = np.concatenate([np.full(len(pools[0][0]), (1 - real_share) / len(pools[0][0])),
+                               np.full(len(pools[1][0]), real_share / len(pools[1][0]))])
+    fit(net, _batches(train_squares, train_corners, np.random.default_rng(0), BATCH, draw), steps,
         lambda predicted, y: (predicted - y).abs().mean(),
-        50, lambda loss: f"corner error {loss:.2f} px of {SIDE}")
+        50, lambda loss: f"corner error {loss:.2f} px of {SIDE}", frozen_norms=init is not None)
     net.eval()
-    with torch.no_grad():
-        predicted = net(torch.from_numpy(as_input(squares[split:]))).numpy()
-    before = np.abs(corners[split:] - _grown_nominal()).mean()
-    after = np.abs(predicted - corners[split:]).mean()
+    before, after = _corner_errors(net, squares[split:], corners[split:])
+    real_before, real_after = _corner_errors(net, *real_test)
     print(f"held-out examples {len(squares) - split}: mean corner error {before:.2f} px as found, "
-          f"{after:.2f} px refined (of {SIDE})", file=sys.stderr)
+          f"{after:.2f} px refined (of {SIDE}); real {len(real_test[0])}: {real_before:.2f} -> "
+          f"{real_after:.2f} px", file=sys.stderr)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
     torch.onnx.export(net, torch.zeros(1, 3, SIDE, SIDE), str(out), input_names=["squares"],
                       output_names=["corners"], dynamic_axes={"squares": {0: "n"}, "corners": {0: "n"}},
                       opset_version=17, dynamo=False)
+    from fanscan.datasets.real_tables import HELD_OUT_FOLD
+
     record = {
         "steps": steps,
         "batch": BATCH,
         "scenes": scenes,
         "scene_seeds": [TRAIN_SEED_BASE, TRAIN_SEED_BASE + scenes],
-        "examples": len(squares),
+        "examples": len(train_squares) + len(squares) - split + len(real_test[0]),
         "jitter": JITTER,
         "held_out_share": held_out,
-        "held_out_corner_error_px": {"as_found": round(float(before), 2),
-                                     "refined": round(float(after), 2)},
-        "real_photos": 0,
+        "held_out_corner_error_px": {"as_found": round(before, 2), "refined": round(after, 2)},
+        "real_photos": real_photos,
+        "real_folds": real_folds or [],
+        "real_share": real_share if real_folds else 0.0,
+        "held_out_fold": HELD_OUT_FOLD if real_folds else None,
+        "real_held_out_corner_error_px": ({"as_found": round(real_before, 2), "refined": round(real_after, 2)}
+                                          if real_folds else None),
+        "fine_tuned_from": init.name if init else None,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
@@ -233,8 +365,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("box_refiner.onnx"))
     parser.add_argument("--cache", type=Path, help="an .npz keeping the examples for reruns")
+    parser.add_argument("--real-folds", type=lambda t: [int(f) for f in t.split(",") if f],
+                        help="also train on the real table photos of these source folds (e.g. 0,1,2,3)")
+    parser.add_argument("--real-share", type=float, default=0.5,
+                        help="with --real-folds: share of each batch drawn from real photos (default 0.5)")
+    parser.add_argument("--init", type=Path, help="fine-tune these weights (an .onnx such as the shipped refiner)")
     args = parser.parse_args(argv)
-    train(args.scenes, args.steps, args.out, args.cache)
+    if args.scenes < 1 or args.steps < 1:
+        parser.error("--scenes and --steps must be positive")
+    if not 0 < args.real_share < 1:
+        parser.error("--real-share must lie between 0 and 1")
+    if args.real_folds:
+        from fanscan.datasets.real_tables import FOLDS, HELD_OUT_FOLD
+
+        allowed = [f for f in range(FOLDS) if f != HELD_OUT_FOLD]
+        if not set(args.real_folds) <= set(allowed):
+            parser.error(f"--real-folds: only folds {', '.join(map(str, allowed))} (fold {HELD_OUT_FOLD} is held out)")
+    if args.init is not None:
+        from fanscan.models.train_finder import load_onnx_weights
+
+        try:
+            load_onnx_weights(build_net(), args.init)  # a bad --init fails here, before any scene
+        except (OSError, ValueError) as error:
+            parser.error(f"--init {args.init}: {error}")
+    train(args.scenes, args.steps, args.out, args.cache, real_folds=args.real_folds,
+          real_share=args.real_share, init=args.init)
     return 0
 
 

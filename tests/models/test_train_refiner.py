@@ -69,3 +69,82 @@ def test_refiner_training_writes_its_sidecar_beside_the_model(
     assert training["scene_seeds"] == [base, base + 3]
     assert out.is_file()
     assert out.with_suffix(".pt").is_file()
+
+
+def test_a_real_label_is_a_target_only_for_a_box_square_to_the_photo() -> None:
+    from fanscan.models.train_refiner import _square_to_the_photo
+
+    def rotated(degrees: float) -> np.ndarray:
+        angle = np.radians(degrees)
+        rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        return (np.float32([[-10, -14], [10, -14], [10, 14], [-10, 14]]) @ rotation.T + 50).astype(np.float32)
+
+    assert _square_to_the_photo(rotated(0))
+    assert _square_to_the_photo(rotated(4))
+    assert _square_to_the_photo(rotated(88))  # a quarter turn off is square too
+    assert not _square_to_the_photo(rotated(15))
+    assert not _square_to_the_photo(rotated(45))
+
+
+def test_real_examples_take_the_labels_corners_for_square_boxes_only(monkeypatch) -> None:
+    import fanscan.vision.locate as locate_module
+    from fanscan.models.train_refiner import real_photo_examples
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((240, 320, 3), 40, np.uint8)
+    image[60:120, 40:84] = 230  # a tile face, labelled exactly
+    image[60:120, 200:244] = 230  # another, whose finder box lies at a slant
+    labels = np.float32([[40, 60, 84, 120], [200, 60, 244, 120]])
+    square_box = np.float32([[43, 64], [86, 63], [86, 122], [43, 123]])  # a little off
+    centre = np.float32([222, 90])
+    angle = np.radians(20)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+    slanted = (np.float32([[-22, -30], [22, -30], [22, 30], [-22, 30]]) @ rotation.T + centre).astype(np.float32)
+    detections = TileDetections(np.stack([square_box, slanted]), np.float32([0.9, 0.9]), np.array([False, False]))
+    monkeypatch.setattr(locate_module, "locate", lambda photo, refine=True: (None, detections))
+    squares, corners = real_photo_examples(image, labels, seed=0)
+    assert squares.shape == (2, refine.SIDE, refine.SIDE, 3)  # the square box and its jittered label
+    # the finder box's target: the label's corners, which lie about where the box's own corners do
+    expected = refine.grown(np.float32([[0, 0], [refine.SIDE, 0], [refine.SIDE, refine.SIDE], [0, refine.SIDE]])[None],
+                            1 / refine.GROW)[0]
+    assert np.abs(corners[0] - expected).max() < 6
+    # the label's bright face fills the target quad in the square
+    x0, y0 = corners[0].min(axis=0).astype(int) + 2
+    x1, y1 = corners[0].max(axis=0).astype(int) - 2
+    assert squares[0][y0:y1, x0:x1].mean() > 200
+
+
+def test_training_with_real_photos_records_them_in_the_sidecar(tmp_path, monkeypatch) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import json
+
+    from fanscan.models import train_refiner
+
+    rng = np.random.default_rng(1)
+
+    def examples(n: int):
+        return (rng.integers(0, 255, (n, refine.SIDE, refine.SIDE, 3), dtype=np.uint8),
+                rng.uniform(8, refine.SIDE - 8, (n, 4, 2)).astype(np.float32))
+
+    monkeypatch.setattr(train_refiner, "build_examples", lambda *_: examples(40))
+    monkeypatch.setattr(train_refiner, "real_examples", lambda folds: (*examples(20), 3))
+    out = tmp_path / "refiner.onnx"
+    train_refiner.train(3, 2, out, real_folds=[0, 1], real_share=0.4, init=refine.MODEL_PATH)
+    training = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["training"]
+    assert training["real_photos"] == 3 and training["real_folds"] == [0, 1]
+    assert training["real_share"] == 0.4 and training["fine_tuned_from"] == refine.MODEL_PATH.name
+    assert training["examples"] == 60
+    assert set(training["real_held_out_corner_error_px"]) == {"as_found", "refined"}
+
+
+@pytest.mark.parametrize("argv", [["--real-folds", "4"], ["--real-share", "1.5"], ["--scenes", "0"],
+                                  ["--init", "no-such-refiner.onnx"]])
+def test_bad_refiner_training_arguments_are_usage_errors(argv) -> None:
+    from fanscan.models import train_refiner
+
+    if "--init" in argv:
+        pytest.importorskip("torch")
+    with pytest.raises(SystemExit) as exit_info:
+        train_refiner.main(argv)
+    assert exit_info.value.code == 2
