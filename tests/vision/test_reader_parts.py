@@ -232,3 +232,50 @@ def test_a_hand_whose_faces_lie_a_quarter_turn_off_its_rows_is_read_turned() -> 
     readings, right, up = tile_reading.read_tiles(photo, found, _Glyph())
     assert [r.code for r in readings] == ["1m"] * 3
     assert up == pytest.approx([-1, 0], abs=1e-6)  # up, for these faces, is the photo's left
+
+
+class _CountingGlyph(_Glyph):
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        self.seen += len(crops)
+        return super().probabilities(crops)
+
+
+def _row_of_faces(count: int, glyph_turns: int | None) -> tuple:
+    """A photo of ``count`` faces 40 wide and 60 high in rows of ten, each with the glyph
+    ``_Glyph`` reads turned by ``glyph_turns`` quarter turns (None: no glyph), and their boxes."""
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((40 + 70 * (count // 10 + 1), 40 + 44 * 10, 3), 60, np.uint8)
+    boxes = []
+    for k in range(count):
+        x0, y0 = 20 + 44 * (k % 10), 20 + 70 * (k // 10)
+        face = np.full((60, 40, 3), 90, np.uint8)
+        if glyph_turns is not None:
+            cv2.circle(face, (9, 9), 4, (40, 40, 230), -1)
+            cv2.circle(face, (26, 9), 4, (230, 40, 40), -1)
+            face = np.ascontiguousarray(np.rot90(face, glyph_turns))
+        image[y0 : y0 + 60, x0 : x0 + 40] = face
+        boxes.append(_row_box(x0, y0, 40, 60))
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    scores = np.linspace(0.99, 0.5, count).astype(np.float32)
+    return photo, TileDetections(np.stack(boxes), scores, np.zeros(count, bool))
+
+
+def test_a_frame_that_reads_no_better_is_tried_on_the_surest_tiles_only() -> None:
+    photo, found = _row_of_faces(40, None)  # no frame reads these faces any better
+    classifier = _CountingGlyph()
+    readings, _, up = tile_reading.read_tiles(photo, found, classifier)
+    assert classifier.seen == 40 + 3 * tile_reading.TRIAL_TILES  # upside down and both quarter turns
+    assert up == pytest.approx([0, -1], abs=1e-6)  # the frame as found stays
+
+
+def test_an_upside_down_hand_is_tried_on_a_sample_then_read_whole_upside_down() -> None:
+    photo, found = _row_of_faces(40, 2)  # every glyph upside down
+    classifier = _CountingGlyph()
+    readings, _, up = tile_reading.read_tiles(photo, found, classifier)
+    assert [r.code for r in readings] == ["1m"] * 40
+    assert up == pytest.approx([0, 1], abs=1e-6)
+    assert classifier.seen == 40 + tile_reading.TRIAL_TILES + 40
