@@ -32,17 +32,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, action="append", default=[])
     parser.add_argument("--annotate", type=Path, help="folder for the annotated photos")
     parser.add_argument("--finder", type=Path, help="tile finder ONNX (default: the shipped one)")
+    parser.add_argument("--refiner", type=Path, help="box refiner ONNX (default: the shipped one)")
     parser.add_argument("--classifier", type=Path,
                         help="tile classifier ONNX for every photo (default: the shipped one)")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.shared import shared_path
     from fanscan.vision.classifier import TileClassifier, default_classifier
-    from fanscan.vision import finder
+    from fanscan.vision import finder, refine
     from fanscan.vision.reader import read_photo
 
     if args.finder:
         finder.MODEL_PATH = args.finder
+    if args.refiner:
+        refine.MODEL_PATH = args.refiner
 
     folder = shared_path("data", "camerash", "untagged-photos")
     if folder is None:

@@ -1,14 +1,16 @@
 """The photo reader on real table photos it never trained on: the held-out sources of rf-chinese.
 
-    python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--model A.onnx ...] [--limit N]
+    python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--refiner R.onnx ...]
+        [--model A.onnx ...] [--limit N]
         [--annotate DIR] [--picture CONFUSION.png] [--all-tiles]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
 photos, never a version of a trained one), its least turned version, turned back upright where
 its turn allows (``real_tables.upright_version``) and flipped back when the augmentation mirrored
 it (decided from the labels as ``real_table_crops`` does). Every pairing of
-the ``--finder`` and ``--model`` (tile classifier) files given (default: the shipped ones) reads
-every photo, side by side in one run; the first pairing's failures are annotated.
+the ``--finder``, ``--refiner`` (box refiner) and ``--model`` (tile classifier) files given
+(default: the shipped ones) reads every photo, side by side in one run; the first pairing's
+failures are annotated.
 
 Per photo and in total, for each model:
 - ``found``: labelled tiles with a reader box of IoU >= 0.5 (boxes compared as upright rectangles),
@@ -101,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="tile classifier to compare (repeatable; default: the shipped one)")
     parser.add_argument("--finder", type=Path, action="append", default=[],
                         help="tile finder to compare (repeatable; default: the shipped one)")
+    parser.add_argument("--refiner", type=Path, action="append", default=[],
+                        help="box refiner to compare (repeatable; default: the shipped one)")
     parser.add_argument("--limit", type=int, help="only the first N held-out sources")
     parser.add_argument("--annotate", type=Path, help="folder for annotated pictures of failures")
     parser.add_argument("--picture", type=Path, help="confusion matrix PNG of the first model")
@@ -115,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         HELD_OUT_FOLD, in_folds, least_turned, load_table_photos, upright_version)
     from fanscan.errors import FanscanError
     from fanscan.vision.classifier import TileClassifier, default_classifier
-    from fanscan.vision import finder
+    from fanscan.vision import finder, refine
     from fanscan.vision.reader import read_photo
 
     photos = load_table_photos()
@@ -128,9 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     judge = default_classifier()
     classifiers = [(m.name, TileClassifier(m)) for m in args.model] or [("shipped", judge)]
     finders = [(f.name, f) for f in args.finder] or [("shipped", finder.MODEL_PATH)]
-    models = [(f"{f_name}+{c_name}", f_path, classifier)
-              for f_name, f_path in finders for c_name, classifier in classifiers]
-    tallies = {name: Tally() for name, _, _ in models}
+    refiners = [(r.name, r) for r in args.refiner] or [("shipped", refine.MODEL_PATH)]
+    models = [(f"{f_name}+{r_name}+{c_name}" if args.refiner else f"{f_name}+{c_name}", f_path, r_path, classifier)
+              for f_name, f_path in finders for r_name, r_path in refiners for c_name, classifier in classifiers]
+    tallies = {name: Tally() for name, _, _, _ in models}
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for number, photo in enumerate(chosen, start=1):
@@ -142,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
             truth[:, [0, 2]] = width - truth[:, [2, 0]]
         encoded = cv2.imencode(".png", image)[1].tobytes()
         line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}
-        for name, finder_path, classifier in models:
-            finder.MODEL_PATH = finder_path
+        for name, finder_path, refiner_path, classifier in models:
+            finder.MODEL_PATH, refine.MODEL_PATH = finder_path, refiner_path
             tally = tallies[name]
             tally.photos += 1
             tally.labelled += len(truth)

@@ -37,17 +37,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--failures", type=Path, default=Path("/tmp/fanscan-reader-failures"))
     parser.add_argument("--model", help="classifier ONNX (default: the shipped one)")
     parser.add_argument("--finder", type=Path, help="tile finder ONNX (default: the shipped one)")
+    parser.add_argument("--refiner", type=Path, help="box refiner ONNX (default: the shipped one)")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.scenes import generate_scene
     from fanscan.vision.classifier import TileClassifier, default_classifier
-    from fanscan.vision import finder
+    from fanscan.vision import finder, refine
     from fanscan.vision.reader import read_photo
 
     from fanscan.errors import FanscanError
 
     if args.finder:
         finder.MODEL_PATH = args.finder
+    if args.refiner:
+        refine.MODEL_PATH = args.refiner
 
     classifier = TileClassifier(args.model) if args.model else default_classifier()
     args.failures.mkdir(parents=True, exist_ok=True)
