@@ -65,7 +65,7 @@ def test_the_training_scripts_write_the_shipped_models_by_default(
 ) -> None:
     """``--out`` defaults to the model the reader loads (its sidecar is written beside it)."""
     seen = {}
-    monkeypatch.setattr(train_refiner, "train", lambda *args: seen.update(refiner=args[2]))
+    monkeypatch.setattr(train_refiner, "train", lambda *args, **_: seen.update(refiner=args[2]))
     train_refiner.main(["--scenes", "1"])
     monkeypatch.setattr(train_finder, "initial_net", lambda _init: None)
     monkeypatch.setattr(train_finder, "train", lambda *args: seen.update(finder=args[3]))
