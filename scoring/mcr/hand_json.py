@@ -1,0 +1,133 @@
+"""MCR's fast gate: the ``HandFacts`` of a hand JSON object, read and checked in one pass.
+
+``Hand.from_json`` builds frozen ``Tile``, ``Meld`` and ``Hand`` objects and checks them after;
+scoring needs only counts. ``facts_from_json`` reads the same object straight into counts and
+accepts exactly what ``Hand.from_json(obj)`` followed by ``check(14)`` accepts, with MCR's
+fields (no extras). It gives up (None) at the first thing unusual: the full checks then run and
+name the culprit in their own words, so an error costs time but never changes.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from fanscan.scoring.decompose import Group, meld_group
+from fanscan.scoring.hand import BASE_FIELDS, Meld
+from fanscan.scoring.mcr.context import Conditions, HandFacts
+from fanscan.scoring.tiles import FLOWER_CODES, TILE_CODES
+
+from fanscan.errors import FanscanError
+
+_FIELDS = frozenset(BASE_FIELDS)
+_MELD_FIELDS = frozenset(("type", "tiles", "concealed", "claimed_from"))
+_PLAYING = {code: index for index, code in enumerate(TILE_CODES[:34])}
+_FLOWERS = frozenset(FLOWER_CODES)
+_WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
+_SIZE = 14
+
+
+@lru_cache(maxsize=4096)
+def _meld(kind: Any, tiles: tuple[Any, ...], concealed: bool, claimed: int | None
+          ) -> tuple[Group, tuple[int, ...]] | None:
+    """A meld object's Group and tile indices, or None when ``Meld.from_json`` refuses it
+    (memoised: the melds of real hands are a few hundred, a few thousand with their tiles in
+    any order).
+    """
+    obj = {"type": kind, "tiles": list(tiles), "concealed": concealed, "claimed_from": claimed}
+    try:
+        meld = Meld.from_json(obj, 1)
+    except FanscanError:
+        return None
+    return meld_group(meld), tuple(map(int, meld.tiles))
+
+
+def facts_from_json(obj: Any) -> HandFacts | None:
+    """The facts of a complete MCR hand JSON object, or None unless it passes every check."""
+    try:
+        return _read(obj)
+    except (KeyError, TypeError):  # a bad code or an unhashable value
+        return None
+
+
+def _read(obj: Any) -> HandFacts | None:
+    if type(obj) is not dict or not _FIELDS.issuperset(obj):
+        return None
+    get = obj.get
+    raw = obj["concealed"]
+    melds = get("melds", [])
+    flowers = get("flowers", [])
+    if type(raw) is not list or type(melds) is not list or type(flowers) is not list:
+        return None
+    if len(raw) + 3 * len(melds) != _SIZE:
+        return None
+    if len(set(flowers)) < len(flowers) or not _FLOWERS.issuperset(flowers):
+        return None
+    standing = [0] * 34
+    mask = 0
+    for code in raw:
+        tile = _PLAYING[code]
+        standing[tile] += 1
+        mask |= 1 << tile
+    win = _PLAYING[obj["win_tile"]]
+    counts = standing.copy()
+    found = _melds(melds, counts)
+    if found is None or not standing[win] or max(counts) > 4:
+        return None
+    groups, melded = found
+    conditions = Conditions(
+        win,
+        get("self_drawn", False),
+        get("kong", False),
+        get("last_tile", False),
+        get("fourth_tile", False),
+        _WINDS[get("seat_wind", "E")],
+        _WINDS[get("round_wind", "E")],
+        len(flowers),
+    )
+    if not _possible(conditions, standing, counts, groups):
+        return None
+    return HandFacts(standing, counts, mask | melded, groups, conditions)
+
+
+def _melds(melds: list[Any], counts: list[int]) -> tuple[tuple[Group, ...], int] | None:
+    """The Groups of a hand's meld objects and the mask of their tiles, which are added to
+    ``counts``; None for a meld that ``Meld.from_json`` would refuse, or one that is unusual.
+    """
+    groups = []
+    mask = 0
+    for meld in melds:
+        if type(meld) is not dict or not _MELD_FIELDS.issuperset(meld):
+            return None
+        concealed = meld.get("concealed", False)
+        claimed = meld.get("claimed_from")
+        tiles = meld.get("tiles")
+        # Exact types first: 1 == True, so the memo would otherwise take one for the other.
+        if type(concealed) is not bool or not (claimed is None or type(claimed) is int):
+            return None
+        if type(tiles) is not list:
+            return None
+        found = _meld(meld.get("type"), tuple(tiles), concealed, claimed)
+        if found is None:
+            return None
+        groups.append(found[0])
+        for tile in found[1]:
+            counts[tile] += 1
+            mask |= 1 << tile
+    return tuple(groups), mask
+
+
+def _possible(conditions: Conditions, standing: list[int], counts: list[int],
+              groups: tuple[Group, ...]) -> bool:
+    """Whether the win conditions are true or false and agree with the tiles (``Hand.check``)."""
+    flags = conditions[1:5]
+    if not all(flag is True or flag is False for flag in flags):
+        return False
+    win = conditions.win
+    if conditions.kong:
+        if conditions.self_drawn:
+            if not any(group.kind == "kong" for group in groups):
+                return False
+        elif counts[win] > 1:
+            return False
+    return not (conditions.fourth_tile and standing[win] > 1)
