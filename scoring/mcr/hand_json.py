@@ -10,10 +10,11 @@ name the culprit in their own words, so an error costs time but never changes.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from fanscan.scoring.decompose import Group, meld_group
-from fanscan.scoring.hand import BASE_FIELDS, Meld
+from fanscan.scoring.hand import BASE_FIELDS, DEFAULT_WIN_CONDITIONS, Meld
 from fanscan.scoring.mcr.context import Conditions, HandFacts
 from fanscan.scoring.tiles import FLOWER_CODES, TILE_CODES
 
@@ -25,6 +26,13 @@ _PLAYING = {code: index for index, code in enumerate(TILE_CODES[:34])}
 _FLOWERS = frozenset(FLOWER_CODES)
 _WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
 _SIZE = 14
+_ALL_FIELDS = itemgetter(*BASE_FIELDS)
+#: Each field and its default when left out, in ``BASE_FIELDS`` order (None: no default, so
+#: the hand is refused).
+_DEFAULTS: tuple[tuple[str, Any], ...] = tuple(
+    (name, DEFAULT_WIN_CONDITIONS.get(name, [] if name in ("melds", "flowers") else None))
+    for name in BASE_FIELDS
+)
 
 
 @lru_cache(maxsize=4096)
@@ -53,10 +61,9 @@ def facts_from_json(obj: Any) -> HandFacts | None:
 def _read(obj: Any) -> HandFacts | None:
     if type(obj) is not dict or not _FIELDS.issuperset(obj):
         return None
-    get = obj.get
-    raw = obj["concealed"]
-    melds = get("melds", [])
-    flowers = get("flowers", [])
+    # A hand as Hand.to_json writes it has every field: one C call reads them all.
+    fields = _ALL_FIELDS(obj) if len(obj) == len(BASE_FIELDS) else _fields(obj)
+    raw, melds, win_code, flowers, self_drawn, seat, prevalent, fourth_tile, kong, last = fields
     if type(raw) is not list or type(melds) is not list or type(flowers) is not list:
         return None
     if len(raw) + 3 * len(melds) != _SIZE:
@@ -69,25 +76,23 @@ def _read(obj: Any) -> HandFacts | None:
         tile = _PLAYING[code]
         standing[tile] += 1
         mask |= 1 << tile
-    win = _PLAYING[obj["win_tile"]]
+    win = _PLAYING[win_code]
     counts = standing.copy()
     found = _melds(melds, counts)
     if found is None or not standing[win] or max(counts) > 4:
         return None
     groups, melded = found
     conditions = Conditions(
-        win,
-        get("self_drawn", False),
-        get("kong", False),
-        get("last_tile", False),
-        get("fourth_tile", False),
-        _WINDS[get("seat_wind", "E")],
-        _WINDS[get("round_wind", "E")],
-        len(flowers),
+        win, self_drawn, kong, last, fourth_tile, _WINDS[seat], _WINDS[prevalent], len(flowers)
     )
     if not _possible(conditions, standing, counts, groups):
         return None
     return HandFacts(standing, counts, mask | melded, groups, conditions)
+
+
+def _fields(obj: dict[str, Any]) -> tuple[Any, ...]:
+    """The hand's fields in ``BASE_FIELDS`` order, defaults for those left out."""
+    return tuple(obj.get(name, default) for name, default in _DEFAULTS)
 
 
 def _melds(melds: list[Any], counts: list[int]) -> tuple[tuple[Group, ...], int] | None:

@@ -36,11 +36,19 @@ from fanscan.scoring.mcr.context import Context, HandFacts
 from fanscan.scoring.mcr.detectors import DETECTORS, hand_fans
 from fanscan.scoring.mcr.fans import FANS
 from fanscan.scoring.mcr.hand_json import facts_from_json
-from fanscan.scoring.ruleset import NOT_WINNING, FanTable, NoOptions, ScoreResult, TableRuleSet
+from fanscan.scoring.ruleset import (
+    NOT_WINNING,
+    FanTable,
+    NoOptions,
+    Scored,
+    ScoreResult,
+    TableRuleSet,
+)
 
 O = TypeVar("O")  # noqa: E741 (the options record of a rule set in the MCR family)
 _SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * suit) for suit in range(3))
 _SUITED_MASK = (1 << 27) - 1
+_RESULTS_KEPT = 8192  # results kept for reuse
 _ORPHANS_MASK = sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
 
 
@@ -141,6 +149,10 @@ class MCRRuleSet(MCRFamily[NoOptions]):
     table = FanTable(FANS)
     options_type = NoOptions
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._results: dict[tuple[tuple[tuple[str, int], ...], int], ScoreResult] = {}
+
     def score_json(self, obj: Any) -> ScoreResult:
         facts = facts_from_json(obj)
         if facts is None:  # something is wrong or unusual: the full checks say what
@@ -156,12 +168,22 @@ class MCRRuleSet(MCRFamily[NoOptions]):
         if scored is None:
             return ScoreResult.failed(self.name, self.minimum, self.not_winning_message,
                                       NOT_WINNING)
+        key = (tuple(scored.counts.items()), facts.flowers)
+        result = self._results.get(key)
+        if result is None:
+            # Results are immutable and few kinds recur (a few thousand in 10,000 hands).
+            if len(self._results) >= _RESULTS_KEPT:
+                self._results.clear()
+            result = self._results[key] = self._result(scored, facts.flowers)
+        return result
+
+    def _result(self, scored: Scored[Context], flowers: int) -> ScoreResult:
         fans = self.table.fan_counts(scored.counts)
         flower_points = 0
-        if facts.flowers:
-            flowers = self.table.fan_counts({self.flower_fan: facts.flowers})
-            flower_points = flowers[0].points * facts.flowers
-            fans += flowers
+        if flowers:
+            rows = self.table.fan_counts({self.flower_fan: flowers})
+            flower_points = rows[0].points * flowers
+            fans += rows
         return ScoreResult(self.name, scored.points + flower_points, fans, flower_points,
                            self.minimum, scored.points >= self.minimum)
 
