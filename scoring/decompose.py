@@ -182,12 +182,43 @@ def _split_honors(counts: tuple[int, ...]) -> tuple[_Split, ...]:
 
 @cache
 def _shape(counts: tuple[int, ...], chows: bool, honors: bool) -> int:
-    """Bit 1: the counts split into sets alone; bit 2: into sets and one pair (memoised)."""
-    splits = _split_honors(counts) if honors else _split_suit(counts, chows)
-    shape = 0
-    for split in splits:
-        shape |= 2 if split[1] >= 0 else 1
-    return shape
+    """Bit 1: the counts split into sets alone; bit 2: into sets and one pair (memoised).
+
+    The tile count decides which of the two can be (3k or 3k + 2 tiles), so one search that
+    stops at the first split found answers it.
+    """
+    pair = sum(counts) % 3
+    if pair == 1:
+        return 0
+    if honors:
+        return (2 if pair else 1) if _split_honors(counts) else 0
+    return (2 if pair else 1) if _splits(list(counts), 0, chows, pair=pair == 2) else 0
+
+
+def _splits(c: list[int], i: int, chows: bool, *, pair: bool) -> bool:
+    """Whether ``c`` from offset ``i`` on splits into sets and, if ``pair``, one pair."""
+    while i < len(c) and c[i] == 0:
+        i += 1
+    if i == len(c):
+        return not pair
+    found = False
+    if c[i] >= 3:
+        c[i] -= 3
+        found = _splits(c, i, chows, pair=pair)
+        c[i] += 3
+    if not found and chows and i + 2 < len(c) and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        found = _splits(c, i, chows, pair=pair)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+    if not found and pair and c[i] >= 2:
+        c[i] -= 2
+        found = _splits(c, i, chows, pair=False)
+        c[i] += 2
+    return found
 
 
 def _complete_shapes(shapes: Sequence[int]) -> bool:
@@ -252,16 +283,25 @@ def _completing_shapes(others: tuple[int, ...]) -> frozenset[int]:
 
 
 class Split(NamedTuple):
-    """One way to lay concealed tiles into sets and one pair.
+    """One way to lay concealed tiles into sets and one pair, as tile indices.
 
-    ``groups`` as Groups of real tiles; ``pair`` the pair's tile index; ``chows`` and ``pungs``
-    the lowest tile index of each chow and pung, sorted (the MCR detectors read those).
+    ``sets`` are (kind, lowest tile) in the order found, ``pair`` the pair's tile; ``chows`` and
+    ``pungs`` the lowest tile of each chow and pung, sorted (the MCR detectors read those).
     """
 
-    groups: tuple[Group, ...]
+    sets: tuple[tuple[str, int], ...]
     pair: int
     chows: tuple[int, ...]
     pungs: tuple[int, ...]
+
+    def groups(self) -> tuple[Group, ...]:
+        """The sets as Groups of standing tiles."""
+        return tuple(_standing_group(kind, tile) for kind, tile in self.sets)
+
+
+@cache
+def _standing_group(kind: str, tile: int) -> Group:
+    return Group(kind, _TILES[tile], False, True)
 
 
 @cache
@@ -272,10 +312,10 @@ def _part_splits(counts: tuple[int, ...], base: int, chows: bool) -> tuple[Split
     splits = _split_honors(counts) if base == 27 else _split_suit(counts, chows)
     return tuple(
         Split(
-            tuple(Group(kind, _TILES[base + offset], False, True) for kind, offset in sets),
+            sets if base == 0 else tuple([(kind, base + offset) for kind, offset in sets]),
             base + pair if pair >= 0 else -1,
-            tuple(base + offset for kind, offset in sets if kind == "chow"),
-            tuple(base + offset for kind, offset in sets if kind == "pung"),
+            tuple([base + offset for kind, offset in sets if kind == "chow"]),
+            tuple([base + offset for kind, offset in sets if kind == "pung"]),
         )
         for sets, pair in splits
     )
@@ -303,7 +343,7 @@ def _joined(m: Split, p: Split, s: Split, h: Split) -> list[Split]:
         return []
     return [
         Split(
-            m.groups + p.groups + s.groups + h.groups,
+            m.sets + p.sets + s.sets + h.sets,
             max(m.pair, p.pair, s.pair, h.pair),
             m.chows + p.chows + s.chows,
             m.pungs + p.pungs + s.pungs + h.pungs,
@@ -315,7 +355,7 @@ def standard_splits(
     counts: Sequence[int], chows: bool = True
 ) -> list[tuple[tuple[Group, ...], Tile]]:
     """All ways to split concealed ``counts`` (34) into sets and exactly one pair."""
-    return [(split.groups, _TILES[split.pair]) for split in concealed_splits(counts, chows)]
+    return [(split.groups(), _TILES[split.pair]) for split in concealed_splits(counts, chows)]
 
 
 def is_standard_complete(counts: Sequence[int], chows: bool = True) -> bool:

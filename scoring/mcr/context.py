@@ -165,8 +165,8 @@ class Context:
     """
 
     __slots__ = (
-        "_groups",
         "_reading",
+        "_split",
         "chows",
         "concealed_chows",
         "concealed_pungs",
@@ -190,7 +190,7 @@ class Context:
         self.hand = facts
         self.form = form
         self._reading = reading
-        self._groups: tuple[Group, ...] | None = None
+        self._split = split  # to build the Reading of a standard reading when asked for
         if split is None and reading is not None:
             split = _split_of(reading)
         if split is None:
@@ -199,8 +199,6 @@ class Context:
             self.pair = -1
             self.concealed_pungs = 0
             return
-        if reading is None:
-            self._groups = facts.melds + split.groups
         chows = split.chows
         if facts.melded_chows:
             chows = tuple(sorted(chows + facts.melded_chows))
@@ -225,8 +223,9 @@ class Context:
     @property
     def reading(self) -> Reading | None:
         """The reading itself (None for nine gates)."""
-        if self._reading is None and self._groups is not None:
-            self._reading = Reading("standard", self._groups, Tile(self.pair))
+        if self._reading is None and self._split is not None:
+            groups = self.hand.melds + self._split.groups()
+            self._reading = Reading("standard", groups, Tile(self.pair))
         return self._reading
 
     def without_chows(self, free: tuple[int, ...]) -> Context:

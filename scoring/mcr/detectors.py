@@ -2,10 +2,11 @@
 
 Each detector counts fans on one reading before exclusions; the exclusions come from the table
 (fans.py) and are applied once by the engine. A detector's result may be shared (memoised), so
-callers copy it (``dict.update``) and never change it. Detectors that depend only on the hand
-(suits, tile traits, win conditions) are ``per_hand``: computed once and shared by all readings
-of the hand.
-``DETECTORS`` lists, for each reading form, the detectors that apply to it.
+callers copy it (``dict.update``) and never change it. ``DETECTORS`` lists, for each reading
+form, the detectors that apply to it, each with the chows and pungs it needs to find anything
+(it is not run on a reading with fewer). Detectors that depend only on the hand (suits, tile
+traits, win conditions) take its ``HandFacts``; ``HAND_DETECTORS`` lists them per form, and
+``hand_fans`` runs them once per hand and form for all its readings.
 
 Where a family must decide which sets combine (the counting principles 不拆移, 不得相同, 套算一次),
 the choice follows the widely used calculators (docs/rules/mcr.md): a fan of three or four sets is

@@ -3,13 +3,17 @@
 Steps, for one hand:
 
 1. Check the hand (``Hand.check``: 14 tiles, at most four of a tile, win tile held, win conditions
-   consistent). Derive 和绝张 when the hand's own melds hold the other three copies of the win tile.
-2. Read it every way (``decompose.readings``). Nine Gates (九莲宝灯), Seven Shifted Pairs (连七对),
-   Thirteen Orphans, Honors and Knitted Tiles and Knitted Straight + set + pair are each scored as
-   that one reading only; Seven Pairs is scored beside the sets-and-pair readings of the same tiles.
+   consistent) and count its tiles (``HandFacts``); a hand JSON object is read and checked in one
+   pass (hand_json.py). Derive 和绝张 when the hand's own melds hold the other three copies of the
+   win tile.
+2. Read it every way (the splits of ``decompose.concealed_splits`` and the special forms, as
+   tile counts). Nine Gates (九莲宝灯), Seven Shifted Pairs (连七对), Thirteen Orphans, Honors and
+   Knitted Tiles and Knitted Straight + set + pair are each scored as that one reading only; Seven
+   Pairs is scored beside the sets-and-pair readings of the same tiles.
 3. For each reading, run the detectors of its form (detectors.py): chow fans, pung fans, single
-   pungs (箭刻 幺九刻), winds, kongs and concealed pungs, 碰碰和, 平和, 全带幺/全带五/全双刻, suits,
-   tile traits, number ranges, 四归一, concealment, win conditions, the wait (边张 坎张 单钓将).
+   pungs (箭刻 幺九刻), winds, kongs and concealed pungs, 碰碰和, 平和, 全带幺/全带五/全双刻,
+   the wait (边张 坎张 单钓将); and once per hand suits, tile traits, number ranges, 四归一,
+   concealment and win conditions.
 4. Apply the exclusions from the fan table once (fans.py; ``FanTable.apply``).
 5. 无番和 when nothing scores (``empty_fan``).
 6. Keep the reading with the highest total. Tie-break between equal totals: a sets-and-pair
