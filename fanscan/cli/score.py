@@ -12,6 +12,7 @@ Every hand, whatever its source, becomes a hand JSON object and goes through
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import unicodedata
@@ -324,6 +325,9 @@ def _stream(
     lines: Iterable[str] | BinaryIO, out: TextIO, rules: str, ruleset: Any, score: Any
 ) -> tuple[int, int]:
     """Write one result line per line read; (results with an error, lines)."""
+    # What start-up built lives as long as the process: kept out of the collector's full
+    # passes, which would otherwise walk it again and again as the scorers' memos grow.
+    gc.freeze()
     write = out.write
     failed = number = 0
     for number, line in enumerate(lines, 1):

@@ -44,7 +44,6 @@ from fanscan.scoring.ruleset import (
     NOT_WINNING,
     FanTable,
     NoOptions,
-    Scored,
     ScoreResult,
     TableRuleSet,
 )
@@ -52,7 +51,6 @@ from fanscan.scoring.ruleset import (
 O = TypeVar("O")  # noqa: E741 (the options record of a rule set in the MCR family)
 _SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * suit) for suit in range(3))
 _SUITED_MASK = (1 << 27) - 1
-_RESULTS_KEPT = 8192  # results kept for reuse
 _ORPHANS_MASK = sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
 
 
@@ -153,10 +151,6 @@ class MCRRuleSet(MCRFamily[NoOptions]):
     table = FanTable(FANS)
     options_type = NoOptions
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._results: dict[tuple[tuple[tuple[str, int], ...], int], ScoreResult] = {}
-
     def score_json(self, obj: Any) -> ScoreResult:
         facts = facts_from_json(obj)
         if facts is None:  # something is wrong or unusual: the full checks say what
@@ -172,21 +166,11 @@ class MCRRuleSet(MCRFamily[NoOptions]):
         if scored is None:
             return ScoreResult.failed(self.name, self.minimum, self.not_winning_message,
                                       NOT_WINNING)
-        key = (tuple(scored.counts.items()), facts.flowers)
-        result = self._results.get(key)
-        if result is None:
-            # Results are immutable and few kinds recur (a few thousand in 10,000 hands).
-            if len(self._results) >= _RESULTS_KEPT:
-                self._results.clear()
-            result = self._results[key] = self._result(scored, facts.flowers)
-        return result
-
-    def _result(self, scored: Scored[Context], flowers: int) -> ScoreResult:
         fans = self.table.fan_counts(scored.counts)
         flower_points = 0
-        if flowers:
-            rows = self.table.fan_counts({self.flower_fan: flowers})
-            flower_points = rows[0].points * flowers
+        if facts.flowers:
+            rows = self.table.fan_counts({self.flower_fan: facts.flowers})
+            flower_points = rows[0].points * facts.flowers
             fans += rows
         return ScoreResult(self.name, scored.points + flower_points, fans, flower_points,
                            self.minimum, scored.points >= self.minimum)
