@@ -597,11 +597,9 @@ HAND_DETECTORS: dict[str, tuple[HandDetector, ...]] = {
 
 def hand_fans(facts: HandFacts, form: str) -> dict[str, int]:
     """A fresh copy of the whole-hand fans of a reading form (computed once per hand and form)."""
-    key = ("form", form)
-    found: dict[str, int] | None = facts.cache.get(key)
+    found: dict[str, int] | None = facts.cache.get(form)
     if found is None:
-        found = {}
+        found = facts.cache[form] = {}
         for detector in HAND_DETECTORS[form]:
             found.update(detector(facts))
-        facts.cache[key] = found
     return found.copy()

@@ -125,9 +125,9 @@ def _melds(melds: list[Any], counts: list[int]) -> tuple[tuple[Group, ...], int]
 def _possible(conditions: Conditions, standing: list[int], counts: list[int],
               groups: tuple[Group, ...]) -> bool:
     """Whether the win conditions are true or false and agree with the tiles (``Hand.check``)."""
-    flags = conditions[1:5]
-    if not all(flag is True or flag is False for flag in flags):
-        return False
+    for flag in conditions[1:5]:
+        if flag is not True and flag is not False:
+            return False
     win = conditions.win
     if conditions.kong:
         if conditions.self_drawn:
