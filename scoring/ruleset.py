@@ -489,8 +489,8 @@ class TableRuleSet(Generic[C, O]):
     def highest(self, contexts: Iterable[C], extra: dict[str, int]) -> Scored[C] | None:
         """The reading of highest value, ties broken by ``tie_break``."""
         best: tuple[dict[str, int], int, C] | None = None
-        best_key: tuple[int, ...] = ()
-        # ``counted`` and ``value`` written out: this loop runs for every reading of every hand.
+        # ``counted`` and ``value`` written out: this loop runs for every reading of every hand;
+        # ``tie_break`` is asked only between equal values.
         detect, apply, points_of = self.detect, self.table.apply, self.table.points
         empty = self.empty_fan
         value = self.value if self._values else None
@@ -505,9 +505,15 @@ class TableRuleSet(Generic[C, O]):
                     continue  # no fan and no empty_fan: this reading does not win
                 counts = {empty: 1}
             points = points_of(counts) if value is None else value(counts, context)
-            key = (points, *tie_break(counts, context))
-            if best is None or key > best_key:
-                best, best_key = (counts, points, context), key
+            if (
+                best is None
+                or points > best[1]
+                or (
+                    points == best[1]
+                    and tie_break(counts, context) > tie_break(best[0], best[2])
+                )
+            ):
+                best = (counts, points, context)
         return None if best is None else Scored(*best)
 
     def lowest(self, contexts: Iterable[C], extra: dict[str, int]) -> Scored[C] | None:
