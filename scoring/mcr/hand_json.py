@@ -37,17 +37,18 @@ _DEFAULTS: tuple[tuple[str, Any], ...] = tuple(
 
 @lru_cache(maxsize=4096)
 def _meld(kind: Any, tiles: tuple[Any, ...], concealed: bool, claimed: int | None
-          ) -> tuple[Group, tuple[int, ...]] | None:
-    """A meld object's Group and tile indices, or None when ``Meld.from_json`` refuses it
-    (memoised: the melds of real hands are a few hundred, a few thousand with their tiles in
-    any order).
+          ) -> tuple[Group, tuple[int, ...], int] | None:
+    """A meld object's Group, tile indices and their mask, or None when ``Meld.from_json``
+    refuses it (memoised: the melds of real hands are a few hundred, a few thousand with their
+    tiles in any order).
     """
     obj = {"type": kind, "tiles": list(tiles), "concealed": concealed, "claimed_from": claimed}
     try:
         meld = Meld.from_json(obj, 1)
     except FanscanError:
         return None
-    return meld_group(meld), tuple(map(int, meld.tiles))
+    indices = tuple(map(int, meld.tiles))
+    return meld_group(meld), indices, sum({1 << tile for tile in indices})
 
 
 def facts_from_json(obj: Any) -> HandFacts | None:
@@ -115,10 +116,11 @@ def _melds(melds: list[Any], counts: list[int]) -> tuple[tuple[Group, ...], int]
         found = _meld(meld.get("type"), tuple(tiles), concealed, claimed)
         if found is None:
             return None
-        groups.append(found[0])
-        for tile in found[1]:
+        group, indices, tiles_mask = found
+        groups.append(group)
+        mask |= tiles_mask
+        for tile in indices:
             counts[tile] += 1
-            mask |= 1 << tile
     return tuple(groups), mask
 
 
