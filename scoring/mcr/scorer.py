@@ -92,7 +92,7 @@ class MCRFamily(TableRuleSet[Context, O]):
             yield Context(facts, "nine_gates")
             if not every:
                 return
-        special = self._special_reading(facts)
+        special = self._special_reading(facts) if len(facts.melds) <= 1 else None
         if special is not None:
             yield Context(facts, special.form, reading=special)
             return
@@ -104,7 +104,9 @@ class MCRFamily(TableRuleSet[Context, O]):
                 yield Context(facts, reading.form, reading=reading)
 
     def _special_reading(self, facts: HandFacts) -> Reading | None:
-        """The first Thirteen Orphans, Honors and Knitted or Knitted Straight reading."""
+        """The first Thirteen Orphans, Honors and Knitted or Knitted Straight reading (none has
+        more than one meld).
+        """
         forms, standing, mask = self.forms, facts.standing, facts.mask
         found: list[Reading] = []
         if not facts.melds:
@@ -115,7 +117,6 @@ class MCRFamily(TableRuleSet[Context, O]):
                 found = honors_knitted_readings(standing)
         if (
             not found
-            and len(facts.melds) <= 1
             and (mask & _SUITED_MASK).bit_count() >= 9
             and "knitted_straight" in forms
         ):
