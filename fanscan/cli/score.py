@@ -325,15 +325,18 @@ def _stream(
     lines: Iterable[str] | BinaryIO, out: TextIO, rules: str, ruleset: Any, score: Any
 ) -> tuple[int, int]:
     """Write one result line per line read; (results with an error, lines)."""
-    # What start-up built lives as long as the process: kept out of the collector's full
-    # passes, which would otherwise walk it again and again as the scorers' memos grow.
-    gc.freeze()
     write = out.write
     failed = number = 0
-    for number, line in enumerate(lines, 1):
-        text, ok = _score_line(number, line, rules, ruleset, score)
-        failed += not ok
-        write(text + "\n")
+    # What exists before the loop outlives it: kept out of the collector's full passes, which
+    # would otherwise walk it again and again as the scorers' memos grow.
+    gc.freeze()
+    try:
+        for number, line in enumerate(lines, 1):
+            text, ok = _score_line(number, line, rules, ruleset, score)
+            failed += not ok
+            write(text + "\n")
+    finally:
+        gc.unfreeze()
     out.flush()
     return failed, number
 
