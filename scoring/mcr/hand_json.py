@@ -27,8 +27,8 @@ _FLOWERS = frozenset(FLOWER_CODES)
 _WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
 _SIZE = 14
 _ALL_FIELDS = itemgetter(*BASE_FIELDS)
-#: Each field and its default when left out, in ``BASE_FIELDS`` order (None: no default, so
-#: the hand is refused).
+#: Each field and its default when left out, in ``BASE_FIELDS`` order (None where there is no
+#: default: the fast gate then gives up and the full checks name what is missing).
 _DEFAULTS: tuple[tuple[str, Any], ...] = tuple(
     (name, DEFAULT_WIN_CONDITIONS.get(name, [] if name in ("melds", "flowers") else None))
     for name in BASE_FIELDS
