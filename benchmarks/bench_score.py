@@ -195,6 +195,9 @@ def _run_checked(path: Path, args: argparse.Namespace, env: dict[str, str], labe
         text=True,
         check=True,
         env=env,
+        # ``python -m`` puts its working folder first on the path: run in the temporary folder,
+        # or from a checkout's root every version would import that checkout's fanscan.
+        cwd=path.parent,
     )
     lines = out.stdout.splitlines()
     if len(lines) != args.hands or any(json.loads(x)["error"] for x in lines):

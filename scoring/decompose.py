@@ -182,12 +182,43 @@ def _split_honors(counts: tuple[int, ...]) -> tuple[_Split, ...]:
 
 @cache
 def _shape(counts: tuple[int, ...], chows: bool, honors: bool) -> int:
-    """Bit 1: the counts split into sets alone; bit 2: into sets and one pair (memoised)."""
-    splits = _split_honors(counts) if honors else _split_suit(counts, chows)
-    shape = 0
-    for split in splits:
-        shape |= 2 if split[1] >= 0 else 1
-    return shape
+    """Bit 1: the counts split into sets alone; bit 2: into sets and one pair (memoised).
+
+    The tile count decides which of the two can be (3k or 3k + 2 tiles), so one search that
+    stops at the first split found answers it.
+    """
+    pair = sum(counts) % 3
+    if pair == 1:
+        return 0
+    if honors:
+        return (2 if pair else 1) if _split_honors(counts) else 0
+    return (2 if pair else 1) if _splits(list(counts), 0, chows, pair=pair == 2) else 0
+
+
+def _splits(c: list[int], i: int, chows: bool, *, pair: bool) -> bool:
+    """Whether ``c`` from offset ``i`` on splits into sets and, if ``pair``, one pair."""
+    while i < len(c) and c[i] == 0:
+        i += 1
+    if i == len(c):
+        return not pair
+    found = False
+    if c[i] >= 3:
+        c[i] -= 3
+        found = _splits(c, i, chows, pair=pair)
+        c[i] += 3
+    if not found and chows and i + 2 < len(c) and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        found = _splits(c, i, chows, pair=pair)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+    if not found and pair and c[i] >= 2:
+        c[i] -= 2
+        found = _splits(c, i, chows, pair=False)
+        c[i] += 2
+    return found
 
 
 def _complete_shapes(shapes: Sequence[int]) -> bool:
@@ -251,36 +282,80 @@ def _completing_shapes(others: tuple[int, ...]) -> frozenset[int]:
     return frozenset(shape for shape in (1, 2, 3) if _complete_shapes((*others, shape)))
 
 
+class Split(NamedTuple):
+    """One way to lay concealed tiles into sets and one pair, as tile indices.
+
+    ``sets`` are (kind, lowest tile) in the order found, ``pair`` the pair's tile; ``chows`` and
+    ``pungs`` the lowest tile of each chow and pung, sorted (the MCR detectors read those).
+    """
+
+    sets: tuple[tuple[str, int], ...]
+    pair: int
+    chows: tuple[int, ...]
+    pungs: tuple[int, ...]
+
+    def groups(self) -> tuple[Group, ...]:
+        """The sets as Groups of standing tiles."""
+        return tuple(_standing_group(kind, tile) for kind, tile in self.sets)
+
+
 @cache
-def _part_groups(
-    counts: tuple[int, ...], base: int, chows: bool
-) -> tuple[tuple[tuple[Group, ...], tuple[Tile, ...]], ...]:
-    """The splits of one part as Groups of real tiles and its pair tile, if any, as a tuple of
-    none or one (memoised; the tuples concatenate into a reading's groups and pairs).
+def _standing_group(kind: str, tile: int) -> Group:
+    return Group(kind, _TILES[tile], False, True)
+
+
+@cache
+def _part_splits(counts: tuple[int, ...], base: int, chows: bool) -> tuple[Split, ...]:
+    """The splits of one part (a suit, or the honors from ``base`` 27), ``pair`` -1 when the
+    part holds none (memoised; a hand's splits concatenate its parts').
     """
     splits = _split_honors(counts) if base == 27 else _split_suit(counts, chows)
     return tuple(
-        (
-            tuple(Group(kind, _TILES[base + offset], False, True) for kind, offset in sets),
-            (_TILES[base + pair],) if pair >= 0 else (),
+        Split(
+            sets if base == 0 else tuple([(kind, base + offset) for kind, offset in sets]),
+            base + pair if pair >= 0 else -1,
+            tuple([base + offset for kind, offset in sets if kind == "chow"]),
+            tuple([base + offset for kind, offset in sets if kind == "pung"]),
         )
         for sets, pair in splits
     )
+
+
+def concealed_splits(counts: Sequence[int], chows: bool = True) -> list[Split]:
+    """All ways to split concealed ``counts`` (34) into sets and exactly one pair."""
+    man = _part_splits(tuple(counts[:9]), 0, chows)
+    pin = _part_splits(tuple(counts[9:18]), 9, chows)
+    sou = _part_splits(tuple(counts[18:27]), 18, chows)
+    honors = _part_splits(tuple(counts[27:]), 27, chows)
+    if not (man and pin and sou and honors):
+        return []
+    if len(man) == len(pin) == len(sou) == len(honors) == 1:  # the usual case: one split a part
+        return _joined(man[0], pin[0], sou[0], honors[0])
+    found = []
+    for parts in product(man, pin, sou, honors):
+        found += _joined(*parts)
+    return found
+
+
+def _joined(m: Split, p: Split, s: Split, h: Split) -> list[Split]:
+    """The hand's split made of its parts' splits (none unless exactly one has the pair)."""
+    if (m.pair >= 0) + (p.pair >= 0) + (s.pair >= 0) + (h.pair >= 0) != 1:
+        return []
+    return [
+        Split(
+            m.sets + p.sets + s.sets + h.sets,
+            max(m.pair, p.pair, s.pair, h.pair),
+            m.chows + p.chows + s.chows,
+            m.pungs + p.pungs + s.pungs + h.pungs,
+        )
+    ]
 
 
 def standard_splits(
     counts: Sequence[int], chows: bool = True
 ) -> list[tuple[tuple[Group, ...], Tile]]:
     """All ways to split concealed ``counts`` (34) into sets and exactly one pair."""
-    parts = [_part_groups(tuple(counts[lo:hi]), lo, chows) for lo, hi in _BOUNDS]
-    if not all(parts):
-        return []
-    found = []
-    for (sets0, pair0), (sets1, pair1), (sets2, pair2), (sets3, pair3) in product(*parts):
-        pairs = pair0 + pair1 + pair2 + pair3
-        if len(pairs) == 1:
-            found.append((sets0 + sets1 + sets2 + sets3, pairs[0]))
-    return found
+    return [(split.groups(), _TILES[split.pair]) for split in concealed_splits(counts, chows)]
 
 
 def is_standard_complete(counts: Sequence[int], chows: bool = True) -> bool:
@@ -288,7 +363,8 @@ def is_standard_complete(counts: Sequence[int], chows: bool = True) -> bool:
     return _complete_shapes(_part_shapes(counts, chows))
 
 
-def _meld_group(meld: Meld) -> Group:
+def meld_group(meld: Meld) -> Group:
+    """The fixed set of a declared meld (one Group per distinct meld)."""
     return _declared_group(meld.kind, meld.tiles[0], meld.concealed)
 
 
@@ -301,7 +377,7 @@ def _declared_group(kind: str, tile: Tile, concealed: bool) -> Group:
 def readings(hand: Hand, forms: Sequence[str] = FORMS, *, chows: bool = True) -> list[Reading]:
     """Every reading of the complete ``hand`` in the given ``forms``."""
     counts = tile_counts(hand.concealed)
-    fixed = tuple(map(_meld_group, hand.melds))
+    fixed = tuple(map(meld_group, hand.melds))
     found: list[Reading] = []
     if "standard" in forms:
         found += [
@@ -309,23 +385,27 @@ def readings(hand: Hand, forms: Sequence[str] = FORMS, *, chows: bool = True) ->
             for groups, pair in standard_splits(counts, chows)
         ]
     if not hand.melds:
-        if (
-            "seven_pairs" in forms
-            and len(hand.concealed) == 14
-            and not _ODD_COUNTS.intersection(counts)
-        ):
-            pairs = tuple(_TILES[i] for i, n in enumerate(counts) for _ in range(n // 2))
-            found.append(Reading("seven_pairs", pairs=pairs))
+        if "seven_pairs" in forms:
+            found += seven_pairs_readings(counts)
         if "thirteen_orphans" in forms:
-            found += _thirteen_orphans(counts)
+            found += thirteen_orphans_readings(counts)
         if "honors_knitted" in forms:
-            found += _honors_knitted(counts)
+            found += honors_knitted_readings(counts)
     if "knitted_straight" in forms and len(hand.melds) <= 1:
-        found += _knitted_straight(counts, fixed, chows)
+        found += knitted_straight_readings(counts, fixed, chows)
     return found
 
 
-def _thirteen_orphans(counts: Sequence[int]) -> list[Reading]:
+def seven_pairs_readings(counts: Sequence[int]) -> list[Reading]:
+    """The seven-pairs reading of 14 concealed tiles' ``counts``, if they are seven pairs."""
+    if sum(counts) != 14 or _ODD_COUNTS.intersection(counts):
+        return []
+    pairs = tuple(_TILES[i] for i, n in enumerate(counts) for _ in range(n // 2))
+    return [Reading("seven_pairs", pairs=pairs)]
+
+
+def thirteen_orphans_readings(counts: Sequence[int]) -> list[Reading]:
+    """The thirteen-orphans reading of concealed ``counts``, if they are one."""
     if not counts[0] or sum(counts) != 14 or any(counts[t] == 0 for t in ORPHANS):
         return []
     if sum(counts[t] for t in ORPHANS) != 14:
@@ -334,7 +414,8 @@ def _thirteen_orphans(counts: Sequence[int]) -> list[Reading]:
     return [Reading("thirteen_orphans", pair=pair)]
 
 
-def _honors_knitted(counts: Sequence[int]) -> list[Reading]:
+def honors_knitted_readings(counts: Sequence[int]) -> list[Reading]:
+    """The honors-and-knitted reading of concealed ``counts``, if they are one."""
     if max(counts) > 1 or sum(counts) != 14:
         return []
     tiles = [_TILES[i] for i, n in enumerate(counts) if n]
@@ -345,9 +426,10 @@ def _honors_knitted(counts: Sequence[int]) -> list[Reading]:
     return []
 
 
-def _knitted_straight(
+def knitted_straight_readings(
     counts: Sequence[int], fixed: tuple[Group, ...], chows: bool
 ) -> list[Reading]:
+    """The knitted-straight readings of concealed ``counts`` beside the melds' ``fixed`` sets."""
     found: list[Reading] = []
     if 27 - counts[:27].count(0) < 9:  # fewer than nine different suited tiles
         return found
@@ -384,12 +466,12 @@ def _complete(counts: list[int], melds: Sequence[Meld], forms: Sequence[str], ch
         return (
             "knitted_straight" in forms
             and len(melds) == 1
-            and bool(_knitted_straight(counts, (), chows))
+            and bool(knitted_straight_readings(counts, (), chows))
         )
     if "seven_pairs" in forms and sum(counts) == 14 and all(n % 2 == 0 for n in counts):
         return True
-    if "thirteen_orphans" in forms and _thirteen_orphans(counts):
+    if "thirteen_orphans" in forms and thirteen_orphans_readings(counts):
         return True
-    if "honors_knitted" in forms and _honors_knitted(counts):
+    if "honors_knitted" in forms and honors_knitted_readings(counts):
         return True
-    return "knitted_straight" in forms and bool(_knitted_straight(counts, (), chows))
+    return "knitted_straight" in forms and bool(knitted_straight_readings(counts, (), chows))

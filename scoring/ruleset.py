@@ -254,6 +254,8 @@ class RuleSet(Protocol):
 
     def score(self, hand: Hand) -> ScoreResult: ...
 
+    def score_json(self, obj: Any) -> ScoreResult: ...
+
     def hand_form(self, obj: Mapping[str, Any]) -> HandForm: ...
 
 
@@ -269,22 +271,32 @@ class FanTable:
             for other in fan.excludes:
                 if other not in self.by_id:
                     raise ValueError(f"{fan.id} excludes unknown fan {other}")
-        self._order = {f.id: i for i, f in enumerate(self.fans)}
-        self._excludes = {f.id: f.excludes for f in self.fans}
+        # Fan i is bit i (table order); _keeps[i] clears fan i and the fans it excludes.
+        self._bits = {f.id: 1 << i for i, f in enumerate(self.fans)}
+        self._ids = tuple(f.id for f in self.fans)
+        self._keeps = tuple(
+            ~(1 << i | sum(self._bits[other] for other in f.excludes))
+            for i, f in enumerate(self.fans)
+        )
         self._points = {f.id: f.points for f in self.fans}
         # FanCount rows are immutable and a table has few (fan, count) pairs: build each once.
         self._fan_counts: dict[tuple[str, int], FanCount] = {}
 
     def apply(self, counts: Mapping[str, int]) -> dict[str, int]:
         """The counts left after exclusions (see the module docstring), in table order."""
-        excludes = self._excludes
-        removed: set[str] = set()
+        bits = self._bits
+        present = 0
+        for fid, count in counts.items():
+            bit = bits[fid]
+            if count > 0:
+                present |= bit
+        ids, keeps = self._ids, self._keeps
         kept: dict[str, int] = {}
-        for fid in sorted(counts, key=self._order.__getitem__):
-            count = counts[fid]
-            if count > 0 and fid not in removed:
-                kept[fid] = count
-                removed.update(excludes[fid])
+        while present:  # the first fan left in table order, then what it excludes is dropped
+            index = (present & -present).bit_length() - 1
+            fid = ids[index]
+            kept[fid] = counts[fid]
+            present &= keeps[index]
         return kept
 
     def points(self, counts: Mapping[str, int]) -> int:
@@ -477,8 +489,8 @@ class TableRuleSet(Generic[C, O]):
     def highest(self, contexts: Iterable[C], extra: dict[str, int]) -> Scored[C] | None:
         """The reading of highest value, ties broken by ``tie_break``."""
         best: tuple[dict[str, int], int, C] | None = None
-        best_key: tuple[int, ...] = ()
-        # ``counted`` and ``value`` written out: this loop runs for every reading of every hand.
+        # ``counted`` and ``value`` written out: this loop runs for every reading of every hand;
+        # ``tie_break`` is asked only between equal values.
         detect, apply, points_of = self.detect, self.table.apply, self.table.points
         empty = self.empty_fan
         value = self.value if self._values else None
@@ -493,9 +505,15 @@ class TableRuleSet(Generic[C, O]):
                     continue  # no fan and no empty_fan: this reading does not win
                 counts = {empty: 1}
             points = points_of(counts) if value is None else value(counts, context)
-            key = (points, *tie_break(counts, context))
-            if best is None or key > best_key:
-                best, best_key = (counts, points, context), key
+            if (
+                best is None
+                or points > best[1]
+                or (
+                    points == best[1]
+                    and tie_break(counts, context) > tie_break(best[0], best[2])
+                )
+            ):
+                best = (counts, points, context)
         return None if best is None else Scored(*best)
 
     def lowest(self, contexts: Iterable[C], extra: dict[str, int]) -> Scored[C] | None:
@@ -509,6 +527,19 @@ class TableRuleSet(Generic[C, O]):
             if low is None or points < low[1]:
                 low = (counts, points, context)
         return None if low is None else Scored(*low)
+
+    def score_json(self, obj: Any) -> ScoreResult:
+        """Check a hand JSON object (``Hand.from_json``, with ``hand_form``) and score it; a bad
+        hand object gives a result with ``error``.
+        """
+        try:
+            form = self.hand_form(obj)
+            hand = Hand.from_json(
+                obj, extra_fields=self.field_defaults, size=form.size, win_tile=form.win_tile
+            )
+        except FanscanError as error:
+            return ScoreResult.failed(self.name, self.minimum, error.message, error.code)
+        return self.score(hand)
 
     def score(self, hand: Hand) -> ScoreResult:
         options = self.options_of(hand) if self._option_names else self._no_options
@@ -576,18 +607,11 @@ def extra_field_defaults(ruleset: RuleSet) -> Mapping[str, Any]:
 def score(hand: Hand | Mapping[str, Any], rules: str = "mcr") -> ScoreResult:
     """Score a Hand or a hand JSON object; a bad hand object gives a result with ``error``."""
     ruleset = get_ruleset(rules)
+    if not isinstance(hand, Hand):  # Hand.from_json refuses what is not a JSON object
+        return ruleset.score_json(hand)
     try:
-        if isinstance(hand, Hand):
-            form = ruleset.hand_form(hand.to_json())
-            hand.check(form.size, win_tile=form.win_tile)
-        else:  # Hand.from_json refuses what is not a JSON object
-            form = ruleset.hand_form(hand)
-            hand = Hand.from_json(
-                hand,
-                extra_fields=ruleset.field_defaults,
-                size=form.size,
-                win_tile=form.win_tile,
-            )
+        form = ruleset.hand_form(hand.to_json())
+        hand.check(form.size, win_tile=form.win_tile)
     except FanscanError as error:
         return ScoreResult.failed(ruleset.name, ruleset.minimum, error.message, error.code)
     return ruleset.score(hand)

@@ -12,6 +12,7 @@ Every hand, whatever its source, becomes a hand JSON object and goes through
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import unicodedata
@@ -326,10 +327,16 @@ def _stream(
     """Write one result line per line read; (results with an error, lines)."""
     write = out.write
     failed = number = 0
-    for number, line in enumerate(lines, 1):
-        text, ok = _score_line(number, line, rules, ruleset, score)
-        failed += not ok
-        write(text + "\n")
+    # What exists before the loop outlives it: kept out of the collector's full passes, which
+    # would otherwise walk it again and again as the scorers' memos grow.
+    gc.freeze()
+    try:
+        for number, line in enumerate(lines, 1):
+            text, ok = _score_line(number, line, rules, ruleset, score)
+            failed += not ok
+            write(text + "\n")
+    finally:
+        gc.unfreeze()
     out.flush()
     return failed, number
 

@@ -24,7 +24,7 @@ Steps, for one hand:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from fanscan.scoring import common
@@ -47,7 +47,7 @@ TOO_MANY_WILDS = "too_many_wilds"
 _SUITED = 27
 
 
-def _mixed_shifted(lows: list[int], three: str, four: str) -> dict[str, int]:
+def _mixed_shifted(lows: Sequence[int], three: str, four: str) -> dict[str, int]:
     """混三步 / 混四步 (chows) or 混三节 / 混四节 (pungs): shifted sets not of one suit, and (for
     three) not of three suits either, which MCR scores as 三色三步高 / 三色三节高.
     """
@@ -63,7 +63,7 @@ def _mixed_shifted(lows: list[int], three: str, four: str) -> dict[str, int]:
     return {}
 
 
-def _pick_run(lows: list[int], start: int, size: int) -> list[int] | None:
+def _pick_run(lows: Sequence[int], start: int, size: int) -> list[int] | None:
     """Sets with lowest ranks start, start+1, ... (one per rank), preferring mixed suits."""
     picked: list[int] = []
     for rank in range(start, start + size):

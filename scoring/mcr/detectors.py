@@ -2,10 +2,11 @@
 
 Each detector counts fans on one reading before exclusions; the exclusions come from the table
 (fans.py) and are applied once by the engine. A detector's result may be shared (memoised), so
-callers copy it (``dict.update``) and never change it. Detectors that depend only on the hand
-(suits, tile traits, win conditions) are ``per_hand``: computed once and shared by all readings
-of the hand.
-``DETECTORS`` lists, for each reading form, the detectors that apply to it.
+callers copy it (``dict.update``) and never change it. ``DETECTORS`` lists, for each reading
+form, the detectors that apply to it, each with the chows and pungs it needs to find anything
+(it is not run on a reading with fewer). Detectors that depend only on the hand (suits, tile
+traits, win conditions) take its ``HandFacts``; ``HAND_DETECTORS`` lists them per form, and
+``hand_fans`` runs them once per hand and form for all its readings.
 
 Where a family must decide which sets combine (the counting principles 不拆移, 不得相同, 套算一次),
 the choice follows the widely used calculators (docs/rules/mcr.md): a fan of three or four sets is
@@ -19,9 +20,10 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import combinations, pairwise
 
-from fanscan.scoring.mcr.context import Context, waits_on_one
+from fanscan.scoring.mcr.context import Context, HandFacts, waits_on_one
 
 Detector = Callable[[Context], dict[str, int]]
+HandDetector = Callable[[HandFacts], dict[str, int]]
 
 WINDS = (27, 28, 29, 30)
 DRAGONS = (31, 32, 33)
@@ -56,21 +58,6 @@ _LOWER_MASK = _ranks_mask((1, 2, 3))
 _UPPER_FOUR_MASK = _ranks_mask((6, 7, 8, 9))
 _UPPER_MASK = _ranks_mask((7, 8, 9))
 _MIDDLE_MASK = _ranks_mask((4, 5, 6))
-
-
-def per_hand(detector: Detector) -> Detector:
-    """Compute ``detector`` once per hand and share the result between its readings."""
-
-    def shared(ctx: Context) -> dict[str, int]:
-        cache = ctx.hand.cache
-        found = cache.get(detector)
-        if found is None:
-            found = cache[detector] = detector(ctx)
-        return found
-
-    shared.__name__ = detector.__name__
-    shared.__doc__ = detector.__doc__
-    return shared
 
 
 def _same_suit(*tiles: int) -> bool:
@@ -137,7 +124,7 @@ def _limit_pairs(found: list[str | None], limit: int) -> dict[str, int]:
     return {k: n for k, n in counts.items() if n}
 
 
-def _terminal_chows(chows: list[int], pair: int) -> str | None:
+def _terminal_chows(chows: tuple[int, ...], pair: int) -> str | None:
     if pair < 0 or pair >= 27 or pair % 9 != 4 or any(c % 9 not in (0, 6) for c in chows):
         return None
     pair_suit = pair // 9
@@ -389,10 +376,9 @@ def group_traits(ctx: Context) -> dict[str, int]:
 # A hand's tiles lie within a set of tiles when ``not mask & ~allowed``: no tile outside it.
 
 
-@per_hand
-def suits(ctx: Context) -> dict[str, int]:
+def suits(facts: HandFacts) -> dict[str, int]:
     """无字, 缺一门, 混一色, 清一色, 五门齐."""
-    mask = ctx.hand.mask
+    mask = facts.mask
     man, pin, sou = _SUIT_MASKS
     missing = (not mask & man) + (not mask & pin) + (not mask & sou)
     honors = mask & _HONORS_MASK
@@ -408,10 +394,9 @@ def suits(ctx: Context) -> dict[str, int]:
     return found
 
 
-@per_hand
-def tile_traits(ctx: Context) -> dict[str, int]:
+def tile_traits(facts: HandFacts) -> dict[str, int]:
     """断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九."""
-    mask = ctx.hand.mask
+    mask = facts.mask
     found = {}
     if not mask & _TERMINALS_HONORS_MASK:
         found["all_simples"] = 1
@@ -430,10 +415,9 @@ def tile_traits(ctx: Context) -> dict[str, int]:
     return found
 
 
-@per_hand
-def rank_range(ctx: Context) -> dict[str, int]:
+def rank_range(facts: HandFacts) -> dict[str, int]:
     """全小, 小于五, 全大, 大于五, 全中 (suited tiles only)."""
-    mask = ctx.hand.mask
+    mask = facts.mask
     if mask & _HONORS_MASK:
         return {}
     if not mask & ~_LOWER_FOUR_MASK:
@@ -443,18 +427,14 @@ def rank_range(ctx: Context) -> dict[str, int]:
     return {"middle_tiles": 1} if not mask & ~_MIDDLE_MASK else {}
 
 
-@per_hand
-def tile_hog(ctx: Context) -> dict[str, int]:
+def tile_hog(facts: HandFacts) -> dict[str, int]:
     """四归一: four of a tile in the hand without a kong of it."""
-    facts = ctx.hand
     hogs = facts.counts.count(4) - facts.kongs
     return {"tile_hog": hogs} if hogs > 0 else {}
 
 
-@per_hand
-def concealment(ctx: Context) -> dict[str, int]:
+def concealment(facts: HandFacts) -> dict[str, int]:
     """门前清 and 不求人 (no exposed meld), 全求人 (four exposed melds, won on a discard)."""
-    facts = ctx.hand
     if facts.exposed == 0:
         return {"fully_concealed_hand" if facts.self_drawn else "concealed_hand": 1}
     if facts.exposed == 4 and not facts.self_drawn:
@@ -462,10 +442,8 @@ def concealment(ctx: Context) -> dict[str, int]:
     return {}
 
 
-@per_hand
-def win_conditions(ctx: Context) -> dict[str, int]:
+def win_conditions(facts: HandFacts) -> dict[str, int]:
     """自摸, 妙手回春, 海底捞月, 杠上开花, 抢杠和, 和绝张."""
-    facts = ctx.hand
     found = {}
     if facts.self_drawn:
         found["self_drawn"] = 1
@@ -577,33 +555,51 @@ def nine_gates(ctx: Context) -> dict[str, int]:
 
 
 _HAND_LEVEL = (concealment, win_conditions)
-_STANDARD_SETS = (
-    chow_family,
-    pung_family,
-    single_pungs,
-    wind_pungs,
-    kongs_and_concealed_pungs,
-    all_pungs,
-    all_chows,
-    group_traits,
-)
+_TILE_FANS = (suits, tile_traits, rank_range, tile_hog, *_HAND_LEVEL)
 
-#: The detectors that apply to each reading form.
-DETECTORS: dict[str, tuple[Detector, ...]] = {
-    "standard": (*_STANDARD_SETS, suits, tile_traits, rank_range, tile_hog, *_HAND_LEVEL, wait),
-    "seven_pairs": (seven_pairs, suits, tile_traits, rank_range, tile_hog, *_HAND_LEVEL),
-    "thirteen_orphans": (thirteen_orphans, *_HAND_LEVEL),
-    "honors_knitted": (honors_and_knitted, *_HAND_LEVEL),
-    "nine_gates": (nine_gates, *_HAND_LEVEL),
+#: The detectors of one reading, for each reading form, each with the chows and pungs (kongs
+#: included) a reading needs at least for it to find anything: it runs only on those.
+DETECTORS: dict[str, tuple[tuple[Detector, int, int], ...]] = {
+    "standard": (
+        (chow_family, 2, 0),
+        (pung_family, 0, 2),
+        (single_pungs, 0, 1),
+        (wind_pungs, 0, 1),
+        (kongs_and_concealed_pungs, 0, 0),
+        (all_pungs, 0, 4),
+        (all_chows, 4, 0),
+        (group_traits, 0, 0),
+        (wait, 0, 0),
+    ),
+    "seven_pairs": ((seven_pairs, 0, 0),),
+    "thirteen_orphans": ((thirteen_orphans, 0, 0),),
+    "honors_knitted": ((honors_and_knitted, 0, 0),),
+    "nine_gates": ((nine_gates, 0, 0),),
     "knitted_straight": (
-        knitted_straight,
-        single_pungs,
-        wind_pungs,
-        kongs_and_concealed_pungs,
-        all_chows,
-        suits,
-        tile_hog,
-        *_HAND_LEVEL,
-        wait,
+        (knitted_straight, 0, 0),
+        (single_pungs, 0, 1),
+        (wind_pungs, 0, 1),
+        (kongs_and_concealed_pungs, 0, 0),
+        (all_chows, 1, 0),
+        (wait, 0, 0),
     ),
 }
+#: The detectors of the whole hand (the same for all its readings of a form), for each form.
+HAND_DETECTORS: dict[str, tuple[HandDetector, ...]] = {
+    "standard": _TILE_FANS,
+    "seven_pairs": _TILE_FANS,
+    "thirteen_orphans": _HAND_LEVEL,
+    "honors_knitted": _HAND_LEVEL,
+    "nine_gates": _HAND_LEVEL,
+    "knitted_straight": (suits, tile_hog, *_HAND_LEVEL),
+}
+
+
+def hand_fans(facts: HandFacts, form: str) -> dict[str, int]:
+    """A fresh copy of the whole-hand fans of a reading form (computed once per hand and form)."""
+    found: dict[str, int] | None = facts.cache.get(form)
+    if found is None:
+        found = facts.cache[form] = {}
+        for detector in HAND_DETECTORS[form]:
+            found.update(detector(facts))
+    return found.copy()

@@ -3,13 +3,17 @@
 Steps, for one hand:
 
 1. Check the hand (``Hand.check``: 14 tiles, at most four of a tile, win tile held, win conditions
-   consistent). Derive 和绝张 when the hand's own melds hold the other three copies of the win tile.
-2. Read it every way (``decompose.readings``). Nine Gates (九莲宝灯), Seven Shifted Pairs (连七对),
-   Thirteen Orphans, Honors and Knitted Tiles and Knitted Straight + set + pair are each scored as
-   that one reading only; Seven Pairs is scored beside the sets-and-pair readings of the same tiles.
+   consistent) and count its tiles (``HandFacts``); a hand JSON object is read and checked in one
+   pass (hand_json.py). Derive 和绝张 when the hand's own melds hold the other three copies of the
+   win tile.
+2. Read it every way (the splits of ``decompose.concealed_splits`` and the special forms, as
+   tile counts). Nine Gates (九莲宝灯), Seven Shifted Pairs (连七对), Thirteen Orphans, Honors and
+   Knitted Tiles and Knitted Straight + set + pair are each scored as that one reading only; Seven
+   Pairs is scored beside the sets-and-pair readings of the same tiles.
 3. For each reading, run the detectors of its form (detectors.py): chow fans, pung fans, single
-   pungs (箭刻 幺九刻), winds, kongs and concealed pungs, 碰碰和, 平和, 全带幺/全带五/全双刻, suits,
-   tile traits, number ranges, 四归一, concealment, win conditions, the wait (边张 坎张 单钓将).
+   pungs (箭刻 幺九刻), winds, kongs and concealed pungs, 碰碰和, 平和, 全带幺/全带五/全双刻,
+   the wait (边张 坎张 单钓将); and once per hand suits, tile traits, number ranges, 四归一,
+   concealment and win conditions.
 4. Apply the exclusions from the fan table once (fans.py; ``FanTable.apply``).
 5. 无番和 when nothing scores (``empty_fan``).
 6. Keep the reading with the highest total. Tie-break between equal totals: a sets-and-pair
@@ -21,30 +25,47 @@ Steps, for one hand:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from fanscan.scoring.decompose import readings
+from fanscan.scoring.decompose import (
+    Reading,
+    concealed_splits,
+    honors_knitted_readings,
+    knitted_straight_readings,
+    seven_pairs_readings,
+    thirteen_orphans_readings,
+)
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.mcr.context import Context, HandFacts
-from fanscan.scoring.mcr.detectors import DETECTORS
+from fanscan.scoring.mcr.detectors import DETECTORS, hand_fans
 from fanscan.scoring.mcr.fans import FANS
-from fanscan.scoring.ruleset import FanTable, NoOptions, TableRuleSet
+from fanscan.scoring.mcr.hand_json import facts_from_json
+from fanscan.scoring.ruleset import (
+    NOT_WINNING,
+    FanTable,
+    NoOptions,
+    ScoreResult,
+    TableRuleSet,
+)
 
 O = TypeVar("O")  # noqa: E741 (the options record of a rule set in the MCR family)
-_ONLY_READING = ("thirteen_orphans", "honors_knitted", "knitted_straight")
+_SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * suit) for suit in range(3))
+_SUITED_MASK = (1 << 27) - 1
+_ORPHANS_MASK = sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
 
 
 def is_nine_gates(hand: Hand) -> bool:
     """1112345678999 of one suit plus any tile of that suit, all concealed."""
-    if hand.melds or hand.win_tile is None or hand.win_tile >= 27:
+    return hand.win_tile is not None and _nine_gates(HandFacts.of_hand(hand))
+
+
+def _nine_gates(facts: HandFacts) -> bool:
+    win = facts.win
+    if facts.melds or win >= 27 or facts.mask & ~_SUIT_MASKS[win // 9]:
         return False
-    suit = hand.win_tile // 9
-    counts = [0] * 9
-    for tile in hand.concealed:
-        if tile // 9 != suit:  # honors and flowers have no suit 0-2
-            return False
-        counts[tile % 9] += 1
-    counts[hand.win_tile % 9] -= 1
+    low = win - win % 9
+    counts = facts.standing[low : low + 9]
+    counts[win - low] -= 1
     return counts == [3, 1, 1, 1, 1, 1, 1, 1, 3]
 
 
@@ -60,25 +81,56 @@ class MCRFamily(TableRuleSet[Context, O]):
         self, hand: Hand, options: O | None = None, *, every: bool = False
     ) -> Iterator[Context]:
         """The readings MCR scores; ``every``: Nine Gates also as its sets-and-pair readings."""
-        facts = HandFacts(hand)
-        if is_nine_gates(hand):
-            yield Context(facts, None, "nine_gates")
+        return self.fact_contexts(HandFacts.of_hand(hand), every=every)
+
+    def fact_contexts(self, facts: HandFacts, *, every: bool = False) -> Iterator[Context]:
+        """``contexts`` from the hand's facts. Nine Gates, Thirteen Orphans, Honors and Knitted
+        and Knitted Straight are each scored as that one reading only (the first of them found);
+        each is looked for only when the hand's tile mask allows it.
+        """
+        if _nine_gates(facts):
+            yield Context(facts, "nine_gates")
             if not every:
                 return
-        found = readings(hand, self.forms, chows=self.chows)
-        special = [r for r in found if r.form in _ONLY_READING]
-        if special:
-            yield Context(facts, special[0], special[0].form)
+        special = self._special_reading(facts) if len(facts.melds) <= 1 else None
+        if special is not None:
+            yield Context(facts, special.form, reading=special)
             return
-        for reading in found:
-            yield Context(facts, reading, reading.form)
+        if "standard" in self.forms:
+            for split in concealed_splits(facts.standing, self.chows):
+                yield Context(facts, "standard", split)
+        if not facts.melds and "seven_pairs" in self.forms:
+            for reading in seven_pairs_readings(facts.standing):
+                yield Context(facts, reading.form, reading=reading)
+
+    def _special_reading(self, facts: HandFacts) -> Reading | None:
+        """The first Thirteen Orphans, Honors and Knitted or Knitted Straight reading (none has
+        more than one meld).
+        """
+        forms, standing, mask = self.forms, facts.standing, facts.mask
+        found: list[Reading] = []
+        if not facts.melds:
+            if not mask & ~_ORPHANS_MASK and "thirteen_orphans" in forms:
+                found = thirteen_orphans_readings(standing)
+            # Fourteen different tiles.
+            elif mask.bit_count() == 14 and "honors_knitted" in forms:
+                found = honors_knitted_readings(standing)
+        if (
+            not found
+            and (mask & _SUITED_MASK).bit_count() >= 9
+            and "knitted_straight" in forms
+        ):
+            found = knitted_straight_readings(standing, facts.melds, self.chows)
+        return found[0] if found else None
 
     def detect(self, context: Context) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for detector in DETECTORS[context.form]:
-            found = detector(context)
-            if found:
-                counts.update(found)
+        counts = hand_fans(context.hand, context.form)
+        chows, pungs = len(context.chows), len(context.pungs)
+        for detector, chows_needed, pungs_needed in DETECTORS[context.form]:
+            if chows >= chows_needed and pungs >= pungs_needed:
+                found = detector(context)
+                if found:
+                    counts.update(found)
         if context.form == "seven_pairs" and "seven_shifted_pairs" in counts:
             context.form = "seven_shifted_pairs"
         return counts
@@ -99,6 +151,30 @@ class MCRRuleSet(MCRFamily[NoOptions]):
     title = "Chinese Official (MCR, 国标)"
     table = FanTable(FANS)
     options_type = NoOptions
+
+    def score_json(self, obj: Any) -> ScoreResult:
+        facts = facts_from_json(obj)
+        if facts is None:  # something is wrong or unusual: the full checks say what
+            return super().score_json(obj)
+        return self.score_facts(facts)
+
+    def score(self, hand: Hand) -> ScoreResult:
+        return self.score_facts(HandFacts.of_hand(hand))
+
+    def score_facts(self, facts: HandFacts) -> ScoreResult:
+        """The engine's steps with MCR's defaults (no options, refusals or extras), on facts."""
+        scored = self.highest(self.fact_contexts(facts), {})
+        if scored is None:
+            return ScoreResult.failed(self.name, self.minimum, self.not_winning_message,
+                                      NOT_WINNING)
+        fans = self.table.fan_counts(scored.counts)
+        flower_points = 0
+        if facts.flowers:
+            rows = self.table.fan_counts({self.flower_fan: facts.flowers})
+            flower_points = rows[0].points * facts.flowers
+            fans += rows
+        return ScoreResult(self.name, scored.points + flower_points, fans, flower_points,
+                           self.minimum, scored.points >= self.minimum)
 
 
 RULESET = MCRRuleSet()

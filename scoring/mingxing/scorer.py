@@ -84,7 +84,7 @@ class MingxingRuleSet(MCRFamily[MingxingOptions]):
         if best is None and len(set(hand.flowers)) == 8:
             # 八仙过海 wins by itself ("可立即喊胡"), whatever the tiles.
             counts = {"eight_flowers": 1}
-            return Scored(counts, self.table.points(counts), Context(HandFacts(hand), None, ""))
+            return Scored(counts, self.table.points(counts), Context(HandFacts.of_hand(hand), ""))
         return best
 
     def flower_fans(self, hand: Hand, options: MingxingOptions) -> tuple[FanCount, ...]:
