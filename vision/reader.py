@@ -1,6 +1,7 @@
 """The photo reader: a phone photo of a declared hand in, the hand JSON (as far as it shows) out.
 
-1. ``image_io`` opens the photo (EXIF orientation, pixel limit) and decodes it at a reduced scale.
+1. ``image_io`` opens the photo (EXIF orientation, pixel limit) and decodes it at a reduced scale;
+   meanwhile, once a process, the sessions of the models after the finder open in a thread.
 2. ``locate`` runs the ``finder`` on that small copy for every tile's top face, then again on the
    hand's region at the scale the finder knows best; ``refine`` moves each box onto its face's
    corners.
@@ -24,12 +25,13 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
-from fanscan.vision import doubts, finder, flowers, geometry, hand_region, layout
+from fanscan.vision import doubts, finder, flowers, geometry, hand_region, layout, refine
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -107,6 +109,36 @@ def _debug(debug_dir: Path, photo: Photo, small: np.ndarray, detections: TileDet
         _write_image(debug_dir / name, image)
 
 
+_opening: threading.Thread | None = None
+
+
+def _open_sessions_meanwhile(classifier: Any, flower_looks: bool | FlowerLooks) -> None:
+    """Once a process, open the sessions the read needs after the finder's (the refiner's, the
+    classifiers', the numeral reader's) in a thread, while this one decodes the photo and runs
+    the finder: each session opens under its own lock, so a read that gets there first waits."""
+    global _opening
+    if _opening is not None:
+        return
+
+    def open_them() -> None:
+        from fanscan.vision.classifier import default_classifier
+
+        sessions = [refine._get_session(), (classifier or default_classifier())._session]
+        looks = flower_looks if isinstance(flower_looks, FlowerLooks) else (
+            flowers.default_flower_looks() if flower_looks else None)
+        if looks is not None:
+            sessions += [getattr(looks.specialist, "_session", None), getattr(looks.numerals, "_session", None)]
+        for session in sessions:
+            if session is not None:
+                try:
+                    session._open()
+                except Exception:  # noqa: BLE001 - the read itself opens it again and says what is wrong
+                    pass
+
+    _opening = threading.Thread(target=open_them, name="fanscan-open-sessions", daemon=True)
+    _opening.start()
+
+
 def read_photo(
     source: str | os.PathLike[str] | bytes,
     *,
@@ -130,6 +162,7 @@ def read_photo(
     ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
     ``FlowerLooks`` gives them with other models (the shipped ones by default)."""
     wanted = hand_rules(rules, hand)
+    _open_sessions_meanwhile(classifier, flower_looks)
     photo = load_photo(source)
     small, detections = locate(photo)
     if len(detections) == 0:

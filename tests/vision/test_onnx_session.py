@@ -147,3 +147,33 @@ def test_the_refiner_feeds_many_boxes_in_chunks(monkeypatch: pytest.MonkeyPatch)
     quads = np.stack([corners + np.float32([60 + 45 * (i % 15), 60 + 70 * (i // 15)]) for i in range(90)])
     assert refine.refine_quads(photo, quads).shape == quads.shape
     assert spy.batches[0] < len(quads) and sum(spy.batches) >= len(quads)
+
+
+def test_the_reader_opens_its_later_sessions_once_in_a_thread_of_their_own(monkeypatch) -> None:
+    import fanscan.vision.reader as reader
+
+    opened: list[str] = []
+
+    class _Session:
+        def __init__(self, name: str, fails: bool = False) -> None:
+            self.name, self.fails = name, fails
+
+        def _open(self) -> None:
+            opened.append(self.name)
+            if self.fails:
+                raise RuntimeError("a broken model: the read itself will say so")
+
+    class _Classifier:
+        _session = _Session("classifier", fails=True)
+
+    monkeypatch.setattr(reader, "_opening", None)
+    monkeypatch.setattr(reader.refine, "_get_session", lambda: _Session("refiner"))
+    reader._open_sessions_meanwhile(_Classifier(), False)
+    first = reader._opening
+    assert first is not None and first.daemon
+    first.join(10)
+    assert sorted(opened) == ["classifier", "refiner"]  # a failure stops nothing after it
+    reader._open_sessions_meanwhile(_Classifier(), False)
+    assert reader._opening is first  # once a process
+    first.join(10)
+    assert len(opened) == 2
