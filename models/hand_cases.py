@@ -146,7 +146,8 @@ def kept_right(case: HandCase, readings: list[TileReading]) -> tuple[int, int]:
     return right, kept
 
 
-def _box_iou(a: np.ndarray, b: np.ndarray) -> float:
+def box_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """The IoU of two upright boxes (x0, y0, x1, y1)."""
     x0, y0 = max(a[0], b[0]), max(a[1], b[1])
     x1, y1 = min(a[2], b[2]), min(a[3], b[3])
     inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
@@ -161,7 +162,7 @@ def truth_by_boxes(readings: list[TileReading], quads: list[np.ndarray], codes: 
     out: list[str | None] = []
     for r in readings:
         mine = np.array([*r.box.min(axis=0), *r.box.max(axis=0)])
-        ious = [_box_iou(mine, b) for b in boxes]
+        ious = [box_iou(mine, b) for b in boxes]
         best = int(np.argmax(ious)) if ious else -1
         out.append(codes[best] if best >= 0 and ious[best] >= MATCH_IOU else None)
     return out

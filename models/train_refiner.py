@@ -68,6 +68,7 @@ def scene_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     generated scene: every finder box matched to a tile, and every tile's jittered true box."""
     from fanscan.datasets.scene_crops import match_detections
     from fanscan.datasets.scenes import generate_scene
+    from fanscan.models.hand_cases import box_iou
     from fanscan.vision.image_io import load_photo
     from fanscan.vision.locate import locate
 
@@ -86,6 +87,10 @@ def scene_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
         boxes.append(box)
         targets.append(matched_corners(box, quad))
     return _squares_of(photo, np.stack(boxes).astype(np.float32), targets)
+
+
+def _no_examples() -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32)
 
 
 def _square_to_the_photo(quad: np.ndarray) -> bool:
@@ -114,6 +119,7 @@ def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int) -> tupl
     """(squares, corners) for one real photo whose labelled tiles are ``boxes`` (x0 y0 x1 y1): each
     finder box that is a label's (``REAL_MATCH_IOU``) and square to the photo (``SQUARE_DEGREES``),
     with the label's corners as the target, and each such label jittered; empty when none is."""
+    from fanscan.models.hand_cases import box_iou
     from fanscan.vision.image_io import load_photo
     from fanscan.vision.locate import locate
 
@@ -121,15 +127,9 @@ def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int) -> tupl
     photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
     _, detections = locate(photo, refine=False)
     if not len(detections) or not len(boxes):
-        return np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32)
+        return _no_examples()
     found = np.stack([detections.quads.min(axis=1), detections.quads.max(axis=1)], axis=1).reshape(-1, 4)
-    x0 = np.maximum(found[:, None, 0], boxes[None, :, 0])
-    y0 = np.maximum(found[:, None, 1], boxes[None, :, 1])
-    x1 = np.minimum(found[:, None, 2], boxes[None, :, 2])
-    y1 = np.minimum(found[:, None, 3], boxes[None, :, 3])
-    overlap = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    areas = lambda b: (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])  # noqa: E731
-    iou = overlap / (areas(found)[:, None] + areas(boxes)[None] - overlap + 1e-9)
+    iou = np.array([[box_iou(box, label) for label in boxes] for box in found])
     quads, targets = [], []
     for i in range(len(found)):
         j = int(np.argmax(iou[i]))
@@ -140,7 +140,7 @@ def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int) -> tupl
             quads.append(box)
             targets.append(matched_corners(box, label))
     if not quads:
-        return np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32)
+        return _no_examples()
     return _squares_of(photo, np.stack(quads).astype(np.float32), targets)
 
 
@@ -171,7 +171,7 @@ def real_examples(folds: list[int], workers: int = 2) -> tuple[np.ndarray, np.nd
             if n % 50 == 0:
                 print(f"real photo {n}/{len(jobs)}", file=sys.stderr, flush=True)
     if not squares:
-        return np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32), 0
+        return (*_no_examples(), 0)
     return np.concatenate(squares), np.concatenate(corners), photos
 
 
@@ -304,7 +304,7 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
     split = int(len(squares) * (1 - held_out))
     pools = [(squares[:split], corners[:split])]
     real_photos = 0
-    real_test = (np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32))
+    real_test = _no_examples()
     if real_folds:
         real_squares, real_corners, real_photos = real_examples(real_folds)
         cut = int(len(real_squares) * (1 - held_out))

@@ -112,28 +112,23 @@ def _debug(debug_dir: Path, photo: Photo, small: np.ndarray, detections: TileDet
 _opening: threading.Thread | None = None
 
 
-def _open_sessions_meanwhile(classifier: Any, flower_looks: bool | FlowerLooks) -> None:
+def _open_sessions_meanwhile(classifier: Any, looks: FlowerLooks | None) -> None:
     """Once a process, open the sessions the read needs after the finder's (the refiner's, the
     classifiers', the numeral reader's) in a thread, while this one decodes the photo and runs
-    the finder: each session opens under its own lock, so a read that gets there first waits."""
+    the finder: each session opens under its own lock, so a read that gets there first waits. A
+    model of the caller's without such a session is left to open when first run."""
     global _opening
     if _opening is not None:
         return
+    models = (classifier, getattr(looks, "specialist", None), getattr(looks, "numerals", None))
+    sessions = [refine._get_session(), *(getattr(model, "_session", None) for model in models)]
 
     def open_them() -> None:
-        from fanscan.vision.classifier import default_classifier
-
-        sessions = [refine._get_session(), (classifier or default_classifier())._session]
-        looks = flower_looks if isinstance(flower_looks, FlowerLooks) else (
-            flowers.default_flower_looks() if flower_looks else None)
-        if looks is not None:
-            sessions += [getattr(looks.specialist, "_session", None), getattr(looks.numerals, "_session", None)]
         for session in sessions:
-            if session is not None:
-                try:
-                    session._open()
-                except Exception:  # noqa: BLE001 - the read itself opens it again and says what is wrong
-                    pass
+            try:
+                session._open()
+            except Exception:  # noqa: BLE001 - the read itself opens it again and says what is wrong
+                pass
 
     _opening = threading.Thread(target=open_them, name="fanscan-open-sessions", daemon=True)
     _opening.start()
@@ -162,11 +157,6 @@ def read_photo(
     ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
     ``FlowerLooks`` gives them with other models (the shipped ones by default)."""
     wanted = hand_rules(rules, hand)
-    _open_sessions_meanwhile(classifier, flower_looks)
-    photo = load_photo(source)
-    small, detections = locate(photo)
-    if len(detections) == 0:
-        raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
     if classifier is None:
         from fanscan.vision.classifier import default_classifier
 
@@ -175,6 +165,11 @@ def read_photo(
         looks: FlowerLooks | None = flower_looks
     else:
         looks = flowers.default_flower_looks() if flower_looks else None
+    _open_sessions_meanwhile(classifier, looks)
+    photo = load_photo(source)
+    small, detections = locate(photo)
+    if len(detections) == 0:
+        raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
     readings, right, up = read_tiles(photo, detections, classifier, looks)
     readings, apart = _the_hand(hand_region.without_duplicates(readings), up, one_hand)
     rows = geometry.rows_and_groups(readings, right, up)

@@ -41,16 +41,13 @@ class ReadOptions:
 _classifier: Any = None
 
 
-def _set_classifier(model: str | None, threads: int | None) -> None:
+def _set_classifier(model: str | None) -> None:
+    """This process's classifier: the shared default, or one on ``model``; its session takes the
+    process's thread budget when it opens (a worker's share, set first by ``_worker_start``)."""
     global _classifier
     from fanscan.vision.classifier import TileClassifier, default_classifier
 
-    if model is None and threads is None:
-        _classifier = default_classifier()
-    elif threads is None:
-        _classifier = TileClassifier(model)  # the process's thread budget
-    else:
-        _classifier = TileClassifier(model, threads=threads)
+    _classifier = default_classifier() if model is None else TileClassifier(model)
 
 
 def _worker_start(model: str | None, threads: int) -> None:
@@ -60,7 +57,7 @@ def _worker_start(model: str | None, threads: int) -> None:
 
     cv2.setNumThreads(1)  # the pool is the parallelism
     set_thread_budget(threads)  # each worker its share of the CPUs, for every model it opens
-    _set_classifier(model, threads)
+    _set_classifier(model)
 
 
 def read_one(name: str, data: bytes | None, options: ReadOptions = ReadOptions()) -> Outcome:
@@ -87,7 +84,7 @@ def read_all(
     options: ReadOptions = ReadOptions(),
 ) -> Iterator[Outcome]:
     """Read ``photos`` (name, bytes or None to read the file), yielding outcomes in order."""
-    _set_classifier(model, None)  # a bad --model fails here, once, before any photo
+    _set_classifier(model)  # a bad --model fails here, once, before any photo
     if workers <= 1 or len(photos) <= 1:
         for name, data in photos:
             yield read_one(name, data, options)

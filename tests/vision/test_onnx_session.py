@@ -168,12 +168,22 @@ def test_the_reader_opens_its_later_sessions_once_in_a_thread_of_their_own(monke
 
     monkeypatch.setattr(reader, "_opening", None)
     monkeypatch.setattr(reader.refine, "_get_session", lambda: _Session("refiner"))
-    reader._open_sessions_meanwhile(_Classifier(), False)
+    reader._open_sessions_meanwhile(_Classifier(), None)
     first = reader._opening
     assert first is not None and first.daemon
     first.join(10)
     assert sorted(opened) == ["classifier", "refiner"]  # a failure stops nothing after it
-    reader._open_sessions_meanwhile(_Classifier(), False)
+    reader._open_sessions_meanwhile(_Classifier(), None)
     assert reader._opening is first  # once a process
     first.join(10)
     assert len(opened) == 2
+
+
+def test_a_callers_classifier_without_a_session_is_left_alone(monkeypatch) -> None:
+    import fanscan.vision.reader as reader
+
+    monkeypatch.setattr(reader, "_opening", None)
+    monkeypatch.setattr(reader.refine, "_get_session", lambda: None)
+    reader._open_sessions_meanwhile(object(), None)  # a stand-in classifier: no _session
+    reader._opening.join(10)
+    assert not reader._opening.is_alive()
