@@ -132,24 +132,31 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     labels = np.where((markers > 0) & (markers < background), markers, 0).astype(np.int32)
     area = np.bincount(labels.ravel(), minlength=count)[:count]
     area[0] = 0
-    labels, area = _merge_fragments(labels, area)
-    ys, xs = np.nonzero(labels)
-    ids = labels[ys, xs]
-    lo_x = np.full(count, labels.shape[1], np.int64)
-    lo_y = np.full(count, labels.shape[0], np.int64)
-    hi_x = np.full(count, -1, np.int64)
-    hi_y = np.full(count, -1, np.int64)
-    np.minimum.at(lo_x, ids, xs)
-    np.minimum.at(lo_y, ids, ys)
-    np.maximum.at(hi_x, ids, xs)
-    np.maximum.at(hi_y, ids, ys)
-    stats = np.stack([lo_x, lo_y, hi_x - lo_x + 1, hi_y - lo_y + 1, area], axis=1)
+    lo_x, hi_x = _spans(labels, count, axis=0)
+    lo_y, hi_y = _spans(labels, count, axis=1)
+    boxes = np.stack([lo_x, lo_y, hi_x, hi_y], axis=1)
+    labels, area = _merge_fragments(labels, area, boxes)
+    stats = np.stack([boxes[:, 0], boxes[:, 1], boxes[:, 2] - boxes[:, 0] + 1,
+                      boxes[:, 3] - boxes[:, 1] + 1, area], axis=1)
     return count, labels, stats
 
 
-def _merge_fragments(labels: np.ndarray, area: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _spans(labels: np.ndarray, count: int, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each label's first and last column (``axis`` 0) or row (1) holding it (image size and -1
+    for a label not present), from one histogram of labels against columns or rows."""
+    length = labels.shape[1 - axis]
+    places = np.arange(length)[None, :] if axis == 0 else np.arange(length)[:, None]
+    present = np.bincount((labels * length + places).ravel(), minlength=count * length)
+    present = present[: count * length].reshape(count, length) > 0
+    first = np.where(present.any(axis=1), present.argmax(axis=1), length)
+    last = np.where(present.any(axis=1), length - 1 - present[:, ::-1].argmax(axis=1), -1)
+    return first.astype(np.int64), last.astype(np.int64)
+
+
+def _merge_fragments(labels: np.ndarray, area: np.ndarray,
+                     boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Join a blob much smaller than a tile to the touching blob it completes (a tile whose
-    core broke in two)."""
+    core broke in two); ``boxes`` (each label's x0, y0, x1, y1, inclusive) follow the joins."""
     present = area[1:][area[1:] > 0]
     if len(present) < 3:
         return labels, area
@@ -158,15 +165,20 @@ def _merge_fragments(labels: np.ndarray, area: np.ndarray) -> tuple[np.ndarray, 
     for index in np.argsort(area):
         if index == 0 or area[index] == 0 or area[index] > 0.6 * typical:
             continue
-        mask = (labels == index).astype(np.uint8)
+        x0, y0, x1, y1 = boxes[index]
+        # The fragment's box and one pixel around it: all the dilation below can reach.
+        window = labels[max(0, y0 - 1) : y1 + 2, max(0, x0 - 1) : x1 + 2]
+        mask = (window == index).astype(np.uint8)
         ring = cv2.dilate(mask, kernel) > mask
         # sorted(set()), not np.unique: numpy 2 imports numpy.ma on np.unique's first call
-        neighbours = [n for n in sorted(set(labels[ring].tolist())) if n not in (0, index)]
+        neighbours = [n for n in sorted(set(window[ring].tolist())) if n not in (0, index)]
         best = min(neighbours, key=lambda n: abs(area[n] + area[index] - typical), default=None)
         if best is not None and area[best] + area[index] <= 1.3 * typical:
-            labels[mask > 0] = best
+            window[mask > 0] = best
             area[best] += area[index]
             area[index] = 0
+            boxes[best, :2] = np.minimum(boxes[best, :2], boxes[index, :2])
+            boxes[best, 2:] = np.maximum(boxes[best, 2:], boxes[index, 2:])
     return labels, area
 
 

@@ -57,9 +57,11 @@ def windows(crop: np.ndarray, patch: int) -> np.ndarray:
 
 
 class NumeralReader:
-    """Reads flower numbers with the ONNX net; the session is made on first use."""
+    """Reads flower numbers with the ONNX net; the session is made on first use, with ``threads``
+    intra-op threads (None: the process's ``onnx_session.thread_budget``: eight crops' 648
+    windows ran in 37 ms on two threads against 62 on one)."""
 
-    def __init__(self, model_path: str | Path | None = None, *, threads: int | None = 1,
+    def __init__(self, model_path: str | Path | None = None, *, threads: int | None = None,
                  max_windows: int = MAX_WINDOWS) -> None:
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         try:

@@ -107,12 +107,15 @@ def _one_pass(session: LazySession, image: np.ndarray, to_image: float,
               quads: np.ndarray) -> np.ndarray:
     """The refiner's corners for ``quads`` (full-size pixels), seen on ``image``."""
     warps = square_warps(quads, to_image)
-    corners = session.run(as_input(cut_squares(image, warps)))
-    refined = np.empty_like(quads)
-    for i, (m, points) in enumerate(zip(warps, corners)):
-        back = cv2.perspectiveTransform(points.reshape(1, 4, 2).astype(np.float64), np.linalg.pinv(m))  # pinv: a degenerate box must not raise
-        refined[i] = back.reshape(4, 2) / to_image
-    return refined
+    corners = session.run(as_input(cut_squares(image, warps))).reshape(len(quads), 4, 2)
+    # Every square's corners back through its warp at once; pinv: a degenerate box must not raise.
+    inverse = np.linalg.pinv(np.stack(warps))
+    points = np.concatenate([corners.astype(np.float64), np.ones((len(quads), 4, 1))], axis=2)
+    mapped = points @ inverse.transpose(0, 2, 1)
+    # A corner the warp sends to infinity (a degenerate box) comes back NaN: ``refine_quads``
+    # keeps such a box as found.
+    weight = np.where(np.abs(mapped[..., 2:]) > np.finfo(np.float32).eps, mapped[..., 2:], np.nan)
+    return (mapped[..., :2] / weight / to_image).astype(quads.dtype)
 
 
 def _like(quad: np.ndarray, found: np.ndarray) -> bool:

@@ -4,9 +4,9 @@
 the rows run and which tiles lie sideways; each face is cut from the smallest decode that still
 shows it in detail (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile
 bodies (``_cast_table``) and classified (a doubtful crop also turned 180 degrees, inside the
-classifier, and cut again a little moved: ``_recut_doubtful``); possible flowers get a second look
-(``flowers``). Sideways tiles are tried turned both ways, and when the tiles read poorly the whole
-hand is tried upside down, then a quarter turn either way. Each reading keeps the classifier's
+classifier); possible flowers get a second look (``flowers``). Sideways tiles are tried turned
+both ways, and when the tiles read poorly the whole hand is tried upside down, then a quarter
+turn either way. Each reading keeps the classifier's
 whole probability vector for the search (``interpret``).
 """
 
@@ -40,14 +40,6 @@ CANDIDATES = 3
 pages' pickers show them; the search reads the whole probability vector)."""
 FAR_GUESS_MIN = 0.001
 """...and, as far guesses for completing a hand, the other faces at least this likely."""
-RECUT_BELOW = 0.6
-"""A tile read with less confidence than this is cut again a little moved and scaled
-(``_recut_doubtful``), the looks averaged. Scenes: 452 -> 457 of 500 hands exact (6 mended, one
-flower's coin toss lost); 0.9 instead mended the same hands."""
-RECUT_SHIFT = 0.06
-"""...moved by this share of its width and of its height, each way..."""
-RECUT_SCALES = (1.08, 0.93)
-"""...and scaled about its centre by each of these."""
 FLOWER_TIGHT_SCALES = (0.85, 0.78)
 """A possible flower's box is also cut scaled about its centre by each of these, for the flower
 specialist only (``flowers.FlowerLooks``): a box that takes in the tile's side or a neighbour
@@ -96,37 +88,6 @@ def _cast_table(crops: list[np.ndarray]) -> np.ndarray | None:
 
 def _balanced(crops: list[np.ndarray], table: np.ndarray | None) -> list[np.ndarray]:
     return crops if table is None else [cv2.LUT(c, table) for c in crops]
-
-
-def _recuts(box: np.ndarray) -> list[np.ndarray]:
-    """The box moved by ``RECUT_SHIFT`` of its width or height each way, and scaled by each of
-    ``RECUT_SCALES`` about its centre."""
-    centre = box.mean(axis=0)
-    along = (box[1] - box[0] + box[2] - box[3]) / 2
-    across = (box[3] - box[0] + box[2] - box[1]) / 2
-    moved = [box + sign * RECUT_SHIFT * axis for axis in (along, across) for sign in (1, -1)]
-    return [*moved, *(centre + (box - centre) * factor for factor in RECUT_SCALES)]
-
-
-def _recut_doubtful(photo: Photo, probs: np.ndarray, boxes: list[np.ndarray], cast: np.ndarray | None,
-                    scale: int, classifier: Any) -> tuple[np.ndarray, dict[int, list[np.ndarray]]]:
-    """Probabilities with each doubtful tile's (best under ``RECUT_BELOW``) the mean of its look
-    and those at its ``_recuts`` (balanced with the crops' ``cast`` table), and those tiles' new
-    cuts (as cut, before the balance): on small
-    tiles the finder's box can be off by a fifth of a tile's width at a corner, and a cut a
-    little off reads differently."""
-    doubtful = [i for i, p in enumerate(probs) if float(p.max()) < RECUT_BELOW]
-    if not doubtful:
-        return probs, {}
-    cuts = [photo.crop_quad(moved.astype(np.float32), CROP_W, CROP_H, scale)
-            for i in doubtful for moved in _recuts(np.asarray(boxes[i], np.float32))]
-    looks = np.asarray(classifier.probabilities(_balanced(cuts, cast)), np.float32)
-    per_tile = len(cuts) // len(doubtful)
-    looks = looks.reshape(len(doubtful), per_tile, probs.shape[1])
-    out = probs.copy()
-    for k, i in enumerate(doubtful):
-        out[i] = (probs[i] + looks[k].sum(axis=0)) / (1 + per_tile)
-    return out, {i: cuts[k * per_tile : (k + 1) * per_tile] for k, i in enumerate(doubtful)}
 
 
 def _likeliest(probs: np.ndarray) -> int:
@@ -229,12 +190,11 @@ def read_tiles(
                 choices, (picks, probs, boxes, crops, cast) = turned, read
                 right, up, sideways = turned_right, turned_up, turned_sideways
 
-    probs, recut = _recut_doubtful(photo, probs, boxes, cast, scale, classifier)
     if flower_looks is not None:
         def cuts_of(i: int) -> list[np.ndarray]:
             centre = boxes[i].mean(axis=0)
             tight = [(centre + (boxes[i] - centre) * factor).astype(np.float32) for factor in FLOWER_TIGHT_SCALES]
-            return [crops[i], *recut.get(i, []), *(photo.crop_quad(b, CROP_W, CROP_H, scale) for b in tight)]
+            return [crops[i], *(photo.crop_quad(b, CROP_W, CROP_H, scale) for b in tight)]
 
         probs = flower_looks.reweigh(probs, CLASS_LABELS, cuts_of)
     readings = []

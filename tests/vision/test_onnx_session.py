@@ -56,8 +56,7 @@ def test_every_shipped_model_opens_on_its_threads_without_spinning_or_arena(mode
     if session is None:
         pytest.skip(f"the {model} model is not installed")
     options = _opened_options(session)
-    # the numeral reader's windows are too few to share out; the others take the budget
-    assert options.intra_op_num_threads == (1 if model == "numerals" else thread_budget())
+    assert options.intra_op_num_threads == thread_budget()
     assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     assert not options.enable_cpu_mem_arena
 

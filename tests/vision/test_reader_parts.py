@@ -1,5 +1,4 @@
-"""Parts of the reader that need no tile art: doubtful tiles cut again a little moved and scaled
-(which boxes, which tiles, how the looks combine), and slivers dropped."""
+"""Parts of the reader that need no tile art: slivers dropped, and frames tried on a few tiles first."""
 
 from __future__ import annotations
 
@@ -10,58 +9,6 @@ import pytest
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import hand_region, tile_reading
 from fanscan.vision.image_io import load_photo
-
-BOX = np.float32([[100, 50], [160, 50], [160, 130], [100, 130]])
-
-
-def _area(quad: np.ndarray) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
-
-
-def test_recuts_move_each_way_and_scale_about_the_centre() -> None:
-    cuts = tile_reading._recuts(BOX)
-    assert len(cuts) == 4 + len(tile_reading.RECUT_SCALES)
-    moves = sorted(tuple(np.round((cut - BOX).mean(axis=0), 3)) for cut in cuts[:4])
-    step_x, step_y = tile_reading.RECUT_SHIFT * 60, tile_reading.RECUT_SHIFT * 80
-    assert moves == sorted([(step_x, 0.0), (-step_x, 0.0), (0.0, step_y), (0.0, -step_y)])
-    for cut, factor in zip(cuts[4:], tile_reading.RECUT_SCALES):
-        assert np.allclose(cut.mean(axis=0), BOX.mean(axis=0))
-        assert abs(_area(cut) / _area(BOX) - factor**2) < 1e-3
-
-
-class _Counting:
-    """A classifier stand-in that reads every crop as 3m at 90 % and counts the crops it saw."""
-
-    def __init__(self) -> None:
-        self.seen = 0
-
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        self.seen += len(crops)
-        probs = np.full((len(crops), len(CLASS_LABELS)), 0.1 / (len(CLASS_LABELS) - 1), np.float32)
-        probs[:, CLASS_LABELS.index("3m")] = 0.9
-        return probs
-
-
-def test_recut_doubtful_averages_seven_looks_of_doubtful_tiles_only() -> None:
-    image = np.full((200, 300, 3), 200, np.uint8)
-    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
-    probs = np.full((2, len(CLASS_LABELS)), 0.0, np.float32)
-    probs[0, CLASS_LABELS.index("5m")] = 0.95  # sure: left alone
-    probs[1, CLASS_LABELS.index("5m")], probs[1, CLASS_LABELS.index("3m")] = 0.4, 0.35  # doubtful
-    probs[1, CLASS_LABELS.index("E")] = 0.25
-    classifier = _Counting()
-    out, cuts = tile_reading._recut_doubtful(photo, probs, [BOX, BOX], None, 1, classifier)
-    looks = 1 + 4 + len(tile_reading.RECUT_SCALES)
-    assert classifier.seen == looks - 1
-    assert list(cuts) == [1] and len(cuts[1]) == looks - 1  # the new cuts, for the flower looks
-    assert np.array_equal(out[0], probs[0])
-    assert CLASS_LABELS[int(out[1].argmax())] == "3m"
-    expected = (0.35 + (looks - 1) * 0.9) / looks
-    assert abs(float(out[1, CLASS_LABELS.index("3m")]) - expected) < 1e-5
-    sure, no_cuts = tile_reading._recut_doubtful(photo, probs[:1], [BOX], None, 1, classifier)
-    assert np.array_equal(sure, probs[:1]) and no_cuts == {}
-    assert classifier.seen == looks - 1  # nothing more was cut
-
 
 def _reading(x: float, width: float, confidence: float):  # noqa: ANN202
     from fanscan.vision.detections import TileReading
