@@ -40,7 +40,7 @@ NUMBERS_BELOW = 0.8
 after the classifier's and the specialist's looks. On sets that print no numbers it can be sure of
 a "1" in a character's strokes: in scenes 9000-9999 five flowers read at 0.90-0.99 (kmahjongg
 traditional's pictures, gnome's 秋) were turned into 1f or 5f. True flowers read right of 2,321
-in scenes 0-499, 7000-7499 and 9000-9999 (with ``reader.FLOWER_TIGHT_SCALES``): 2,298 -> 2,304,
+in scenes 0-499, 7000-7499 and 9000-9999 (with ``tile_reading.FLOWER_TIGHT_SCALES``): 2,298 -> 2,304,
 none lost; unseen real crops the same (``models/MODEL_CARD.md``)."""
 
 

@@ -32,16 +32,19 @@ REFIND_PASSES = 2
 REGION_ALONG = 4.0
 REGION_ACROSS = 1.5
 """The region searched again reaches this many tile short sides beyond the found tiles along the
-hand's rows, and across them: tiles the first pass missed lie at the rows' ends (seeds 15420 and
-16129: three and five tiles at the near end of a far, slanted hand)."""
+hand's rows, and across them: the tiles a first pass misses lie mostly at the rows' ends (seen
+at the near end of far, slanted hands)."""
 TILE_SIZED = 0.1
 """A box found in the region searched again counts only when its area is at least this share of
-the median tile's found before: a patterned cloth taken in by the wider region gave 58 specks of
-texture (15244), whose size would have set the next search's scale. (0.3 dropped half the tiles
-of a far hand whose first-pass boxes were large: 15557.)"""
+the median tile's found before: a patterned cloth taken in by the wider region can give dozens of
+specks of texture, whose size would set the next search's scale; a share of 0.3 dropped half the
+tiles of a far hand whose first-pass boxes were large."""
 SAME_SCALE = 0.15
 """The hand is searched a second time only at a scale whose log differs by more than this from the
-first search's (the tiles the first found give their size better than the first pass's did)."""
+first search's (the tiles the first found give their size better than the first pass's did), and
+a region that is the whole photo is searched at all only at a scale this far from the first
+pass's, which searched the whole photo already (on the 52 photos of ``bench_peer.py``, 14 asked
+for such a search)."""
 CLOSE_UP_SIDES = (400, 256, 160)
 """Long sides of the smaller copies searched when the boxes found at the finder's working size
 disagree in size (a close-up whose tiles are too large for the network)."""
@@ -157,12 +160,19 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
         small, found, back_factor = close
         return small, _kept(photo, found.scaled(back_factor * to_photo), refine)
     detections = detections.scaled(back_factor * to_photo)
-    searched_at = None  # the first pass's scale is no guide: its tiles are not yet found well
+    # The first pass was a search of the whole photo at its own scale: a region that is the whole
+    # photo again, at about that scale, would find the same tiles.
+    first_scale = small.shape[1] / photo.width
+    searched_at = None
     for _ in range(REFIND_PASSES):
         if len(detections) < 3:
             break
         region = _refind_region(photo, detections)
-        if region is None or (searched_at is not None and abs(np.log(region[2] / searched_at)) < SAME_SCALE):
+        if region is None:
+            break
+        whole = searched_at is None and bool(np.all(region[0] <= 0) and np.all(region[1] >= photo.size))
+        previous = first_scale if whole else searched_at
+        if previous is not None and abs(np.log(region[2] / previous)) < SAME_SCALE:
             break
         again_image, again = _refind(photo, *region)
         again = again.subset(quad_areas(again.quads) >= TILE_SIZED * median(quad_areas(detections.quads)))

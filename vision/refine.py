@@ -45,7 +45,7 @@ SETTLED = 0.1
 """...and believed once a pass moves no corner more than this share of its short side: the
 refiner agrees with its own box. On scenes 1000-1399, 7 boxes moved too far: 3 settled, 2 onto
 their tile (IoU 0.63-0.68 -> 0.95-0.97) and 1 box of no tile (no worse); the 4 that kept moving
-stay as found. Scene 9460: a flower lying at a slant, 0.54 -> 0.96, then read right."""
+stay as found."""
 MODEL_PATH = Path(fanscan.models.__file__).resolve().parent / "box_refiner.onnx"
 MAX_SQUARES = 32
 """Squares per onnxruntime call (a photo can bring a hundred boxes and more)."""

@@ -95,6 +95,41 @@ def test_refind_region_reaches_further_along_the_rows_than_across() -> None:
     assert lo == pytest.approx([100.0 - across, 500.0 - along], abs=1.0)
 
 
+def _grid_over(image: np.ndarray, short: float) -> TileDetections:
+    """Upright boxes ``short`` wide and 1.35 times as high over the whole of ``image``."""
+    height, width = image.shape[:2]
+    tall = 1.35 * short
+    quads = [[[x, y], [x + short, y], [x + short, y + tall], [x, y + tall]]
+             for y in np.arange(0, height - tall + 1, tall) for x in np.arange(0, width - short + 1, short)]
+    return TileDetections(np.float32(quads), np.ones(len(quads), np.float32), np.zeros(len(quads), bool))
+
+
+@pytest.mark.parametrize(("short", "searched_again"), [(locate_module.REFIND_SHORT, False),
+                                                       (locate_module.REFIND_SHORT / 2, True)])
+def test_a_photo_full_of_tiles_is_searched_again_only_at_another_scale(
+        monkeypatch: pytest.MonkeyPatch, short: float, searched_again: bool) -> None:
+    # The first pass searched the whole photo: a search of the whole photo at about its scale
+    # would find the same tiles again.
+    photo = load_photo(sample_photo_path())
+    factors: list[float] = []
+
+    def refind(photo_, lo, hi, factor):
+        factors.append(factor)
+        assert (lo <= 0).all() and (hi >= np.array(photo_.size)).all()
+        image = np.zeros((round(photo_.height * factor), round(photo_.width * factor), 3), np.uint8)
+        found = _grid_over(image, locate_module.REFIND_SHORT)
+        return image, TileDetections(found.quads / np.float32(factor), found.scores, found.backs)
+
+    monkeypatch.setattr(finder, "find_tiles", lambda image: _grid_over(image, short))
+    monkeypatch.setattr(locate_module, "_refind", refind)
+    locate_module.locate(photo, refine=False)
+    first = finder.WORK_SIDE / max(photo.size)
+    if searched_again:
+        assert len(factors) == 1 and factors[0] == pytest.approx(2 * first, rel=0.05)
+    else:
+        assert factors == []
+
+
 def test_specks_found_in_the_region_searched_again_are_not_taken_for_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
     # A patterned cloth in the searched region gave dozens of specks (scene 15244): as the
     # majority, they would have survived the speck filter and set the next search's scale.
