@@ -39,6 +39,7 @@ import numpy as np
 from fanscan.models.hand_cases import UNKNOWN, HandCase, hand_key, kept_right, load
 from fanscan.scoring.tiles import BACK, CLASS_LABELS, TILE_CODES
 from fanscan.vision import interpret, layout
+from fanscan.vision.layout_events import rows_without
 from fanscan.vision.evidence import (
     EVIDENCE_PATH, FEATURES, Evidence, LayoutEvidence, TileEvidence, box_features, face_probabilities)
 
@@ -92,7 +93,7 @@ def _true_reading(case: HandCase) -> tuple[list, list[list[list[int]]]]:
     """The case's boxes on true tiles, each with its true face, and their rows."""
     kept = [i for i, t in enumerate(case.truth) if t is not None]
     readings = [replace(case.readings[i], code=case.truth[i], confidence=1.0) for i in kept]
-    rows = interpret._rows_without(case.rows, set(range(len(case.readings))) - set(kept))
+    rows = rows_without(case.rows, set(range(len(case.readings))) - set(kept))
     return readings, rows
 
 

@@ -42,6 +42,7 @@ from fanscan.vision import layout
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.evidence import Evidence, box_features, face_probabilities, load_evidence
 from fanscan.vision.hand_rules import HandRules, copies_allowed, hand_rules, satisfies
+from fanscan.vision.layout_events import EVENT_REASONS, layout_cost, layout_events, rows_without
 
 
 _FLOWERS = frozenset(TILE_CODES[34:])
@@ -160,52 +161,6 @@ class _Tally:
         return _Tally(counts, excess, playing)
 
 
-def _rows_without(rows: list[list[list[int]]], dropped: set[int]) -> list[list[list[int]]]:
-    """The rows and groups with the ``dropped`` boxes taken out, the others renumbered: a box of no
-    tile leaves the groups as they were found (its removal opens no gap)."""
-    order = sorted(dropped)
-
-    def renumbered(i: int) -> int:
-        return i - sum(i > d for d in order)
-
-    rows = [[[renumbered(i) for i in group if i not in dropped] for group in row] for row in rows]
-    return [row for row in ([g for g in row if g] for row in rows) if row]
-
-
-def layout_events(readings: list[TileReading], hand_layout: HandLayout,
-                  rows: list[list[list[int]]]) -> Counter[str]:
-    """How often the layout shows each event the evidence prices: a claimed group that is no
-    set, a group holding a face-down tile that is no concealed kong, a back in no concealed kong,
-    a flower in a row's group beside a tile that is no flower."""
-    events: Counter[str] = Counter()
-    for group in hand_layout.groups:
-        if group.role != "flowers" and group.role != "meld" and any(readings[m].sideways for m in group.members):
-            events["claimed_not_set"] += 1
-        if group.role != "concealed_kong" and any(readings[m].code == BACK for m in group.members):
-            events["back_group_not_kong"] += 1
-    for i, r in enumerate(readings):
-        g = hand_layout.group_of[i] if i < len(hand_layout.group_of) else -1
-        if r.code == BACK and (g < 0 or hand_layout.groups[g].role != "concealed_kong"):
-            events["stray_back"] += 1
-    for group in (group for row in rows for group in row):
-        if any(readings[m].code not in _FLOWERS for m in group):
-            events["flower_in_group"] += sum(readings[m].code in _FLOWERS for m in group)
-    return events
-
-
-def layout_cost(events: Counter[str], evidence: Evidence) -> float:
-    """The events' cost in nats (each event's negative log probability in true layouts)."""
-    return -sum(n * getattr(evidence.layout, name) for name, n in events.items())
-
-
-_EVENT_REASONS = {
-    "claimed_not_set": "a group with a sideways (claimed) tile is a set",
-    "back_group_not_kong": "a group with a face-down tile is a concealed kong",
-    "stray_back": "a face-down tile lies only in a concealed kong",
-    "flower_in_group": "a flower does not lie in a set",
-}
-
-
 class _Search:
     """One photo's search (see the module's overview)."""
 
@@ -235,7 +190,7 @@ class _Search:
         chosen = [self.options[i][ranks[i]] for i in kept]
         trial = [replace(self.readings[i], code=o.code, confidence=o.probability)
                  if o.code != self.readings[i].code else self.readings[i] for i, o in zip(kept, chosen)]
-        rows = _rows_without(self.rows, dropped) if dropped else self.rows
+        rows = rows_without(self.rows, dropped) if dropped else self.rows
         hand_layout = layout.analyse(trial, self.right, self.up, rows, complete=self.rules.kind == "win")
         events = layout_events(trial, hand_layout, rows)
         return Interpretation(trial, kept, rows, hand_layout, cost + layout_cost(events, self.evidence),
@@ -258,7 +213,7 @@ class _Search:
             elif reading.satisfied and not (as_read and as_read.satisfied) and self.rules.kind != "any":
                 reason = "that completes the hand" if self.rules.kind == "win" else "that makes a waiting hand"
             elif fewer:
-                reason = _EVENT_REASONS[fewer[0]]
+                reason = EVENT_REASONS[fewer[0]]
             else:
                 reason = "that makes the hand likelier"
             out.append(Change(i, tile.code, tile.confidence, option.code, option.probability, reason))
