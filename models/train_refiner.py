@@ -39,12 +39,15 @@ JITTER = 0.08
 """Standard deviation of the jitter of the true corners, as a share of the tile's short side
 (each corner on its own, and the whole box shifted by as much again)."""
 _NOMINAL = np.float32([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]])
-REAL_MATCH_IOU = 0.4
-"""A finder box on a real photo is a labelled tile's when their upright rectangles overlap this much."""
+REAL_MATCH_IOU = 0.25
+"""A finder box on a real photo is a labelled tile's when the label holds the box's centre and their
+upright rectangles overlap at least this much: a box that straddles the seam of two touching
+tiles is the tile's that holds most of it, and learns to move onto it."""
 SQUARE_DEGREES = 6.0
 """A real label is an upright rectangle, so its corners are the face's only where the face lies
 square to the photo: its finder box's sides within this many degrees of the photo's axes (a
-standing hand facing the camera, a row laid straight across the photo)."""
+standing hand facing the camera, a row laid straight across the photo). Any other box's target is
+its own shape fitted into the label (``fitted_into``)."""
 
 
 def matched_corners(box: np.ndarray, truth: np.ndarray) -> np.ndarray:
@@ -104,6 +107,22 @@ def _rectangle(box: np.ndarray) -> np.ndarray:
     return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
 
 
+def fitted_into(quad: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """``quad`` moved and stretched along the photo's axes so that its upright rectangle is ``box``
+    (x0 y0 x1 y1): for a face at a slant, whose label only bounds it, a target with the finder's
+    shape (the perspective's slant) and the label's extent."""
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    box = np.asarray(box, np.float32)
+    scale = (box[2:] - box[:2]) / np.maximum(hi - lo, 1e-6)
+    return ((quad - lo) * scale + box[:2]).astype(np.float32)
+
+
+def label_target(quad: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """The corners a finder box ``quad`` on the tile labelled ``box`` should move to: the label's
+    own where the box lies square to the photo (``SQUARE_DEGREES``), else ``fitted_into`` it."""
+    return _rectangle(box) if _square_to_the_photo(quad) else fitted_into(quad, box)
+
+
 def _squares_of(photo, quads: np.ndarray, targets: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The refiner's squares for ``quads`` (as the reader cuts them) and the targets' corners in them."""
     image = photo.decode(photo.scale_for(quads, MIN_SHORT))
@@ -117,8 +136,8 @@ def _squares_of(photo, quads: np.ndarray, targets: list[np.ndarray]) -> tuple[np
 
 def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(squares, corners) for one real photo whose labelled tiles are ``boxes`` (x0 y0 x1 y1): each
-    finder box that is a label's (``REAL_MATCH_IOU``) and square to the photo (``SQUARE_DEGREES``),
-    with the label's corners as the target, and each such label jittered; empty when none is."""
+    finder box on a labelled tile (``REAL_MATCH_IOU``) with its ``label_target`` as the target, and
+    that target jittered; empty when no box is on a label."""
     from fanscan.models.hand_cases import box_iou
     from fanscan.vision.image_io import load_photo
     from fanscan.vision.locate import locate
@@ -130,15 +149,18 @@ def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int) -> tupl
         return _no_examples()
     found = np.stack([detections.quads.min(axis=1), detections.quads.max(axis=1)], axis=1).reshape(-1, 4)
     iou = np.array([[box_iou(box, label) for label in boxes] for box in found])
+    centres = detections.quads.mean(axis=1)
     quads, targets = [], []
-    for i in range(len(found)):
-        j = int(np.argmax(iou[i]))
-        if iou[i, j] < REAL_MATCH_IOU or not _square_to_the_photo(detections.quads[i]):
+    for i, (x, y) in enumerate(centres):
+        holds = (boxes[:, 0] <= x) & (x <= boxes[:, 2]) & (boxes[:, 1] <= y) & (y <= boxes[:, 3])
+        overlap = np.where(holds, iou[i], -1.0)
+        j = int(np.argmax(overlap))
+        if overlap[j] < REAL_MATCH_IOU:
             continue
-        label = _rectangle(boxes[j])
-        for box in (detections.quads[i], _jittered(label, rng)):
+        target = label_target(detections.quads[i], boxes[j])
+        for box in (detections.quads[i], _jittered(target, rng)):
             quads.append(box)
-            targets.append(matched_corners(box, label))
+            targets.append(matched_corners(box, target))
     if not quads:
         return _no_examples()
     return _squares_of(photo, np.stack(quads).astype(np.float32), targets)

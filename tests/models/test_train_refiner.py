@@ -86,7 +86,7 @@ def test_a_real_label_is_a_target_only_for_a_box_square_to_the_photo() -> None:
     assert not _square_to_the_photo(rotated(45))
 
 
-def test_real_examples_take_the_labels_corners_for_square_boxes_only(monkeypatch) -> None:
+def test_real_examples_take_every_box_on_a_label_a_slanted_one_fitted_into_it(monkeypatch) -> None:
     import fanscan.vision.locate as locate_module
     from fanscan.models.train_refiner import real_photo_examples
     from fanscan.vision.detections import TileDetections
@@ -100,11 +100,13 @@ def test_real_examples_take_the_labels_corners_for_square_boxes_only(monkeypatch
     angle = np.radians(20)
     rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
     slanted = (np.float32([[-22, -30], [22, -30], [22, 30], [-22, 30]]) @ rotation.T + centre).astype(np.float32)
-    detections = TileDetections(np.stack([square_box, slanted]), np.float32([0.9, 0.9]), np.array([False, False]))
+    off_the_tiles = square_box + np.float32([60, 0])  # its centre on no label: no example
+    detections = TileDetections(np.stack([square_box, slanted, off_the_tiles]), np.full(3, 0.9, np.float32),
+                                np.zeros(3, bool))
     monkeypatch.setattr(locate_module, "locate", lambda photo, refine=True: (None, detections))
     squares, corners = real_photo_examples(image, labels, seed=0)
-    assert squares.shape == (2, refine.SIDE, refine.SIDE, 3)  # the square box and its jittered label
-    # the finder box's target: the label's corners, which lie about where the box's own corners do
+    assert squares.shape == (4, refine.SIDE, refine.SIDE, 3)  # each box on a label, and its jittered target
+    # the square box's target: the label's corners, which lie about where the box's own corners do
     expected = refine.grown(np.float32([[0, 0], [refine.SIDE, 0], [refine.SIDE, refine.SIDE], [0, refine.SIDE]])[None],
                             1 / refine.GROW)[0]
     assert np.abs(corners[0] - expected).max() < 6
@@ -112,6 +114,23 @@ def test_real_examples_take_the_labels_corners_for_square_boxes_only(monkeypatch
     x0, y0 = corners[0].min(axis=0).astype(int) + 2
     x1, y1 = corners[0].max(axis=0).astype(int) - 2
     assert squares[0][y0:y1, x0:x1].mean() > 200
+    # the slanted box's target keeps its slant: its corners are not the label's rectangle's
+    assert np.abs(corners[2] - expected).max() > 6
+
+
+def test_a_slanted_box_fitted_into_its_label_keeps_its_shape_and_takes_the_labels_extent() -> None:
+    from fanscan.models.train_refiner import fitted_into, label_target
+
+    slanted = np.float32([[10, 0], [30, 5], [25, 40], [5, 35]])
+    label = np.float32([100, 200, 150, 290])
+    fitted = fitted_into(slanted, label)
+    np.testing.assert_allclose(fitted.min(axis=0), [100, 200])
+    np.testing.assert_allclose(fitted.max(axis=0), [150, 290])
+    # each corner keeps its place relative to the box's bounds
+    np.testing.assert_allclose((fitted - [100, 200]) / [50, 90], (slanted - [5, 0]) / [25, 40], atol=1e-6)
+    np.testing.assert_array_equal(label_target(slanted, label), fitted)
+    upright = np.float32([[101, 201], [149, 202], [150, 289], [100, 288]])
+    np.testing.assert_array_equal(label_target(upright, label), [[100, 200], [150, 200], [150, 290], [100, 290]])
 
 
 def test_training_with_real_photos_records_them_in_the_sidecar(tmp_path, monkeypatch) -> None:
