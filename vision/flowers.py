@@ -7,9 +7,10 @@ outweigh every other face (``may_be_flowers``) gets two more looks, in this orde
 
 1. the flower specialist (``models/flower_classifier.onnx``): the tile classifier fine-tuned on the
    eight flowers alone (``fanscan train --classes 1f,...,8f``), looking at the tile's crop and at
-   the tighter cuts the reader makes of it (``tile_reading.FLOWER_TIGHT_SCALES``; averaged); its eight probabilities and the
-   classifier's are mixed (a weighted geometric mean, ``SPECIALIST_WEIGHT``) and given the
-   classifier's total, so whether the tile is a flower at all stays the classifier's call;
+   the tighter cuts the reader makes of it (``tile_reading.FLOWER_TIGHT_SCALES``; averaged); its
+   eight probabilities and the classifier's are mixed (a weighted geometric mean,
+   ``SPECIALIST_WEIGHT``) and given the classifier's total, so whether the tile is a flower at all
+   stays the classifier's call;
 2. the numeral reader (``numerals``): a printed number it is sure of re-weighs the eight, unless
    the looks before it are already sure of one flower (``NUMBERS_BELOW``).
 """
