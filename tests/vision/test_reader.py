@@ -309,7 +309,8 @@ def test_reader_reads_exactly_where_earlier_finders_boxed_no_tile(seed: int) -> 
 @pytest.mark.parametrize("seed, left_out", [
     (11147, 1),  # a patch of stone table boxed and read P beside the hand: left out (failed with session 14's finder)
     (8889, 1),  # a light blue back under glare read P at 48 % (back 44 %): back 4p 4p back; a third box
-    # read as a back (the shipped finder boxes one more than the hand holds) is left out
+    # read as a back (the shipped finder boxes one more than the hand holds) is left out, or kept
+    # as a stray back that the doubts name (never silently in the hand)
     (9574, 0),  # two 2s at a slanted row's near end boxed as one, 2.5 tiles long: cut in two
     (9001, 0),  # two tiles' dark sides beside a claimed chow: once read as backs and left out, unboxed since session 14
     (8854, 0),  # a second box half across a 1p (read 2f at 8 %) settles onto the 1p: a duplicate
@@ -319,7 +320,8 @@ def test_reader_reads_these_generated_hands_exactly(seed: int, left_out: int) ->
     reading = read_photo(scene.jpeg)
     key = lambda h: (sorted(h["concealed"]), h["melds"], h["win_tile"], sorted(h["flowers"]))
     assert key(reading.hand.to_json()) == key(scene.hand)
-    assert len(reading.left_out) == left_out
+    stray_backs = sum("face-down tile(s) lie among the concealed tiles" in doubt for doubt in reading.doubts)
+    assert len(reading.left_out) + stray_backs == left_out
 
 
 def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies() -> None:
