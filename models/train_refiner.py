@@ -10,8 +10,8 @@ overlap), so the network learns the finder's real errors, plus the true corners 
 
 ``--real-folds 0,1,2,3`` adds the real table photos of those source folds (``datasets.real_tables``;
 never the held-out fold), the versions the augmentation did not turn: each finder box over a
-labelled tile, and each such label jittered, with the label's corners as the target
-(``real_photo_examples``). ``--init models/box_refiner.onnx`` fine-tunes the shipped refiner.
+labelled tile, and its target jittered, the target the label's corners where the box lies square
+to the photo and the box's own shape fitted into the label elsewhere (``real_photo_examples``). ``--init models/box_refiner.onnx`` fine-tunes the shipped refiner.
 
 Scene seeds for training start at ``TRAIN_SEED_BASE``, apart from the benchmark's (0-9999), the
 finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).
@@ -71,7 +71,6 @@ def scene_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     generated scene: every finder box matched to a tile, and every tile's jittered true box."""
     from fanscan.datasets.scene_crops import match_detections
     from fanscan.datasets.scenes import generate_scene
-    from fanscan.models.hand_cases import box_iou
     from fanscan.vision.image_io import load_photo
     from fanscan.vision.locate import locate
 

@@ -37,7 +37,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from fanscan.scoring.tiles import BACK, CLASS_LABELS, TILE_CODES
+from fanscan.scoring.tiles import BACK, CLASS_LABELS, FLOWER_CODES
 from fanscan.vision import layout
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.evidence import Evidence, box_features, face_probabilities, load_evidence
@@ -45,7 +45,7 @@ from fanscan.vision.hand_rules import HandRules, copies_allowed, hand_rules, sat
 from fanscan.vision.layout_events import EVENT_REASONS, layout_cost, layout_events, rows_without
 
 
-_FLOWERS = frozenset(TILE_CODES[34:])
+_FLOWERS = frozenset(FLOWER_CODES)
 MAX_LAYOUTS = 300
 """At most this many readings are laid out per photo (each costs a layout and a decomposition):
 the bound on a read's time, not a tuning knob (the search is exact within it)."""

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from fanscan.scoring.tiles import BACK, TILE_CODES
+from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.evidence import Evidence
 
-_FLOWERS = frozenset(TILE_CODES[34:])
+_FLOWERS = frozenset(FLOWER_CODES)
 
 
 def rows_without(rows: list[list[list[int]]], dropped: set[int]) -> list[list[list[int]]]:

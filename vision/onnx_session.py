@@ -6,10 +6,11 @@ when first run, so that importing a module that holds one costs nothing.
 
 Every session is opened the same way (``session_options``): a given number of intra-op threads
 (by default the process's ``thread_budget``: the CPUs it may use, or its share of them when
-photos are read in several worker processes), threads that sleep rather than spin between runs, and no CPU memory
-arena, so that what a large photo's run allocated goes back to the allocator when the run ends
-instead of staying reserved by the arena for the life of the process. A run's batch is cut into chunks of at most ``max_batch``
-along its first axis, so that a photo with many boxes never feeds a model one huge batch.
+photos are read in several worker processes), threads that sleep rather than spin between runs,
+and no CPU memory arena, so that what a large photo's run allocated goes back to the allocator
+when the run ends instead of staying reserved by the arena for the life of the process. A run's
+batch is cut into chunks of at most ``max_batch`` along its first axis, so that a photo with many
+boxes never feeds a model one huge batch.
 """
 
 from __future__ import annotations

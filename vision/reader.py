@@ -121,7 +121,8 @@ def _open_sessions_meanwhile(classifier: Any, looks: FlowerLooks | None) -> None
     if _opening is not None:
         return
     models = (classifier, getattr(looks, "specialist", None), getattr(looks, "numerals", None))
-    sessions = [refine._get_session(), *(getattr(model, "_session", None) for model in models)]
+    sessions = [s for s in (refine._get_session(), *(getattr(model, "_session", None) for model in models))
+                if s is not None]
 
     def open_them() -> None:
         for session in sessions:

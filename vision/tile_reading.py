@@ -6,8 +6,8 @@ shows it in detail (``Photo.crop_quad``, perspective corrected, upright), white-
 bodies (``_cast_table``) and classified (a doubtful crop also turned 180 degrees, inside the
 classifier); possible flowers get a second look (``flowers``). Sideways tiles are tried turned
 both ways, and when the tiles read poorly the whole hand is tried upside down, then a quarter
-turn either way. Each reading keeps the classifier's
-whole probability vector for the search (``interpret``).
+turn either way. Each reading keeps the classifier's whole probability vector for the search
+(``interpret``).
 """
 
 from __future__ import annotations
@@ -136,14 +136,13 @@ def read_tiles(
         return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
 
     def best(choices: list[list[np.ndarray]], only: np.ndarray | None = None,
-             ) -> tuple[list[int], np.ndarray, list[np.ndarray], list[np.ndarray], np.ndarray | None]:
-        """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance),
-        and the crops' colour-cast table; of the tiles ``only`` (indices) when given."""
+             ) -> tuple[list[int], np.ndarray, list[np.ndarray], list[np.ndarray]]:
+        """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance);
+        of the tiles ``only`` (indices) when given."""
         tiles = range(len(choices)) if only is None else only
         boxes = [geometry.orient_box(detections.quads[t], w) for t in tiles for w in choices[t]]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
-        cast = _cast_table(crops)
-        probs = np.asarray(classifier.probabilities(_balanced(crops, cast)), np.float32)
+        probs = np.asarray(classifier.probabilities(_balanced(crops, _cast_table(crops))), np.float32)
         picks, rows, chosen = [], [], []
         k = 0
         for t in tiles:
@@ -154,7 +153,7 @@ def read_tiles(
             rows.append(block[j])
             chosen.append(k + j)
             k += len(ws)
-        return picks, np.array(rows), [boxes[c] for c in chosen], [crops[c] for c in chosen], cast
+        return picks, np.array(rows), [boxes[c] for c in chosen], [crops[c] for c in chosen]
 
     def mean_confidence(tile_probs: np.ndarray, among: np.ndarray) -> float:
         return float(tile_probs[among].max(axis=1).mean())
@@ -170,12 +169,12 @@ def read_tiles(
         return whole if mean_confidence(whole[1], among) > mean_confidence(probs, among) else None
 
     choices = options(up, right)
-    picks, probs, boxes, crops, cast = best(choices)
+    picks, probs, boxes, crops = best(choices)
     upright = np.array([i for i, side in enumerate(sideways) if not side], int)
     if upright.size and mean_confidence(probs, upright) < FLIP_BELOW:
         flipped = options(-up, -right)
         if (read := tried(flipped, upright)) is not None:
-            choices, (picks, probs, boxes, crops, cast) = flipped, read
+            choices, (picks, probs, boxes, crops) = flipped, read
             right, up = -right, -up
     everything = np.arange(len(choices))
     if mean_confidence(probs, everything) < FLIP_BELOW:
@@ -187,7 +186,7 @@ def read_tiles(
             turned_sideways = geometry.sideways_flags(detections.quads, turned_right, turned_up)
             turned = [[-turned_right, turned_right] if side else [turned_up] for side in turned_sideways]
             if (read := tried(turned, everything)) is not None:
-                choices, (picks, probs, boxes, crops, cast) = turned, read
+                choices, (picks, probs, boxes, crops) = turned, read
                 right, up, sideways = turned_right, turned_up, turned_sideways
 
     if flower_looks is not None:
