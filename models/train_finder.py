@@ -78,16 +78,21 @@ def real_example(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.n
     return image, mask
 
 
-def real_examples(folds: list[int], unturned_only: bool = False) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def real_examples(folds: list[int], unturned_only: bool = False, one_per_source: bool = False,
+                  ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """``real_example`` of every labelled version of the real table photos in ``folds``, turned
     back upright (the fill it was turned into ``IGNORE``); with ``unturned_only`` only the versions
-    the augmentation did not turn, whose boxes are the labeller's own."""
-    from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, load_table_photos, upright_version
+    the augmentation did not turn, whose boxes are the labeller's own; with ``one_per_source`` only
+    each source's least turned version (``real_tables.least_turned``, as the benchmark reads them),
+    so that a source counts once whether the augmentation left one version unturned or none."""
+    from fanscan.datasets.real_tables import (
+        HELD_OUT_FOLD, in_folds, least_turned, load_table_photos, upright_version)
 
     if HELD_OUT_FOLD in folds:
         raise ValueError(f"fold {HELD_OUT_FOLD} is held out for the benchmark")
     images, masks = [], []
-    for photo in in_folds(load_table_photos(), folds):
+    photos = in_folds(load_table_photos(), folds)
+    for photo in least_turned(photos) if one_per_source else photos:
         version = upright_version(photo) if len(photo.codes) else None
         if version is None or (unturned_only and version.turn != 0.0):
             continue
@@ -208,33 +213,61 @@ def build_net():
 
 
 def _window(image: np.ndarray, mask: np.ndarray, rng: np.random.Generator, crop: int,
-            zoom: tuple[float, float] | None) -> tuple[np.ndarray, np.ndarray]:
+            zoom: tuple[float, float] | None, stretch: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A random ``crop``-px window of ``image`` and its mask (half the size); with ``zoom``, half
     of the windows seen zoomed by a factor drawn log-uniformly from it (tiles larger or smaller
-    than the scenes draw them: a close-up is searched on a copy where its tiles are large)."""
+    than the scenes draw them: a close-up is searched on a copy where its tiles are large); with
+    ``stretch``, half of them squeezed along one axis and stretched along the other, the ratio of
+    the two drawn log-uniformly up to ``stretch``: a tile foreshortened as a steeper camera shows
+    it (a standing row seen from above, its faces three times as wide as high)."""
     factor = 1.0 if zoom is None or rng.random() < 0.5 else float(np.exp(rng.uniform(*np.log(zoom))))
-    half = min(round(crop / 2 / factor), mask.shape[0], mask.shape[1])  # mask pixels the window spans
-    y0 = int(rng.integers(0, mask.shape[0] - half + 1))
-    x0 = int(rng.integers(0, mask.shape[1] - half + 1))
-    m = mask[y0 : y0 + half, x0 : x0 + half]
-    im = image[2 * y0 : 2 * y0 + 2 * half, 2 * x0 : 2 * x0 + 2 * half]
-    if half != crop // 2:
+    aspect = 1.0
+    if stretch is not None and rng.random() < 0.5:
+        aspect = float(np.exp(rng.uniform(-np.log(stretch), np.log(stretch))))
+    fx, fy = factor * np.sqrt(aspect), factor / np.sqrt(aspect)
+    wide = min(round(crop / 2 / fx), mask.shape[1])  # mask pixels the window spans
+    high = min(round(crop / 2 / fy), mask.shape[0])
+    y0 = int(rng.integers(0, mask.shape[0] - high + 1))
+    x0 = int(rng.integers(0, mask.shape[1] - wide + 1))
+    m = mask[y0 : y0 + high, x0 : x0 + wide]
+    im = image[2 * y0 : 2 * y0 + 2 * high, 2 * x0 : 2 * x0 + 2 * wide]
+    if (wide, high) != (crop // 2, crop // 2):
         m = cv2.resize(m, (crop // 2, crop // 2), interpolation=cv2.INTER_NEAREST)
-        im = cv2.resize(im, (crop, crop), interpolation=cv2.INTER_AREA if half > crop // 2 else cv2.INTER_LINEAR)
+        shrinking = wide * high > (crop // 2) ** 2
+        im = cv2.resize(im, (crop, crop), interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
     return im, m
 
 
+def _turned(image: np.ndarray, mask: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` and its half-size ``mask`` turned by ``degrees`` about their centres, the corners
+    turned in from outside black in the image and ``IGNORE`` in the mask. A tile's shrunk target
+    turns with it, so a turned real photo keeps exact targets for tiles seen slanted (a rack at 45
+    degrees), which its labels, upright boxes, could not give."""
+    h, w = mask.shape
+    small = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), degrees, 1.0)
+    large = cv2.getRotationMatrix2D(((image.shape[1] - 1) / 2, (image.shape[0] - 1) / 2), degrees, 1.0)
+    turned_mask = cv2.warpAffine(mask, small, (w, h), flags=cv2.INTER_NEAREST, borderValue=IGNORE)
+    turned_image = cv2.warpAffine(image, large, (image.shape[1], image.shape[0]), flags=cv2.INTER_LINEAR)
+    return turned_image, turned_mask
+
+
 def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int,
-             zoom: tuple[float, float] | None = None, weights: np.ndarray | None = None):
+             zoom: tuple[float, float] | None = None, weights: np.ndarray | None = None,
+             rotate: float = 0.0, stretch: float | None = None):
     """Endless random (crop, mask) batches with flips, 90-degree turns, light jitter and, with
     ``zoom``, windows seen larger or smaller (``_window``); each window's picture drawn with
-    ``weights`` (probabilities; default: all alike)."""
+    ``weights`` (probabilities; default: all alike); with ``rotate``, half of the pictures first
+    turned by an angle drawn uniformly within that many degrees either way (``_turned``); with
+    ``stretch``, windows foreshortened (``_window``)."""
     crop = 256
     while True:
         xs, ys = [], []
         for _ in range(size):
             i = int(rng.choice(len(images), p=weights)) if weights is not None else int(rng.integers(len(images)))
-            im, m = _window(images[i], masks[i], rng, crop, zoom)
+            image, mask = images[i], masks[i]
+            if rotate and rng.random() < 0.5:
+                image, mask = _turned(image, mask, float(rng.uniform(-rotate, rotate)))
+            im, m = _window(image, mask, rng, crop, zoom, stretch)
             k = int(rng.integers(4))
             im, m = np.rot90(im, k), np.rot90(m, k)
             if rng.random() < 0.5:
@@ -298,7 +331,9 @@ def sidecar(training: dict) -> dict:
 
 def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None = None,
           zoom: tuple[float, float] | None = None, real_folds: list[int] | None = None,
-          real_share: float = 0.5, init: Path | None = None, unturned_only: bool = False) -> None:
+          real_share: float = 0.5, init: Path | None = None, unturned_only: bool = False,
+          rotate: float = 0.0, one_per_source: bool = False, batch: int = 6,
+          stretch: float | None = None) -> None:
     """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
     ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
     export ONNX to ``out``, its sidecar (.json, ``sidecar``) and the weights beside it (.pt)."""
@@ -308,14 +343,14 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
     images, masks = _examples(scenes, cache)
     draw = None
     if real_folds:
-        real_images, real_masks = real_examples(real_folds, unturned_only)
+        real_images, real_masks = real_examples(real_folds, unturned_only, one_per_source)
         print(f"{len(real_images)} real photos", file=sys.stderr, flush=True)
         if images and real_images:  # ``real_share`` of the windows from real photos, whatever the counts
             draw = np.concatenate([np.full(len(images), (1 - real_share) / len(images)),
                                    np.full(len(real_images), real_share / len(real_images))])
         images, masks = images + real_images, masks + real_masks
     weights = torch.tensor([1.0, 2.0, 4.0])
-    fit(net, _batches(images, masks, np.random.default_rng(0), 6, zoom, draw), steps,
+    fit(net, _batches(images, masks, np.random.default_rng(0), batch, zoom, draw, rotate, stretch), steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights,
                                                             ignore_index=IGNORE),
         25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms)
@@ -340,8 +375,12 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         "real_photos": len(images) - scenes if real_folds else 0,
         "real_share": real_share if real_folds else 0.0,
         "real_unturned_only": unturned_only,
+        "real_one_per_source": one_per_source,
+        "batch": batch,
         "held_out_fold": HELD_OUT_FOLD if real_folds else None,
         "zoom": list(zoom) if zoom else None,
+        "rotate": rotate,
+        "stretch": stretch,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
@@ -364,7 +403,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-share", type=float, default=0.5,
                         help="with --real-folds: share of the training windows cut from real photos "
                         "(default 0.5)")
+    parser.add_argument("--one-per-source", action="store_true",
+                        help="with --real-folds: each source's least turned version only, turned back")
+    parser.add_argument("--batch", type=int, default=6, help="training windows a step (default 6)")
+    parser.add_argument("--stretch", type=float, metavar="RATIO",
+                        help="foreshorten half of the training windows: one axis scaled against the "
+                        "other by up to this ratio (e.g. 2; at most 4)")
+    parser.add_argument("--rotate", type=float, default=0.0, metavar="DEGREES",
+                        help="turn half of the training pictures by up to this many degrees either "
+                        "way (at most 45; default 0: quarter turns and flips only)")
     args = parser.parse_args(argv)
+    if args.batch < 1:
+        parser.error("--batch must be at least 1")
+    if args.unturned_only and args.one_per_source:
+        parser.error("--unturned-only and --one-per-source choose the versions two ways: give one")
+    if args.stretch is not None and not 1 <= args.stretch <= 4:
+        parser.error("--stretch: RATIO must lie between 1 and 4")
+    if not 0 <= args.rotate <= 45:
+        parser.error("--rotate: DEGREES must lie between 0 and 45")
     if args.zoom is not None and not 0.55 <= args.zoom[0] <= args.zoom[1] <= 4:
         parser.error("--zoom: LOW and HIGH must satisfy 0.55 <= LOW <= HIGH <= 4")
     if not 0 < args.real_share < 1:
@@ -381,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:
         parser.error(f"--init {args.init}: {error}")
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
-          args.real_folds, args.real_share, args.init, args.unturned_only)
+          args.real_folds, args.real_share, args.init, args.unturned_only, args.rotate,
+          args.one_per_source, args.batch, args.stretch)
     return 0
 
 

@@ -61,7 +61,8 @@ class TileReading:
     likeliest first, for completing a hand no near guess completes; ``probs`` every class's
     probability (``CLASS_LABELS`` order, the back last; None for a reading made by hand, then
     ``face_probabilities`` builds it from the guesses); ``finder_score`` the finder's (or a
-    probe's) confidence that the box holds a tile."""
+    probe's) confidence that the box holds a tile; ``frame_up`` the up of the frame its cluster
+    was read in (``tile_reading.frame_groups``; None for a reading made by hand or by a probe)."""
 
     code: str
     confidence: float
@@ -73,6 +74,7 @@ class TileReading:
     far_guesses: tuple[tuple[str, float], ...] = ()
     probs: np.ndarray | None = field(default=None, compare=False, repr=False)
     finder_score: float = 1.0
+    frame_up: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@
 3. Rows (``rows_and_groups``): tiles are sorted along ``up``; a jump of more than half a tile
    height starts a new row. Groups: along a row, measured through the tiles' centres, a gap of
    more than ``GAP_ABOVE`` of the narrower neighbour separates groups.
+4. Clusters (``clusters``): boxes linked by nearness; a hand, a pile of discards or a wall apart
+   from it each makes its own.
 Nothing here looks at a tile's face: the boxes alone decide.
 """
 
@@ -180,6 +182,40 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
             groups[-1].append(index)
         result.append(groups)
     return result
+
+
+CLUSTER_REACH = 3.5
+"""Tiles whose centres lie within this many tile lengths belong to one cluster (``clusters``)."""
+
+
+def clusters(boxes: list[np.ndarray]) -> list[int]:
+    """Each box's cluster (the index of its cluster's first box): boxes whose centres lie within
+    ``CLUSTER_REACH`` tile lengths (the median box's long side) are linked, and linked boxes are
+    one cluster. A hand's rows and groups lie closer than that; another player's tiles, a wall or
+    the discards lie further off."""
+    centres = np.array([b.mean(axis=0) for b in boxes])
+    long_side = median([max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1])) for b in boxes])
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= CLUSTER_REACH * long_side
+    cluster = -np.ones(len(boxes), int)
+    for start in range(len(boxes)):
+        if cluster[start] >= 0:
+            continue
+        cluster[start], todo = start, [start]
+        while todo:
+            i = todo.pop()
+            for j in np.nonzero(near[i] & (cluster < 0))[0]:
+                cluster[j] = start
+                todo.append(int(j))
+    return cluster.tolist()
+
+
+def large_clusters(boxes: list[np.ndarray], at_least: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Each box's cluster (``clusters``), each box's cluster's size, and the clusters of at least
+    ``at_least`` boxes (their first boxes' indices, in order)."""
+    cluster = np.array(clusters(boxes))
+    sizes = np.bincount(cluster, minlength=len(boxes))
+    # sorted(set()), not np.unique: numpy 2 imports numpy.ma on np.unique's first call (40 ms)
+    return cluster, sizes[cluster], [c for c in sorted(set(cluster.tolist())) if sizes[c] >= at_least]
 
 
 def _widths_for_gaps(widths: list[float]) -> list[float]:

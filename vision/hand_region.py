@@ -2,8 +2,8 @@
 
 1. ``without_duplicates``: of two boxes on one tile, the surer reading's stays.
 2. ``slivers``: boxes both small and doubtful, set aside before the hand is picked.
-3. ``in_hand``: the rows of touching tiles nearest the camera are the hand (``clusters``); other
-   tiles the photo shows (walls, discards, other hands) stay apart.
+3. ``in_hand``: the rows of touching tiles nearest the camera are the hand (``geometry.clusters``);
+   other tiles the photo shows (walls, discards, other hands) stay apart.
 4. ``probe_backs``: beside two equal faces the slots of a concealed kong's backs are classified.
 """
 
@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
+from fanscan.vision import geometry
 from fanscan.vision.detections import TileReading
 from fanscan.vision.image_io import Photo
 from fanscan.vision.locate import CROP_MIN_SIDE
@@ -22,10 +23,9 @@ from fanscan.vision.tile_reading import CROP_H, CROP_W
 BACK_PROBE_ALONE = 0.8
 """Both slots beside two equal faces are taken as a concealed kong's missed backs only when each
 reads as a back with this probability (0.5 when the finder found one of the two)."""
-STRAY_DISTANCE = 3.5
-"""Tiles whose centres lie within this many tile lengths belong to one cluster..."""
 STRAY_CLUSTER = 2
-"""...and a cluster apart from the hand's with at most this many tiles holds only flowers."""
+"""A cluster of tiles (``geometry.clusters``) apart from the hand's with at most this many tiles
+holds only flowers."""
 SLIVER_AREA = 0.5
 """A box under this share of the median box's area..."""
 SLIVER_CONFIDENCE = 0.9
@@ -135,32 +135,11 @@ def slivers(readings: list[TileReading]) -> set[int]:
             if area < SLIVER_AREA * typical and r.confidence < SLIVER_CONFIDENCE}
 
 
-def clusters(boxes: list[np.ndarray]) -> list[int]:
-    """Each box's cluster (the index of its cluster's first box): boxes whose centres lie within
-    ``STRAY_DISTANCE`` tile lengths (the median box's long side) are linked, and linked boxes are
-    one cluster. A hand's rows and groups lie closer than that; another player's tiles, a wall or
-    the discards lie further off."""
-    centres = np.array([b.mean(axis=0) for b in boxes])
-    long_side = median([max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1])) for b in boxes])
-    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= STRAY_DISTANCE * long_side
-    cluster = -np.ones(len(boxes), int)
-    for start in range(len(boxes)):
-        if cluster[start] >= 0:
-            continue
-        cluster[start], todo = start, [start]
-        while todo:
-            i = todo.pop()
-            for j in np.nonzero(near[i] & (cluster < 0))[0]:
-                cluster[j] = start
-                todo.append(int(j))
-    return cluster.tolist()
-
-
 def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
     """Which readings are the player's hand, the rest being other tiles the photo shows.
 
-    The tiles are linked into clusters (``clusters``). A cluster of more than ``STRAY_CLUSTER``
-    tiles can hold a set; of those, the hand is the one nearest the camera: the player photographs
+    The tiles are linked into clusters (``geometry.clusters``). A cluster of more than
+    ``STRAY_CLUSTER`` tiles can hold a set; of those, the hand is the one nearest the camera: the player photographs
     the hand in front of them, so it lies lowest in the photo along the hand's ``up`` (its lowest
     tile lowest), and walls, discards and the other players' tiles lie beyond it. A smaller cluster
     is no hand's part (a meld has three tiles; the winning tile stands within reach) except for its
@@ -171,23 +150,20 @@ def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
     if len(readings) < 5:
         return [True] * len(readings)
     boxes = [r.box for r in readings]
-    cluster = np.array(clusters(boxes))
-    sizes = np.bincount(cluster, minlength=len(readings))
+    cluster, sizes, big = geometry.large_clusters(boxes, STRAY_CLUSTER + 1)
     centres = np.array([b.mean(axis=0) for b in boxes])
     heights = centres @ up
-    # sorted(set()), not np.unique: numpy 2 imports numpy.ma on np.unique's first call (40 ms)
-    big = [c for c in sorted(set(cluster.tolist())) if sizes[c] > STRAY_CLUSTER]
     if big:
         hand = min(big, key=lambda c: (float(heights[cluster == c].min()), int(c)))
     else:
-        hand = int(np.argmax(sizes))
+        hand = int(cluster[np.argmax(sizes)])
 
     def nearest_big(i: int) -> int | None:
         if not big:
             return None
         return min(big, key=lambda c: float(np.linalg.norm(centres[cluster == c] - centres[i], axis=1).min()))
 
-    return [bool(c == hand or (sizes[c] <= STRAY_CLUSTER and r.code in _FLOWER_CODES
+    return [bool(c == hand or (sizes[i] <= STRAY_CLUSTER and r.code in _FLOWER_CODES
                                and nearest_big(i) in (None, hand)))
             for i, (r, c) in enumerate(zip(readings, cluster))]
 

@@ -40,11 +40,14 @@ the median tile's found before: a patterned cloth taken in by the wider region c
 specks of texture, whose size would set the next search's scale; a share of 0.3 dropped half the
 tiles of a far hand whose first-pass boxes were large."""
 SAME_SCALE = 0.15
-"""The hand is searched a second time only at a scale whose log differs by more than this from the
-first search's (the tiles the first found give their size better than the first pass's did), and
-a region that is the whole photo is searched at all only at a scale this far from the first
-pass's, which searched the whole photo already (on the 52 photos of ``bench_peer.py``, 14 asked
-for such a search)."""
+"""The hand is searched again only at a scale whose log differs by more than this from the last
+search's (the first pass's, then the first search again's: the tiles it found give their size
+better than the first pass's did), and never at a scale smaller than the first pass's, which found
+the tiles whole (on the real close-ups a search at half the first pass's scale lost 1-4 of a grid's
+36 tiles, and the enlarged one is capped at the photo's own pixels: ``_refind_region``)."""
+HAND_CLUSTER = 3
+"""A cluster of at least this many boxes (a set) may be the hand whose tiles set the scale of the
+search again (``_nearest_cluster``)."""
 CLOSE_UP_SIDES = (400, 256, 160)
 """Long sides of the smaller copies searched when the boxes found at the finder's working size
 disagree in size (a close-up whose tiles are too large for the network)."""
@@ -155,24 +158,21 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
         image = photo.decode(scale)
         small, back_factor = finder.working_image(image)
         detections = finder.find_tiles(small)
-    close = _close_up(image, tile_size_spread(detections))
+    close = _close_up(image, detections)
     if close is not None:
         small, found, back_factor = close
         return small, _kept(photo, found.scaled(back_factor * to_photo), refine)
     detections = detections.scaled(back_factor * to_photo)
-    # The first pass was a search of the whole photo at its own scale: a region that is the whole
-    # photo again, at about that scale, would find the same tiles.
+    # The first pass searched the whole photo at its own scale: any region of it searched at about
+    # that scale would give the same tiles, and at a smaller one fewer (it found them whole there;
+    # a close-up whose faces it split is ``_close_up``'s).
     first_scale = small.shape[1] / photo.width
-    searched_at = None
+    searched_at = first_scale
     for _ in range(REFIND_PASSES):
         if len(detections) < 3:
             break
         region = _refind_region(photo, detections)
-        if region is None:
-            break
-        whole = searched_at is None and bool(np.all(region[0] <= 0) and np.all(region[1] >= photo.size))
-        previous = first_scale if whole else searched_at
-        if previous is not None and abs(np.log(region[2] / previous)) < SAME_SCALE:
+        if region is None or region[2] < first_scale or abs(np.log(region[2] / searched_at)) < SAME_SCALE:
             break
         again_image, again = _refind(photo, *region)
         again = again.subset(quad_areas(again.quads) >= TILE_SIZED * median(quad_areas(detections.quads)))
@@ -263,17 +263,25 @@ def _halves(quad: np.ndarray, right: np.ndarray) -> list[np.ndarray]:
     return [np.roll(np.array(half), shift, axis=0) for half in ([a, ab, dc, d], [ab, b, c, dc])]
 
 
-def _close_up(image: np.ndarray, spread: float) -> tuple[np.ndarray, TileDetections, float] | None:
+def _close_up(image: np.ndarray, detections: TileDetections) -> tuple[np.ndarray, TileDetections, float] | None:
     """The tiles of a close-up, found on a smaller copy of ``image``, or None for a photo whose
-    tiles are not too large for the finder.
+    tiles are not too large for the finder (``detections``: the first pass's, on ``image`` at the
+    finder's working size).
 
     Where a tile's short side spans much more than the ~36 px the network learnt, it marks pieces
-    of each face, and the boxes disagree in size (``spread``, see ``_size_spread``). A smaller
-    copy whose boxes agree (and still show the tiles large enough to judge) is read instead,
-    without a second search: zooming back in would split the faces again. On the four real
-    close-ups of camerash/untagged-photos (36 tiles each) this gives 36 boxes each instead of 76-260.
+    of each face, and the boxes disagree in size (``tile_size_spread``). A smaller copy whose
+    boxes agree (and still show the tiles large enough to judge) is read instead, without a
+    second search: zooming back in would split the faces again. On the four real close-ups of
+    camerash/untagged-photos (36 tiles each) this gave 36 boxes each instead of 76-260 (with the
+    finder of session 12). Only a photo whose boxes are larger than that scale (their median
+    short side above ``REFIND_SHORT``) is taken for a close-up: boxes that disagree in size at
+    the finder's own scale are tiles near and far, backs and walls (of the 22 rf-chinese sources
+    the spread alone sent down this path, the 11 with boxes no larger lost 66 tiles found to it,
+    on 8 photos; the 11 with larger boxes read 9 tiles more right than without the path).
     """
-    if spread <= SPREAD_AGREES:
+    spread = tile_size_spread(detections)
+    whole = without_specks(detections)
+    if spread <= SPREAD_AGREES or median(_short_sides(whole.quads)) <= REFIND_SHORT:
         return None
     best = None
     for side in CLOSE_UP_SIDES:
@@ -290,8 +298,11 @@ def _close_up(image: np.ndarray, spread: float) -> tuple[np.ndarray, TileDetecti
 def _refind_region(photo: Photo, detections: TileDetections) -> tuple[np.ndarray, np.ndarray, float] | None:
     """The hand's region (top-left and bottom-right corners in full-size pixels) and the factor
     that shows a tile's short side there at ``REFIND_SHORT`` pixels (capped by
-    ``REFIND_MAX_SIDE``); None when the boxes give no tile size."""
-    short = median(_short_sides(detections.quads))
+    ``REFIND_MAX_SIDE``, and at 1: the photo's own pixels, since an enlarged copy shows nothing
+    the first pass did not see, only tiles blurred as the network never learnt them; on the
+    held-out real photos, 640 px each, the enlarged searches cost 3.5 % of the tiles found with
+    the finder trained in session 18); None when the boxes give no tile size."""
+    short = median(_short_sides(detections.quads[_nearest_cluster(detections.quads)]))
     if short < 1:
         return None
     points = detections.quads.reshape(-1, 2)
@@ -299,7 +310,23 @@ def _refind_region(photo: Photo, detections: TileDetections) -> tuple[np.ndarray
     margin = short * (REGION_ALONG * np.abs(right) + REGION_ACROSS * np.abs(up))
     lo = np.maximum(points.min(axis=0) - margin, 0)
     hi = np.minimum(points.max(axis=0) + margin, np.array(photo.size, np.float64))
-    return lo, hi, min(REFIND_SHORT / short, REFIND_MAX_SIDE / float(max(hi - lo)))
+    return lo, hi, min(REFIND_SHORT / short, REFIND_MAX_SIDE / float(max(hi - lo)), 1.0)
+
+
+def _nearest_cluster(quads: np.ndarray) -> np.ndarray:
+    """Indices of the boxes of the cluster (``geometry.clusters``) of at least ``HAND_CLUSTER``
+    boxes that reaches lowest in the photo: the hand, nearest the camera, whose tiles' size sets
+    the scale of the search again; all boxes when no cluster is that large. Far discards or a
+    wall, boxed smaller, had pulled the median of all boxes down and the hand was searched so
+    large that its faces came out in halves."""
+    if len(quads) < HAND_CLUSTER:
+        return np.arange(len(quads))
+    cluster, _, big = geometry.large_clusters(list(quads), HAND_CLUSTER)
+    if not big:
+        return np.arange(len(quads))
+    lowest = quads.mean(axis=1)[:, 1]
+    nearest = max(big, key=lambda c: (float(lowest[cluster == c].max()), -int(c)))
+    return np.flatnonzero(cluster == nearest)
 
 
 def _refind(photo: Photo, lo: np.ndarray, hi: np.ndarray, factor: float) -> tuple[np.ndarray, TileDetections]:

@@ -16,7 +16,7 @@ import numpy as np
 from fanscan.scoring.hand import Hand, Meld
 from fanscan.scoring.tiles import TILE_BY_CODE
 from fanscan.vision import annotate
-from fanscan.vision.hand_region import clusters
+from fanscan.vision.geometry import clusters
 from fanscan.vision.image_io import Photo
 
 from fanscan.atomic import atomic_path

@@ -10,9 +10,11 @@
    (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile bodies and
    classified (a doubtful crop also turned 180 degrees, inside the classifier); possible flowers
    get a second look (``flowers``); sideways tiles are tried turned both ways, and when the tiles
-   read poorly the whole hand is tried upside down, then a quarter turn either way.
+   read poorly the whole hand is tried upside down, then a quarter turn either way; each cluster
+   of tiles (a hand, a pile of discards) is read in its own frame (``frame_groups``).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
+   The hand is laid out in the frame its tiles were read in (``_in_their_frame``).
 5. ``hand_region.probe_backs``: beside two equal faces standing apart, the slots of a concealed kong's backs
    are classified too.
 6. ``interpret``: the search over readings of the hand's boxes (which are tiles, each one's face)
@@ -26,6 +28,8 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +68,18 @@ def _the_hand(readings: list[TileReading], up: np.ndarray, one_hand: bool) -> tu
     in_hand = dict(zip(whole, hand_region.in_hand([readings[i] for i in whole], up)))
     return ([r for i, r in enumerate(readings) if in_hand.get(i, False)],
             [r for i, r in enumerate(readings) if not in_hand.get(i, False)])
+
+
+def _in_their_frame(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
+                    ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
+    """The hand's readings with their positions along its rows, and its frame: the one most of its
+    tiles were read in (``TileReading.frame_up``; ``up`` when none says), not the photo's."""
+    ups = Counter(r.frame_up for r in readings if r.frame_up is not None)
+    if not ups:
+        return readings, right, up
+    up = np.array(ups.most_common(1)[0][0])
+    right = np.array([-up[1], up[0]])
+    return [replace(r, position=float(r.box.mean(axis=0) @ right)) for r in readings], right, up
 
 
 def _photo_reading(photo: Photo, read: HandRead, apart: list[TileReading],
@@ -173,6 +189,7 @@ def read_photo(
         raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
     readings, right, up = read_tiles(photo, detections, classifier, looks)
     readings, apart = _the_hand(hand_region.without_duplicates(readings), up, one_hand)
+    readings, right, up = _in_their_frame(readings, right, up)
     rows = geometry.rows_and_groups(readings, right, up)
     probed = hand_region.probe_backs(photo, readings, rows, right, classifier)
     if len(probed) > len(readings):

@@ -1,17 +1,19 @@
 """Each box's face: cut upright from the photo, balanced for the light, classified.
 
-``read_tiles`` is the reader's third step. The hand's frame (``geometry.hand_frame``) says which way
-the rows run and which tiles lie sideways; each face is cut from the smallest decode that still
-shows it in detail (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile
-bodies (``_cast_table``) and classified (a doubtful crop also turned 180 degrees, inside the
+``read_tiles`` is the reader's third step. Each cluster of tiles (``frame_groups``) is read in its
+own frame (``geometry.hand_frame``), which says which way its rows run and which tiles lie
+sideways; each face is cut from the smallest decode that still shows it in detail
+(``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile bodies
+(``_cast_table``) and classified (a doubtful crop also turned 180 degrees, inside the
 classifier); possible flowers get a second look (``flowers``). Sideways tiles are tried turned
-both ways, and when the tiles read poorly the whole hand is tried upside down, then a quarter
-turn either way. Each reading keeps the classifier's whole probability vector for the search
+both ways, and when a cluster's tiles read poorly it is tried upside down, then a quarter turn
+either way. Each reading keeps the classifier's whole probability vector for the search
 (``interpret``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -61,6 +63,12 @@ TRIAL_TILES = 24
 only when they read more surely in it (and kept only when the whole then does): which way up a hand
 lies shows on any two dozen of its tiles, and a table photo's 50-150 boxes, read whole in three
 more frames, were a third of its read."""
+OWN_FRAME_TILES = 3
+"""A cluster of tiles (``geometry.clusters``) of at least this many, enough for a set, is read in
+its own frame (``frame_groups``): a pile of discards or another player's hand lies at its own
+angle, and the nearest-neighbour steps of a pile, taken with a hand's, set the hand's rows
+crosswise. A smaller cluster (a flower laid aside, a lone discard), whose own frame its boxes'
+shape alone would give, is read in its nearest big cluster's."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _FLOWER_SLICE = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
 _FLOWER_CODES = frozenset(CLASS_LABELS[_FLOWER_SLICE])
@@ -124,13 +132,45 @@ def _far_guesses(probs: np.ndarray, near: set[str]) -> tuple[tuple[str, float], 
                  if probs[j] >= FAR_GUESS_MIN and CLASS_LABELS[j] not in near)
 
 
-def read_tiles(
-    photo: Photo, detections: TileDetections, classifier: Any, flower_looks: FlowerLooks | None = None
-) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
-    """Classify every detection in its best orientation; returns the readings and the hand frame."""
-    right, up = geometry.hand_frame(detections.quads)
-    scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
-    sideways = geometry.sideways_flags(detections.quads, right, up)
+def frame_groups(quads: np.ndarray) -> list[np.ndarray]:
+    """The tiles read in one frame (index arrays): each cluster (``geometry.clusters``) of at least
+    ``OWN_FRAME_TILES`` tiles, the smaller clusters joined to the nearest such one; every tile as
+    one group when no cluster is that large."""
+    if len(quads) < 2:
+        return [np.arange(len(quads))]
+    cluster, sizes, big = geometry.large_clusters(list(quads), OWN_FRAME_TILES)
+    if len(big) <= 1:
+        return [np.arange(len(quads))]
+    centres = quads.mean(axis=1)
+    owner = cluster.copy()
+    for i in np.flatnonzero(sizes < OWN_FRAME_TILES):
+        owner[i] = min(big, key=lambda c: float(np.linalg.norm(centres[cluster == c] - centres[i], axis=1).min()))
+    return [np.flatnonzero(owner == c) for c in big]
+
+
+@dataclass
+class _GroupRead:
+    """One frame group's reading: per tile its ways up tried, the one chosen, its probabilities,
+    oriented box and crop; the group's frame."""
+
+    tiles: np.ndarray
+    choices: list[list[np.ndarray]]
+    picks: list[int]
+    probs: np.ndarray
+    boxes: list[np.ndarray]
+    crops: list[np.ndarray]
+    sideways: list[bool]
+    right: np.ndarray
+    up: np.ndarray
+
+
+def _read_group(photo: Photo, quads: np.ndarray, scores: np.ndarray, tiles: np.ndarray,
+                classifier: Any, scale: float) -> _GroupRead:
+    """Classify the tiles ``tiles`` (indices into ``quads``) in their own frame: each in its way
+    up, the group then tried upside down and a quarter turn either way while it reads poorly."""
+    quads, scores = quads[tiles], scores[tiles]
+    right, up = geometry.hand_frame(quads)
+    sideways = geometry.sideways_flags(quads, right, up)
 
     def options(hand_up: np.ndarray, hand_right: np.ndarray) -> list[list[np.ndarray]]:
         return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
@@ -139,13 +179,13 @@ def read_tiles(
              ) -> tuple[list[int], np.ndarray, list[np.ndarray], list[np.ndarray]]:
         """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance);
         of the tiles ``only`` (indices) when given."""
-        tiles = range(len(choices)) if only is None else only
-        boxes = [geometry.orient_box(detections.quads[t], w) for t in tiles for w in choices[t]]
+        members = range(len(choices)) if only is None else only
+        boxes = [geometry.orient_box(quads[t], w) for t in members for w in choices[t]]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
         probs = np.asarray(classifier.probabilities(_balanced(crops, _cast_table(crops))), np.float32)
         picks, rows, chosen = [], [], []
         k = 0
-        for t in tiles:
+        for t in members:
             ws = choices[t]
             block = probs[k : k + len(ws)]
             j = int(np.argmax(block.max(axis=1)))
@@ -161,7 +201,7 @@ def read_tiles(
     def tried(other: list[list[np.ndarray]], among: np.ndarray) -> tuple | None:
         """The whole reading in the frame ``other`` when the tiles ``among`` read more surely in
         it than as read now: first judged on their ``TRIAL_TILES`` surest boxes, then on all."""
-        trial = among[np.argsort(-detections.scores[among], kind="stable")][:TRIAL_TILES]
+        trial = among[np.argsort(-scores[among], kind="stable")][:TRIAL_TILES]
         sample = best(other, trial)[1]
         if float(sample.max(axis=1).mean()) <= mean_confidence(probs, trial):
             return None
@@ -183,11 +223,44 @@ def read_tiles(
         # frame is tried, its own sideways tiles both ways, and kept when it reads better.
         for turned_up in (right, -right):
             turned_right = np.array([-turned_up[1], turned_up[0]])
-            turned_sideways = geometry.sideways_flags(detections.quads, turned_right, turned_up)
+            turned_sideways = geometry.sideways_flags(quads, turned_right, turned_up)
             turned = [[-turned_right, turned_right] if side else [turned_up] for side in turned_sideways]
             if (read := tried(turned, everything)) is not None:
                 choices, (picks, probs, boxes, crops) = turned, read
                 right, up, sideways = turned_right, turned_up, turned_sideways
+    return _GroupRead(tiles, choices, picks, probs, boxes, crops, sideways, right, up)
+
+
+def _photo_frame(groups: list[_GroupRead]) -> tuple[np.ndarray, np.ndarray]:
+    """(right, up) of the photo: the groups' ups summed by their sizes (a player photographs the
+    tiles facing them), or the largest group's where they cancel out."""
+    largest = max(groups, key=lambda g: len(g.tiles))
+    total = sum(len(g.tiles) * g.up for g in groups)
+    norm = float(np.linalg.norm(total))
+    up = total / norm if norm > 0.5 * sum(len(g.tiles) for g in groups) else largest.up
+    return np.array([-up[1], up[0]]), up
+
+
+def read_tiles(
+    photo: Photo, detections: TileDetections, classifier: Any, flower_looks: FlowerLooks | None = None
+) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
+    """Classify every detection in its best orientation, each cluster of tiles in its own frame
+    (``frame_groups``); returns the readings (each with its frame's ``frame_up``) and the photo's
+    frame (``_photo_frame``)."""
+    scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
+    groups = [_read_group(photo, detections.quads, detections.scores, tiles, classifier, scale)
+              for tiles in frame_groups(detections.quads)]
+    n = len(detections.quads)
+    group_of, slot_of = np.zeros(n, int), np.zeros(n, int)
+    for g, group in enumerate(groups):
+        group_of[group.tiles], slot_of[group.tiles] = g, np.arange(len(group.tiles))
+    probs = np.zeros((n, len(CLASS_LABELS)), np.float32)
+    boxes: list[np.ndarray] = [np.empty(0)] * n
+    crops: list[np.ndarray] = [np.empty(0)] * n
+    for group in groups:
+        probs[group.tiles] = group.probs
+        for slot, t in enumerate(group.tiles):
+            boxes[t], crops[t] = group.boxes[slot], group.crops[slot]
 
     if flower_looks is not None:
         def cuts_of(i: int) -> list[np.ndarray]:
@@ -198,7 +271,8 @@ def read_tiles(
         probs = flower_looks.reweigh(probs, CLASS_LABELS, cuts_of)
     readings = []
     for i, quad in enumerate(detections.quads):
-        face_up = choices[i][picks[i]]
+        group, slot = groups[group_of[i]], slot_of[i]
+        face_up = group.choices[slot][group.picks[slot]]
         index = _likeliest(probs[i])
         code, confidence = CLASS_LABELS[index], float(probs[i][index])
         if detections.backs[i] and code != BACK and (confidence < FACE_OVER_BACK or code == "P"):
@@ -209,12 +283,14 @@ def read_tiles(
                 confidence=confidence,
                 box=boxes[i],
                 orientation=geometry.orientation_degrees(face_up),
-                sideways=sideways[i],
-                position=float(quad.mean(axis=0) @ right),
+                sideways=group.sideways[slot],
+                position=float(quad.mean(axis=0) @ group.right),
                 candidates=(near := _candidates(probs[i], code, confidence)),
                 far_guesses=_far_guesses(probs[i], {c for c, _ in near}),
                 probs=probs[i],
                 finder_score=float(detections.scores[i]),
+                frame_up=(float(group.up[0]), float(group.up[1])),
             )
         )
+    right, up = _photo_frame(groups)
     return readings, right, up

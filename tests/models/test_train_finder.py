@@ -209,3 +209,87 @@ def test_train_finder_refuses_real_folds_it_may_not_train_on(folds: str, capsys:
         train_finder.main(["--real-folds", folds])
     assert exit_info.value.code == 2
     assert "error: --real-folds: only folds 0, 1, 2, 3" in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_train_finder_turned_pictures_keep_image_and_mask_together() -> None:
+    from fanscan.models.train_finder import IGNORE, _turned
+
+    image = np.zeros((240, 320, 3), np.uint8)
+    image[100:140, 180:240] = 255  # a bright "tile" right of the centre
+    mask = np.zeros((120, 160), np.uint8)
+    mask[50:70, 90:120] = 1
+    turned_image, turned_mask = _turned(image, mask, 90.0)  # counter-clockwise: the tile goes up
+    assert turned_image.shape == image.shape and turned_mask.shape == mask.shape
+    ys, xs = np.nonzero(turned_mask == 1)
+    assert ys.mean() < 40 and abs(xs.mean() - 80) < 3
+    bright = cv2.resize(turned_image[:, :, 0], (160, 120), interpolation=cv2.INTER_AREA) > 127
+    inside = turned_mask != IGNORE
+    assert (bright[inside] == (turned_mask[inside] == 1)).mean() > 0.98
+    # What the turn brought in from outside the picture is no evidence of anything.
+    assert turned_mask[0, 0] == IGNORE and turned_mask[60, 80] == 0
+
+
+def test_train_finder_foreshortened_windows_squeeze_one_axis_against_the_other() -> None:
+    from fanscan.models.train_finder import _window
+
+    image = np.zeros((480, 640, 3), np.uint8)
+    image[200:260, 300:340] = 255
+    mask = np.zeros((240, 320), np.uint8)
+    mask[100:130, 150:170] = 1  # 20 wide, 30 high at half resolution
+    rng = np.random.default_rng(1)
+    ratios = []
+    for _ in range(80):
+        im, m = _window(image, mask, rng, 256, None, stretch=3.0)
+        assert im.shape == (256, 256, 3) and m.shape == (128, 128)
+        ys, xs = np.nonzero(m == 1)
+        if len(xs) and xs.min() > 0 and ys.min() > 0 and xs.max() < 127 and ys.max() < 127:
+            bright = cv2.resize(im[:, :, 0], (128, 128), interpolation=cv2.INTER_AREA) > 127
+            assert (bright == (m == 1)).mean() > 0.98
+            ratios.append((np.ptp(xs) + 1) / (np.ptp(ys) + 1) / (20 / 30))
+    assert min(ratios) < 0.7 and max(ratios) > 1.4  # squeezed either way
+    assert min(ratios) > 1 / 3.3 and max(ratios) < 3.3  # never past the ratio asked for
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--rotate", "60"], "error: --rotate:"),
+    (["--stretch", "0.5"], "error: --stretch:"),
+    (["--batch", "0"], "error: --batch"),
+    (["--unturned-only", "--one-per-source"], "error: --unturned-only and --one-per-source"),
+])
+def test_train_finder_refuses_augmentations_out_of_range(flags: list[str], message: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from fanscan.models import train_finder
+
+    with pytest.raises(SystemExit) as exit_info:
+        train_finder.main(flags)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_train_finder_one_version_per_source_takes_each_source_s_least_turned(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Source "a" has an unturned version and a turned one; source "b" only a turned one: one
+    # version of each (the unturned "a", the turned "b" turned back), where --unturned-only
+    # would keep "a" alone and every version would count "a" twice.
+    from fanscan.datasets import real_tables
+    from fanscan.datasets.real_tables import TablePhoto, source_fold, source_of
+    from fanscan.models.train_finder import real_examples
+
+    a, b = (next(f"{stem}{n}" for n in range(100) if source_fold(f"{stem}{n}") == 0) for stem in ("a", "b"))
+    rng = np.random.default_rng(0)
+    table = rng.integers(40, 200, (200, 200, 3), dtype=np.uint8)
+    photos = []
+    for name, degrees in ((f"{a}_jpg.rf.1", 0.0), (f"{a}_jpg.rf.2", 20.0), (f"{b}_jpg.rf.1", 15.0)):
+        turn = cv2.getRotationMatrix2D((100, 100), degrees, 1.0)
+        path = tmp_path / f"{name}.jpg"
+        cv2.imwrite(str(path), cv2.warpAffine(table, turn, (200, 200), borderValue=(0, 0, 0)),
+                    [cv2.IMWRITE_JPEG_QUALITY, 98])
+        corners = np.float32([[80, 80, 1], [110, 80, 1], [110, 120, 1], [80, 120, 1]]) @ turn.T
+        box = np.float32([[*corners.min(axis=0), *corners.max(axis=0)]])
+        photos.append(TablePhoto(path, source_of(path.name), box, ("1m",)))
+    monkeypatch.setattr(real_tables, "load_table_photos", lambda: photos)
+    assert len(real_examples([0], one_per_source=True)[0]) == 2
+    assert len(real_examples([0], unturned_only=True)[0]) == 1
+    assert len(real_examples([0])[0]) == 3
+    _, masks = real_examples([0], one_per_source=True)
+    assert all((m == 1).sum() > 0 for m in masks)  # each keeps its labelled face

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from fanscan.vision import finder
@@ -28,11 +29,35 @@ def test_refind_region_shows_a_tile_short_side_at_the_refind_size() -> None:
     assert (lo >= 0).all() and (hi <= np.array(photo.size)).all() and (hi > lo).all()
 
 
+def _blank_photo(width: int, height: int):  # noqa: ANN202
+    return load_photo(cv2.imencode(".jpg", np.zeros((height, width, 3), np.uint8))[1].tobytes())
+
+
 def test_refind_region_caps_the_searched_image_size() -> None:
-    photo = load_photo(sample_photo_path())
-    lo, hi, factor = locate_module._refind_region(photo, _tiles(8.0, count=140, x0=0.0))
+    photo = _blank_photo(3000, 2000)
+    lo, hi, factor = locate_module._refind_region(photo, _tiles(8.0, count=250, x0=0.0))
     assert float(max(hi - lo)) * factor == pytest.approx(locate_module.REFIND_MAX_SIDE)
     assert factor * 8.0 < locate_module.REFIND_SHORT
+
+
+def test_the_hand_is_never_searched_again_enlarged_past_the_photo_s_own_pixels() -> None:
+    # Tiles 8 px wide in the photo itself: an enlarged copy would only blur them.
+    photo = load_photo(sample_photo_path())
+    _, _, factor = locate_module._refind_region(photo, _tiles(8.0, count=20, x0=100.0))
+    assert factor == 1.0
+
+
+def test_the_scale_searched_again_is_the_hand_s_not_that_of_far_smaller_tiles() -> None:
+    # The hand, 8 tiles 60 px wide at the bottom; far off, a dozen discards boxed 20 px wide: a
+    # median over all boxes (20 of them) would ask for the hand at nearly twice the scale it wants.
+    photo = _blank_photo(3000, 2000)
+    hand = _tiles(60.0, count=8, x0=300.0)
+    hand = TileDetections(hand.quads + np.float32([0, 1500]), hand.scores, hand.backs)
+    far = _tiles(20.0, count=12, x0=1500.0)
+    found = TileDetections(np.concatenate([hand.quads, far.quads]), np.ones(20, np.float32), np.zeros(20, bool))
+    assert sorted(locate_module._nearest_cluster(found.quads).tolist()) == list(range(8))
+    _, _, factor = locate_module._refind_region(photo, found)
+    assert factor * 60.0 == pytest.approx(locate_module.REFIND_SHORT)
 
 
 def test_a_hand_in_part_of_the_photo_is_searched_again_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -105,7 +130,9 @@ def _grid_over(image: np.ndarray, short: float) -> TileDetections:
 
 
 @pytest.mark.parametrize(("short", "searched_again"), [(locate_module.REFIND_SHORT, False),
-                                                       (locate_module.REFIND_SHORT / 2, True)])
+                                                       (locate_module.REFIND_SHORT / 2, True),
+                                                       (locate_module.REFIND_SHORT * 1.7, False)],
+                         ids=["at-the-scale", "small", "large-but-whole"])
 def test_a_photo_full_of_tiles_is_searched_again_only_at_another_scale(
         monkeypatch: pytest.MonkeyPatch, short: float, searched_again: bool) -> None:
     # The first pass searched the whole photo: a search of the whole photo at about its scale
@@ -149,3 +176,24 @@ def test_specks_found_in_the_region_searched_again_are_not_taken_for_tiles(monke
     _, kept = locate_module.locate(photo, refine=False)
     assert len(kept) == len(tiles)
     assert searched and all(f * 60.0 == pytest.approx(locate_module.REFIND_SHORT, rel=0.2) for f in searched[1:])
+
+
+def _boxes_of_sizes(sides: np.ndarray) -> TileDetections:
+    quads = np.float32([[[x, 0], [x + s, 0], [x + s, 1.35 * s], [x, 1.35 * s]]
+                        for x, s in zip(np.cumsum(sides), sides)])
+    return TileDetections(quads, np.ones(len(quads), np.float32), np.zeros(len(quads), bool))
+
+
+def test_boxes_that_disagree_in_size_at_the_finder_s_scale_are_no_close_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tiles near and far and walls disagree in size too; only boxes larger than the scale the
+    # finder learnt can be pieces of a close-up's faces, worth searching a smaller copy for.
+    searched: list[tuple[int, int]] = []
+    monkeypatch.setattr(finder, "find_tiles", lambda image: searched.append(image.shape[:2]) or _tiles(20.0))
+    image = np.zeros((480, 640, 3), np.uint8)
+    small_and_mixed = _boxes_of_sizes(np.geomspace(12.0, locate_module.REFIND_SHORT, 24))
+    assert locate_module.tile_size_spread(small_and_mixed) > locate_module.SPREAD_AGREES
+    assert locate_module._close_up(image, small_and_mixed) is None and searched == []
+    large_and_mixed = _boxes_of_sizes(np.geomspace(30.0, 140.0, 24))
+    assert locate_module.tile_size_spread(large_and_mixed) > locate_module.SPREAD_AGREES
+    assert locate_module._close_up(image, large_and_mixed) is not None
+    assert searched and max(searched[0]) == locate_module.CLOSE_UP_SIDES[0]

@@ -226,3 +226,55 @@ def test_an_upside_down_hand_is_tried_on_a_sample_then_read_whole_upside_down() 
     assert [r.code for r in readings] == ["1m"] * 40
     assert up == pytest.approx([0, 1], abs=1e-6)
     assert classifier.seen == 40 + tile_reading.TRIAL_TILES + 40
+
+
+def test_each_cluster_of_tiles_is_read_in_its_own_frame() -> None:
+    # A row of four faces upright, and far to its right a column of four faces whose glyphs point
+    # left (a pile or another player's tiles lying a quarter turn off): one frame for the whole
+    # photo reads one of the two sideways; each cluster in its own frame reads all eight.
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((400, 900, 3), 60, np.uint8)
+    boxes = []
+    for k in range(4):
+        x0, y0 = 40 + 42 * k, 300
+        face = np.full((60, 40, 3), 90, np.uint8)
+        cv2.circle(face, (9, 9), 4, (40, 40, 230), -1)
+        cv2.circle(face, (26, 9), 4, (230, 40, 40), -1)
+        image[y0 : y0 + 60, x0 : x0 + 40] = face
+        boxes.append(_row_box(x0, y0, 40, 60))
+        x1, y1 = 700, 40 + 62 * k
+        image[y1 : y1 + 40, x1 : x1 + 60] = np.rot90(face, 1)  # top to the left
+        boxes.append(_row_box(x1, y1, 60, 40))
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    found = TileDetections(np.stack(boxes), np.full(8, 0.9, np.float32), np.zeros(8, bool))
+    groups = tile_reading.frame_groups(found.quads)
+    assert sorted(sorted(g.tolist()) for g in groups) == [[0, 2, 4, 6], [1, 3, 5, 7]]
+    readings, _, _ = tile_reading.read_tiles(photo, found, _Glyph())
+    assert [r.code for r in readings] == ["1m"] * 8
+    assert all(r.frame_up == pytest.approx((0, -1), abs=1e-6) for r in readings[0::2])
+    assert all(r.frame_up == pytest.approx((-1, 0), abs=1e-6) for r in readings[1::2])
+
+
+def test_a_lone_tile_is_read_in_the_frame_of_the_cluster_nearest_it() -> None:
+    row = [_row_box(40 + 42 * k, 300, 40, 60) for k in range(4)]
+    column = [_row_box(700, 40 + 62 * k, 60, 40) for k in range(4)]
+    lone_near_the_column = _row_box(900, 400, 40, 60)
+    groups = tile_reading.frame_groups(np.stack([*row, *column, lone_near_the_column]))
+    assert sorted(sorted(g.tolist()) for g in groups) == [[0, 1, 2, 3], [4, 5, 6, 7, 8]]
+    # With no cluster big enough for a set, all tiles are read in one frame.
+    assert [g.tolist() for g in tile_reading.frame_groups(np.stack([row[0], column[0]]))] == [[0, 1]]
+
+
+def test_the_hand_is_laid_out_in_the_frame_its_tiles_were_read_in() -> None:
+    from dataclasses import replace
+
+    from fanscan.vision.reader import _in_their_frame
+
+    # Three tiles read in a frame whose up is the photo's left; the photo's frame says up is up.
+    hand = [replace(_reading(0, 30, 0.9), box=_row_box(100, 50 + 42 * k, 60, 40), frame_up=(-1.0, 0.0))
+            for k in range(3)]
+    readings, right, up = _in_their_frame(hand, np.array([1.0, 0.0]), np.array([0.0, -1.0]))
+    assert up == pytest.approx([-1, 0]) and right == pytest.approx([0, -1])
+    # Along the hand's right (up the photo), the lowest tile in the photo comes first.
+    assert [r.position for r in readings] == pytest.approx([-70, -112, -154])
