@@ -278,3 +278,16 @@ def test_the_hand_is_laid_out_in_the_frame_its_tiles_were_read_in() -> None:
     assert up == pytest.approx([-1, 0]) and right == pytest.approx([0, -1])
     # Along the hand's right (up the photo), the lowest tile in the photo comes first.
     assert [r.position for r in readings] == pytest.approx([-70, -112, -154])
+
+
+def test_clusters_of_boxes_and_which_are_large_enough() -> None:
+    from fanscan.vision import geometry
+
+    row = [_row_box(40 + 42 * k, 300, 40, 60) for k in range(5)]  # touching: one cluster
+    pair = [_row_box(900, 40, 40, 60), _row_box(942, 40, 40, 60)]  # far off: another
+    lone = [_row_box(500, 40, 40, 60)]
+    cluster, sizes, big = geometry.large_clusters([*row, *pair, *lone], 3)
+    assert cluster.tolist() == [0, 0, 0, 0, 0, 5, 5, 7]
+    assert sizes.tolist() == [5, 5, 5, 5, 5, 2, 2, 1]
+    assert big == [0]
+    assert geometry.large_clusters([*row, *pair, *lone], 2)[2] == [0, 5]
