@@ -148,7 +148,7 @@ def frame_groups(quads: np.ndarray) -> list[np.ndarray]:
     return [np.flatnonzero(owner == c) for c in big]
 
 
-@dataclass
+@dataclass(frozen=True)
 class _GroupRead:
     """One frame group's reading: per tile its ways up tried, the one chosen, its probabilities,
     oriented box and crop; the group's frame."""
