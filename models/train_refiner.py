@@ -12,6 +12,8 @@ overlap), so the network learns the finder's real errors, plus the true corners 
 never the held-out fold), the versions the augmentation did not turn: each finder box over a
 labelled tile, and its target jittered, the target the label's corners where the box lies square
 to the photo and the box's own shape fitted into the label elsewhere (``real_photo_examples``). ``--init models/box_refiner.onnx`` fine-tunes the shipped refiner.
+``--real-turned 45`` also turns each real photo by up to 45 degrees, its labels with it
+(``turned_photo_examples``): faces at a slant with exact corners.
 
 Scene seeds for training start at ``TRAIN_SEED_BASE``, apart from the benchmark's (0-9999), the
 finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).
@@ -165,14 +167,79 @@ def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int) -> tupl
     return _squares_of(photo, np.stack(quads).astype(np.float32), targets)
 
 
-def _real_photo_job(job: tuple[int, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    seed, image, boxes = job
+def turned_photo_examples(image: np.ndarray, boxes: np.ndarray, degrees: float, seed: int,
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """(squares, corners) for a real photo turned by ``degrees`` (counter-clockwise, its corners
+    filled black): each finder box on a turned labelled tile, its target the label's rectangle
+    turned with the photo, exact where a finder box on the unturned photo lies square to it
+    (``_square_labels``; the other labels only bound a slanted face and are left out). So the
+    refiner learns tiles lying at any angle, which upright labels cannot show it."""
+    from fanscan.vision.image_io import load_photo
+    from fanscan.vision.locate import locate
+
+    rng = np.random.default_rng(seed)
+    square = _square_labels(image, boxes)
+    height, width = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
+    turned_image = cv2.warpAffine(image, turn, (width, height), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
+    labels = [cv2.transform(_rectangle(box)[None], turn)[0] for box in boxes]
+    photo = load_photo(cv2.imencode(".png", turned_image)[1].tobytes())
+    _, detections = locate(photo, refine=False)
+    if not len(detections) or not square.any():
+        return _no_examples()
+    quads, targets = [], []
+    for quad in detections.quads:
+        centre = tuple(float(v) for v in quad.mean(axis=0))
+        holding = [j for j, label in enumerate(labels) if square[j] and cv2.pointPolygonTest(label, centre, False) >= 0]
+        if not holding:
+            continue
+        target = labels[max(holding, key=lambda j: _quad_overlap(quad, labels[j]))]
+        if _quad_overlap(quad, target) < REAL_MATCH_IOU:
+            continue
+        for box in (quad, _jittered(target, rng)):
+            quads.append(box)
+            targets.append(matched_corners(box, target))
+    if not quads:
+        return _no_examples()
+    return _squares_of(photo, np.stack(quads).astype(np.float32), targets)
+
+
+def _square_labels(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Which labels bound a face lying square to the photo: those a finder box square to it
+    (``SQUARE_DEGREES``) holds, its centre in the label, overlapping it ``REAL_MATCH_IOU``."""
+    from fanscan.vision.image_io import load_photo
+    from fanscan.vision.locate import locate
+
+    _, detections = locate(load_photo(cv2.imencode(".png", image)[1].tobytes()), refine=False)
+    square = np.zeros(len(boxes), bool)
+    labels = [_rectangle(box) for box in boxes]
+    for quad in detections.quads:
+        centre = tuple(float(v) for v in quad.mean(axis=0))
+        for j, label in enumerate(labels):
+            if (cv2.pointPolygonTest(label, centre, False) >= 0 and _square_to_the_photo(quad)
+                    and _quad_overlap(quad, label) >= REAL_MATCH_IOU):
+                square[j] = True
+    return square
+
+
+def _quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _real_photo_job(job: tuple[int, np.ndarray, np.ndarray, float]) -> tuple[np.ndarray, np.ndarray]:
+    seed, image, boxes, degrees = job
+    if degrees:
+        return turned_photo_examples(image, boxes, degrees, seed)
     return real_photo_examples(image, boxes, seed)
 
 
-def real_examples(folds: list[int], workers: int = 2) -> tuple[np.ndarray, np.ndarray, int]:
+def real_examples(folds: list[int], workers: int = 2, turned: float = 0.0) -> tuple[np.ndarray, np.ndarray, int]:
     """Examples of the real table photos in ``folds`` (their unturned versions, upright), and
-    how many photos gave some."""
+    how many photos gave some; with ``turned``, each photo also turned by an angle drawn within
+    that many degrees either way (``turned_photo_examples``)."""
     from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, load_table_photos, upright_version
 
     if HELD_OUT_FOLD in folds:
@@ -181,7 +248,10 @@ def real_examples(folds: list[int], workers: int = 2) -> tuple[np.ndarray, np.nd
     for k, photo in enumerate(in_folds(load_table_photos(), folds)):
         version = upright_version(photo) if len(photo.codes) else None
         if version is not None and version.turn == 0.0:
-            jobs.append((k, version.image, version.boxes.astype(np.float32)))
+            jobs.append((k, version.image, version.boxes.astype(np.float32), 0.0))
+            if turned:
+                degrees = float(np.random.default_rng(k).uniform(-turned, turned))
+                jobs.append((k + 100_000, version.image, version.boxes.astype(np.float32), degrees))
     squares, corners, photos = [], [], 0
     with ProcessPoolExecutor(workers) as pool:
         for n, (s, c) in enumerate(pool.map(_real_photo_job, jobs, chunksize=4)):
@@ -307,7 +377,8 @@ def _corner_errors(net, squares: np.ndarray, corners: np.ndarray) -> tuple[float
 
 
 def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_out: float = 0.05,
-          real_folds: list[int] | None = None, real_share: float = 0.5, init: Path | None = None) -> None:
+          real_folds: list[int] | None = None, real_share: float = 0.5, init: Path | None = None,
+          real_turned: float = 0.0) -> None:
     """Build examples from ``scenes`` scenes (and the real photos of ``real_folds``, drawn for
     ``real_share`` of each batch), train for ``steps`` steps (from the ONNX ``init``, its batch
     norms frozen, when given), report the corner error on the last ``held_out`` share of each
@@ -327,7 +398,7 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
     real_photos = 0
     real_test = _no_examples()
     if real_folds:
-        real_squares, real_corners, real_photos = real_examples(real_folds)
+        real_squares, real_corners, real_photos = real_examples(real_folds, turned=real_turned)
         cut = int(len(real_squares) * (1 - held_out))
         pools.append((real_squares[:cut], real_corners[:cut]))
         real_test = (real_squares[cut:], real_corners[cut:])
@@ -365,6 +436,7 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
         "real_photos": real_photos,
         "real_folds": real_folds or [],
         "real_share": real_share if real_folds else 0.0,
+        "real_turned_degrees": real_turned,
         "held_out_fold": HELD_OUT_FOLD if real_folds else None,
         "real_held_out_corner_error_px": ({"as_found": round(real_before, 2), "refined": round(real_after, 2)}
                                           if real_folds else None),
@@ -391,6 +463,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-share", type=float, default=0.5,
                         help="with --real-folds: share of each batch drawn from real photos (default 0.5)")
     parser.add_argument("--init", type=Path, help="fine-tune these weights (an .onnx such as the shipped refiner)")
+    parser.add_argument("--real-turned", type=float, default=0.0, metavar="DEGREES",
+                        help="with --real-folds: also each real photo turned by up to this many degrees "
+                        "either way, its labels turned with it (at most 45)")
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.steps < 1:
         parser.error("--scenes and --steps must be positive")
@@ -409,8 +484,10 @@ def main(argv: list[str] | None = None) -> int:
             load_onnx_weights(build_net(), args.init)  # a bad --init fails here, before any scene
         except (OSError, ValueError) as error:
             parser.error(f"--init {args.init}: {error}")
+    if not 0 <= args.real_turned <= 45:
+        parser.error("--real-turned: DEGREES must lie between 0 and 45")
     train(args.scenes, args.steps, args.out, args.cache, real_folds=args.real_folds,
-          real_share=args.real_share, init=args.init)
+          real_share=args.real_share, init=args.init, real_turned=args.real_turned)
     return 0
 
 

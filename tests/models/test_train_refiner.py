@@ -147,7 +147,7 @@ def test_training_with_real_photos_records_them_in_the_sidecar(tmp_path, monkeyp
                 rng.uniform(8, refine.SIDE - 8, (n, 4, 2)).astype(np.float32))
 
     monkeypatch.setattr(train_refiner, "build_examples", lambda *_: examples(40))
-    monkeypatch.setattr(train_refiner, "real_examples", lambda folds: (*examples(20), 3))
+    monkeypatch.setattr(train_refiner, "real_examples", lambda folds, turned=0.0: (*examples(20), 3))
     out = tmp_path / "refiner.onnx"
     train_refiner.train(3, 2, out, real_folds=[0, 1], real_share=0.4, init=refine.MODEL_PATH)
     training = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["training"]
@@ -158,7 +158,7 @@ def test_training_with_real_photos_records_them_in_the_sidecar(tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("argv", [["--real-folds", "4"], ["--real-share", "1.5"], ["--scenes", "0"],
-                                  ["--init", "no-such-refiner.onnx"]])
+                                  ["--init", "no-such-refiner.onnx"], ["--real-turned", "50"]])
 def test_bad_refiner_training_arguments_are_usage_errors(argv) -> None:
     from fanscan.models import train_refiner
 
@@ -167,3 +167,34 @@ def test_bad_refiner_training_arguments_are_usage_errors(argv) -> None:
     with pytest.raises(SystemExit) as exit_info:
         train_refiner.main(argv)
     assert exit_info.value.code == 2
+
+
+def test_a_turned_real_photo_s_targets_are_its_square_labels_turned_with_it(monkeypatch) -> None:
+    import cv2
+    import fanscan.models.train_refiner as train_refiner
+    import fanscan.vision.locate as locate_module
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((300, 300, 3), 90, np.uint8)
+    labels = np.float32([[80, 100, 124, 160], [180, 100, 224, 160]])
+    degrees = 30.0
+    turn = cv2.getRotationMatrix2D((150, 150), degrees, 1.0)
+    turned_labels = [cv2.transform(train_refiner._rectangle(b)[None], turn)[0] for b in labels]
+    square_box = train_refiner._rectangle(labels[0]) + np.float32([2, 1])
+    angle = np.radians(15)  # the second tile's finder box lies at a slant: its label only bounds it
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+    slanted = (np.float32([[-22, -30], [22, -30], [22, 30], [-22, 30]]) @ rotation.T + np.float32([202, 130]))
+
+    def found(photo, refine=True):  # noqa: ARG001
+        turned_photo = photo.decode(1)[0, 0].sum() == 0  # the turn fills the corners black
+        quads = [q * 0.97 + q.mean(axis=0) * 0.03 for q in turned_labels] if turned_photo else [square_box, slanted]
+        return None, TileDetections(np.stack(quads).astype(np.float32), np.full(2, 0.9, np.float32), np.zeros(2, bool))
+
+    seen: list = []
+    monkeypatch.setattr(locate_module, "locate", found)
+    monkeypatch.setattr(train_refiner, "_squares_of", lambda photo, quads, targets: seen.append(targets) or (quads, targets))
+    quads, targets = train_refiner.turned_photo_examples(image, labels, degrees, seed=0)
+    assert len(quads) == 2  # the square label's box and its jittered target; the slanted one left out
+    for target in seen[0]:
+        np.testing.assert_allclose(train_refiner.order_clockwise(target),
+                                   train_refiner.order_clockwise(turned_labels[0]), atol=1e-3)
