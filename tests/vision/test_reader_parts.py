@@ -291,3 +291,15 @@ def test_clusters_of_boxes_and_which_are_large_enough() -> None:
     assert sizes.tolist() == [5, 5, 5, 5, 5, 2, 2, 1]
     assert big == [0]
     assert geometry.large_clusters([*row, *pair, *lone], 2)[2] == [0, 5]
+
+
+def test_the_photo_s_up_is_its_clusters_ups_summed_by_size() -> None:
+    def group(n: int, up: tuple[float, float]) -> tile_reading._GroupRead:
+        return tile_reading._GroupRead(np.arange(n), [], [], np.zeros((n, 1)), [], [], [], np.zeros(2), np.array(up))
+
+    right, up = tile_reading._photo_frame([group(6, (0.0, -1.0)), group(2, (1.0, 0.0))])
+    assert up == pytest.approx(np.array([2.0, -6.0]) / np.hypot(2, 6))
+    assert right == pytest.approx([-up[1], up[0]])
+    # Ups that cancel out say nothing: the largest cluster's stands.
+    _, up = tile_reading._photo_frame([group(5, (0.0, -1.0)), group(4, (0.0, 1.0))])
+    assert up == pytest.approx([0.0, -1.0])
