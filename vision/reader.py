@@ -1,7 +1,8 @@
 """The photo reader: a phone photo of a declared hand in, the hand JSON (as far as it shows) out.
 
 1. ``image_io`` opens the photo (EXIF orientation, pixel limit) and decodes it at a reduced scale;
-   meanwhile, once a process, the sessions of the models after the finder open in a thread.
+   meanwhile, once a process, the sessions of the models after the finder open in a thread (once
+   the file is known to be a photo; the process waits for them before it ends).
 2. ``locate`` runs the ``finder`` on that small copy for every tile's top face, then again on the
    hand's region at the scale the finder knows best; ``refine`` moves each box onto its face's
    corners.
@@ -26,6 +27,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 from collections import Counter
@@ -149,6 +151,9 @@ def _open_sessions_meanwhile(classifier: Any, looks: FlowerLooks | None) -> None
 
     _opening = threading.Thread(target=open_them, name="fanscan-open-sessions", daemon=True)
     _opening.start()
+    # A process that ends while a session is still opening (a read refused at once) would be
+    # torn down under onnxruntime's feet ("terminate called without an active exception").
+    atexit.register(_opening.join)
 
 
 def read_photo(
@@ -182,8 +187,8 @@ def read_photo(
         looks: FlowerLooks | None = flower_looks
     else:
         looks = flowers.default_flower_looks() if flower_looks else None
+    photo = load_photo(source)  # refuses a file that is no photo before any session opens
     _open_sessions_meanwhile(classifier, looks)
-    photo = load_photo(source)
     small, detections = locate(photo)
     if len(detections) == 0:
         raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")

@@ -303,3 +303,27 @@ def test_the_photo_s_up_is_its_clusters_ups_summed_by_size() -> None:
     # Ups that cancel out say nothing: the largest cluster's stands.
     _, up = tile_reading._photo_frame([group(5, (0.0, -1.0)), group(4, (0.0, 1.0))])
     assert up == pytest.approx([0.0, -1.0])
+
+
+def test_a_file_that_is_no_photo_is_refused_before_any_session_opens(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A process refused at once used to end while a thread still opened onnxruntime sessions, and
+    # died ("terminate called without an active exception", exit 134) after its one-line error.
+    from fanscan.errors import FanscanError
+    from fanscan.vision import reader
+
+    opened: list[object] = []
+    monkeypatch.setattr(reader, "_open_sessions_meanwhile", lambda *args: opened.append(args))
+    with pytest.raises(FanscanError):
+        reader.read_photo(b"not an image at all", classifier=object(), flower_looks=False)
+    assert opened == []
+
+
+def test_the_sessions_opening_meanwhile_are_waited_for_before_the_process_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fanscan.vision import reader
+
+    registered: list[object] = []
+    monkeypatch.setattr(reader, "_opening", None)
+    monkeypatch.setattr(reader.atexit, "register", registered.append)
+    reader._open_sessions_meanwhile(object(), None)
+    assert registered == [reader._opening.join]
+    reader._opening.join()
