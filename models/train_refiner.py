@@ -27,12 +27,14 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 from fanscan.atomic import write_text_atomic
 from fanscan.models.train_finder import conv_block, fit
 from fanscan.vision.finder import order_clockwise
+from fanscan.vision.numeric import quad_iou
 from fanscan.vision.refine import GROW, MIN_SHORT, SIDE, as_input, cut_squares, grown, square_warps
 
 TRAIN_SEED_BASE = 4_000_000
@@ -41,6 +43,8 @@ JITTER = 0.08
 """Standard deviation of the jitter of the true corners, as a share of the tile's short side
 (each corner on its own, and the whole box shifted by as much again)."""
 _NOMINAL = np.float32([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]])
+TURNED_SEED_OFFSET = 100_000
+"""A turned copy's jitter is drawn from its photo's seed plus this."""
 REAL_MATCH_IOU = 0.25
 """A finder box on a real photo is a labelled tile's when the label holds the box's centre and their
 upright rectangles overlap at least this much: a box that straddles the seam of two touching
@@ -135,17 +139,25 @@ def _squares_of(photo, quads: np.ndarray, targets: list[np.ndarray]) -> tuple[np
     return squares, inside.astype(np.float32)
 
 
-def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(squares, corners) for one real photo whose labelled tiles are ``boxes`` (x0 y0 x1 y1): each
-    finder box on a labelled tile (``REAL_MATCH_IOU``) with its ``label_target`` as the target, and
-    that target jittered; empty when no box is on a label."""
-    from fanscan.models.hand_cases import box_iou
+def _finder_boxes(image: np.ndarray) -> tuple[Any, Any]:
+    """(the photo of ``image``, the reader's boxes on it before the refiner)."""
     from fanscan.vision.image_io import load_photo
     from fanscan.vision.locate import locate
 
-    rng = np.random.default_rng(seed)
     photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
-    _, detections = locate(photo, refine=False)
+    return photo, locate(photo, refine=False)[1]
+
+
+def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int, found: tuple | None = None,
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """(squares, corners) for one real photo whose labelled tiles are ``boxes`` (x0 y0 x1 y1): each
+    finder box on a labelled tile (``REAL_MATCH_IOU``) with its ``label_target`` as the target, and
+    that target jittered; empty when no box is on a label. ``found``: ``_finder_boxes(image)``
+    when the caller has it."""
+    from fanscan.models.hand_cases import box_iou
+
+    rng = np.random.default_rng(seed)
+    photo, detections = found or _finder_boxes(image)
     if not len(detections) or not len(boxes):
         return _no_examples()
     found = np.stack([detections.quads.min(axis=1), detections.quads.max(axis=1)], axis=1).reshape(-1, 4)
@@ -168,23 +180,21 @@ def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int) -> tupl
 
 
 def turned_photo_examples(image: np.ndarray, boxes: np.ndarray, degrees: float, seed: int,
-                          ) -> tuple[np.ndarray, np.ndarray]:
+                          square: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(squares, corners) for a real photo turned by ``degrees`` (counter-clockwise, its corners
     filled black): each finder box on a turned labelled tile, its target the label's rectangle
     turned with the photo, exact where a finder box on the unturned photo lies square to it
     (``_square_labels``; the other labels only bound a slanted face and are left out). So the
-    refiner learns tiles lying at any angle, which upright labels cannot show it."""
-    from fanscan.vision.image_io import load_photo
-    from fanscan.vision.locate import locate
-
+    refiner learns tiles lying at any angle, which upright labels cannot show it. ``square``: the
+    ``_square_labels`` of the unturned photo when the caller has them."""
     rng = np.random.default_rng(seed)
-    square = _square_labels(image, boxes)
+    if square is None:
+        square = _square_labels(_finder_boxes(image)[1], boxes)
     height, width = image.shape[:2]
     turn = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
     turned_image = cv2.warpAffine(image, turn, (width, height), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
     labels = [cv2.transform(_rectangle(box)[None], turn)[0] for box in boxes]
-    photo = load_photo(cv2.imencode(".png", turned_image)[1].tobytes())
-    _, detections = locate(photo, refine=False)
+    photo, detections = _finder_boxes(turned_image)
     if not len(detections) or not square.any():
         return _no_examples()
     quads, targets = [], []
@@ -193,8 +203,8 @@ def turned_photo_examples(image: np.ndarray, boxes: np.ndarray, degrees: float, 
         holding = [j for j, label in enumerate(labels) if square[j] and cv2.pointPolygonTest(label, centre, False) >= 0]
         if not holding:
             continue
-        target = labels[max(holding, key=lambda j: _quad_overlap(quad, labels[j]))]
-        if _quad_overlap(quad, target) < REAL_MATCH_IOU:
+        target = labels[max(holding, key=lambda j: quad_iou(quad, labels[j]))]
+        if quad_iou(quad, target) < REAL_MATCH_IOU:
             continue
         for box in (quad, _jittered(target, rng)):
             quads.append(box)
@@ -204,36 +214,32 @@ def turned_photo_examples(image: np.ndarray, boxes: np.ndarray, degrees: float, 
     return _squares_of(photo, np.stack(quads).astype(np.float32), targets)
 
 
-def _square_labels(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """Which labels bound a face lying square to the photo: those a finder box square to it
-    (``SQUARE_DEGREES``) holds, its centre in the label, overlapping it ``REAL_MATCH_IOU``."""
-    from fanscan.vision.image_io import load_photo
-    from fanscan.vision.locate import locate
-
-    _, detections = locate(load_photo(cv2.imencode(".png", image)[1].tobytes()), refine=False)
+def _square_labels(detections: Any, boxes: np.ndarray) -> np.ndarray:
+    """Which labels bound a face lying square to the photo: those a finder box (of ``detections``)
+    square to it (``SQUARE_DEGREES``) holds, its centre in the label, overlapping it
+    ``REAL_MATCH_IOU``."""
     square = np.zeros(len(boxes), bool)
     labels = [_rectangle(box) for box in boxes]
     for quad in detections.quads:
         centre = tuple(float(v) for v in quad.mean(axis=0))
         for j, label in enumerate(labels):
             if (cv2.pointPolygonTest(label, centre, False) >= 0 and _square_to_the_photo(quad)
-                    and _quad_overlap(quad, label) >= REAL_MATCH_IOU):
+                    and quad_iou(quad, label) >= REAL_MATCH_IOU):
                 square[j] = True
     return square
 
 
-def _quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex quads."""
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
 def _real_photo_job(job: tuple[int, np.ndarray, np.ndarray, float]) -> tuple[np.ndarray, np.ndarray]:
+    """One photo's examples, and with ``degrees`` its turned copy's too: the finder searches the
+    unturned photo once for both."""
     seed, image, boxes, degrees = job
-    if degrees:
-        return turned_photo_examples(image, boxes, degrees, seed)
-    return real_photo_examples(image, boxes, seed)
+    found = _finder_boxes(image)
+    plain = real_photo_examples(image, boxes, seed, found)
+    if not degrees:
+        return plain
+    turned = turned_photo_examples(image, boxes, degrees, seed + TURNED_SEED_OFFSET,
+                                   _square_labels(found[1], boxes))
+    return np.concatenate([plain[0], turned[0]]), np.concatenate([plain[1], turned[1]])
 
 
 def real_examples(folds: list[int], workers: int = 2, turned: float = 0.0) -> tuple[np.ndarray, np.ndarray, int]:
@@ -248,10 +254,8 @@ def real_examples(folds: list[int], workers: int = 2, turned: float = 0.0) -> tu
     for k, photo in enumerate(in_folds(load_table_photos(), folds)):
         version = upright_version(photo) if len(photo.codes) else None
         if version is not None and version.turn == 0.0:
-            jobs.append((k, version.image, version.boxes.astype(np.float32), 0.0))
-            if turned:
-                degrees = float(np.random.default_rng(k).uniform(-turned, turned))
-                jobs.append((k + 100_000, version.image, version.boxes.astype(np.float32), degrees))
+            degrees = float(np.random.default_rng(k).uniform(-turned, turned)) if turned else 0.0
+            jobs.append((k, version.image, version.boxes.astype(np.float32), degrees))
     squares, corners, photos = [], [], 0
     with ProcessPoolExecutor(workers) as pool:
         for n, (s, c) in enumerate(pool.map(_real_photo_job, jobs, chunksize=4)):

@@ -198,3 +198,29 @@ def test_a_turned_real_photo_s_targets_are_its_square_labels_turned_with_it(monk
     for target in seen[0]:
         np.testing.assert_allclose(train_refiner.order_clockwise(target),
                                    train_refiner.order_clockwise(turned_labels[0]), atol=1e-3)
+
+
+def test_a_real_photo_and_its_turned_copy_search_the_unturned_photo_once(monkeypatch) -> None:
+    import fanscan.models.train_refiner as train_refiner
+    import fanscan.vision.locate as locate_module
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((300, 300, 3), 90, np.uint8)
+    image[100:160, 80:124] = 230
+    labels = np.float32([[80, 100, 124, 160]])
+    searched: list[bool] = []
+
+    def found(photo, refine=True):  # noqa: ARG001
+        turned_photo = photo.decode(1)[0, 0].sum() == 0
+        searched.append(bool(turned_photo))
+        quad = train_refiner._rectangle(labels[0])
+        if turned_photo:
+            import cv2
+
+            quad = cv2.transform(quad[None], cv2.getRotationMatrix2D((150, 150), 20.0, 1.0))[0]
+        return None, TileDetections(quad[None].astype(np.float32), np.ones(1, np.float32), np.zeros(1, bool))
+
+    monkeypatch.setattr(locate_module, "locate", found)
+    squares, corners = train_refiner._real_photo_job((0, image, labels, 20.0))
+    assert sorted(searched) == [False, True]  # the unturned photo once, its turned copy once
+    assert len(squares) == len(corners) == 4  # each photo's box and its jittered target
