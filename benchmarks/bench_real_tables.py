@@ -17,7 +17,11 @@ Per photo and in total, for each model:
 - ``right``: of those, read as their labelled face,
 - ``exact``: photos whose every labelled tile is found and right,
 - ``unlabelled``: reader boxes over no labelled tile (walls, discards and other players' tiles are
-  often unlabelled here, so this counts them as well as boxes of no tile).
+  often unlabelled here, so this counts them as well as boxes of no tile);
+- of the hand photos (sources named ``hand_*``, whose labels are the player's hand and nothing
+  else), ``hand_exact``: the tiles the reader put in the hand are the labelled ones, each read
+  right; ``put_in_hand``: tiles in the hand over no labelled tile (a wall's, a discard's, or a box
+  of no tile); ``put_apart``: labelled tiles found but set apart from the hand.
 """
 
 from __future__ import annotations
@@ -48,6 +52,10 @@ class Tally:
     unlabelled: int = 0
     errors: int = 0
     seconds: float = 0.0
+    hand_photos: int = 0
+    hand_exact: int = 0
+    put_in_hand: int = 0
+    put_apart: int = 0
     pairs: list[tuple[str, str]] = field(default_factory=list)
 
     def summary(self) -> dict:
@@ -59,6 +67,10 @@ class Tally:
             "right_of_labelled": round(self.right / max(1, self.labelled), 4),
             "exact_photos": self.exact,
             "unlabelled_per_photo": round(self.unlabelled / max(1, self.photos), 2),
+            "hand_photos": self.hand_photos,
+            "hand_exact": self.hand_exact,
+            "put_in_hand": self.put_in_hand,
+            "put_apart": self.put_apart,
             "read_errors": self.errors,
             "seconds_per_photo": round(self.seconds / max(1, self.photos), 3),
         }
@@ -88,6 +100,29 @@ def match(truth: np.ndarray, found: np.ndarray) -> list[tuple[int, int]]:
         iou[i, :] = -1
         iou[:, j] = -1
     return pairs
+
+
+HAND_PHOTO_PREFIX = "hand_"
+"""The rf-chinese sources whose labels are the player's hand alone."""
+
+
+@dataclass(frozen=True)
+class HandCheck:
+    """How the reader's hand compares with a hand photo's labels."""
+
+    exact: bool
+    put_in_hand: int
+    put_apart: int
+
+
+def hand_check(pairs: list[tuple[int, int]], in_hand: list[bool], codes: list[str],
+               truth_codes: tuple[str, ...]) -> HandCheck:
+    """``pairs`` (label, reader box) from ``match``; ``in_hand`` and ``codes`` per reader box."""
+    label_of = {j: i for i, j in pairs}
+    extra = sum(1 for j, kept in enumerate(in_hand) if kept and j not in label_of)
+    apart = sum(1 for j in label_of if not in_hand[j])
+    right = sum(1 for j, i in label_of.items() if in_hand[j] and codes[j] == truth_codes[i])
+    return HandCheck(extra == 0 and right == len(truth_codes), extra, apart)
 
 
 def reader_boxes(reading) -> tuple[np.ndarray, list[str]]:
@@ -173,6 +208,14 @@ def main(argv: list[str] | None = None) -> int:
             tally.exact += exact
             line[name] = {"found": len(pairs), "right": n_right, "boxes": len(boxes),
                           "misread": dict(Counter(f"{t}>{r}" for t, r in right if t != r))}
+            if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
+                check = hand_check(pairs, [t.in_hand for t in reading.tiles], codes, photo.codes)
+                tally.hand_photos += 1
+                tally.hand_exact += check.exact
+                tally.put_in_hand += check.put_in_hand
+                tally.put_apart += check.put_apart
+                line[name].update(hand_exact=check.exact, put_in_hand=check.put_in_hand, put_apart=check.put_apart)
+                exact = exact and check.exact
             if args.annotate and not exact and name == models[0][0]:
                 reading.save_annotated(args.annotate / f"{photo.source}.jpg")
         print(json.dumps(line), flush=True)

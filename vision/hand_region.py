@@ -2,7 +2,7 @@
 
 1. ``without_duplicates``: of two boxes on one tile, the surer reading's stays.
 2. ``slivers``: boxes both small and doubtful, set aside before the hand is picked.
-3. ``in_hand``: the rows of touching tiles nearest the camera are the hand (``geometry.clusters``);
+3. ``in_hand``: the rows of touching tiles nearest the camera are the hand (``hand_links``);
    other tiles the photo shows (walls, discards, other hands) stay apart.
 4. ``probe_backs``: beside two equal faces the slots of a concealed kong's backs are classified.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
-from fanscan.vision import geometry
+from fanscan.vision import hand_links
 from fanscan.vision.detections import TileReading
 from fanscan.vision.image_io import Photo
 from fanscan.vision.locate import CROP_MIN_SIDE
@@ -24,7 +24,7 @@ BACK_PROBE_ALONE = 0.8
 """Both slots beside two equal faces are taken as a concealed kong's missed backs only when each
 reads as a back with this probability (0.5 when the finder found one of the two)."""
 STRAY_CLUSTER = 2
-"""A cluster of tiles (``geometry.clusters``) apart from the hand's with at most this many tiles
+"""A cluster of tiles (``hand_links.linked_clusters``) apart from the hand's with at most this many tiles
 holds only flowers."""
 SLIVER_AREA = 0.5
 """A box under this share of the median box's area..."""
@@ -138,23 +138,27 @@ def slivers(readings: list[TileReading]) -> set[int]:
 def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
     """Which readings are the player's hand, the rest being other tiles the photo shows.
 
-    The tiles are linked into clusters (``geometry.clusters``). A cluster of more than
-    ``STRAY_CLUSTER`` tiles can hold a set; of those, the hand is the one nearest the camera: the player photographs
-    the hand in front of them, so it lies lowest in the photo along the hand's ``up`` (its lowest
-    tile lowest), and walls, discards and the other players' tiles lie beyond it. A smaller cluster
-    is no hand's part (a meld has three tiles; the winning tile stands within reach) except for its
-    flowers, which a player lays aside: they join the hand when no other cluster that can hold a
-    set lies nearer them. Boxes of table pattern far from the hand read as blank white dragons:
-    on scenes 0-499 five hands had such phantoms, one of them three. When no cluster can hold a
-    set the largest is the hand; with under five tiles every tile is."""
+    The tiles are joined into clusters by the links the fitted model finds likelier than not
+    (``hand_links``: a hand's rows and the melds beside them, not the discards, walls and other
+    players' tiles a tile's length or two away). A cluster of more than ``STRAY_CLUSTER`` tiles
+    can hold a set; of those, the hand is the one the fitted choice scores first (the rows of
+    touching tiles nearest the camera: low in the photo along the hand's ``up``, large, in
+    lines). A smaller cluster is no hand's part (a meld has three tiles; the winning tile stands
+    within reach) except for its flowers, which a player lays aside: they join the hand when no
+    other cluster that can hold a set lies nearer them. When no cluster can hold a set the
+    largest is the hand; with under five tiles every tile is."""
     if len(readings) < 5:
         return [True] * len(readings)
     boxes = [r.box for r in readings]
-    cluster, sizes, big = geometry.large_clusters(boxes, STRAY_CLUSTER + 1)
+    found = hand_links.links(readings, up)
+    cluster = hand_links.linked_clusters(len(readings), found)
+    counts = np.bincount(cluster, minlength=len(readings))
+    sizes = counts[cluster]
+    big = [c for c in sorted(set(cluster.tolist())) if counts[c] > STRAY_CLUSTER]
     centres = np.array([b.mean(axis=0) for b in boxes])
-    heights = centres @ up
     if big:
-        hand = min(big, key=lambda c: (float(heights[cluster == c].min()), int(c)))
+        features = hand_links.cluster_features(readings, cluster, found, up, big)
+        hand = big[int(np.argmax(hand_links.default_choice().scores(features)))]
     else:
         hand = int(cluster[np.argmax(sizes)])
 

@@ -27,3 +27,16 @@ def test_bench_real_tables_match_is_one_to_one_and_best_first(bench):
 
 def test_bench_real_tables_match_of_nothing(bench):
     assert bench.match(np.zeros((0, 4), np.float32), np.float32([[0, 0, 1, 1]])) == []
+
+
+def test_bench_real_tables_hand_check(bench):
+    truth = ("1m", "2m", "3m")
+    pairs = [(0, 0), (1, 1), (2, 3)]  # reader box 2 lies on no labelled tile
+    exact = bench.hand_check(pairs, [True, True, False, True], ["1m", "2m", "E", "3m"], truth)
+    assert exact == bench.HandCheck(True, 0, 0)
+    wall_in_hand = bench.hand_check(pairs, [True, True, True, True], ["1m", "2m", "back", "3m"], truth)
+    assert wall_in_hand == bench.HandCheck(False, 1, 0)
+    apart = bench.hand_check(pairs, [True, True, False, False], ["1m", "2m", "E", "3m"], truth)
+    assert apart == bench.HandCheck(False, 0, 1)
+    misread = bench.hand_check(pairs, [True, True, False, True], ["1m", "2m", "E", "9m"], truth)
+    assert misread == bench.HandCheck(False, 0, 0)

@@ -1,0 +1,306 @@
+"""Fit the hand's link model (``vision.hand_links``) on real table photos and generated hands.
+
+    python -m fanscan.models.fit_hand_links [--folds 0,1,2,3] [--scenes 0-299]
+        [--steps 3000] [--out models/hand_links.json]
+
+1. ``captured``: the reader runs on each photo with ``hand_region.in_hand`` recorded: the tiles
+   it picks the hand from (duplicates and slivers gone) and the hand's frame.
+2. Each tile's truth: on a real photo of ``../shared/data/rf-chinese`` whose labels are the
+   player's hand (the sources named ``hand_*``: discards, walls and the other players' tiles go
+   unlabelled there), a box on a labelled tile (IoU >= 0.5) is the hand's, a box overlapping no
+   labelled tile is not, any other box is left out; on a generated scene (every tile the hand's)
+   a box on a true tile is the hand's, and loose discards and a wall are added beyond the hand
+   (``with_table_clutter``), none of them the hand's.
+3. Each pair within reach (``neighbour_pairs``, not only the nearest) of two hand tiles is a
+   link, of a hand tile and another is none (two tiles both off the hand say nothing of it).
+4. A one-hidden-layer network (torch, the train extra) is fitted on the pairs, each photo weighed
+   alike.
+5. With its links, each photo's clusters that can hold a set are scored by a linear choice
+   (``hand_links.cluster_features``), fitted as a conditional logit on the photos (without the
+   added clutter) with two or more such clusters; both are written, with what they were fitted on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from fanscan.vision import hand_links, hand_region
+from fanscan.vision.detections import TileReading
+
+HIDDEN = 16
+CLEAN_NEGATIVE_IOU = 0.1
+"""A box of a real photo is off the hand only when it overlaps every labelled tile less than this."""
+HAND_SOURCE_PREFIX = "hand_"
+
+
+@dataclass
+class LinkCase:
+    """One photo's tiles as the hand is picked from them, each one's truth (True: the hand's,
+    False: not, None: unknown)."""
+
+    name: str
+    readings: list[TileReading]
+    up: np.ndarray
+    in_hand: list[bool | None]
+
+
+@contextmanager
+def _recording() -> Iterator[list[tuple[list[TileReading], np.ndarray]]]:
+    calls: list[tuple[list[TileReading], np.ndarray]] = []
+    original = hand_region.in_hand
+
+    def record(readings: list[TileReading], up: np.ndarray) -> list[bool]:
+        # Every tile taken for the hand: what follows is not recorded, and the fit must not
+        # lean on the links it replaces.
+        calls.append((list(readings), np.asarray(up)))
+        return [True] * len(readings)
+
+    hand_region.in_hand = record
+    try:
+        yield calls
+    finally:
+        hand_region.in_hand = original
+
+
+def captured(source: bytes, classifier: Any) -> tuple[list[TileReading], np.ndarray] | None:
+    """The tiles and frame the reader picks the hand from, reading ``source`` (None: no tiles)."""
+    from fanscan.errors import FanscanError
+    from fanscan.vision.reader import read_photo
+
+    with _recording() as calls:
+        try:
+            read_photo(source, classifier=classifier)
+        except FanscanError:
+            return None
+    return calls[0] if calls else None
+
+
+def _upright(quad: np.ndarray) -> np.ndarray:
+    return np.array([*quad.min(axis=0), *quad.max(axis=0)])
+
+
+def table_link_cases(folds: list[int], classifier: Any) -> Iterator[LinkCase]:
+    """The cases of the rf-chinese hand photos of ``folds`` (upright, unmirrored)."""
+    import cv2
+    from fanscan.datasets.real_table_crops import upright_crops
+    from fanscan.datasets.real_tables import in_folds, least_turned, load_table_photos, upright_version
+    from fanscan.models.hand_cases import box_iou
+
+    chosen = [p for p in least_turned(in_folds(load_table_photos(), folds))
+              if len(p.codes) and p.source.startswith(HAND_SOURCE_PREFIX)]
+    for n, photo in enumerate(chosen, start=1):
+        version = upright_version(photo)
+        image, boxes = (version.image, version.boxes.copy()) if version else (photo.load(), photo.boxes.copy())
+        if upright_crops(photo, classifier, version).mirrored:
+            image = np.ascontiguousarray(image[:, ::-1])
+            boxes[:, [0, 2]] = image.shape[1] - boxes[:, [2, 0]]
+        got = captured(cv2.imencode(".png", image)[1].tobytes(), classifier)
+        if got is not None:
+            readings, up = got
+            truth: list[bool | None] = []
+            for r in readings:
+                best = max((box_iou(_upright(r.box), b) for b in boxes), default=0.0)
+                truth.append(True if best >= 0.5 else False if best < CLEAN_NEGATIVE_IOU else None)
+            yield LinkCase(photo.source, readings, up, truth)
+        if n % 20 == 0:
+            print(f"{n}/{len(chosen)} real photos", file=sys.stderr, flush=True)
+
+
+def scene_link_cases(seeds: range, classifier: Any) -> Iterator[LinkCase]:
+    """The cases of generated hands: a box on a true tile is the hand's, any other unknown."""
+    from fanscan.datasets.scenes import generate_scene
+    from fanscan.models.hand_cases import _truth_by_quads
+
+    for n, seed in enumerate(seeds, start=1):
+        scene = generate_scene(seed)
+        got = captured(scene.jpeg, classifier)
+        if got is not None:
+            readings, up = got
+            quads = [np.asarray(t.quad, np.float32) for t in scene.tiles]
+            truth = _truth_by_quads(readings, quads, [t.code for t in scene.tiles])
+            yield LinkCase(f"scene{seed}", readings, up, [True if t is not None else None for t in truth])
+        if n % 50 == 0:
+            print(f"{n}/{len(seeds)} scenes", file=sys.stderr, flush=True)
+
+
+def with_table_clutter(case: LinkCase, rng: np.random.Generator) -> LinkCase:
+    """A generated hand with the table around it the generator does not draw yet: loose discards
+    (copies of its tiles, each turned its own way, 15-75 degrees, dropped one to four tile
+    heights beyond the hand's rows) and a wall (a row of backs two to five heights beyond it),
+    none of them the hand's."""
+    from dataclasses import replace
+
+    from fanscan.scoring.tiles import BACK
+
+    hand = [r for r, t in zip(case.readings, case.in_hand) if t]
+    if len(hand) < 5:
+        return case
+    up = case.up / np.linalg.norm(case.up)
+    right = np.array([-up[1], up[0]])
+    width = float(np.median([np.linalg.norm(r.box[1] - r.box[0]) for r in hand]))
+    height = float(np.median([np.linalg.norm(r.box[3] - r.box[0]) for r in hand]))
+    top = max(float(r.box.mean(axis=0) @ up) for r in hand)
+    added: list[TileReading] = []
+    for _ in range(int(rng.integers(4, 11))):
+        model = hand[int(rng.integers(len(hand)))]
+        centre = model.box.mean(axis=0)
+        angle = np.radians(rng.uniform(15, 75) * rng.choice([-1, 1]))
+        turn = np.array([[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]])
+        lift = top - float(centre @ up) + height * rng.uniform(1.0, 4.0)
+        moved = centre + up * lift + right * width * rng.uniform(-3, 3)
+        added.append(replace(model, box=((model.box - centre) @ turn + moved).astype(np.float32)))
+    row = sorted(hand, key=lambda r: float(r.box.mean(axis=0) @ right))[: int(rng.integers(5, len(hand) + 1))]
+    lift = height * rng.uniform(2.0, 5.0) + top - min(float(r.box.mean(axis=0) @ up) for r in row)
+    added += [replace(r, code=BACK, box=(r.box + up * lift).astype(np.float32)) for r in row]
+    return LinkCase(case.name + "+clutter", case.readings + added, case.up, case.in_hand + [False] * len(added))
+
+
+def link_examples(cases: list[LinkCase], neighbours: int | None = None,
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features, targets (1: a link) and weights (each photo weighs one) of the cases' pairs: by
+    default every pair within ``hand_links.REACH``, more than the reader's candidates, so that the
+    fit sees the hand's tiles against every tile off it that lies within reach."""
+    features, targets, weights = [], [], []
+    for case in cases:
+        rows = []
+        for i, j in hand_links.neighbour_pairs(case.readings, neighbours) if len(case.readings) > 1 else []:
+            a, b = case.in_hand[i], case.in_hand[j]
+            if a is None or b is None or not (a or b):
+                continue
+            rows.append((hand_links.pair_features(case.readings[i], case.readings[j], case.up), float(a and b)))
+        for x, y in rows:
+            features.append(x)
+            targets.append(y)
+            weights.append(1.0 / len(rows))
+    return np.array(features).reshape(-1, len(hand_links.FEATURES)), np.array(targets), np.array(weights)
+
+
+def fit(features: np.ndarray, targets: np.ndarray, weights: np.ndarray, steps: int,
+        seed: int = 0) -> hand_links.LinkModel:
+    """The network fitted by Adam on the weighted cross-entropy (a little weight decay)."""
+    import torch
+
+    torch.manual_seed(seed)
+    mean, scale = features.mean(axis=0), features.std(axis=0) + 1e-6
+    x = torch.tensor((features - mean) / scale, dtype=torch.float32)
+    y = torch.tensor(targets, dtype=torch.float32)
+    w = torch.tensor(weights / weights.sum(), dtype=torch.float32)
+    net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], HIDDEN), torch.nn.ReLU(), torch.nn.Linear(HIDDEN, 1))
+    optimiser = torch.optim.Adam(net.parameters(), lr=0.01, weight_decay=1e-4)
+    for step in range(steps):
+        optimiser.zero_grad()
+        loss = (torch.nn.functional.binary_cross_entropy_with_logits(net(x).squeeze(1), y, reduction="none") * w).sum()
+        loss.backward()
+        optimiser.step()
+        if (step + 1) % 500 == 0:
+            print(f"step {step + 1}: loss {loss.item():.4f}", file=sys.stderr, flush=True)
+    first, last = net[0], net[2]
+    return hand_links.LinkModel(mean, scale, first.weight.detach().numpy().T.astype(np.float64),
+                                first.bias.detach().numpy().astype(np.float64),
+                                last.weight.detach().numpy()[0].astype(np.float64), float(last.bias.item()))
+
+
+def choice_examples(cases: list[LinkCase], model: hand_links.LinkModel) -> list[tuple[np.ndarray, int]]:
+    """Per photo with two or more clusters that can hold a set: their ``CLUSTER_FEATURES`` and
+    which of them is the hand (the one holding most of the hand's tiles, if at least half)."""
+    examples = []
+    for case in cases:
+        if len(case.readings) < 5:
+            continue
+        found = hand_links.links(case.readings, case.up, model)
+        cluster = hand_links.linked_clusters(len(case.readings), found)
+        counts = np.bincount(cluster, minlength=len(case.readings))
+        big = [c for c in sorted(set(cluster.tolist())) if counts[c] > hand_region.STRAY_CLUSTER]
+        hand_tiles = np.array([t is True for t in case.in_hand])
+        if len(big) < 2 or not hand_tiles.any():
+            continue
+        held = [int((hand_tiles & (cluster == c)).sum()) for c in big]
+        best = int(np.argmax(held))
+        if held[best] * 2 >= hand_tiles.sum():
+            examples.append((hand_links.cluster_features(case.readings, cluster, found, case.up, big), best))
+    return examples
+
+
+def fit_choice(examples: list[tuple[np.ndarray, int]], steps: int) -> hand_links.ChoiceModel:
+    """The conditional logit: softmax over each photo's clusters, a little L2 on the weights.
+    The weight of ``lowness`` is kept below zero (minus a softplus): the hand is the rows nearest
+    the camera, so of two clusters alike in all else the lower is the hand, however little the
+    photos fitted on tell them apart by height."""
+    import torch
+
+    raw = torch.zeros(len(hand_links.CLUSTER_FEATURES), requires_grad=True)
+    low = hand_links.CLUSTER_FEATURES.index("lowness")
+    sign = torch.ones(len(raw))
+    sign[low] = 0.0
+
+    def weights() -> torch.Tensor:
+        return raw * sign - torch.nn.functional.softplus(raw) * (1 - sign)
+
+    optimiser = torch.optim.Adam([raw], lr=0.05)
+    data = [(torch.tensor(x, dtype=torch.float32), best) for x, best in examples]
+    for _ in range(steps):
+        optimiser.zero_grad()
+        w = weights()
+        loss = sum(-torch.log_softmax(x @ w, 0)[best] for x, best in data) / len(data)
+        loss = loss + 1e-3 * (w ** 2).sum()
+        loss.backward()
+        optimiser.step()
+    return hand_links.ChoiceModel(weights().detach().numpy().astype(np.float64))
+
+
+def _seeds(text: str) -> range:
+    start, _, end = text.partition("-")
+    return range(int(start), int(end or start) + 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--folds", default="0,1,2,3", help="rf-chinese source folds to fit on")
+    parser.add_argument("--scenes", default="0-299", help="generated scene seeds to fit on (A-B)")
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--out", type=Path, default=hand_links.MODEL_PATH)
+    args = parser.parse_args(argv)
+
+    from fanscan.vision.classifier import default_classifier
+
+    classifier = default_classifier()
+    folds = [int(f) for f in args.folds.split(",") if f]
+    cases = list(table_link_cases(folds, classifier))
+    real = len(cases)
+    if not real:
+        print("no rf-chinese hand photos here (../shared/data/rf-chinese)", file=sys.stderr)
+        return 1
+    scenes = list(scene_link_cases(_seeds(args.scenes), classifier))
+    rng = np.random.default_rng(0)
+    features, targets, weights = link_examples(cases + [with_table_clutter(case, rng) for case in scenes])
+    model = fit(features, targets, weights, args.steps)
+    predicted = model.probabilities(features) > 0.5
+    # The choice on the photos as they are: the added clutter is the links' lesson, not the
+    # choice's (fitted on it, the choice learnt that clutter and chose worse on real tables).
+    choices = choice_examples(cases + scenes, model)
+    choice = fit_choice(choices, args.steps // 3)
+    chosen_right = sum(int(np.argmax(choice.scores(x))) == best for x, best in choices)
+    about = {
+        "fitted_on": {"rf_chinese_hand_photos": real, "rf_chinese_folds": folds,
+                      "generated_scenes": f"{args.scenes} ({len(scenes)} read, with table clutter for the links)",
+                      "links": int(targets.sum()), "not_links": int((1 - targets).sum())},
+        "pairs_right_on_fit": round(float((predicted == (targets > 0.5)).mean()), 4),
+        "hidden": HIDDEN, "steps": args.steps,
+        "choice_photos": len(choices), "choice_right_on_fit": chosen_right,
+    }
+    args.out.write_text(json.dumps({"about": about, "model": model.to_json(), "choice": choice.to_json()},
+                                   indent=1) + "\n")
+    print(json.dumps(about))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

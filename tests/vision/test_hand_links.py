@@ -1,0 +1,100 @@
+"""The fitted links between a hand's tiles, and the fitted choice of the hand among clusters."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from fanscan.vision import hand_links
+from fanscan.vision.detections import TileReading
+from fanscan.vision.hand_region import in_hand
+
+UP = np.array([0.0, -1.0])
+
+
+def tile(code: str, x: float, y: float, turn: float = 0.0, w: float = 30.0, h: float = 40.0) -> TileReading:
+    """A tile whose face's top-left corner is near (x, y), turned ``turn`` degrees."""
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) - [w / 2, h / 2]
+    a = np.radians(turn)
+    turned = corners @ np.float32([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    return TileReading(code, 0.95, (turned + [x + w / 2, y + h / 2]).astype(np.float32), turn, False,
+                       x + w / 2, ((code, 0.95),))
+
+
+def test_touching_tiles_in_a_row_have_no_gap_and_the_features_are_the_same_either_way() -> None:
+    a, b = tile("1m", 0, 0), tile("2m", 31, 0)
+    ab, ba = hand_links.pair_features(a, b, UP), hand_links.pair_features(b, a, UP)
+    assert np.allclose(ab, ba)
+    named = dict(zip(hand_links.FEATURES, ab))
+    assert abs(named["gap_along"]) < 0.05 and named["offset_across"] < 0.01
+    assert named["turn"] < 1e-6 and named["size_ratio"] < 1e-6
+    # A tile a quarter turn round (a claimed tile lying sideways) is no turn; one at 45 degrees is.
+    assert dict(zip(hand_links.FEATURES, hand_links.pair_features(a, tile("3m", 31, 0, 90), UP)))["turn"] < 1e-6
+    assert dict(zip(hand_links.FEATURES, hand_links.pair_features(a, tile("3m", 40, 0, 45), UP)))["turn"] > 0.99
+
+
+def test_neighbour_pairs_reach_no_further_than_the_reach() -> None:
+    row = [tile("1m", 31 * i, 0) for i in range(3)] + [tile("E", 31 * 2 + 40 * 5, 0)]
+    pairs = hand_links.neighbour_pairs(row)
+    assert (0, 1) in pairs and (1, 2) in pairs
+    assert not any(3 in pair for pair in pairs)  # 5 tile lengths off: no candidate at all
+
+
+def test_the_shipped_model_links_a_row_and_its_melds_but_not_loose_discards_beside_it() -> None:
+    rng = np.random.default_rng(3)
+    hand = [tile(c, 31 * i, 600) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E".split())]
+    meld = [tile("5s", 31 * 11 + 40 + 31 * i, 600) for i in range(3)]  # set apart in the same line
+    # Loose discards a tile's length beyond the hand, each turned its own way (within the old
+    # fixed reach of 3.5 tile lengths, which made them one cluster with the hand).
+    discards = [tile(c, 20 + 45 * i + rng.uniform(-6, 6), 520 - 48 * (i % 2) + rng.uniform(-5, 5),
+                     turn=float(rng.uniform(15, 75)))
+                for i, c in enumerate("9m 1p E 3s 7p 2m W 8s".split())]
+    readings = hand + meld + discards
+    kept = in_hand(readings, UP)
+    assert [r for r, k in zip(readings, kept) if k] == hand + meld
+
+
+def test_the_fitted_choice_prefers_rows_of_touching_tiles_to_a_lower_loose_pile() -> None:
+    # The discards lie lower in the photo than the hand (a photo taken across the table's
+    # corner): the old rule, the lowest cluster, took the pile.
+    rng = np.random.default_rng(5)
+    hand = [tile(c, 31 * i, 200) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 5s 5s 5s".split())]
+    pile = [tile(c, 60 * (i % 4) + rng.uniform(-8, 8), 420 + 70 * (i // 4) + rng.uniform(-8, 8),
+                 turn=float(rng.uniform(10, 80))) for i, c in enumerate("9m 1p E 3s 7p 2m W 8s".split())]
+    readings = hand + pile
+    kept = in_hand(readings, UP)
+    assert [r for r, k in zip(readings, kept) if k] == hand
+
+
+def test_the_model_file_names_its_features_and_what_it_was_fitted_on() -> None:
+    data = json.loads(hand_links.MODEL_PATH.read_text())
+    assert tuple(data["model"]["features"]) == hand_links.FEATURES
+    assert tuple(data["choice"]["features"]) == hand_links.CLUSTER_FEATURES
+    fitted = data["about"]["fitted_on"]
+    assert fitted["rf_chinese_hand_photos"] > 0 and fitted["rf_chinese_folds"] == [0, 1, 2, 3]
+    bad = dict(data["model"], features=["distance"])
+    with pytest.raises(ValueError, match="features"):
+        hand_links.LinkModel.from_json(bad)
+
+
+def test_fitting_learns_links_from_cases() -> None:
+    pytest.importorskip("torch")
+    from fanscan.models.fit_hand_links import LinkCase, choice_examples, fit, fit_choice, link_examples
+
+    rng = np.random.default_rng(0)
+    cases = []
+    for n in range(12):
+        hand = [tile("1m", 31 * i, 300) for i in range(14)]
+        pile = [tile("2p", 40 * (i % 3) + rng.uniform(-5, 5), 220 - 60 * (i // 3), turn=float(rng.uniform(20, 70)))
+                for i in range(6)]
+        other = [tile("3s", 600 + 31 * i, 0) for i in range(5)]  # another player's row, far off
+        cases.append(LinkCase(f"case{n}", hand + pile + other, UP, [True] * 14 + [False] * 11))
+    features, targets, weights = link_examples(cases)
+    assert 0 < targets.sum() < len(targets) and np.isclose(weights.sum(), len(cases))
+    model = fit(features, targets, weights, steps=300)
+    assert ((model.probabilities(features) > 0.5) == (targets > 0.5)).mean() > 0.95
+    choices = choice_examples(cases, model)
+    assert len(choices) == len(cases)  # the other row is a cluster the choice must pass over
+    choice = fit_choice(choices, steps=100)
+    assert all(int(np.argmax(choice.scores(x))) == best for x, best in choices)
