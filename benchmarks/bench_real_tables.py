@@ -149,9 +149,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated source folds to read (default: the held-out fold)")
     args = parser.parse_args(argv)
 
-    from fanscan.datasets.real_table_crops import upright_crops
-    from fanscan.datasets.real_tables import (
-        HELD_OUT_FOLD, in_folds, least_turned, load_table_photos, upright_version)
+    from fanscan.datasets.real_table_crops import photo_as_taken
+    from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, least_turned, load_table_photos
     from fanscan.errors import FanscanError
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision import finder, refine
@@ -174,12 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for number, photo in enumerate(chosen, start=1):
-        version = upright_version(photo)
-        image, truth = (version.image, version.boxes.copy()) if version else (photo.load(), photo.boxes.copy())
-        if upright_crops(photo, judge, version).mirrored:
-            image = np.ascontiguousarray(image[:, ::-1])
-            width = image.shape[1]
-            truth[:, [0, 2]] = width - truth[:, [2, 0]]
+        image, truth = photo_as_taken(photo, judge)
         encoded = cv2.imencode(".png", image)[1].tobytes()
         line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}
         for name, finder_path, refiner_path, classifier in models:

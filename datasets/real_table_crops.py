@@ -87,6 +87,18 @@ def choose_turns(log_probs: np.ndarray, steps: int = EM_STEPS) -> tuple[np.ndarr
     return (log_probs + np.log(prior)).argmax(axis=1), prior
 
 
+def photo_as_taken(photo: TablePhoto, classifier) -> tuple[np.ndarray, np.ndarray]:
+    """The photo as someone took it, as the benchmarks and fits read it: turned back upright
+    where its turn allows and flipped back when the augmentation mirrored it (decided by
+    ``upright_crops``), with its labelled boxes (x0 y0 x1 y1) moved alike."""
+    version = upright_version(photo)
+    image, boxes = (version.image, version.boxes.copy()) if version else (photo.load(), photo.boxes.copy())
+    if upright_crops(photo, classifier, version).mirrored:
+        image = np.ascontiguousarray(image[:, ::-1])
+        boxes[:, [0, 2]] = image.shape[1] - boxes[:, [2, 0]]
+    return image, boxes
+
+
 def upright_crops(photo: TablePhoto, classifier, version: UprightPhoto | None = None) -> UprightCrops:
     """Step 2 and 3 for one photo (turned back upright first where its turn allows; ``version``:
     its ``upright_version`` when the caller has it already)."""

@@ -90,18 +90,14 @@ def _upright(quad: np.ndarray) -> np.ndarray:
 def table_link_cases(folds: list[int], classifier: Any) -> Iterator[LinkCase]:
     """The cases of the rf-chinese hand photos of ``folds`` (upright, unmirrored)."""
     import cv2
-    from fanscan.datasets.real_table_crops import upright_crops
-    from fanscan.datasets.real_tables import in_folds, least_turned, load_table_photos, upright_version
+    from fanscan.datasets.real_table_crops import photo_as_taken
+    from fanscan.datasets.real_tables import in_folds, least_turned, load_table_photos
     from fanscan.models.hand_cases import box_iou
 
     chosen = [p for p in least_turned(in_folds(load_table_photos(), folds))
               if len(p.codes) and p.source.startswith(HAND_SOURCE_PREFIX)]
     for n, photo in enumerate(chosen, start=1):
-        version = upright_version(photo)
-        image, boxes = (version.image, version.boxes.copy()) if version else (photo.load(), photo.boxes.copy())
-        if upright_crops(photo, classifier, version).mirrored:
-            image = np.ascontiguousarray(image[:, ::-1])
-            boxes[:, [0, 2]] = image.shape[1] - boxes[:, [2, 0]]
+        image, boxes = photo_as_taken(photo, classifier)
         got = captured(cv2.imencode(".png", image)[1].tobytes(), classifier)
         if got is not None:
             readings, up = got

@@ -190,16 +190,12 @@ def scene_cases(seeds: Iterable[int], classifier: Any) -> Iterator[HandCase]:
 def table_cases(folds: Iterable[int], classifier: Any, limit: int | None = None) -> Iterator[HandCase]:
     """The cases of the labelled real photos of the source ``folds`` (upright, unmirrored)."""
     import cv2
-    from fanscan.datasets.real_table_crops import upright_crops
-    from fanscan.datasets.real_tables import in_folds, least_turned, load_table_photos, upright_version
+    from fanscan.datasets.real_table_crops import photo_as_taken
+    from fanscan.datasets.real_tables import in_folds, least_turned, load_table_photos
 
     chosen = [p for p in least_turned(in_folds(load_table_photos(), list(folds))) if len(p.codes)][:limit]
     for n, photo in enumerate(chosen, start=1):
-        version = upright_version(photo)
-        image, boxes = (version.image, version.boxes.copy()) if version else (photo.load(), photo.boxes.copy())
-        if upright_crops(photo, classifier, version).mirrored:
-            image = np.ascontiguousarray(image[:, ::-1])
-            boxes[:, [0, 2]] = image.shape[1] - boxes[:, [2, 0]]
+        image, boxes = photo_as_taken(photo, classifier)
         try:
             _, args = capture(cv2.imencode(".png", image)[1].tobytes(), classifier)
         except FanscanError as error:
