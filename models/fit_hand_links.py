@@ -211,17 +211,15 @@ def choice_examples(cases: list[LinkCase], model: hand_links.LinkModel) -> list[
     for case in cases:
         if len(case.readings) < 5:
             continue
-        found = hand_links.links(case.readings, case.up, model)
-        cluster = hand_links.linked_clusters(len(case.readings), found)
-        counts = np.bincount(cluster, minlength=len(case.readings))
-        big = [c for c in sorted(set(cluster.tolist())) if counts[c] > hand_region.STRAY_CLUSTER]
+        made = hand_links.clusters(case.readings, case.up, hand_region.STRAY_CLUSTER, model)
         hand_tiles = np.array([t is True for t in case.in_hand])
-        if len(big) < 2 or not hand_tiles.any():
+        if len(made.candidates) < 2 or not hand_tiles.any():
             continue
-        held = [int((hand_tiles & (cluster == c)).sum()) for c in big]
+        held = [int((hand_tiles & (made.cluster == c)).sum()) for c in made.candidates]
         best = int(np.argmax(held))
         if held[best] * 2 >= hand_tiles.sum():
-            examples.append((hand_links.cluster_features(case.readings, cluster, found, case.up, big), best))
+            examples.append((hand_links.cluster_features(case.readings, made.cluster, made.links, case.up,
+                                                         made.candidates), best))
     return examples
 
 

@@ -2,7 +2,7 @@
 
 1. ``neighbour_pairs``: each tile and its nearest neighbours (at most ``NEIGHBOURS``, none
    further than ``REACH`` tile lengths) are the pairs that may be linked.
-2. ``pair_features``: how the two lie to each other, measured in each one's own frame and
+2. ``features_of_pairs``: how the two lie to each other, measured in each one's own frame and
    averaged: the gap between them along and across its rows, how far out of line they are, the
    turn between them, their sizes, backs, their slant to the hand's frame.
 3. ``LinkModel`` (``models/hand_links.json``, fitted by ``models.fit_hand_links`` on real photos
@@ -13,7 +13,8 @@
    put 181 tiles of discards into the hands of 27 held-out real photos).
 4. ``ChoiceModel`` (the same file): of the clusters that can hold a set, the hand is the one its
    fitted score puts first (``cluster_features``: size, tiles touching in rows, alike turns,
-   lowness in the photo, tile size, confidence, backs; nearer the camera is never worse).
+   lowness in the photo, tile size, confidence, backs; nearer the camera is never worse);
+   ``clusters`` and ``choose`` are the two steps as the reader takes them.
 """
 
 from __future__ import annotations
@@ -26,14 +27,15 @@ from pathlib import Path
 import numpy as np
 from fanscan.scoring.tiles import BACK
 from fanscan.vision.detections import TileReading
+from fanscan.vision.geometry import CLUSTER_REACH
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "hand_links.json"
 NEIGHBOURS = 6
 """A tile's candidate links: its nearest tiles, at most this many (a tile in a row has two
 touching neighbours, a tile of a two-row hand up to three more)."""
-REACH = 3.5
-"""...and none whose centre lies more than this many tile lengths away (``geometry.CLUSTER_REACH``,
-the reach the clusters had before the links were fitted)."""
+REACH = CLUSTER_REACH
+"""...and none whose centre lies more than this many tile lengths away (the reach that makes
+``geometry.clusters``, which linked every such pair before the links were fitted)."""
 
 FEATURES: tuple[str, ...] = (
     "gap_along", "gap_across", "offset_along", "offset_across", "distance", "turn", "size_ratio",
@@ -102,11 +104,13 @@ def neighbour_pairs(readings: list[TileReading], neighbours: int | None = NEIGHB
     return sorted(pairs)
 
 
-def features_of_pairs(readings: list[TileReading], pairs: list[tuple[int, int]], up: np.ndarray) -> np.ndarray:
-    """The ``FEATURES`` of each pair (rows in ``pairs`` order), the same either way round."""
+def features_of_pairs(readings: list[TileReading], pairs: list[tuple[int, int]], up: np.ndarray,
+                      frames: _Frames | None = None) -> np.ndarray:
+    """The ``FEATURES`` of each pair (rows in ``pairs`` order), the same either way round
+    (``frames``: the readings' ``_frames``, when the caller has them)."""
     if not pairs:
         return np.zeros((0, len(FEATURES)))
-    frames = _frames(readings)
+    frames = frames if frames is not None else _frames(readings)
     a, b = np.array(pairs).T
     ab, ba = _one_way(frames, a, b), _one_way(frames, b, a)
     gap_along, gap_across, offset_along, offset_across = ((x + y) / 2 for x, y in zip(ab, ba))
@@ -167,25 +171,33 @@ class LinkModel:
 
 
 @functools.cache
+def _model_file() -> dict:
+    return json.loads(MODEL_PATH.read_text())
+
+
+@functools.cache
 def default_model() -> LinkModel:
-    return LinkModel.from_json(json.loads(MODEL_PATH.read_text())["model"])
+    return LinkModel.from_json(_model_file()["model"])
 
 
 @dataclass(frozen=True)
 class Links:
-    """The candidate pairs of a photo's tiles, their ``FEATURES`` and link probabilities."""
+    """The candidate pairs of a photo's tiles, their ``FEATURES`` and link probabilities, and
+    the tiles' own frames they were measured in."""
 
     pairs: list[tuple[int, int]]
     features: np.ndarray
     probabilities: np.ndarray
+    frames: _Frames
 
 
 def links(readings: list[TileReading], up: np.ndarray, model: LinkModel | None = None) -> Links:
+    frames = _frames(readings)
     pairs = neighbour_pairs(readings) if len(readings) > 1 else []
     if not pairs:
-        return Links([], np.zeros((0, len(FEATURES))), np.zeros(0))
-    features = features_of_pairs(readings, pairs, up)
-    return Links(pairs, features, (model or default_model()).probabilities(features))
+        return Links([], np.zeros((0, len(FEATURES))), np.zeros(0), frames)
+    features = features_of_pairs(readings, pairs, up, frames)
+    return Links(pairs, features, (model or default_model()).probabilities(features), frames)
 
 
 def linked_clusters(count: int, found: Links) -> np.ndarray:
@@ -225,7 +237,7 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
     for (i, j), f in zip(found.pairs, found.features):
         if cluster[i] == cluster[j] and abs(f[gap_column]) < _TOUCHING_GAP and f[across_column] < _TOUCHING_GAP:
             touching[i] = touching[j] = True
-    frames = _frames(readings)
+    frames = found.frames
     heights = frames.centre @ up
     span = max(float(heights.max() - heights.min()), 1e-6)
     areas = frames.width * frames.height
@@ -270,4 +282,31 @@ class ChoiceModel:
 
 @functools.cache
 def default_choice() -> ChoiceModel:
-    return ChoiceModel.from_json(json.loads(MODEL_PATH.read_text())["choice"])
+    return ChoiceModel.from_json(_model_file()["choice"])
+
+
+@dataclass(frozen=True)
+class Clusters:
+    """A photo's tiles in linked clusters: each tile's cluster (the index of its first tile) and
+    that cluster's size, and the clusters of more tiles than asked (those that may be the hand)."""
+
+    links: Links
+    cluster: np.ndarray
+    sizes: np.ndarray
+    candidates: list[int]
+
+
+def clusters(readings: list[TileReading], up: np.ndarray, more_than: int,
+             model: LinkModel | None = None) -> Clusters:
+    found = links(readings, up, model)
+    cluster = linked_clusters(len(readings), found)
+    counts = np.bincount(cluster, minlength=len(readings))
+    return Clusters(found, cluster, counts[cluster],
+                    [c for c in sorted(set(cluster.tolist())) if counts[c] > more_than])
+
+
+def choose(readings: list[TileReading], made: Clusters, up: np.ndarray,
+           choice: ChoiceModel | None = None) -> int:
+    """The candidate cluster the choice scores first (``made.candidates`` must not be empty)."""
+    features = cluster_features(readings, made.cluster, made.links, up, made.candidates)
+    return made.candidates[int(np.argmax((choice or default_choice()).scores(features)))]

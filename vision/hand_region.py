@@ -149,18 +149,10 @@ def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
     largest is the hand; with under five tiles every tile is."""
     if len(readings) < 5:
         return [True] * len(readings)
-    boxes = [r.box for r in readings]
-    found = hand_links.links(readings, up)
-    cluster = hand_links.linked_clusters(len(readings), found)
-    counts = np.bincount(cluster, minlength=len(readings))
-    sizes = counts[cluster]
-    big = [c for c in sorted(set(cluster.tolist())) if counts[c] > STRAY_CLUSTER]
-    centres = np.array([b.mean(axis=0) for b in boxes])
-    if big:
-        features = hand_links.cluster_features(readings, cluster, found, up, big)
-        hand = big[int(np.argmax(hand_links.default_choice().scores(features)))]
-    else:
-        hand = int(cluster[np.argmax(sizes)])
+    made = hand_links.clusters(readings, up, STRAY_CLUSTER)
+    cluster, sizes, big = made.cluster, made.sizes, made.candidates
+    centres = made.links.frames.centre
+    hand = hand_links.choose(readings, made, up) if big else int(cluster[np.argmax(sizes)])
 
     def nearest_big(i: int) -> int | None:
         if not big:
