@@ -1,6 +1,6 @@
 """Fit the hand's link model (``vision.hand_links``) on real table photos and generated hands.
 
-    python -m fanscan.models.fit_hand_links [--folds 0,1,2,3] [--scenes 0-299]
+    python -m fanscan.models.fit_hand_links [--folds 0,1,2,3] [--scenes 0-199]
         [--steps 3000] [--out models/hand_links.json]
 
 1. ``captured``: the reader runs on each photo with ``hand_region.in_hand`` recorded: the tiles
@@ -252,13 +252,22 @@ def fit_choice(examples: list[tuple[np.ndarray, int]], steps: int) -> hand_links
 
 def _seeds(text: str) -> range:
     start, _, end = text.partition("-")
+    if not (start.isdigit() and (end or start).isdigit()):
+        raise argparse.ArgumentTypeError(f"seeds are A-B (e.g. 0-199), not {text!r}")
     return range(int(start), int(end or start) + 1)
+
+
+def _folds(text: str) -> list[int]:
+    folds = [f for f in text.split(",") if f]
+    if not folds or not all(f.isdigit() for f in folds):
+        raise argparse.ArgumentTypeError(f"folds are numbers with commas (e.g. 0,1,2,3), not {text!r}")
+    return [int(f) for f in folds]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--folds", default="0,1,2,3", help="rf-chinese source folds to fit on")
-    parser.add_argument("--scenes", default="0-299", help="generated scene seeds to fit on (A-B)")
+    parser.add_argument("--folds", type=_folds, default="0,1,2,3", help="rf-chinese source folds to fit on")
+    parser.add_argument("--scenes", type=_seeds, default="0-199", help="generated scene seeds to fit on (A-B)")
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--out", type=Path, default=hand_links.MODEL_PATH)
     args = parser.parse_args(argv)
@@ -266,13 +275,13 @@ def main(argv: list[str] | None = None) -> int:
     from fanscan.vision.classifier import default_classifier
 
     classifier = default_classifier()
-    folds = [int(f) for f in args.folds.split(",") if f]
+    folds = args.folds
     cases = list(table_link_cases(folds, classifier))
     real = len(cases)
     if not real:
         print("no rf-chinese hand photos here (../shared/data/rf-chinese)", file=sys.stderr)
         return 1
-    scenes = list(scene_link_cases(_seeds(args.scenes), classifier))
+    scenes = list(scene_link_cases(args.scenes, classifier))
     rng = np.random.default_rng(0)
     features, targets, weights = link_examples(cases + [with_table_clutter(case, rng) for case in scenes])
     model = fit(features, targets, weights, args.steps)
@@ -284,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen_right = sum(int(np.argmax(choice.scores(x))) == best for x, best in choices)
     about = {
         "fitted_on": {"rf_chinese_hand_photos": real, "rf_chinese_folds": folds,
-                      "generated_scenes": f"{args.scenes} ({len(scenes)} read, with table clutter for the links)",
+                      "generated_scenes": f"{args.scenes.start}-{args.scenes.stop - 1} ({len(scenes)} read, with table clutter for the links)",
                       "links": int(targets.sum()), "not_links": int((1 - targets).sum())},
         "pairs_right_on_fit": round(float((predicted == (targets > 0.5)).mean()), 4),
         "hidden": HIDDEN, "steps": args.steps,

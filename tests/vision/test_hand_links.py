@@ -98,3 +98,14 @@ def test_fitting_learns_links_from_cases() -> None:
     assert len(choices) == len(cases)  # the other row is a cluster the choice must pass over
     choice = fit_choice(choices, steps=100)
     assert all(int(np.argmax(choice.scores(x))) == best for x, best in choices)
+
+
+@pytest.mark.parametrize("argv, said", [(["--scenes", "abc"], "seeds are A-B"), (["--folds", "x,1"], "folds are numbers")])
+def test_the_fit_refuses_bad_seeds_and_folds_in_one_line(argv, said, capsys) -> None:
+    from fanscan.models.fit_hand_links import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said in error and "Traceback" not in error
