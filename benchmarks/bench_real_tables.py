@@ -140,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="tile finder to compare (repeatable; default: the shipped one)")
     parser.add_argument("--refiner", type=Path, action="append", default=[],
                         help="box refiner to compare (repeatable; default: the shipped one)")
+    parser.add_argument("--hand-links", type=Path, action="append", default=[],
+                        help="hand link and choice model (models/hand_links.json form) to compare "
+                             "(repeatable; default: the shipped one)")
     parser.add_argument("--limit", type=int, help="only the first N held-out sources")
     parser.add_argument("--annotate", type=Path, help="folder for annotated pictures of failures")
     parser.add_argument("--picture", type=Path, help="confusion matrix PNG of the first model")
@@ -153,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, least_turned, load_table_photos
     from fanscan.errors import FanscanError
     from fanscan.vision.classifier import TileClassifier, default_classifier
-    from fanscan.vision import finder, refine
+    from fanscan.vision import finder, hand_links, refine
     from fanscan.vision.reader import read_photo
 
     photos = load_table_photos()
@@ -167,17 +170,22 @@ def main(argv: list[str] | None = None) -> int:
     classifiers = [(m.name, TileClassifier(m)) for m in args.model] or [("shipped", judge)]
     finders = [(f.name, f) for f in args.finder] or [("shipped", finder.MODEL_PATH)]
     refiners = [(r.name, r) for r in args.refiner] or [("shipped", refine.MODEL_PATH)]
-    models = [(f"{f_name}+{r_name}+{c_name}" if args.refiner else f"{f_name}+{c_name}", f_path, r_path, classifier)
-              for f_name, f_path in finders for r_name, r_path in refiners for c_name, classifier in classifiers]
-    tallies = {name: Tally() for name, _, _, _ in models}
+    links = [(h.name, h) for h in args.hand_links] or [("shipped", hand_links.MODEL_PATH)]
+    models = [("+".join([f_name] + [r_name] * bool(args.refiner) + [c_name] + [h_name] * bool(args.hand_links)),
+               f_path, r_path, h_path, classifier)
+              for f_name, f_path in finders for r_name, r_path in refiners
+              for c_name, classifier in classifiers for h_name, h_path in links]
+    tallies = {name: Tally() for name, _, _, _, _ in models}
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for number, photo in enumerate(chosen, start=1):
         image, truth = photo_as_taken(photo, judge)
         encoded = cv2.imencode(".png", image)[1].tobytes()
         line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}
-        for name, finder_path, refiner_path, classifier in models:
+        for name, finder_path, refiner_path, links_path, classifier in models:
             finder.MODEL_PATH, refine.MODEL_PATH = finder_path, refiner_path
+            if links_path != hand_links.MODEL_PATH:
+                hand_links.use_model_file(links_path)
             tally = tallies[name]
             tally.photos += 1
             tally.labelled += len(truth)

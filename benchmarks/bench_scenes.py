@@ -5,7 +5,9 @@
 A hand is read exactly when the concealed tiles (as a multiset), every meld (type, tiles,
 concealed or not), the winning tile and the flowers all equal the scene's ground truth. Each
 failure is written to the failures folder as an annotated picture with the truth in its name.
-Scene seeds are 0..N-1 (the finder was trained on seeds from 1,000,000 on).
+Scene seeds are 0..N-1 (the finder was trained on seeds from 1,000,000 on). ``--clutter`` lays
+the rest of a table around each hand (walls, discards, other players' melds: ``scene_clutter``);
+the hand must still be read alone.
 """
 
 from __future__ import annotations
@@ -38,11 +40,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="classifier ONNX (default: the shipped one)")
     parser.add_argument("--finder", type=Path, help="tile finder ONNX (default: the shipped one)")
     parser.add_argument("--refiner", type=Path, help="box refiner ONNX (default: the shipped one)")
+    parser.add_argument("--hand-links", type=Path, help="hand link model (default: the shipped one)")
+    parser.add_argument("--clutter", action="store_true",
+                        help="the rest of a table around each hand: walls, discards, other melds")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.scenes import generate_scene
     from fanscan.vision.classifier import TileClassifier, default_classifier
-    from fanscan.vision import finder, refine
+    from fanscan.vision import finder, hand_links, refine
     from fanscan.vision.reader import read_photo
 
     from fanscan.errors import FanscanError
@@ -51,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         finder.MODEL_PATH = args.finder
     if args.refiner:
         refine.MODEL_PATH = args.refiner
+    if args.hand_links:
+        hand_links.use_model_file(args.hand_links)
 
     classifier = TileClassifier(args.model) if args.model else default_classifier()
     args.failures.mkdir(parents=True, exist_ok=True)
@@ -60,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parts_right: Counter[str] = Counter()
     seconds = 0.0
     for n, seed in enumerate(range(args.first, args.first + args.scenes)):
-        scene = generate_scene(seed)
+        scene = generate_scene(seed, clutter=args.clutter)
         start = time.perf_counter()
         try:
             reading = read_photo(scene.jpeg, classifier=classifier)
@@ -92,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{n + 1}/{args.scenes}: {exact} exact", file=sys.stderr, flush=True)
     result = {
         "scenes": args.scenes,
+        "clutter": args.clutter,
         "exact": exact,
         "exact_rate": round(exact / args.scenes, 4),
         "tile_recall": round(tiles_right / max(tiles_total, 1), 4),

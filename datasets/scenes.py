@@ -15,11 +15,13 @@ in the face's own top-left, top-right, bottom-right, bottom-left order) and grou
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 from fanscan.datasets import tile_art
+from fanscan.datasets.scene_clutter import HandExtent, lay_clutter
 from fanscan.datasets.textures import TABLE_KINDS, table_texture
 from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
 from fanscan.errors import FanscanError
@@ -36,6 +38,9 @@ SCENE_STYLES: tuple[str, ...] = (
 )
 """Art styles that look like a physical tile's face: the font styles draw an outline frame that real
 tiles do not have, and cangjie6 is drawn oblique, so they are left out."""
+
+NOT_THE_HANDS = -1
+"""The group of a scene tile that is not the hand's: a wall, a discard, another player's meld."""
 
 _SUITS = ("m", "p", "s")
 _HONOURS = ("E", "S", "W", "N", "C", "F", "P")
@@ -192,7 +197,9 @@ class _Placed:
     y: float
     sideways: bool
     rotation: int  # +1: face top points left (+90 deg), -1: right
-    group: int
+    group: int  # the hand's group, or NOT_THE_HANDS for the table's other tiles
+    z: float = 0.0  # the bottom's height: a wall's upper layer lies on the lower
+    angle: float = 0.0  # turn on the table (radians, counter-clockwise), the clutter's only
 
 
 def _lay_row(
@@ -252,6 +259,33 @@ def _layout(rng: np.random.Generator, groups: list[SceneGroup]) -> list[_Placed]
     ]
 
 
+def _clutter_around(rng: np.random.Generator, placed: list[_Placed], groups: list[SceneGroup]) -> list[_Placed]:
+    """The table's other tiles (``scene_clutter.lay_clutter``) around the laid-out hand."""
+    halves = [((TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)) for p in placed]
+    extent = HandExtent(
+        left=min(p.x - w / 2 for p, (w, _) in zip(placed, halves)),
+        right=max(p.x + w / 2 for p, (w, _) in zip(placed, halves)),
+        near=min(p.y - h / 2 for p, (_, h) in zip(placed, halves)),
+        far=max(p.y + h / 2 for p, (_, h) in zip(placed, halves)),
+        tile_w=TILE_W, tile_h=TILE_H, tile_t=TILE_T,
+    )
+    used = Counter(code for group in groups for code in group.codes)
+    return [
+        _Placed(t.code, t.x, t.y, False, 1, NOT_THE_HANDS, t.z, t.angle)
+        for t in lay_clutter(rng, extent, used)
+    ]
+
+
+def _shows(p: _Placed, quad: np.ndarray, placed: list[_Placed], size: tuple[int, int]) -> bool:
+    """Whether a clutter tile's face is in the photo: wholly inside it, and not a wall's lower
+    tile under an upper one."""
+    inside = bool((quad >= 0).all() and (quad[:, 0] < size[0]).all() and (quad[:, 1] < size[1]).all())
+    covered = p.z == 0 and any(
+        q.z > 0 and np.hypot(q.x - p.x, q.y - p.y) < TILE_W / 2 for q in placed if q.group == NOT_THE_HANDS
+    )
+    return inside and not covered
+
+
 # --- camera and rendering ---------------------------------------------------------------------
 
 
@@ -276,8 +310,10 @@ class _Camera:
 
 
 def _make_camera(
-    rng: np.random.Generator, placed: list[_Placed], size: tuple[int, int]
+    rng: np.random.Generator, placed: list[_Placed], size: tuple[int, int], hand_low: bool = False
 ) -> _Camera:
+    """A camera framing the ``placed`` tiles; ``hand_low`` puts them in the lower part of the
+    photo, as a player photographs their hand with the table beyond it."""
     xs = np.array([p.x for p in placed])
     ys = np.array([p.y for p in placed])
     centre = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2, 0.0])
@@ -302,16 +338,24 @@ def _make_camera(
     fill = rng.uniform(0.55, 0.95)
     scale = fill * min(width / (hi - lo)[0], height / (hi - lo)[1])
     free = np.array([width, height]) - (hi - lo) * scale
-    offset = -lo * scale + free * rng.uniform(0.2, 0.8, 2)
+    share = rng.uniform(0.2, 0.8, 2)
+    if hand_low:  # the same draw, moved down: the hand nearest the camera, the table above it
+        share[1] = 0.5 + (share[1] - 0.2) * 0.75
+    offset = -lo * scale + free * share
     return _Camera(rotation, position, 1000.0, roll, scale, offset)
 
 
 def _box_corners(p: _Placed) -> np.ndarray:
-    """8 corners: footprint (z=0) then top (z=T), each counter-clockwise from front-left."""
+    """8 corners: footprint (z) then top (z+T), each counter-clockwise from the tile's own
+    front-left."""
     w, h = (TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)
-    xy = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) + [p.x, p.y]
-    bottom = np.column_stack([xy, np.zeros(4)])
-    top = np.column_stack([xy, np.full(4, TILE_T)])
+    xy = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    if p.angle:
+        c, s = np.cos(p.angle), np.sin(p.angle)
+        xy = xy @ np.array([[c, s], [-s, c]])
+    xy = xy + [p.x, p.y]
+    bottom = np.column_stack([xy, np.full(4, p.z)])
+    top = np.column_stack([xy, np.full(4, p.z + TILE_T)])
     return np.vstack([bottom, top])
 
 
@@ -378,9 +422,14 @@ def _render(
     faces: dict[str, np.ndarray],
     size: tuple[int, int],
     table_kind: str,
+    clutter_rng: np.random.Generator | None = None,
 ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The photo and each tile's face quad. The camera frames the hand's tiles; the table's other
+    tiles (group NOT_THE_HANDS) take their draws from ``clutter_rng``, so that a seed shows the
+    same hand, camera and light with or without them."""
     width, height = size
-    camera = _make_camera(rng, placed, size)
+    hand = [p for p in placed if p.group != NOT_THE_HANDS]
+    camera = _make_camera(rng, hand, size, hand_low=clutter_rng is not None)
     canvas = table_texture(table_kind, rng, height, width).astype(np.float32)
     ivory = np.float32([rng.uniform(200, 235), rng.uniform(225, 245), rng.uniform(232, 250)])
     back_colour = np.float32(tile_art.BACK_COLOURS[str(rng.choice(list(tile_art.BACK_COLOURS)))])
@@ -406,8 +455,9 @@ def _render(
     draw_order = sorted(range(len(placed)), key=lambda i: -camera.depth(np.array([placed[i].x, placed[i].y, 0])))
     draws: dict[int, tuple[float, float]] = {}
     for index in draw_order:
-        margin_share = 0.0 if placed[index].code == "back" else rng.uniform(0.02, 0.08)
-        draws[index] = (margin_share, rng.uniform(0.95, 1.05))
+        r = clutter_rng if placed[index].group == NOT_THE_HANDS and clutter_rng is not None else rng
+        margin_share = 0.0 if placed[index].code == "back" else r.uniform(0.02, 0.08)
+        draws[index] = (margin_share, r.uniform(0.95, 1.05))
 
     quads: dict[int, np.ndarray] = {}
     for index in _painting_order(camera, placed):
@@ -468,10 +518,16 @@ def generate_scene(
     size: tuple[int, int] | None = None,
     style: str | None = None,
     groups: list[SceneGroup] | None = None,
+    clutter: bool = False,
 ) -> Scene:
     """The scene for ``seed``: a rendered hand (default 1600x1200 or 1200x1600) and its truth.
 
     ``groups`` lays out a given hand (in ``random_groups``' form) instead of a random one.
+    ``clutter`` lays the rest of a table around it (``scene_clutter``: walls, discards, other
+    players' melds) and frames the hand low in the photo: the same hand, camera and light as
+    without, on a busier table. The truth's ``tiles`` then hold the clutter's tiles that show
+    (group ``NOT_THE_HANDS``; not a wall's lower tiles, whose faces the upper ones cover, nor
+    tiles the photo's edge cuts), and ``hand`` is still the hand alone.
     """
     rng = np.random.default_rng(seed)
     styles = [s for s in SCENE_STYLES if s in tile_art.available_styles()]
@@ -489,12 +545,17 @@ def generate_scene(
     if size is None:
         size = (1600, 1200) if rng.random() < 0.85 else (1200, 1600)
     table = str(rng.choice(TABLE_KINDS))
-    image, quads = _render(rng, placed, faces, size, table)
+    clutter_rng = np.random.default_rng([seed, 1]) if clutter else None
+    if clutter_rng is not None:
+        placed += _clutter_around(clutter_rng, placed, groups)
+    image, quads = _render(rng, placed, faces, size, table, clutter_rng)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
     tiles = tuple(
-        SceneTile(p.code, q.astype(np.float32), p.group, p.sideways) for p, q in zip(placed, quads)
+        SceneTile(p.code, q.astype(np.float32), p.group, p.sideways)
+        for p, q in zip(placed, quads)
+        if p.group != NOT_THE_HANDS or _shows(p, q, placed, size)
     )
     return Scene(decoded, encoded.tobytes(), hand_of(groups), tiles, tuple(groups), style, table)

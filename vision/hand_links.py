@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from fanscan.scoring.tiles import BACK
+from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision.detections import TileReading
 from fanscan.vision.geometry import CLUSTER_REACH
 
@@ -36,6 +36,10 @@ touching neighbours, a tile of a two-row hand up to three more)."""
 REACH = CLUSTER_REACH
 """...and none whose centre lies more than this many tile lengths away (the reach that makes
 ``geometry.clusters``, which linked every such pair before the links were fitted)."""
+
+MOST_HAND_TILES = 22
+"""The most tiles one hand shows, flowers aside: five kongs and a pair, in the rules of 16-tile
+hands (a 13-tile hand shows at most 18)."""
 
 FEATURES: tuple[str, ...] = (
     "gap_along", "gap_across", "offset_along", "offset_across", "distance", "turn", "size_ratio",
@@ -180,6 +184,14 @@ def default_model() -> LinkModel:
     return LinkModel.from_json(_model_file()["model"])
 
 
+def use_model_file(path: Path) -> None:
+    """Read the links and the choice from ``path`` from now on (benchmarks comparing fits)."""
+    global MODEL_PATH
+    MODEL_PATH = Path(path)
+    for cached in (_model_file, default_model, default_choice):
+        cached.cache_clear()
+
+
 @dataclass(frozen=True)
 class Links:
     """The candidate pairs of a photo's tiles, their ``FEATURES`` and link probabilities, and
@@ -200,10 +212,14 @@ def links(readings: list[TileReading], up: np.ndarray, model: LinkModel | None =
     return Links(pairs, features, (model or default_model()).probabilities(features), frames)
 
 
-def linked_clusters(count: int, found: Links) -> np.ndarray:
+def linked_clusters(readings: list[TileReading], found: Links) -> np.ndarray:
     """Each tile's cluster (the index of its cluster's first tile): tiles joined by links
-    likelier than not."""
+    likelier than not, the likeliest first, but for a link that would make a cluster of more
+    tiles than any hand holds (``MOST_HAND_TILES``, flowers aside): a wall or a pile of discards
+    then stays apart from the hand's rows, whose tiles are linked surer among themselves."""
+    count = len(readings)
     parent = list(range(count))
+    tiles = [0 if r.code in FLOWER_CODES else 1 for r in readings]
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -211,15 +227,20 @@ def linked_clusters(count: int, found: Links) -> np.ndarray:
             i = parent[i]
         return i
 
-    for (i, j), p in zip(found.pairs, found.probabilities):
-        if p > 0.5:
-            a, b = sorted((root(i), root(j)))
+    for k in np.argsort(-found.probabilities, kind="stable"):
+        (i, j), p = found.pairs[k], found.probabilities[k]
+        if p <= 0.5:
+            break
+        a, b = sorted((root(i), root(j)))
+        if a != b and tiles[a] + tiles[b] <= MOST_HAND_TILES:
             parent[b] = a
+            tiles[a] += tiles[b]
     return np.array([root(i) for i in range(count)])
 
 
 CLUSTER_FEATURES: tuple[str, ...] = (
-    "tiles", "tiles_squared", "touching", "alignment", "lowness", "tile_size", "confidence", "backs",
+    "tiles", "tiles_squared", "touching", "longest_row", "alignment", "lowness", "tile_size", "confidence",
+    "backs",
 )
 _TOUCHING_GAP = 0.5
 """Two tiles touch in a row when the free gap between them along it is under half a tile and
@@ -229,14 +250,25 @@ their centres lie within half a tile of one line (a feature of the choice, whose
 def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Links,
                      up: np.ndarray, candidates: list[int]) -> np.ndarray:
     """The ``CLUSTER_FEATURES`` of each candidate cluster: its size, the share of its tiles that
-    touch a neighbour in a row, how alike its tiles are turned, how far above the lowest cluster
+    touch a neighbour in a row, its longest run of touching tiles (a hand's concealed row is
+    longer than a row of discards), how alike its tiles are turned, how far above the lowest cluster
     it lies in the photo (0 for the lowest), its tiles' size against the largest
     cluster's (nearer the camera, larger), its mean confidence and share of backs."""
     gap_column, across_column = FEATURES.index("gap_along"), FEATURES.index("offset_across")
     touching = np.zeros(len(readings), bool)
+    row_of = list(range(len(readings)))  # union-find over touching pairs: the rows' runs
+
+    def run(i: int) -> int:
+        while row_of[i] != i:
+            row_of[i] = row_of[row_of[i]]
+            i = row_of[i]
+        return i
+
     for (i, j), f in zip(found.pairs, found.features):
         if cluster[i] == cluster[j] and abs(f[gap_column]) < _TOUCHING_GAP and f[across_column] < _TOUCHING_GAP:
             touching[i] = touching[j] = True
+            row_of[run(j)] = run(i)
+    run_length = np.bincount([run(i) for i in range(len(readings))], minlength=len(readings))
     frames = found.frames
     heights = frames.centre @ up
     span = max(float(heights.max() - heights.min()), 1e-6)
@@ -253,7 +285,8 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
         m = members[c]
         tiles = min(len(m), 40) / 14
         rows.append([
-            tiles, tiles ** 2, float(touching[m].mean()), float(abs(np.exp(4j * angles[m]).mean())),
+            tiles, tiles ** 2, float(touching[m].mean()), float(run_length[m].max()) / 14,
+            float(abs(np.exp(4j * angles[m]).mean())),
             (lows[c] - lowest) / span, float(np.log(sizes[c] / largest)),
             float(confidence[m].mean()), float(backs[m].mean()),
         ])
@@ -299,7 +332,7 @@ class Clusters:
 def clusters(readings: list[TileReading], up: np.ndarray, more_than: int,
              model: LinkModel | None = None) -> Clusters:
     found = links(readings, up, model)
-    cluster = linked_clusters(len(readings), found)
+    cluster = linked_clusters(readings, found)
     counts = np.bincount(cluster, minlength=len(readings))
     return Clusters(found, cluster, counts[cluster],
                     [c for c in sorted(set(cluster.tolist())) if counts[c] > more_than])

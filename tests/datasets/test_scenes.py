@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 from fanscan.datasets import tile_art
-from fanscan.datasets.scenes import SCENE_STYLES, generate_scene, hand_of, random_groups
+from fanscan.datasets.scenes import NOT_THE_HANDS, SCENE_STYLES, generate_scene, hand_of, random_groups
+from fanscan.scoring.tiles import TILE_CODES
 
 pytestmark = pytest.mark.skipif(
     not set(SCENE_STYLES) & set(tile_art.available_styles()), reason="no tile art installed"
@@ -84,3 +85,60 @@ def test_scenes_no_tile_paints_over_a_nearer_tiles_face(seed: int, monkeypatch: 
         cv2.fillConvexPoly(mask, middle.astype(np.int32), 1)
         inside = grey[mask > 0]
         assert np.percentile(inside, 2) > 0.75 * np.median(inside), (seed, tile.code, tile.quad.tolist())
+
+
+@pytest.mark.parametrize("seed", [1, 6, 8])
+def test_scenes_clutter_is_the_same_hand_on_a_busier_table(seed: int) -> None:
+    plain = generate_scene(seed, size=(960, 720))
+    busy = generate_scene(seed, size=(960, 720), clutter=True)
+    assert busy.hand == plain.hand and busy.groups == plain.groups
+    hand = [t for t in busy.tiles if t.group != NOT_THE_HANDS]
+    assert [t.code for t in hand] == [t.code for t in plain.tiles]
+    # The same camera, only framed lower: every hand tile moves by one and the same shift, down.
+    shifts = np.array([b.quad - a.quad for a, b in zip(plain.tiles, hand)]).reshape(-1, 2)
+    assert np.ptp(shifts, axis=0).max() < 1e-3
+    assert shifts[0, 1] >= 0
+    table = [t for t in busy.tiles if t.group == NOT_THE_HANDS]
+    assert table, "no wall, discard or meld drawn"
+    h, w = busy.image.shape[:2]
+    for tile in table:
+        assert (tile.quad >= 0).all() and (tile.quad[:, 0] < w).all() and (tile.quad[:, 1] < h).all()
+        for mine in hand:  # never on a hand tile
+            area, _ = cv2.intersectConvexConvex(tile.quad.astype(np.float32), mine.quad.astype(np.float32))
+            assert area < 1.0
+
+
+def test_scenes_clutter_draws_walls_and_discards_of_the_tiles_left() -> None:
+    backs = faces = 0
+    for seed in range(12):
+        scene = generate_scene(seed, size=(640, 480), clutter=True)
+        table = [t for t in scene.tiles if t.group == NOT_THE_HANDS]
+        backs += sum(t.code == "back" for t in table)
+        faces += sum(t.code != "back" for t in table)
+        hand = scene.hand
+        used = Counter(hand["concealed"]) + Counter(t for m in hand["melds"] for t in m["tiles"])
+        shown = used + Counter(t.code for t in table if t.code != "back")
+        assert max(shown.values()) <= 4, seed  # no fifth tile of a face on the table
+        assert not any(t.code in TILE_CODES[34:] for t in table)  # flowers are never discarded
+    assert backs > 20 and faces > 20
+
+
+def test_scenes_clutter_lays_nothing_on_the_hand_or_on_itself() -> None:
+    from fanscan.datasets.scene_clutter import HandExtent, lay_clutter
+
+    extent = HandExtent(left=0.0, right=14 * 26.0, near=0.0, far=35.0, tile_w=26.0, tile_h=35.0, tile_t=18.0)
+    for seed in range(30):
+        tiles = lay_clutter(np.random.default_rng(seed), extent, Counter())
+        ground = [t for t in tiles if t.z == 0]
+        for t in ground:  # every corner clear of the hand by a third of a tile's height at least
+            c, s = np.cos(t.angle), np.sin(t.angle)
+            corners = np.array([[-13, -17.5], [13, -17.5], [13, 17.5], [-13, 17.5]]) @ [[c, s], [-s, c]] + [t.x, t.y]
+            gaps = np.maximum(np.maximum(extent.left - corners, corners - extent.right)[:, 0],
+                              np.maximum(extent.near - corners, corners - extent.far)[:, 1])
+            assert gaps.min() > 35.0 * 0.34, seed
+        for i, a in enumerate(ground):
+            for b in ground[i + 1:]:
+                assert np.hypot(a.x - b.x, a.y - b.y) > 25.0, seed
+        for t in tiles:  # an upper tile lies on a lower one
+            if t.z > 0:
+                assert any(np.hypot(t.x - b.x, t.y - b.y) < 3 for b in ground)

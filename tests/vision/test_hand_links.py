@@ -55,6 +55,22 @@ def test_the_shipped_model_links_a_row_and_its_melds_but_not_loose_discards_besi
     assert [r for r, k in zip(readings, kept) if k] == hand + meld
 
 
+def test_no_cluster_grows_past_the_most_tiles_a_hand_shows_the_weakest_links_left_out() -> None:
+    # A row of 30 tiles linked surely but for one weaker seam (a wall butting a hand's end):
+    # one cluster would hold more tiles than any hand, so the weakest link is the one left out.
+    row = [tile("back" if i >= 14 else "1m", 31 * i, 0) for i in range(30)]
+    pairs = [(i, i + 1) for i in range(29)]
+    probabilities = np.array([0.7 if i == 13 else 0.95 for i in range(29)])
+    found = hand_links.Links(pairs, np.zeros((29, len(hand_links.FEATURES))), probabilities,
+                             hand_links._frames(row))
+    cluster = hand_links.linked_clusters(row, found)
+    assert cluster.tolist() == [0] * 14 + [14] * 16
+    # Under the bound nothing is cut; flowers are not counted towards it.
+    short = row[:22] + [tile("1f", 31 * i, 0) for i in range(22, 30)]
+    assert set(hand_links.linked_clusters(short, found).tolist()) == {0}
+    assert hand_links.MOST_HAND_TILES == 5 * 4 + 2  # five kongs and a pair
+
+
 def test_the_fitted_choice_prefers_rows_of_touching_tiles_to_a_lower_loose_pile() -> None:
     # The discards lie lower in the photo than the hand (a photo taken across the table's
     # corner): the old rule, the lowest cluster, took the pile.
@@ -100,7 +116,24 @@ def test_fitting_learns_links_from_cases() -> None:
     assert all(int(np.argmax(choice.scores(x))) == best for x, best in choices)
 
 
-@pytest.mark.parametrize("argv, said", [(["--scenes", "abc"], "seeds are A-B"), (["--folds", "x,1"], "folds are numbers")])
+def test_the_generated_photos_weigh_their_share_of_the_fit() -> None:
+    from fanscan.models.fit_hand_links import LinkCase, weighed_examples
+
+    def case(n: int) -> LinkCase:
+        hand = [tile("1m", 31 * i, 300) for i in range(6)]
+        other = [tile("2p", 31 * i, 200, turn=40.0) for i in range(3)]
+        return LinkCase(f"case{n}", hand + other, UP, [True] * 6 + [False] * 3)
+
+    real, scenes = [case(n) for n in range(3)], [case(n) for n in range(12)]
+    for share in (0.5, 0.25):
+        _, targets, weights = weighed_examples(real, scenes, share)
+        per_photo = len(targets) // 15
+        real_weight, scene_weight = weights[: 3 * per_photo].sum(), weights[3 * per_photo:].sum()
+        assert np.isclose(real_weight, 3) and np.isclose(scene_weight / (real_weight + scene_weight), share)
+
+
+@pytest.mark.parametrize("argv, said", [(["--scenes", "abc"], "seeds are A-B"), (["--folds", "x,1"], "folds are numbers"),
+                                        (["--scene-share", "1.5"], "the share is a number")])
 def test_the_fit_refuses_bad_seeds_and_folds_in_one_line(argv, said, capsys) -> None:
     from fanscan.models.fit_hand_links import main
 
@@ -109,3 +142,18 @@ def test_the_fit_refuses_bad_seeds_and_folds_in_one_line(argv, said, capsys) -> 
     assert stopped.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert said in error and "Traceback" not in error
+
+
+def test_another_model_file_is_read_from_then_on(tmp_path) -> None:
+    shipped = hand_links.MODEL_PATH
+    data = json.loads(shipped.read_text())
+    data["choice"]["weights"] = [0.0] * len(hand_links.CLUSTER_FEATURES)
+    other = tmp_path / "links.json"
+    other.write_text(json.dumps(data))
+    try:
+        assert hand_links.default_choice().weights.any()
+        hand_links.use_model_file(other)
+        assert not hand_links.default_choice().weights.any()
+    finally:
+        hand_links.use_model_file(shipped)
+    assert hand_links.default_choice().weights.any()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from fanscan.datasets import tile_art
 from fanscan.datasets.scene_crops import quad_iou
-from fanscan.datasets.scenes import generate_scene
+from fanscan.datasets.scenes import SCENE_STYLES, generate_scene
 from fanscan.vision.reader import read_photo
 from PIL import Image
 
@@ -413,3 +413,19 @@ def test_the_hand_is_the_rows_nearest_the_camera_and_other_tiles_stay_apart() ->
     readings = faces + discards + hand + melds
     turned = in_hand(readings, np.array([0.0, 1.0]))
     assert [r for r, k in zip(readings, turned) if k] == faces
+
+
+@pytest.mark.skipif(not set(SCENE_STYLES) <= set(tile_art.available_styles()), reason="scene art not installed")
+@pytest.mark.parametrize("seed", [30001, 30003, 30006])
+def test_reader_reads_the_hand_alone_on_a_table_with_walls_and_discards(seed: int) -> None:
+    from fanscan.datasets.scenes import NOT_THE_HANDS
+    from fanscan.models.hand_cases import hand_key
+    from fanscan.vision.numeric import quad_iou
+
+    scene = generate_scene(seed, size=(1280, 960), clutter=True)
+    reading = read_photo(scene.jpeg)
+    assert hand_key(reading.hand.to_json()) == hand_key(scene.hand)
+    table = [t.quad for t in scene.tiles if t.group == NOT_THE_HANDS]
+    on_table = [t for t in reading.tiles if any(quad_iou(np.float32(t.box), quad) > 0.3 for quad in table)]
+    assert len(on_table) >= 5  # the walls' and discards' tiles are found...
+    assert not any(t.in_hand for t in on_table)  # ...and kept out of the hand
