@@ -8,7 +8,7 @@
 3. ``LinkModel`` (``models/hand_links.json``, fitted by ``models.fit_hand_links`` on real photos
    whose labels are the player's hand and on generated hands) gives each pair the probability
    that both tiles are one hand's; ``linked_clusters`` joins the tiles of every likelier-than-not
-   link. A hand's rows and the melds laid beside them stay one cluster; a pile of discards a
+   link, the likeliest first, into clusters of no more tiles than a hand shows. A hand's rows and the melds laid beside them stay one cluster; a pile of discards a
    tile's length away, a wall, a rack's edge do not join it (a fixed reach of 3.5 tile lengths had
    put 181 tiles of discards into the hands of 27 held-out real photos).
 4. ``ChoiceModel`` (the same file): of the clusters that can hold a set, the hand is the one its
@@ -212,30 +212,42 @@ def links(readings: list[TileReading], up: np.ndarray, model: LinkModel | None =
     return Links(pairs, features, (model or default_model()).probabilities(features), frames)
 
 
+class _Groups:
+    """Tiles joined into groups (union-find), each group weighing the sum of its tiles' weights;
+    a group is named by its first tile's index."""
+
+    def __init__(self, weights: list[int]) -> None:
+        self.parent = list(range(len(weights)))
+        self.weight = list(weights)
+
+    def root(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def join(self, i: int, j: int, most: float = np.inf) -> None:
+        """Join the groups of tiles i and j, unless that would weigh more than ``most``."""
+        a, b = sorted((self.root(i), self.root(j)))
+        if a != b and self.weight[a] + self.weight[b] <= most:
+            self.parent[b] = a
+            self.weight[a] += self.weight[b]
+
+    def roots(self) -> np.ndarray:
+        return np.array([self.root(i) for i in range(len(self.parent))], int)
+
+
 def linked_clusters(readings: list[TileReading], found: Links) -> np.ndarray:
     """Each tile's cluster (the index of its cluster's first tile): tiles joined by links
     likelier than not, the likeliest first, but for a link that would make a cluster of more
     tiles than any hand holds (``MOST_HAND_TILES``, flowers aside): a wall or a pile of discards
     then stays apart from the hand's rows, whose tiles are linked surer among themselves."""
-    count = len(readings)
-    parent = list(range(count))
-    tiles = [0 if r.code in FLOWER_CODES else 1 for r in readings]
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    groups = _Groups([0 if r.code in FLOWER_CODES else 1 for r in readings])
     for k in np.argsort(-found.probabilities, kind="stable"):
-        (i, j), p = found.pairs[k], found.probabilities[k]
-        if p <= 0.5:
+        if found.probabilities[k] <= 0.5:
             break
-        a, b = sorted((root(i), root(j)))
-        if a != b and tiles[a] + tiles[b] <= MOST_HAND_TILES:
-            parent[b] = a
-            tiles[a] += tiles[b]
-    return np.array([root(i) for i in range(count)])
+        groups.join(*found.pairs[k], most=MOST_HAND_TILES)
+    return groups.roots()
 
 
 CLUSTER_FEATURES: tuple[str, ...] = (
@@ -256,19 +268,13 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
     cluster's (nearer the camera, larger), its mean confidence and share of backs."""
     gap_column, across_column = FEATURES.index("gap_along"), FEATURES.index("offset_across")
     touching = np.zeros(len(readings), bool)
-    row_of = list(range(len(readings)))  # union-find over touching pairs: the rows' runs
-
-    def run(i: int) -> int:
-        while row_of[i] != i:
-            row_of[i] = row_of[row_of[i]]
-            i = row_of[i]
-        return i
-
+    runs = _Groups([1] * len(readings))  # the runs of touching tiles along the rows
     for (i, j), f in zip(found.pairs, found.features):
         if cluster[i] == cluster[j] and abs(f[gap_column]) < _TOUCHING_GAP and f[across_column] < _TOUCHING_GAP:
             touching[i] = touching[j] = True
-            row_of[run(j)] = run(i)
-    run_length = np.bincount([run(i) for i in range(len(readings))], minlength=len(readings))
+            runs.join(i, j)
+    run_of = runs.roots()
+    run_length = np.bincount(run_of, minlength=len(readings))[run_of]  # each tile's run's length
     frames = found.frames
     heights = frames.centre @ up
     span = max(float(heights.max() - heights.min()), 1e-6)
