@@ -132,6 +132,15 @@ def reader_boxes(reading) -> tuple[np.ndarray, list[str]]:
     return np.array(boxes, np.float32).reshape(-1, 4), [t.code for t in reading.tiles]
 
 
+def _links_file(text: str) -> Path:
+    from fanscan.vision.hand_links import check_model_file
+
+    try:
+        return check_model_file(Path(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", type=Path, action="append", default=[],
@@ -140,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="tile finder to compare (repeatable; default: the shipped one)")
     parser.add_argument("--refiner", type=Path, action="append", default=[],
                         help="box refiner to compare (repeatable; default: the shipped one)")
-    parser.add_argument("--hand-links", type=Path, action="append", default=[],
+    parser.add_argument("--hand-links", type=_links_file, action="append", default=[],
                         help="hand link and choice model (models/hand_links.json form) to compare "
                              "(repeatable; default: the shipped one)")
     parser.add_argument("--limit", type=int, help="only the first N held-out sources")

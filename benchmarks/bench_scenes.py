@@ -32,6 +32,15 @@ def _what_differs(got: dict, want: dict) -> str:
     return "-".join(parts) or "none"
 
 
+def _links_file(text: str) -> Path:
+    from fanscan.vision.hand_links import check_model_file
+
+    try:
+        return check_model_file(Path(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=500)
@@ -40,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="classifier ONNX (default: the shipped one)")
     parser.add_argument("--finder", type=Path, help="tile finder ONNX (default: the shipped one)")
     parser.add_argument("--refiner", type=Path, help="box refiner ONNX (default: the shipped one)")
-    parser.add_argument("--hand-links", type=Path, help="hand link model (default: the shipped one)")
+    parser.add_argument("--hand-links", type=_links_file, help="hand link model (default: the shipped one)")
     parser.add_argument("--clutter", action="store_true",
                         help="the rest of a table around each hand: walls, discards, other melds")
     args = parser.parse_args(argv)

@@ -91,6 +91,8 @@ class _Table:
         shapes = [_footprint(t, self.extent, margin=-0.2) for t in tiles if t.z == 0]
         if any(_overlaps(a, b) for a in shapes for b in [self._hand(clearance), *self.taken]):
             return []
+        if any(_overlaps(a, b) for k, a in enumerate(shapes) for b in shapes[k + 1:]):
+            return []
         self.taken += [_footprint(t, self.extent) for t in tiles if t.z == 0]
         return tiles
 
@@ -103,13 +105,16 @@ def _turned(points: np.ndarray, angle: float, about: np.ndarray) -> np.ndarray:
 def _row(start: np.ndarray, angle: float, codes: list[str], extent: HandExtent, rng: np.random.Generator,
          gap: tuple[float, float], jitter: float, z: float = 0.0) -> list[ClutterTile]:
     """Tiles side by side from ``start`` along the direction ``angle`` (each upright in that
-    frame), with gaps drawn from ``gap`` (mm) and a turn jitter of ``jitter`` radians."""
+    frame), with free gaps drawn from ``gap`` (mm) and a turn jitter of ``jitter`` radians (a
+    turned tile takes more of the row, so that neighbours never cut into each other)."""
     along = np.array([np.cos(angle), np.sin(angle)])
     out, at = [], 0.0
     for code in codes:
-        centre = start + along * (at + extent.tile_w / 2)
-        out.append(ClutterTile(code, float(centre[0]), float(centre[1]), z, angle + rng.normal(0, jitter)))
-        at += extent.tile_w + rng.uniform(*gap)
+        turn = rng.normal(0, jitter)
+        half = (extent.tile_w * abs(np.cos(turn)) + extent.tile_h * abs(np.sin(turn))) / 2
+        centre = start + along * (at + half)
+        out.append(ClutterTile(code, float(centre[0]), float(centre[1]), z, angle + turn))
+        at += 2 * half + rng.uniform(*gap)
     return out
 
 

@@ -261,12 +261,12 @@ def _layout(rng: np.random.Generator, groups: list[SceneGroup]) -> list[_Placed]
 
 def _clutter_around(rng: np.random.Generator, placed: list[_Placed], groups: list[SceneGroup]) -> list[_Placed]:
     """The table's other tiles (``scene_clutter.lay_clutter``) around the laid-out hand."""
-    halves = [((TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)) for p in placed]
+    sizes = [((TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)) for p in placed]
     extent = HandExtent(
-        left=min(p.x - w / 2 for p, (w, _) in zip(placed, halves)),
-        right=max(p.x + w / 2 for p, (w, _) in zip(placed, halves)),
-        near=min(p.y - h / 2 for p, (_, h) in zip(placed, halves)),
-        far=max(p.y + h / 2 for p, (_, h) in zip(placed, halves)),
+        left=min(p.x - w / 2 for p, (w, _) in zip(placed, sizes)),
+        right=max(p.x + w / 2 for p, (w, _) in zip(placed, sizes)),
+        near=min(p.y - h / 2 for p, (_, h) in zip(placed, sizes)),
+        far=max(p.y + h / 2 for p, (_, h) in zip(placed, sizes)),
         tile_w=TILE_W, tile_h=TILE_H, tile_t=TILE_T,
     )
     used = Counter(code for group in groups for code in group.codes)
@@ -411,7 +411,7 @@ def _painting_order(camera: _Camera, placed: list[_Placed]) -> list[int]:
     right of the camera draw its side wall across its left neighbour's face, which no real
     tile can do. Distance from the camera orders the tiles of a row as well.
     """
-    centres = np.array([[p.x, p.y, TILE_T / 2] for p in placed])
+    centres = np.array([[p.x, p.y, p.z + TILE_T / 2] for p in placed])
     distance = np.linalg.norm(centres - camera.position, axis=1)
     return [int(i) for i in np.argsort(-distance, kind="stable")]
 
@@ -442,7 +442,7 @@ def _render(
     for p in placed:
         corners = _box_corners(p)
         drop = corners[4:].copy()
-        drop[:, :2] -= light[:2] / light[2] * TILE_T
+        drop[:, :2] -= light[:2] / light[2] * (p.z + TILE_T)
         drop[:, 2] = 0
         hull = cv2.convexHull(camera.project(np.vstack([corners[:4], drop])).astype(np.float32))
         cv2.fillConvexPoly(shadow, hull.astype(np.int32), 1.0, lineType=cv2.LINE_AA)

@@ -8,12 +8,14 @@
 3. ``LinkModel`` (``models/hand_links.json``, fitted by ``models.fit_hand_links`` on real photos
    whose labels are the player's hand and on generated hands) gives each pair the probability
    that both tiles are one hand's; ``linked_clusters`` joins the tiles of every likelier-than-not
-   link, the likeliest first, into clusters of no more tiles than a hand shows. A hand's rows and the melds laid beside them stay one cluster; a pile of discards a
-   tile's length away, a wall, a rack's edge do not join it (a fixed reach of 3.5 tile lengths had
-   put 181 tiles of discards into the hands of 27 held-out real photos).
+   link, the likeliest first, into clusters of no more tiles than a hand shows. A hand's rows
+   and the melds laid beside them stay one cluster; a pile of discards a tile's length away, a
+   wall, a rack's edge do not join it (a fixed reach of 3.5 tile lengths had put 181 tiles of
+   discards into the hands of 27 held-out real photos).
 4. ``ChoiceModel`` (the same file): of the clusters that can hold a set, the hand is the one its
-   fitted score puts first (``cluster_features``: size, tiles touching in rows, alike turns,
-   lowness in the photo, tile size, confidence, backs; nearer the camera is never worse);
+   fitted score puts first (``cluster_features``: size, tiles touching in rows, the longest
+   row, alike turns, lowness in the photo, tile size, confidence, backs; nearer the camera is
+   never worse);
    ``clusters`` and ``choose`` are the two steps as the reader takes them.
 """
 
@@ -184,6 +186,18 @@ def default_model() -> LinkModel:
     return LinkModel.from_json(_model_file()["model"])
 
 
+def check_model_file(path: Path) -> Path:
+    """``path`` when it holds a link model and a choice of this module's features, else a
+    ValueError that says why in one line."""
+    try:
+        data = json.loads(Path(path).read_text())
+        LinkModel.from_json(data["model"])
+        ChoiceModel.from_json(data["choice"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a hand link model file of these features ({error})") from None
+    return Path(path)
+
+
 def use_model_file(path: Path) -> None:
     """Read the links and the choice from ``path`` from now on (benchmarks comparing fits)."""
     global MODEL_PATH
@@ -262,17 +276,19 @@ their centres lie within half a tile of one line (a feature of the choice, whose
 def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Links,
                      up: np.ndarray, candidates: list[int]) -> np.ndarray:
     """The ``CLUSTER_FEATURES`` of each candidate cluster: its size, the share of its tiles that
-    touch a neighbour in a row, its longest run of touching tiles (a hand's concealed row is
-    longer than a row of discards), how alike its tiles are turned, how far above the lowest cluster
+    touch a neighbour in a row, its longest row (run of touching faces: a hand's concealed row is
+    longer than a row of discards, and a wall's backs make none), how alike its tiles are turned, how far above the lowest cluster
     it lies in the photo (0 for the lowest), its tiles' size against the largest
     cluster's (nearer the camera, larger), its mean confidence and share of backs."""
     gap_column, across_column = FEATURES.index("gap_along"), FEATURES.index("offset_across")
     touching = np.zeros(len(readings), bool)
-    runs = _Groups([1] * len(readings))  # the runs of touching tiles along the rows
+    face_up = [r.code != BACK for r in readings]
+    runs = _Groups([1] * len(readings))  # the runs of touching faces along the rows
     for (i, j), f in zip(found.pairs, found.features):
         if cluster[i] == cluster[j] and abs(f[gap_column]) < _TOUCHING_GAP and f[across_column] < _TOUCHING_GAP:
             touching[i] = touching[j] = True
-            runs.join(i, j)
+            if face_up[i] and face_up[j]:
+                runs.join(i, j)
     run_of = runs.roots()
     run_length = np.bincount(run_of, minlength=len(readings))[run_of]  # each tile's run's length
     frames = found.frames

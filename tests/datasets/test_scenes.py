@@ -130,15 +130,17 @@ def test_scenes_clutter_lays_nothing_on_the_hand_or_on_itself() -> None:
     for seed in range(30):
         tiles = lay_clutter(np.random.default_rng(seed), extent, Counter())
         ground = [t for t in tiles if t.z == 0]
+        footprints = []
         for t in ground:  # every corner clear of the hand by a third of a tile's height at least
             c, s = np.cos(t.angle), np.sin(t.angle)
             corners = np.array([[-13, -17.5], [13, -17.5], [13, 17.5], [-13, 17.5]]) @ [[c, s], [-s, c]] + [t.x, t.y]
             gaps = np.maximum(np.maximum(extent.left - corners, corners - extent.right)[:, 0],
                               np.maximum(extent.near - corners, corners - extent.far)[:, 1])
             assert gaps.min() > 35.0 * 0.34, seed
-        for i, a in enumerate(ground):
-            for b in ground[i + 1:]:
-                assert np.hypot(a.x - b.x, a.y - b.y) > 25.0, seed
+            footprints.append(corners.astype(np.float32))
+        for i, a in enumerate(footprints):  # no two tiles on the table cut into each other
+            for b in footprints[i + 1:]:
+                assert cv2.intersectConvexConvex(a, b)[0] < 1.0, seed
         for t in tiles:  # an upper tile lies on a lower one
             if t.z > 0:
                 assert any(np.hypot(t.x - b.x, t.y - b.y) < 3 for b in ground)

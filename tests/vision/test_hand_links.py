@@ -68,7 +68,6 @@ def test_no_cluster_grows_past_the_most_tiles_a_hand_shows_the_weakest_links_lef
     # Under the bound nothing is cut; flowers are not counted towards it.
     short = row[:22] + [tile("1f", 31 * i, 0) for i in range(22, 30)]
     assert set(hand_links.linked_clusters(short, found).tolist()) == {0}
-    assert hand_links.MOST_HAND_TILES == 5 * 4 + 2  # five kongs and a pair
 
 
 def test_the_fitted_choice_prefers_rows_of_touching_tiles_to_a_lower_loose_pile() -> None:

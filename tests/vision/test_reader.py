@@ -416,11 +416,10 @@ def test_the_hand_is_the_rows_nearest_the_camera_and_other_tiles_stay_apart() ->
 
 
 @pytest.mark.skipif(not set(SCENE_STYLES) <= set(tile_art.available_styles()), reason="scene art not installed")
-@pytest.mark.parametrize("seed", [30001, 30003, 30006])
+@pytest.mark.parametrize("seed", [30003, 30006, 30008])
 def test_reader_reads_the_hand_alone_on_a_table_with_walls_and_discards(seed: int) -> None:
     from fanscan.datasets.scenes import NOT_THE_HANDS
     from fanscan.models.hand_cases import hand_key
-    from fanscan.vision.numeric import quad_iou
 
     scene = generate_scene(seed, size=(1280, 960), clutter=True)
     reading = read_photo(scene.jpeg)
