@@ -156,3 +156,15 @@ def test_another_model_file_is_read_from_then_on(tmp_path) -> None:
     finally:
         hand_links.use_model_file(shipped)
     assert hand_links.default_choice().weights.any()
+
+
+def test_a_model_file_that_is_missing_or_of_other_features_is_refused_in_one_line(tmp_path) -> None:
+    assert hand_links.check_model_file(hand_links.MODEL_PATH) == hand_links.MODEL_PATH
+    data = json.loads(hand_links.MODEL_PATH.read_text())
+    data["choice"]["features"] = data["choice"]["features"][:-1]
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(data))
+    for bad in (tmp_path / "missing.json", older):
+        with pytest.raises(ValueError) as refused:
+            hand_links.check_model_file(bad)
+        assert str(bad) in str(refused.value) and "\n" not in str(refused.value)
