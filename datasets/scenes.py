@@ -6,7 +6,9 @@ groups (one tile turned sideways: the claimed one), concealed kongs (back, face,
 flowers in a group of their own; melds either beside the concealed row or in a row of their own.
 The tiles are 3-D boxes (an ivory face layer over a coloured back layer) on a procedural table
 (``textures.py``), seen by a pinhole camera tilted up to 45 degrees and rolled, under a soft light
-with cast shadows, an uneven illumination, a shadow band and glare, then JPEG-compressed.
+with cast shadows, an uneven illumination, a shadow band and glare, then JPEG-compressed. With
+``clutter`` the rest of a table lies around the hand (``scene_clutter``: walls, discards, other
+players' melds).
 
 The same seed always gives the same scene (``numpy.random.default_rng(seed)`` drives everything),
 and the ground truth is exact: the hand JSON, every tile's code, face quad in image pixels (corners

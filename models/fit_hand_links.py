@@ -152,17 +152,18 @@ def link_examples(cases: list[LinkCase], neighbours: int | None = None,
     fit sees the hand's tiles against every tile off it that lies within reach."""
     features, targets, weights = [], [], []
     for case in cases:
-        rows = []
+        pairs, links = [], []
         for i, j in hand_links.neighbour_pairs(case.readings, neighbours) if len(case.readings) > 1 else []:
             a, b = case.in_hand[i], case.in_hand[j]
-            if a is None or b is None or not (a or b):
-                continue
-            rows.append((hand_links.pair_features(case.readings[i], case.readings[j], case.up), float(a and b)))
-        for x, y in rows:
-            features.append(x)
-            targets.append(y)
-            weights.append(1.0 / len(rows))
-    return np.array(features).reshape(-1, len(hand_links.FEATURES)), np.array(targets), np.array(weights)
+            if a is not None and b is not None and (a or b):
+                pairs.append((i, j))
+                links.append(float(a and b))
+        if pairs:
+            features.append(hand_links.features_of_pairs(case.readings, pairs, case.up))
+            targets += links
+            weights += [1.0 / len(pairs)] * len(pairs)
+    return (np.concatenate(features) if features else np.zeros((0, len(hand_links.FEATURES))),
+            np.array(targets), np.array(weights))
 
 
 def fit(features: np.ndarray, targets: np.ndarray, weights: np.ndarray, steps: int,
@@ -290,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     chosen_right = sum(int(np.argmax(choice.scores(x))) == best for x, best in choices)
     about = {
         "fitted_on": {"rf_chinese_hand_photos": real, "rf_chinese_folds": folds,
-                      "generated_scenes": f"{args.scenes.start}-{args.scenes.stop - 1} ({len(scenes)} read, on tables with walls and discards)",
+                      "generated_scenes": f"{args.scenes.start}-{args.scenes.stop - 1} "
+                                          f"({len(scenes)} read, on tables with walls and discards)",
                       "links": int(targets.sum()), "not_links": int((1 - targets).sum())},
         "pairs_right_on_fit": round(float((predicted == (targets > 0.5)).mean()), 4),
         "scene_share": args.scene_share, "hidden": HIDDEN, "steps": args.steps,

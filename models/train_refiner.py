@@ -11,9 +11,10 @@ overlap), so the network learns the finder's real errors, plus the true corners 
 ``--real-folds 0,1,2,3`` adds the real table photos of those source folds (``datasets.real_tables``;
 never the held-out fold), the versions the augmentation did not turn: each finder box over a
 labelled tile, and its target jittered, the target the label's corners where the box lies square
-to the photo and the box's own shape fitted into the label elsewhere (``real_photo_examples``). ``--init models/box_refiner.onnx`` fine-tunes the shipped refiner.
-``--real-turned 45`` also turns each real photo by up to 45 degrees, its labels with it
-(``turned_photo_examples``): faces at a slant with exact corners.
+to the photo and the box's own shape fitted into the label elsewhere (``real_photo_examples``).
+``--init models/box_refiner.onnx`` fine-tunes the shipped refiner. ``--real-turned 45`` also
+turns each real photo by up to 45 degrees, its labels with it (``turned_photo_examples``): faces
+at a slant with exact corners.
 
 Scene seeds for training start at ``TRAIN_SEED_BASE``, apart from the benchmark's (0-9999), the
 finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).

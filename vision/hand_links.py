@@ -277,9 +277,10 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
                      up: np.ndarray, candidates: list[int]) -> np.ndarray:
     """The ``CLUSTER_FEATURES`` of each candidate cluster: its size, the share of its tiles that
     touch a neighbour in a row, its longest row (run of touching faces: a hand's concealed row is
-    longer than a row of discards, and a wall's backs make none), how alike its tiles are turned, how far above the lowest cluster
-    it lies in the photo (0 for the lowest), its tiles' size against the largest
-    cluster's (nearer the camera, larger), its mean confidence and share of backs."""
+    longer than a row of discards, and a wall's backs make none), how alike its tiles are
+    turned, how far above the lowest cluster it lies in the photo (0 for the lowest), its tiles'
+    size against the largest cluster's (nearer the camera, larger), its mean confidence and
+    share of backs."""
     gap_column, across_column = FEATURES.index("gap_along"), FEATURES.index("offset_across")
     touching = np.zeros(len(readings), bool)
     face_up = [r.code != BACK for r in readings]

@@ -5,10 +5,11 @@ large its tiles are; the hand's region is searched again at the scale the finder
 touching tiles best (``REFIND_SHORT``; the size of the tiles of the cluster nearest the camera,
 never enlarged past the photo's own pixels nor below the first pass's scale), once more when the
 first estimate of the tile size was off. A close-up, whose large faces the network marks in
-pieces (the boxes disagree in size), is read on a smaller copy where they agree. Boxes far smaller than the typical tile are dropped, and
-the rest moved onto their faces' corners by the box refiner (``refine``); a box that holds two
-tiles side by side is cut in two (``split_pairs``) and the halves refined. The photo is decoded
-once, at the scale its crops will likely need, and the finder's copy shrunk from that.
+pieces (the boxes disagree in size), is read on a smaller copy where they agree. Boxes far
+smaller than the typical tile are dropped, and the rest moved onto their faces' corners by the
+box refiner (``refine``); a box that holds two tiles side by side is cut in two
+(``split_pairs``) and the halves refined. The photo is decoded once, at the scale its crops will
+likely need, and the finder's copy shrunk from that.
 """
 
 from __future__ import annotations
