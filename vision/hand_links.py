@@ -255,12 +255,22 @@ def linked_clusters(readings: list[TileReading], found: Links) -> np.ndarray:
     """Each tile's cluster (the index of its cluster's first tile): tiles joined by links
     likelier than not, the likeliest first, but for a link that would make a cluster of more
     tiles than any hand holds (``MOST_HAND_TILES``, flowers aside): a wall or a pile of discards
-    then stays apart from the hand's rows, whose tiles are linked surer among themselves."""
-    groups = _Groups([0 if r.code in FLOWER_CODES else 1 for r in readings])
+    then stays apart from the hand's rows, whose tiles are linked surer among themselves.
+
+    A flower lies beside one hand and is no part of its rows: it joins the cluster its likeliest
+    link leads to and bridges no two clusters (a flower laid between the hand and the discards
+    had linked both)."""
+    flower = np.array([r.code in FLOWER_CODES for r in readings], bool)
+    groups = _Groups([0 if f else 1 for f in flower])
     for k in np.argsort(-found.probabilities, kind="stable"):
         if found.probabilities[k] <= 0.5:
             break
-        groups.join(*found.pairs[k], most=MOST_HAND_TILES)
+        i, j = found.pairs[k]
+        if flower[i] or flower[j]:
+            ri, rj = groups.root(i), groups.root(j)
+            if ri == rj or (groups.weight[ri] > 0 and groups.weight[rj] > 0):
+                continue  # one flower would join two clusters of suit and honour tiles
+        groups.join(i, j, most=MOST_HAND_TILES)
     return groups.roots()
 
 

@@ -186,11 +186,12 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
 
 def _balanced_for_cast(photo: Photo, small: np.ndarray, detections: TileDetections) -> bool:
     """Whether the photo was under a strong colour cast (``STRONG_CAST``, judged on the middles of
-    the tiles the finder found in ``small``), and so now balanced: the finder and the classifier
+    the tiles the finder found face up in ``small``), and so now balanced: the finder and the classifier
     learnt tiles under near-neutral light."""
     if photo.balanced:
         return False
     found = without_specks(detections)
+    found = found.subset(~found.backs)  # a wall's coloured backs say nothing of the light
     if len(found) < 3:
         return False
     bodies = []

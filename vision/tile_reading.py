@@ -3,7 +3,7 @@
 ``read_tiles`` is the reader's third step. Each cluster of tiles (``frame_groups``) is read in its
 own frame (``geometry.hand_frame``), which says which way its rows run and which tiles lie
 sideways; each face is cut from the smallest decode that still shows it in detail
-(``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile bodies
+(``Photo.crop_quad``, perspective corrected, upright), white-balanced on the face-up tiles' bodies
 (``_cast_table``) and classified (a doubtful crop also turned 180 degrees, inside the
 classifier); possible flowers get a second look (``flowers``). Sideways tiles are tried turned
 both ways, and when a cluster's tiles read poorly it is tried upside down, then a quarter turn
@@ -164,11 +164,13 @@ class _GroupRead:
     up: np.ndarray
 
 
-def _read_group(photo: Photo, quads: np.ndarray, scores: np.ndarray, tiles: np.ndarray,
+def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
                 classifier: Any, scale: float) -> _GroupRead:
-    """Classify the tiles ``tiles`` (indices into ``quads``) in their own frame: each in its way
-    up, the group then tried upside down and a quarter turn either way while it reads poorly."""
-    quads, scores = quads[tiles], scores[tiles]
+    """Classify the tiles ``tiles`` (indices into ``detections``) in their own frame: each in its
+    way up, the group then tried upside down and a quarter turn either way while it reads poorly.
+    The light's cast is judged on the tiles the finder saw face up: a wall's coloured backs
+    outnumber a hand's faces and would tint them."""
+    quads, scores, backs = detections.quads[tiles], detections.scores[tiles], detections.backs[tiles]
     right, up = geometry.hand_frame(quads)
     sideways = geometry.sideways_flags(quads, right, up)
 
@@ -182,7 +184,8 @@ def _read_group(photo: Photo, quads: np.ndarray, scores: np.ndarray, tiles: np.n
         members = range(len(choices)) if only is None else only
         boxes = [geometry.orient_box(quads[t], w) for t in members for w in choices[t]]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
-        probs = np.asarray(classifier.probabilities(_balanced(crops, _cast_table(crops))), np.float32)
+        faces = [c for c, t in zip(crops, (t for t in members for _ in choices[t])) if not backs[t]]
+        probs = np.asarray(classifier.probabilities(_balanced(crops, _cast_table(faces or crops))), np.float32)
         picks, rows, chosen = [], [], []
         k = 0
         for t in members:
@@ -248,7 +251,7 @@ def read_tiles(
     (``frame_groups``); returns the readings (each with its frame's ``frame_up``) and the photo's
     frame (``_photo_frame``)."""
     scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
-    groups = [_read_group(photo, detections.quads, detections.scores, tiles, classifier, scale)
+    groups = [_read_group(photo, detections, tiles, classifier, scale)
               for tiles in frame_groups(detections.quads)]
     n = len(detections.quads)
     group_of, slot_of = np.zeros(n, int), np.zeros(n, int)
