@@ -237,20 +237,22 @@ def test_reader_a_flowers_guesses_keep_the_likeliest_other_face() -> None:
     assert [c for c, _ in suit] == ["7m", "1f", "5f"]  # a suit reading's guesses are as ranked
 
 
-def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers() -> None:
+def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers_it_is_sure_of() -> None:
     from fanscan.vision.detections import TileReading
     from fanscan.vision.hand_region import without_strays
 
-    def tile(code: str, x: float, y: float = 0.0) -> TileReading:
+    def tile(code: str, x: float, y: float = 0.0, confidence: float = 0.9) -> TileReading:
         box = np.float32([[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]])
-        return TileReading(code, 0.9, box, 0.0, False, x + 15, ((code, 0.9),))
+        return TileReading(code, confidence, box, 0.0, False, x + 15, ((code, confidence),))
 
     row = [tile(c, 31 * i) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m".split())]
     win = tile("8m", 31 * 13 + 25)  # the winning tile a little apart
     meld = [tile(c, 31 * i, 100) for i, c in enumerate("5s 5s 5s".split())]  # a row of its own
     flowers = [tile("3f", 900, 400)]  # far away, alone: flowers may lie anywhere
+    # A box read as a flower at 30 % (a piece of a sleeve, a rack's corner): no flower of the hand.
+    doubtful = [tile("7f", -300, 500, confidence=0.3)]
     phantoms = [tile("P", 900, -400), tile("P", 960, -420), tile("P", -600, 300)]
-    kept = without_strays(row + [win] + meld + flowers + phantoms)
+    kept = without_strays(row + [win] + meld + flowers + doubtful + phantoms)
     assert [t.code for t in kept] == [t.code for t in row + [win] + meld + flowers]
 
 
