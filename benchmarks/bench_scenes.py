@@ -7,7 +7,9 @@ concealed or not), the winning tile and the flowers all equal the scene's ground
 failure is written to the failures folder as an annotated picture with the truth in its name.
 Scene seeds are 0..N-1 (the finder was trained on seeds from 1,000,000 on). ``--clutter`` lays
 the rest of a table around each hand (walls, discards, other players' melds: ``scene_clutter``);
-the hand must still be read alone.
+the hand must still be read alone. ``--standing`` shows each hand mid-game instead: waiting (no
+winning tile), its concealed tiles standing on edge, seen from the seat; it is read as a waiting
+hand (``read_photo(hand="waiting")``, as ``fanscan waits PHOTO`` reads one).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hand-links", type=_links_file, help="hand link model (default: the shipped one)")
     parser.add_argument("--clutter", action="store_true",
                         help="the rest of a table around each hand: walls, discards, other melds")
+    parser.add_argument("--standing", action="store_true",
+                        help="each hand standing mid-game, waiting, seen from the seat")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.scenes import generate_scene
@@ -76,11 +80,13 @@ def main(argv: list[str] | None = None) -> int:
     parts_right: Counter[str] = Counter()
     seconds = 0.0
     for n, seed in enumerate(range(args.first, args.first + args.scenes)):
-        scene = generate_scene(seed, clutter=args.clutter)
+        scene = generate_scene(seed, clutter=args.clutter, standing=args.standing)
         start = time.perf_counter()
         try:
-            reading = read_photo(scene.jpeg, classifier=classifier)
+            reading = read_photo(scene.jpeg, classifier=classifier, hand="waiting" if args.standing else "win")
             got = reading.hand.to_json()
+            if args.standing:
+                got["win_tile"] = None  # a waiting hand has none (the JSON names its last tile)
         except FanscanError as error:
             reading, got = None, None
             reasons[error.code] += 1
@@ -109,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "scenes": args.scenes,
         "clutter": args.clutter,
+        "standing": args.standing,
         "exact": exact,
         "exact_rate": round(exact / args.scenes, 4),
         "tile_recall": round(tiles_right / max(tiles_total, 1), 4),

@@ -18,7 +18,7 @@ in the face's own top-left, top-right, bottom-right, bottom-left order) and grou
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -56,6 +56,7 @@ class SceneTile:
     quad: np.ndarray
     group: int
     sideways: bool
+    standing: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,9 @@ class Scene:
     groups: tuple[SceneGroup, ...]
     style: str
     table: str
+    unseen: tuple[np.ndarray, ...] = ()
+    """The face quads of the table's tiles drawn but not in ``tiles``: cut by the photo's edge, or a
+    wall's lower tiles under the upper ones (no face to find, but no table either)."""
 
 
 # --- the hand -------------------------------------------------------------------------------
@@ -201,7 +205,8 @@ class _Placed:
     rotation: int  # +1: face top points left (+90 deg), -1: right
     group: int  # the hand's group, or NOT_THE_HANDS for the table's other tiles
     z: float = 0.0  # the bottom's height: a wall's upper layer lies on the lower
-    angle: float = 0.0  # turn on the table (radians, counter-clockwise), the clutter's only
+    angle: float = 0.0  # turn on the table (radians, counter-clockwise): the clutter's, a standing hand's
+    standing: bool = False  # on edge, the face towards the player (a hand mid-game)
 
 
 def _lay_row(
@@ -261,6 +266,48 @@ def _layout(rng: np.random.Generator, groups: list[SceneGroup]) -> list[_Placed]
     ]
 
 
+STANDING_TURN = 0.6
+"""A standing hand's row is turned on the table by up to this much (radians) either way: seen from
+a seat at the table's corner, one end of the row is nearer the camera than the other."""
+
+
+def waiting_groups(groups: list[SceneGroup]) -> list[SceneGroup]:
+    """The groups of a hand mid-game: all but the winning tile (a waiting hand)."""
+    return [g for g in groups if g.kind != "win"]
+
+
+def _standing_layout(rng: np.random.Generator, groups: list[SceneGroup]) -> list[_Placed]:
+    """A hand mid-game as its player keeps it: the concealed tiles standing on edge in a row at the
+    table's edge, faces to the player, and the melds, concealed kongs and flowers lying face up,
+    beyond the row (towards the table's middle) or on its line to the right."""
+    indexed = list(enumerate(groups))
+    lying = [g for g in indexed if g[1].kind not in ("concealed", "win")]
+    placed: list[_Placed] = []
+    x = 0.0
+    for gi, group in indexed:
+        if group.kind != "concealed":
+            continue
+        for code in group.codes:
+            placed.append(_Placed(code, x + TILE_W / 2, TILE_T / 2, False, 1, gi, standing=True))
+            x += TILE_W + rng.uniform(0.0, 0.5)
+    if lying:
+        if rng.random() < 0.7:
+            row, _ = _lay_row(rng, lying, TILE_T + rng.uniform(6, 30), rng.uniform(-TILE_W, 3 * TILE_W))
+        else:
+            row, _ = _lay_row(rng, lying, 0.0, x + rng.uniform(10, 30))
+        placed += row
+    return [replace(p, x=p.x + rng.normal(0, 0.3), y=p.y + rng.normal(0, 0.3)) for p in placed]
+
+
+def _turned(placed: list[_Placed], angle: float) -> list[_Placed]:
+    """Every tile turned by ``angle`` (radians, counter-clockwise) about the hand's middle."""
+    hand = [p for p in placed if p.group != NOT_THE_HANDS]
+    cx, cy = np.mean([p.x for p in hand]), np.mean([p.y for p in hand])
+    c, s = np.cos(angle), np.sin(angle)
+    return [replace(p, x=cx + (p.x - cx) * c - (p.y - cy) * s, y=cy + (p.x - cx) * s + (p.y - cy) * c,
+                    angle=p.angle + angle) for p in placed]
+
+
 def _clutter_around(rng: np.random.Generator, placed: list[_Placed], groups: list[SceneGroup]) -> list[_Placed]:
     """The table's other tiles (``scene_clutter.lay_clutter``) around the laid-out hand."""
     sizes = [((TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)) for p in placed]
@@ -311,15 +358,24 @@ class _Camera:
         return float(((point - self.position) @ self.rotation.T)[2])
 
 
+STANDING_TILT = (40.0, 70.0)
+"""A standing hand is seen from the player's seat: the camera tilted this far from straight down
+(degrees; a laid-down hand's is 0-45)."""
+
+
 def _make_camera(
     rng: np.random.Generator, placed: list[_Placed], size: tuple[int, int], hand_low: bool = False
 ) -> _Camera:
     """A camera framing the ``placed`` tiles; ``hand_low`` puts them in the lower part of the
-    photo, as a player photographs their hand with the table beyond it."""
+    photo, as a player photographs their hand with the table beyond it. A standing hand is seen
+    from the seat (``STANDING_TILT``)."""
     xs = np.array([p.x for p in placed])
     ys = np.array([p.y for p in placed])
     centre = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2, 0.0])
     tilt = np.radians(rng.uniform(0, 45))
+    if any(p.standing for p in placed):  # the same draw, taken to the seat's view
+        low, high = STANDING_TILT
+        tilt = np.radians(low) + tilt * (high - low) / 45
     distance = rng.uniform(350, 700)
     position = centre + distance * np.array([0.0, -np.sin(tilt), np.cos(tilt)])
     z_axis = np.array([0.0, np.sin(tilt), -np.cos(tilt)])
@@ -332,7 +388,7 @@ def _make_camera(
     for p in placed:
         for dx in (-TILE_H / 2, TILE_H / 2):
             for dy in (-TILE_H / 2, TILE_H / 2):
-                corners.append((p.x + dx, p.y + dy, TILE_T))
+                corners.append((p.x + dx, p.y + dy, _height(p)))
                 corners.append((p.x + dx, p.y + dy, 0.0))
     uv = camera.project(np.array(corners))
     lo, hi = uv.min(axis=0), uv.max(axis=0)
@@ -351,14 +407,20 @@ def _box_corners(p: _Placed) -> np.ndarray:
     """8 corners: footprint (z) then top (z+T), each counter-clockwise from the tile's own
     front-left."""
     w, h = (TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)
+    if p.standing:
+        w, h = TILE_W, TILE_T
     xy = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
     if p.angle:
         c, s = np.cos(p.angle), np.sin(p.angle)
         xy = xy @ np.array([[c, s], [-s, c]])
     xy = xy + [p.x, p.y]
     bottom = np.column_stack([xy, np.full(4, p.z)])
-    top = np.column_stack([xy, np.full(4, p.z + TILE_T)])
+    top = np.column_stack([xy, np.full(4, p.z + _height(p))])
     return np.vstack([bottom, top])
+
+
+def _height(p: _Placed) -> float:
+    return TILE_H if p.standing else TILE_T
 
 
 def _face_corners(p: _Placed, top: np.ndarray) -> np.ndarray:
@@ -406,6 +468,46 @@ def _face_art(face: np.ndarray, ivory: np.ndarray, margin_share: float) -> np.nd
     return out
 
 
+def _paint_standing(canvas: np.ndarray, camera: _Camera, corners: np.ndarray, ivory: np.ndarray,
+                    back_colour: np.ndarray, layer: float, light: np.ndarray, art: np.ndarray,
+                    face_shade: float) -> np.ndarray:
+    """Paint a tile standing on edge (``_box_corners``: its front, the face, is corners 0-1 and
+    4-5) and return its face's quad. Each side that faces the camera is painted: the top and the
+    two ends split front to back into the ivory face layer and the coloured back layer, the
+    back all back colour, the front the face art, lit by how squarely it faces the light."""
+    bottom, top = corners[:4], corners[4:]
+    centre = corners.mean(axis=0)
+
+    def depth_cut(front: np.ndarray, rear: np.ndarray) -> np.ndarray:
+        return front + (rear - front) * layer
+
+    sides = [  # (front part, rear part), each corner list going round the side
+        ([top[0], top[1], depth_cut(top[1], top[2]), depth_cut(top[0], top[3])],
+         [depth_cut(top[0], top[3]), depth_cut(top[1], top[2]), top[2], top[3]]),
+        ([bottom[1], depth_cut(bottom[1], bottom[2]), depth_cut(top[1], top[2]), top[1]],
+         [depth_cut(bottom[1], bottom[2]), bottom[2], top[2], depth_cut(top[1], top[2])]),
+        ([bottom[0], depth_cut(bottom[0], bottom[3]), depth_cut(top[0], top[3]), top[0]],
+         [depth_cut(bottom[0], bottom[3]), bottom[3], top[3], depth_cut(top[0], top[3])]),
+        (None, [bottom[2], bottom[3], top[3], top[2]]),
+    ]
+    unit_light = light / np.linalg.norm(light)
+    for front, rear in sides:
+        middle = np.mean(rear if front is None else front + rear, axis=0)
+        normal = middle - centre
+        if normal @ (camera.position - middle) <= 0:
+            continue
+        shade = 0.45 + 0.45 * abs(normal @ unit_light) / np.linalg.norm(normal)
+        for part, colour in ((front, ivory), (rear, back_colour)):
+            if part is not None:
+                cv2.fillConvexPoly(canvas, camera.project(np.array(part)).astype(np.int32),
+                                   (colour * shade).tolist(), cv2.LINE_AA)
+    face = camera.project(np.array([top[0], top[1], bottom[1], bottom[0]]))
+    normal = (bottom[0] + top[1]) / 2 - centre
+    lit = 0.7 + 0.3 * max(0.0, float(normal @ unit_light) / np.linalg.norm(normal))
+    _paste(canvas, art, face, face_shade * lit)
+    return face
+
+
 def _painting_order(camera: _Camera, placed: list[_Placed]) -> list[int]:
     """Tile indices farthest from the camera first, so a nearer tile is painted over a farther one.
 
@@ -413,7 +515,7 @@ def _painting_order(camera: _Camera, placed: list[_Placed]) -> list[int]:
     right of the camera draw its side wall across its left neighbour's face, which no real
     tile can do. Distance from the camera orders the tiles of a row as well.
     """
-    centres = np.array([[p.x, p.y, p.z + TILE_T / 2] for p in placed])
+    centres = np.array([[p.x, p.y, p.z + _height(p) / 2] for p in placed])
     distance = np.linalg.norm(centres - camera.position, axis=1)
     return [int(i) for i in np.argsort(-distance, kind="stable")]
 
@@ -444,7 +546,7 @@ def _render(
     for p in placed:
         corners = _box_corners(p)
         drop = corners[4:].copy()
-        drop[:, :2] -= light[:2] / light[2] * (p.z + TILE_T)
+        drop[:, :2] -= light[:2] / light[2] * (p.z + _height(p))
         drop[:, 2] = 0
         hull = cv2.convexHull(camera.project(np.vstack([corners[:4], drop])).astype(np.float32))
         cv2.fillConvexPoly(shadow, hull.astype(np.int32), 1.0, lineType=cv2.LINE_AA)
@@ -468,6 +570,10 @@ def _render(
         corners = _box_corners(p)
         image_pts = camera.project(corners)
         centre = corners.mean(axis=0)
+        if p.standing:
+            quads[index] = _paint_standing(canvas, camera, corners, ivory, back_colour, layer, light,
+                                           _face_art(faces[p.code], ivory, margin_share), face_shade)
+            continue
         # Visible side walls, each split into the coloured back layer and the ivory face layer.
         for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)):
             mid = (corners[a] + corners[b]) / 2
@@ -521,6 +627,7 @@ def generate_scene(
     style: str | None = None,
     groups: list[SceneGroup] | None = None,
     clutter: bool = False,
+    standing: bool = False,
 ) -> Scene:
     """The scene for ``seed``: a rendered hand (default 1600x1200 or 1200x1600) and its truth.
 
@@ -530,6 +637,10 @@ def generate_scene(
     without, on a busier table. The truth's ``tiles`` then hold the clutter's tiles that show
     (group ``NOT_THE_HANDS``; not a wall's lower tiles, whose faces the upper ones cover, nor
     tiles the photo's edge cuts), and ``hand`` is still the hand alone.
+    ``standing`` shows the hand mid-game instead (``_standing_layout``): waiting, without its
+    winning tile, the concealed tiles standing on edge with their faces to the player, the rest
+    lying face up, the row turned on the table by up to ``STANDING_TURN`` and seen from the seat;
+    ``hand`` is then the waiting hand (``win_tile`` None).
     """
     rng = np.random.default_rng(seed)
     styles = [s for s in SCENE_STYLES if s in tile_art.available_styles()]
@@ -543,21 +654,27 @@ def generate_scene(
     faces = tile_art.load_faces(style)
     random_hand = random_groups(rng)
     groups = groups if groups is not None else random_hand
-    placed = _layout(rng, groups)
+    if standing:
+        groups = waiting_groups(groups)
+        placed = _standing_layout(rng, groups)
+    else:
+        placed = _layout(rng, groups)
     if size is None:
         size = (1600, 1200) if rng.random() < 0.85 else (1200, 1600)
     table = str(rng.choice(TABLE_KINDS))
     clutter_rng = np.random.default_rng([seed, 1]) if clutter else None
     if clutter_rng is not None:
         placed += _clutter_around(clutter_rng, placed, groups)
+    if standing:
+        turn_rng = np.random.default_rng([seed, 2])
+        placed = _turned(placed, turn_rng.uniform(-STANDING_TURN, STANDING_TURN))
     image, quads = _render(rng, placed, faces, size, table, clutter_rng)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
-    tiles = tuple(
-        SceneTile(p.code, q.astype(np.float32), p.group, p.sideways)
-        for p, q in zip(placed, quads)
-        if p.group != NOT_THE_HANDS or _shows(p, q, placed, size)
-    )
-    return Scene(decoded, encoded.tobytes(), hand_of(groups), tiles, tuple(groups), style, table)
+    shown = [p.group != NOT_THE_HANDS or _shows(p, q, placed, size) for p, q in zip(placed, quads)]
+    tiles = tuple(SceneTile(p.code, q.astype(np.float32), p.group, p.sideways, p.standing)
+                  for p, q, show in zip(placed, quads, shown) if show)
+    unseen = tuple(q.astype(np.float32) for q, show in zip(quads, shown) if not show)
+    return Scene(decoded, encoded.tobytes(), hand_of(groups), tiles, tuple(groups), style, table, unseen)

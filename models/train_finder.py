@@ -49,16 +49,26 @@ def target_mask(shape: tuple[int, int], quads: list[np.ndarray], backs: list[boo
     return mask
 
 
-def make_example(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(image at the finder's working size, class map at half of it) for one generated scene."""
+def make_example(seed: int, clutter_share: float = 0.0, standing_share: float = 0.0,
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(image at the finder's working size, class map at half of it) for one generated scene, laid
+    on a table with walls and discards (``generate_scene(clutter=True)``) at ``clutter_share`` of
+    the seeds, the hand standing mid-game (``standing=True``) at ``standing_share``; the table's
+    tiles that show no whole face are ``IGNORE``."""
     from fanscan.datasets.scenes import generate_scene
 
     rng = np.random.default_rng(seed)
     size = (WORK_SIDE, WORK_SIDE * 3 // 4) if rng.random() < 0.8 else (WORK_SIDE * 3 // 4, WORK_SIDE)
-    scene = generate_scene(seed, size=size)
+    clutter = bool(clutter_share) and rng.random() < clutter_share
+    standing = bool(standing_share) and rng.random() < standing_share
+    scene = generate_scene(seed, size=size, clutter=clutter, standing=standing)
     half = (scene.image.shape[0] // 2, scene.image.shape[1] // 2)
     quads = [t.quad / 2 for t in scene.tiles]
     mask = target_mask(half, quads, [t.code == "back" for t in scene.tiles])
+    for quad in scene.unseen:
+        outside = np.zeros(half, np.uint8)
+        cv2.fillConvexPoly(outside, np.round(quad / 2).astype(np.int32), 1)
+        mask[(outside == 1) & (mask == 0)] = IGNORE
     return scene.image, mask
 
 
@@ -278,22 +288,26 @@ def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.G
         yield np.stack(xs), np.stack(ys).astype(np.int64)
 
 
-def _examples(scenes: int, cache: Path | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The training scenes, from ``cache`` (an .npz) when it holds at least that many."""
+def _examples(scenes: int, cache: Path | None, clutter_share: float = 0.0, standing_share: float = 0.0,
+              ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The training scenes (``make_example``), from ``cache`` (an .npz) when it holds at least
+    that many drawn with the same shares (a cache of no shares was drawn with none)."""
+    shares = np.array([clutter_share, standing_share])
     if cache is not None and cache.is_file():
         with np.load(cache) as data:
-            if len(data.files) // 2 >= scenes:
+            cached_shares = data["shares"] if "shares" in data.files else np.zeros(2)
+            if sum(f.startswith("image") for f in data.files) >= scenes and np.array_equal(cached_shares, shares):
                 return ([data[f"image{n}"] for n in range(scenes)], [data[f"mask{n}"] for n in range(scenes)])
     images, masks = [], []
     for n in range(scenes):
-        image, mask = make_example(TRAIN_SEED_BASE + n)
+        image, mask = make_example(TRAIN_SEED_BASE + n, clutter_share, standing_share)
         images.append(image)
         masks.append(mask)
         if n % 50 == 0:
             print(f"scene {n}/{scenes}", file=sys.stderr, flush=True)
     if cache is not None:
         arrays = {f"image{n}": a for n, a in enumerate(images)} | {f"mask{n}": m for n, m in enumerate(masks)}
-        np.savez(cache, **arrays)
+        np.savez(cache, shares=shares, **arrays)
     return images, masks
 
 
@@ -333,14 +347,14 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
           zoom: tuple[float, float] | None = None, real_folds: list[int] | None = None,
           real_share: float = 0.5, init: Path | None = None, unturned_only: bool = False,
           rotate: float = 0.0, one_per_source: bool = False, batch: int = 6,
-          stretch: float | None = None) -> None:
+          stretch: float | None = None, clutter_share: float = 0.0, standing_share: float = 0.0) -> None:
     """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
     ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
     export ONNX to ``out``, its sidecar (.json, ``sidecar``) and the weights beside it (.pt)."""
     import torch
 
     net, frozen_norms = start
-    images, masks = _examples(scenes, cache)
+    images, masks = _examples(scenes, cache, clutter_share, standing_share)
     draw = None
     if real_folds:
         real_images, real_masks = real_examples(real_folds, unturned_only, one_per_source)
@@ -381,6 +395,8 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         "zoom": list(zoom) if zoom else None,
         "rotate": rotate,
         "stretch": stretch,
+        "clutter_share": clutter_share,
+        "standing_share": standing_share,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
@@ -406,6 +422,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one-per-source", action="store_true",
                         help="with --real-folds: each source's least turned version only, turned back")
     parser.add_argument("--batch", type=int, default=6, help="training windows a step (default 6)")
+    parser.add_argument("--clutter-share", type=float, default=0.0, metavar="SHARE",
+                        help="share of the generated scenes laid on a table with walls and discards "
+                             "(0-1, default 0)")
+    parser.add_argument("--standing-share", type=float, default=0.0, metavar="SHARE",
+                        help="share of the generated scenes showing a hand standing mid-game "
+                             "(0-1, default 0)")
     parser.add_argument("--stretch", type=float, metavar="RATIO",
                         help="foreshorten half of the training windows: one axis scaled against the "
                         "other by up to this ratio (e.g. 2; at most 4)")
@@ -425,6 +447,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--zoom: LOW and HIGH must satisfy 0.55 <= LOW <= HIGH <= 4")
     if not 0 < args.real_share < 1:
         parser.error("--real-share must lie between 0 and 1")
+    for name in ("clutter_share", "standing_share"):
+        if not 0 <= getattr(args, name) <= 1:
+            parser.error(f"--{name.replace('_', '-')} must lie between 0 and 1")
     if args.real_folds:
         from fanscan.datasets.real_tables import FOLDS, HELD_OUT_FOLD
 
@@ -438,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--init {args.init}: {error}")
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only, args.rotate,
-          args.one_per_source, args.batch, args.stretch)
+          args.one_per_source, args.batch, args.stretch, args.clutter_share, args.standing_share)
     return 0
 
 

@@ -144,3 +144,41 @@ def test_scenes_clutter_lays_nothing_on_the_hand_or_on_itself() -> None:
         for t in tiles:  # an upper tile lies on a lower one
             if t.z > 0:
                 assert any(np.hypot(t.x - b.x, t.y - b.y) < 3 for b in ground)
+
+
+@pytest.mark.parametrize("seed", [2, 4, 9, 13])
+def test_scenes_standing_hand_waits_with_its_concealed_tiles_on_edge(seed: int) -> None:
+    scene = generate_scene(seed, size=(1200, 900), standing=True)
+    hand = scene.hand
+    assert hand["win_tile"] is None
+    assert len(hand["concealed"]) + 3 * len(hand["melds"]) in (13, 16)  # waiting: a tile short
+    standing = [t for t in scene.tiles if t.standing]
+    assert Counter(t.code for t in standing) == Counter(hand["concealed"])
+    assert all(t.group >= 0 for t in standing)
+    h, w = scene.image.shape[:2]
+    table = np.median(scene.image.reshape(-1, 3), axis=0)
+    for tile in standing:
+        assert (tile.quad >= 0).all() and (tile.quad[:, 0] < w).all() and (tile.quad[:, 1] < h).all()
+        top, bottom = tile.quad[:2].mean(axis=0), tile.quad[2:].mean(axis=0)
+        # Seen from the seat, a face stands upright: its top edge well above its bottom edge.
+        assert bottom[1] - top[1] > 0.5 * np.linalg.norm(tile.quad[1] - tile.quad[0])
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, tile.quad.astype(np.int32), 1)
+        assert np.abs(np.median(scene.image[mask > 0].astype(float), axis=0) - table).max() > 10
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_scenes_standing_faces_are_not_painted_over(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As for a laid-down hand: a plain white face shows no neighbour's side or top across it.
+    white = np.full((128, 96, 4), 255, np.uint8)
+    monkeypatch.setattr(tile_art, "load_faces", lambda style: {code: white for code in tile_art.TILE_CODES})
+    scene = generate_scene(seed, size=(1600, 1200), standing=True)
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(float)
+    for tile in scene.tiles:
+        if not tile.standing:
+            continue
+        centre = tile.quad.mean(axis=0)
+        mask = np.zeros(grey.shape, np.uint8)
+        cv2.fillConvexPoly(mask, (centre + 0.7 * (tile.quad - centre)).astype(np.int32), 1)
+        inside = grey[mask > 0]
+        assert np.percentile(inside, 2) > 0.75 * np.median(inside), (seed, tile.code)

@@ -255,6 +255,8 @@ def test_train_finder_foreshortened_windows_squeeze_one_axis_against_the_other()
     (["--stretch", "0.5"], "error: --stretch:"),
     (["--batch", "0"], "error: --batch"),
     (["--unturned-only", "--one-per-source"], "error: --unturned-only and --one-per-source"),
+    (["--clutter-share", "1.5"], "error: --clutter-share must lie between 0 and 1"),
+    (["--standing-share", "-0.1"], "error: --standing-share must lie between 0 and 1"),
 ])
 def test_train_finder_refuses_augmentations_out_of_range(flags: list[str], message: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -293,3 +295,49 @@ def test_train_finder_one_version_per_source_takes_each_source_s_least_turned(
     assert len(real_examples([0])[0]) == 3
     _, masks = real_examples([0], one_per_source=True)
     assert all((m == 1).sum() > 0 for m in masks)  # each keeps its labelled face
+
+
+def _scene_art() -> bool:
+    from fanscan.datasets import tile_art
+    from fanscan.datasets.scenes import SCENE_STYLES
+
+    return bool(set(SCENE_STYLES) & set(tile_art.available_styles()))
+
+
+@pytest.mark.skipif(not _scene_art(), reason="no tile art installed")
+def test_train_finder_a_tables_tiles_with_no_whole_face_are_ignored_not_table() -> None:
+    from fanscan.datasets.scenes import generate_scene
+    from fanscan.models.train_finder import IGNORE, make_example
+
+    for seed in range(1_000_000, 1_000_050):
+        image, mask = make_example(seed, clutter_share=1.0)
+        scene = generate_scene(seed, size=(image.shape[1], image.shape[0]), clutter=True)
+        if scene.unseen:
+            break
+    assert np.array_equal(image, scene.image)  # the share's draw leaves the scene's own draws alone
+    for quad in scene.unseen:  # cut by the photo's edge, or a wall's lower tile under an upper one
+        inside = np.zeros(mask.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(quad / 2).astype(np.int32), 1)
+        assert (mask[inside == 1] != 0).all()  # never taken for table (an upper tile may lie on it)
+    assert (mask == IGNORE).any()
+    plain_image, plain_mask = make_example(seed)
+    assert not (plain_mask == IGNORE).any()
+
+
+@pytest.mark.skipif(not _scene_art(), reason="no tile art installed")
+def test_train_finder_scene_cache_is_kept_only_for_the_same_shares(tmp_path, monkeypatch) -> None:
+    from fanscan.models import train_finder
+
+    drawn: list[tuple] = []
+
+    def example(seed: int, clutter_share: float = 0.0, standing_share: float = 0.0):
+        drawn.append((clutter_share, standing_share))
+        return np.zeros((4, 4, 3), np.uint8), np.zeros((2, 2), np.uint8)
+
+    monkeypatch.setattr(train_finder, "make_example", example)
+    cache = tmp_path / "scenes.npz"
+    train_finder._examples(3, cache, 0.5, 0.0)
+    train_finder._examples(3, cache, 0.5, 0.0)
+    assert len(drawn) == 3  # the second call read the cache
+    train_finder._examples(2, cache, 0.0, 0.3)
+    assert drawn[3:] == [(0.0, 0.3)] * 2  # other shares: drawn again
