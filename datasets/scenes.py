@@ -8,7 +8,8 @@ The tiles are 3-D boxes (an ivory face layer over a coloured back layer) on a pr
 (``textures.py``), seen by a pinhole camera tilted up to 45 degrees and rolled, under a soft light
 with cast shadows, an uneven illumination, a shadow band and glare, then JPEG-compressed. With
 ``clutter`` the rest of a table lies around the hand (``scene_clutter``: walls, discards, other
-players' melds).
+players' melds); with ``standing`` the hand is shown mid-game instead, waiting, its concealed tiles
+standing on edge with their faces to the player, seen from the seat.
 
 The same seed always gives the same scene (``numpy.random.default_rng(seed)`` drives everything),
 and the ground truth is exact: the hand JSON, every tile's code, face quad in image pixels (corners
@@ -278,8 +279,10 @@ def waiting_groups(groups: list[SceneGroup]) -> list[SceneGroup]:
 
 def _standing_layout(rng: np.random.Generator, groups: list[SceneGroup]) -> list[_Placed]:
     """A hand mid-game as its player keeps it: the concealed tiles standing on edge in a row at the
-    table's edge, faces to the player, and the melds, concealed kongs and flowers lying face up,
-    beyond the row (towards the table's middle) or on its line to the right."""
+    table's edge, faces to the player, and the melds, concealed kongs and flowers lying face up on
+    the row's line, to its right or (a third of the time) its left. Laid a few centimetres beyond
+    the row, as some players lay them, they would hide behind the standing tiles from the seat
+    (35 mm of tile hide 30-95 mm of table behind them at the seat's 40-70 degrees)."""
     indexed = list(enumerate(groups))
     lying = [g for g in indexed if g[1].kind not in ("concealed", "win")]
     placed: list[_Placed] = []
@@ -291,10 +294,11 @@ def _standing_layout(rng: np.random.Generator, groups: list[SceneGroup]) -> list
             placed.append(_Placed(code, x + TILE_W / 2, TILE_T / 2, False, 1, gi, standing=True))
             x += TILE_W + rng.uniform(0.0, 0.5)
     if lying:
-        if rng.random() < 0.7:
-            row, _ = _lay_row(rng, lying, TILE_T + rng.uniform(6, 30), rng.uniform(-TILE_W, 3 * TILE_W))
-        else:
-            row, _ = _lay_row(rng, lying, 0.0, x + rng.uniform(10, 30))
+        gap = rng.uniform(10, 30)
+        row, end = _lay_row(rng, lying, 0.0, x + gap)
+        if rng.random() < 1 / 3:  # the same row moved to the standing row's left
+            shift = end + gap
+            row = [replace(p, x=p.x - shift) for p in row]
         placed += row
     return [replace(p, x=p.x + rng.normal(0, 0.3), y=p.y + rng.normal(0, 0.3)) for p in placed]
 

@@ -111,22 +111,22 @@ def table_link_cases(folds: list[int], classifier: Any) -> Iterator[LinkCase]:
             print(f"{n}/{len(chosen)} real photos", file=sys.stderr, flush=True)
 
 
-def scene_link_cases(seeds: range, classifier: Any) -> Iterator[LinkCase]:
+def scene_link_cases(seeds: range, classifier: Any, standing: bool = False) -> Iterator[LinkCase]:
     """The cases of generated hands on a table (``generate_scene(clutter=True)``: walls, discards,
-    other melds): a box on a tile of the hand is the hand's, on a tile of the table's not, any
-    other box unknown."""
+    other melds; with ``standing``, hands standing mid-game): a box on a tile of the hand is the
+    hand's, on a tile of the table's not, any other box unknown."""
     from fanscan.datasets.scenes import NOT_THE_HANDS, generate_scene
     from fanscan.models.hand_cases import _truth_by_quads
 
     for n, seed in enumerate(seeds, start=1):
-        scene = generate_scene(seed, clutter=True)
+        scene = generate_scene(seed, clutter=True, standing=standing)
         got = captured(scene.jpeg, classifier)
         if got is not None:
             readings, up = got
             quads = [np.asarray(t.quad, np.float32) for t in scene.tiles]
             owners = ["table" if t.group == NOT_THE_HANDS else "hand" for t in scene.tiles]
             truth = _truth_by_quads(readings, quads, owners)
-            yield LinkCase(f"scene{seed}", readings, up,
+            yield LinkCase(f"{'standing' if standing else 'scene'}{seed}", readings, up,
                            [None if t is None else t == "hand" for t in truth])
         if n % 50 == 0:
             print(f"{n}/{len(seeds)} scenes", file=sys.stderr, flush=True)
@@ -265,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folds", type=_folds, default="0,1,2,3", help="rf-chinese source folds to fit on")
     parser.add_argument("--scenes", type=_seeds, default="0-399", help="generated scene seeds to fit on (A-B)")
+    parser.add_argument("--standing-scenes", type=_seeds,
+                        help="seeds of generated hands standing mid-game on a table to fit on too (A-B)")
     parser.add_argument("--scene-share", type=_share, default=0.5,
                         help="the generated photos' share of the links' fit, against the real ones (0-1)")
     parser.add_argument("--steps", type=int, default=3000)
@@ -281,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
         print("no rf-chinese hand photos here (../shared/data/rf-chinese)", file=sys.stderr)
         return 1
     scenes = list(scene_link_cases(args.scenes, classifier))
+    standing = list(scene_link_cases(args.standing_scenes, classifier, standing=True)) if args.standing_scenes else []
+    scenes += standing
     features, targets, weights = weighed_examples(cases, scenes, args.scene_share)
     model = fit(features, targets, weights, args.steps)
     predicted = model.probabilities(features) > 0.5
@@ -292,7 +296,10 @@ def main(argv: list[str] | None = None) -> int:
     about = {
         "fitted_on": {"rf_chinese_hand_photos": real, "rf_chinese_folds": folds,
                       "generated_scenes": f"{args.scenes.start}-{args.scenes.stop - 1} "
-                                          f"({len(scenes)} read, on tables with walls and discards)",
+                                          f"({len(scenes) - len(standing)} read, on tables with walls and discards)",
+                      "standing_scenes": (f"{args.standing_scenes.start}-{args.standing_scenes.stop - 1} "
+                                          f"({len(standing)} read, hands standing mid-game on tables)"
+                                          if args.standing_scenes else None),
                       "links": int(targets.sum()), "not_links": int((1 - targets).sum())},
         "pairs_right_on_fit": round(float((predicted == (targets > 0.5)).mean()), 4),
         "scene_share": args.scene_share, "hidden": HIDDEN, "steps": args.steps,

@@ -251,25 +251,32 @@ class _Groups:
         return np.array([self.root(i) for i in range(len(self.parent))], int)
 
 
+_TOUCHING_GAP = 0.5
+"""Two tiles touch in a row when the free gap between them along it is under half a tile and
+their centres lie within half a tile of one line (a feature of the choice, whose weight is fitted)."""
+
+
 def linked_clusters(readings: list[TileReading], found: Links) -> np.ndarray:
     """Each tile's cluster (the index of its cluster's first tile): tiles joined by links
     likelier than not, the likeliest first, but for a link that would make a cluster of more
     tiles than any hand holds (``MOST_HAND_TILES``, flowers aside): a wall or a pile of discards
     then stays apart from the hand's rows, whose tiles are linked surer among themselves.
 
-    A flower lies beside one hand and is no part of its rows: it joins the cluster its likeliest
-    link leads to and bridges no two clusters (a flower laid between the hand and the discards
-    had linked both)."""
+    A flower is laid aside by one hand: it joins the cluster its likeliest link leads to, and
+    bridges two clusters only along a line (laid at the end of a row of melds, beside the
+    concealed row: centres within half a tile of one line, ``_TOUCHING_GAP``), never across it
+    (a flower laid between the hand and the discards beyond had linked both)."""
     flower = np.array([r.code in FLOWER_CODES for r in readings], bool)
+    across = found.features[:, FEATURES.index("offset_across")] if len(found.pairs) else np.zeros(0)
     groups = _Groups([0 if f else 1 for f in flower])
     for k in np.argsort(-found.probabilities, kind="stable"):
         if found.probabilities[k] <= 0.5:
             break
         i, j = found.pairs[k]
-        if flower[i] or flower[j]:
+        if (flower[i] or flower[j]) and across[k] >= _TOUCHING_GAP:
             ri, rj = groups.root(i), groups.root(j)
-            if ri == rj or (groups.weight[ri] > 0 and groups.weight[rj] > 0):
-                continue  # one flower would join two clusters of suit and honour tiles
+            if groups.weight[ri] > 0 and groups.weight[rj] > 0:
+                continue  # a flower off the line would join two clusters of suit and honour tiles
         groups.join(i, j, most=MOST_HAND_TILES)
     return groups.roots()
 
@@ -278,9 +285,6 @@ CLUSTER_FEATURES: tuple[str, ...] = (
     "tiles", "tiles_squared", "touching", "longest_row", "alignment", "lowness", "tile_size", "confidence",
     "backs",
 )
-_TOUCHING_GAP = 0.5
-"""Two tiles touch in a row when the free gap between them along it is under half a tile and
-their centres lie within half a tile of one line (a feature of the choice, whose weight is fitted)."""
 
 
 def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Links,

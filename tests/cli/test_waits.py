@@ -35,10 +35,11 @@ def test_waits_rejects_complete_hand(capsys: pytest.CaptureFixture[str]) -> None
     assert "a waiting hand here has 13" in capsys.readouterr().err
 
 
-def _photo_of(groups: list, path) -> None:
+def _photo_of(groups: list, path, standing: bool = False) -> None:
     from fanscan.datasets.scenes import generate_scene
 
-    path.write_bytes(generate_scene(2032, size=(1280, 960), style="xmahjongg-real", groups=groups).jpeg)
+    path.write_bytes(generate_scene(2032, size=(1280, 960), style="xmahjongg-real", groups=groups,
+                                    standing=standing).jpeg)
 
 
 def test_waits_reads_a_photo_of_a_waiting_hand(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,6 +62,24 @@ def test_waits_reads_a_photo_of_a_waiting_hand(tmp_path, capsys: pytest.CaptureF
     assert main(["waits", str(photo)]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (
         f"{photo} (read as [234p][CCCC]234m23s55p+4f): waits on 2 tiles")
+
+
+def test_waits_reads_a_hand_standing_mid_game_seen_from_the_seat(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from fanscan.datasets import tile_art
+    from fanscan.datasets.scenes import SceneGroup
+
+    if "xmahjongg-real" not in tile_art.available_styles():
+        pytest.skip("xmahjongg not installed")
+    # The hand above as a player keeps it mid-game: the seven concealed tiles standing on edge,
+    # the chow, the kong and the flower lying face up on their line.
+    photo = tmp_path / "standing.jpg"
+    _photo_of([SceneGroup("concealed", ("2m", "3m", "4m", "2s", "3s", "5p", "5p")),
+               SceneGroup("chow", ("3p", "2p", "4p"), 0), SceneGroup("concealed_kong", ("C",) * 4),
+               SceneGroup("flowers", ("4f",))], photo, standing=True)
+    assert main(["waits", str(photo), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert [w["tile"] for w in obj["waits"]] == ["1s", "4s"]
+    assert len(obj["reading"]["tiles"]) == 15
 
 
 def test_waits_photo_of_a_complete_hand_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:

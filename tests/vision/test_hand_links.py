@@ -70,23 +70,28 @@ def test_no_cluster_grows_past_the_most_tiles_a_hand_shows_the_weakest_links_lef
     assert set(hand_links.linked_clusters(short, found).tolist()) == {0}
 
 
-def test_a_flower_joins_the_cluster_of_its_likeliest_link_and_bridges_none() -> None:
+def test_a_flower_joins_the_cluster_of_its_likeliest_link_and_bridges_two_only_along_a_line() -> None:
     # A row of five, a flower laid above it and a row of three discards above the flower: the
     # flower is linked to both rows, and before it bridged them into one cluster.
     tiles = ([tile("1m", 31 * i, 200) for i in range(5)] + [tile("2f", 60, 140)]
              + [tile("9p", 31 * i, 80) for i in range(3)])
     rows = [(0, 1), (1, 2), (2, 3), (3, 4), (6, 7), (7, 8)]
+    across = hand_links.FEATURES.index("offset_across")
 
-    def clusters(to_hand: float, to_discards: float) -> list[int]:
+    def clusters(to_hand: float, to_discards: float, flower_across: float = 1.5) -> list[int]:
         pairs = [*rows, (2, 5), (5, 7)]
+        features = np.zeros((len(pairs), len(hand_links.FEATURES)))
+        features[-2:, across] = flower_across
         probabilities = np.array([0.95] * len(rows) + [to_hand, to_discards])
-        found = hand_links.Links(pairs, np.zeros((len(pairs), len(hand_links.FEATURES))), probabilities,
-                                 hand_links._frames(tiles))
+        found = hand_links.Links(pairs, features, probabilities, hand_links._frames(tiles))
         return hand_links.linked_clusters(tiles, found).tolist()
 
     assert clusters(0.8, 0.7) == [0] * 6 + [6] * 3
     assert clusters(0.7, 0.8) == [0] * 5 + [5] * 4  # laid nearer the discards, it is theirs
     assert clusters(0.8, 0.4) == [0] * 6 + [6] * 3
+    # In line with both (a flower at the end of a row of melds, beside the concealed row), it
+    # bridges them: the melds and the row are one hand.
+    assert clusters(0.8, 0.7, flower_across=0.2) == [0] * 9
 
 
 def test_the_fitted_choice_prefers_rows_of_touching_tiles_to_a_lower_loose_pile() -> None:
@@ -151,7 +156,8 @@ def test_the_generated_photos_weigh_their_share_of_the_fit() -> None:
 
 
 @pytest.mark.parametrize("argv, said", [(["--scenes", "abc"], "seeds are A-B"), (["--folds", "x,1"], "folds are numbers"),
-                                        (["--scene-share", "1.5"], "the share is a number")])
+                                        (["--scene-share", "1.5"], "the share is a number"),
+                                        (["--standing-scenes", "x-3"], "seeds are A-B")])
 def test_the_fit_refuses_bad_seeds_and_folds_in_one_line(argv, said, capsys) -> None:
     from fanscan.models.fit_hand_links import main
 
