@@ -35,25 +35,25 @@ def test_waits_rejects_complete_hand(capsys: pytest.CaptureFixture[str]) -> None
     assert "a waiting hand here has 13" in capsys.readouterr().err
 
 
-def _photo_of(groups: list, path, standing: bool = False) -> None:
-    from fanscan.datasets.scenes import generate_scene
+def _photo_of_the_waiting_sample(path, standing: bool = False) -> None:
+    """The sample's hand less its winning tile: 234m 23s 55p, a chow of 234p, a concealed red
+    dragon kong and a flower, waiting on 1s or 4s (4s makes the mixed triple chow); laid down,
+    or with ``standing`` as a player keeps it mid-game (the concealed tiles on edge)."""
+    from fanscan.datasets import tile_art
+    from fanscan.datasets.scenes import SceneGroup, generate_scene
 
+    if "xmahjongg-real" not in tile_art.available_styles():
+        pytest.skip("xmahjongg not installed")
+    groups = [SceneGroup("concealed", ("2m", "3m", "4m", "2s", "3s", "5p", "5p")),
+              SceneGroup("chow", ("3p", "2p", "4p"), 0), SceneGroup("concealed_kong", ("C",) * 4),
+              SceneGroup("flowers", ("4f",))]
     path.write_bytes(generate_scene(2032, size=(1280, 960), style="xmahjongg-real", groups=groups,
                                     standing=standing).jpeg)
 
 
 def test_waits_reads_a_photo_of_a_waiting_hand(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    from fanscan.datasets import tile_art
-    from fanscan.datasets.scenes import SceneGroup
-
-    if "xmahjongg-real" not in tile_art.available_styles():
-        pytest.skip("xmahjongg not installed")
-    # The sample's hand less its winning tile: 234m 23s 55p, a chow of 234p, a concealed red
-    # dragon kong and a flower, waiting on 1s or 4s (4s makes the mixed triple chow).
     photo = tmp_path / "waiting.jpg"
-    _photo_of([SceneGroup("concealed", ("2m", "3m", "4m", "2s", "3s", "5p", "5p")),
-               SceneGroup("chow", ("3p", "2p", "4p"), 0), SceneGroup("concealed_kong", ("C",) * 4),
-               SceneGroup("flowers", ("4f",))], photo)
+    _photo_of_the_waiting_sample(photo)
     assert main(["waits", str(photo), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert [w["tile"] for w in obj["waits"]] == ["1s", "4s"]
@@ -65,17 +65,8 @@ def test_waits_reads_a_photo_of_a_waiting_hand(tmp_path, capsys: pytest.CaptureF
 
 
 def test_waits_reads_a_hand_standing_mid_game_seen_from_the_seat(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    from fanscan.datasets import tile_art
-    from fanscan.datasets.scenes import SceneGroup
-
-    if "xmahjongg-real" not in tile_art.available_styles():
-        pytest.skip("xmahjongg not installed")
-    # The hand above as a player keeps it mid-game: the seven concealed tiles standing on edge,
-    # the chow, the kong and the flower lying face up on their line.
     photo = tmp_path / "standing.jpg"
-    _photo_of([SceneGroup("concealed", ("2m", "3m", "4m", "2s", "3s", "5p", "5p")),
-               SceneGroup("chow", ("3p", "2p", "4p"), 0), SceneGroup("concealed_kong", ("C",) * 4),
-               SceneGroup("flowers", ("4f",))], photo, standing=True)
+    _photo_of_the_waiting_sample(photo, standing=True)
     assert main(["waits", str(photo), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert [w["tile"] for w in obj["waits"]] == ["1s", "4s"]
