@@ -102,3 +102,23 @@ def test_a_photo_under_neutral_light_is_left_as_it_is() -> None:
     photo = load_photo(generate_scene(16019).jpeg)
     locate.locate(photo)
     assert not photo.balanced
+
+
+def test_a_wall_of_coloured_backs_is_no_colour_cast() -> None:
+    # Four ivory faces under neutral light and a wall of eight blue backs the finder marked face
+    # down: judged on every tile, the blue would pass for a strong cast and the photo be "balanced".
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((260, 900, 3), 60, np.uint8)
+    quads, backs = [], []
+    for k in range(12):
+        x0 = 20 + 72 * k
+        image[90:170, x0 : x0 + 70] = BODY_REFERENCE if k < 4 else (200, 110, 40)
+        quads.append(np.float32([[x0, 90], [x0 + 70, 90], [x0 + 70, 170], [x0, 170]]))
+        backs.append(k >= 4)
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    found = TileDetections(np.stack(quads), np.full(12, 0.9, np.float32), np.array(backs))
+    assert not locate._balanced_for_cast(photo, image, found)
+    assert not photo.balanced
+    everything_faces = TileDetections(np.stack(quads), np.full(12, 0.9, np.float32), np.zeros(12, bool))
+    assert locate._balanced_for_cast(photo, image, everything_faces)  # the same boxes, taken as faces
