@@ -328,39 +328,3 @@ def test_the_sessions_opening_meanwhile_are_waited_for_before_the_process_ends(m
     assert registered == [reader._opening.join]
     reader._opening.join()
 
-
-class _Recording(_Table):
-    """A ``_Table`` that keeps the crops it was given."""
-
-    def __init__(self, probs: np.ndarray) -> None:
-        super().__init__(probs)
-        self.crops: list[np.ndarray] = []
-
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        self.crops += crops
-        return super().probabilities(crops)
-
-
-def test_the_light_is_judged_on_the_faces_not_on_a_walls_coloured_backs() -> None:
-    # Four ivory faces under neutral light beside a wall of eight blue backs the finder marked
-    # face down: judged on every tile, the blue would pass for a cast and tint the faces orange.
-    from fanscan.vision.detections import TileDetections
-    from fanscan.vision.white_balance import BODY_REFERENCE
-
-    image = np.full((260, 900, 3), 60, np.uint8)
-    boxes, backs = [], []
-    for k in range(12):
-        x0 = 20 + 72 * k
-        image[90:170, x0 : x0 + 70] = BODY_REFERENCE if k < 4 else (200, 110, 40)
-        boxes.append(_row_box(x0, 90, 70, 80))
-        backs.append(k >= 4)
-    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
-    probs = np.zeros((12, len(CLASS_LABELS)), np.float32)
-    probs[:4, CLASS_LABELS.index("3m")] = probs[4:, CLASS_LABELS.index("back")] = 1.0
-    classifier = _Recording(probs)
-    found = TileDetections(np.stack(boxes), np.full(12, 0.9, np.float32), np.array(backs))
-    readings, _, _ = tile_reading.read_tiles(photo, found, classifier)
-    assert [r.code for r in readings] == ["3m"] * 4 + ["back"] * 8
-    for crop in classifier.crops[:4]:
-        middle = crop[40:90, 30:66].reshape(-1, 3).mean(axis=0)
-        assert middle == pytest.approx(BODY_REFERENCE, abs=4)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from fanscan.datasets import tile_art
 from fanscan.datasets.photo_effects import CASTS
+from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import locate, white_balance
 from fanscan.vision.image_io import load_photo
 from fanscan.vision.white_balance import BODY_REFERENCE
@@ -104,11 +105,10 @@ def test_a_photo_under_neutral_light_is_left_as_it_is() -> None:
     assert not photo.balanced
 
 
-def test_a_wall_of_coloured_backs_is_no_colour_cast() -> None:
-    # Four ivory faces under neutral light and a wall of eight blue backs the finder marked face
-    # down: judged on every tile, the blue would pass for a strong cast and the photo be "balanced".
-    from fanscan.vision.detections import TileDetections
 
+def _faces_beside_a_blue_wall() -> tuple:
+    """A photo of four ivory faces under neutral light beside a wall of eight blue backs, the
+    boxes, and which of them the finder marked face down."""
     image = np.full((260, 900, 3), 60, np.uint8)
     quads, backs = [], []
     for k in range(12):
@@ -116,9 +116,46 @@ def test_a_wall_of_coloured_backs_is_no_colour_cast() -> None:
         image[90:170, x0 : x0 + 70] = BODY_REFERENCE if k < 4 else (200, 110, 40)
         quads.append(np.float32([[x0, 90], [x0 + 70, 90], [x0 + 70, 170], [x0, 170]]))
         backs.append(k >= 4)
+    return image, np.stack(quads), np.array(backs)
+
+
+def test_a_wall_of_coloured_backs_is_no_colour_cast() -> None:
+    # Judged on every tile, the blue would pass for a strong cast and the photo be "balanced".
+    from fanscan.vision.detections import TileDetections
+
+    image, quads, backs = _faces_beside_a_blue_wall()
     photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
-    found = TileDetections(np.stack(quads), np.full(12, 0.9, np.float32), np.array(backs))
-    assert not locate._balanced_for_cast(photo, image, found)
+    assert not locate._balanced_for_cast(photo, image, TileDetections(quads, np.full(12, 0.9, np.float32), backs))
     assert not photo.balanced
-    everything_faces = TileDetections(np.stack(quads), np.full(12, 0.9, np.float32), np.zeros(12, bool))
-    assert locate._balanced_for_cast(photo, image, everything_faces)  # the same boxes, taken as faces
+    as_faces = TileDetections(quads, np.full(12, 0.9, np.float32), np.zeros(12, bool))
+    assert locate._balanced_for_cast(photo, image, as_faces)  # the same boxes, taken as faces
+
+
+class _Recording:
+    """A classifier stand-in that reads the first four crops of a call as 3m, the rest as backs,
+    and keeps the crops it was given."""
+
+    def __init__(self) -> None:
+        self.crops: list[np.ndarray] = []
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        self.crops += crops
+        probs = np.zeros((len(crops), len(CLASS_LABELS)), np.float32)
+        probs[:4, CLASS_LABELS.index("3m")] = probs[4:, CLASS_LABELS.index("back")] = 1.0
+        return probs
+
+
+def test_the_crops_light_is_judged_on_the_faces_not_on_a_walls_coloured_backs() -> None:
+    # Judged on every tile, the wall's blue would tint the faces' crops orange (and brighten them).
+    from fanscan.vision import tile_reading
+    from fanscan.vision.detections import TileDetections
+
+    image, quads, backs = _faces_beside_a_blue_wall()
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    classifier = _Recording()
+    readings, _, _ = tile_reading.read_tiles(photo, TileDetections(quads, np.full(12, 0.9, np.float32), backs),
+                                             classifier)
+    assert [r.code for r in readings] == ["3m"] * 4 + ["back"] * 8
+    for crop in classifier.crops[:4]:
+        middle = crop[40:90, 30:66].reshape(-1, 3).mean(axis=0)
+        assert middle == pytest.approx(BODY_REFERENCE, abs=4)
