@@ -314,7 +314,7 @@ def _turned(placed: list[_Placed], angle: float) -> list[_Placed]:
 
 def _clutter_around(rng: np.random.Generator, placed: list[_Placed], groups: list[SceneGroup]) -> list[_Placed]:
     """The table's other tiles (``scene_clutter.lay_clutter``) around the laid-out hand."""
-    sizes = [((TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)) for p in placed]
+    sizes = [_footprint(p) for p in placed]
     extent = HandExtent(
         left=min(p.x - w / 2 for p, (w, _) in zip(placed, sizes)),
         right=max(p.x + w / 2 for p, (w, _) in zip(placed, sizes)),
@@ -407,12 +407,18 @@ def _make_camera(
     return _Camera(rotation, position, 1000.0, roll, scale, offset)
 
 
-def _box_corners(p: _Placed) -> np.ndarray:
-    """8 corners: footprint (z) then top (z+T), each counter-clockwise from the tile's own
-    front-left."""
-    w, h = (TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)
+def _footprint(p: _Placed) -> tuple[float, float]:
+    """The tile's width and depth on the table, before its turn: a standing tile's depth is its
+    thickness."""
     if p.standing:
-        w, h = TILE_W, TILE_T
+        return TILE_W, TILE_T
+    return (TILE_H, TILE_W) if p.sideways else (TILE_W, TILE_H)
+
+
+def _box_corners(p: _Placed) -> np.ndarray:
+    """8 corners: footprint (z) then top (z + height), each counter-clockwise from the tile's
+    own front-left."""
+    w, h = _footprint(p)
     xy = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
     if p.angle:
         c, s = np.cos(p.angle), np.sin(p.angle)
@@ -481,17 +487,14 @@ def _paint_standing(canvas: np.ndarray, camera: _Camera, corners: np.ndarray, iv
     back all back colour, the front the face art, lit by how squarely it faces the light."""
     bottom, top = corners[:4], corners[4:]
     centre = corners.mean(axis=0)
-
-    def depth_cut(front: np.ndarray, rear: np.ndarray) -> np.ndarray:
-        return front + (rear - front) * layer
-
-    sides = [  # (front part, rear part), each corner list going round the side
-        ([top[0], top[1], depth_cut(top[1], top[2]), depth_cut(top[0], top[3])],
-         [depth_cut(top[0], top[3]), depth_cut(top[1], top[2]), top[2], top[3]]),
-        ([bottom[1], depth_cut(bottom[1], bottom[2]), depth_cut(top[1], top[2]), top[1]],
-         [depth_cut(bottom[1], bottom[2]), bottom[2], top[2], depth_cut(top[1], top[2])]),
-        ([bottom[0], depth_cut(bottom[0], bottom[3]), depth_cut(top[0], top[3]), top[0]],
-         [depth_cut(bottom[0], bottom[3]), bottom[3], top[3], depth_cut(top[0], top[3])]),
+    # Where the ivory face layer meets the back layer on each of the four edges running front
+    # to back: bottom left, bottom right, top left, top right.
+    bl, br, tl, tr = (front + (rear - front) * layer for front, rear in
+                      ((bottom[0], bottom[3]), (bottom[1], bottom[2]), (top[0], top[3]), (top[1], top[2])))
+    sides = [  # (front part, rear part) of the top, the right end, the left end, the back
+        ([top[0], top[1], tr, tl], [tl, tr, top[2], top[3]]),
+        ([bottom[1], br, tr, top[1]], [br, bottom[2], top[2], tr]),
+        ([bottom[0], bl, tl, top[0]], [bl, bottom[3], top[3], tl]),
         (None, [bottom[2], bottom[3], top[3], top[2]]),
     ]
     unit_light = light / np.linalg.norm(light)

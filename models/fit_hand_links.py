@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from fanscan.atomic import write_text_atomic
 from fanscan.vision import hand_links, hand_region
 from fanscan.vision.detections import TileReading
 
@@ -282,10 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     if not real:
         print("no rf-chinese hand photos here (../shared/data/rf-chinese)", file=sys.stderr)
         return 1
-    scenes = list(scene_link_cases(args.scenes, classifier))
+    laid = list(scene_link_cases(args.scenes, classifier))
     standing = list(scene_link_cases(args.standing_scenes, classifier, standing=True)) if args.standing_scenes else []
-    scenes += standing
-    features, targets, weights = weighed_examples(cases, scenes, args.scene_share)
+    features, targets, weights = weighed_examples(cases, laid + standing, args.scene_share)
     model = fit(features, targets, weights, args.steps)
     predicted = model.probabilities(features) > 0.5
     # The choice on the real photos alone: fitted on the generated tables too, it chose the
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     about = {
         "fitted_on": {"rf_chinese_hand_photos": real, "rf_chinese_folds": folds,
                       "generated_scenes": f"{args.scenes.start}-{args.scenes.stop - 1} "
-                                          f"({len(scenes) - len(standing)} read, on tables with walls and discards)",
+                                          f"({len(laid)} read, on tables with walls and discards)",
                       "standing_scenes": (f"{args.standing_scenes.start}-{args.standing_scenes.stop - 1} "
                                           f"({len(standing)} read, hands standing mid-game on tables)"
                                           if args.standing_scenes else None),
@@ -305,8 +305,9 @@ def main(argv: list[str] | None = None) -> int:
         "scene_share": args.scene_share, "hidden": HIDDEN, "steps": args.steps,
         "choice_photos": len(choices), "choice_right_on_fit": chosen_right,
     }
-    args.out.write_text(json.dumps({"about": about, "model": model.to_json(), "choice": choice.to_json()},
-                                   indent=1) + "\n")
+    # The default out is the shipped model: never leave it half written.
+    write_text_atomic(args.out, json.dumps({"about": about, "model": model.to_json(), "choice": choice.to_json()},
+                                           indent=1) + "\n")
     print(json.dumps(about))
     return 0
 

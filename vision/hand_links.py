@@ -267,7 +267,7 @@ def linked_clusters(readings: list[TileReading], found: Links) -> np.ndarray:
     concealed row: centres within half a tile of one line, ``_TOUCHING_GAP``), never across it
     (a flower laid between the hand and the discards beyond had linked both)."""
     flower = np.array([r.code in FLOWER_CODES for r in readings], bool)
-    across = found.features[:, FEATURES.index("offset_across")] if len(found.pairs) else np.zeros(0)
+    across = found.features[:, FEATURES.index("offset_across")]
     groups = _Groups([0 if f else 1 for f in flower])
     for k in np.argsort(-found.probabilities, kind="stable"):
         if found.probabilities[k] <= 0.5:

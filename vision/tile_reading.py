@@ -182,9 +182,10 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
         """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance);
         of the tiles ``only`` (indices) when given."""
         members = range(len(choices)) if only is None else only
-        boxes = [geometry.orient_box(quads[t], w) for t in members for w in choices[t]]
+        looks = [(t, w) for t in members for w in choices[t]]
+        boxes = [geometry.orient_box(quads[t], w) for t, w in looks]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
-        faces = [c for c, t in zip(crops, (t for t in members for _ in choices[t])) if not backs[t]]
+        faces = [c for c, (t, _) in zip(crops, looks) if not backs[t]]
         probs = np.asarray(classifier.probabilities(_balanced(crops, _cast_table(faces or crops))), np.float32)
         picks, rows, chosen = [], [], []
         k = 0
