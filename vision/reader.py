@@ -13,6 +13,7 @@
    get a second look (``flowers``); sideways tiles are tried turned both ways, and when the tiles
    read poorly the whole hand is tried upside down, then a quarter turn either way; each cluster
    of tiles (a hand, a pile of discards) is read in its own frame (``frame_groups``).
+   ``tile_photo`` refuses a photo of a hand whose boxes read like no tiles (a floor, a grid).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
    The hand is laid out in the frame its tiles were read in (``_in_their_frame``).
@@ -37,7 +38,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from fanscan.vision import doubts, finder, flowers, geometry, hand_region, layout, refine
+from fanscan.vision import doubts, finder, flowers, geometry, hand_region, layout, refine, tile_photo
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -193,6 +194,8 @@ def read_photo(
     if len(detections) == 0:
         raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
     readings, right, up = read_tiles(photo, detections, classifier, looks)
+    if one_hand:  # a photo to label keeps every box
+        tile_photo.refuse_unless_tiles(readings, photo.name)
     readings, apart = _the_hand(hand_region.without_duplicates(readings), up, one_hand)
     readings, right, up = _in_their_frame(readings, right, up)
     rows = geometry.rows_and_groups(readings, right, up)

@@ -1,0 +1,124 @@
+"""Whether a photo shows mahjong tiles at all: a photo-level probability fitted on data.
+
+The finder, trained on tiles on tables, also boxes the squares of a floor, a grid, a keyboard or
+pixel art, and the classifier names each box's likeliest face; without this check such a photo
+came back as a hand (a GNOME wallpaper's grid as 470 tiles, 275 of them white dragons). The
+reader asks it once the boxes are read (``reader.read_photo``, step 3) and says "no mahjong tiles
+were recognised" when it is likelier than not that the photo shows none.
+
+1. ``photo_features``: what the boxes as read say about the whole photo: how many, how sure the
+   finder and the classifier are, how many read as backs, blanks (``P``: a plain square) and
+   flowers, how many faces differ, the boxes' shape, and of the faces with a picture (not
+   blanks) how sure the surest are, how many are sure and how many of those differ.
+2. ``TilePhotoModel`` (``models/tile_photo.json``, fitted by ``models.fit_tile_photo`` on real
+   and generated photos of tiles and on photos of none, ``datasets.no_tile_photos``): a logistic
+   model of "the photo shows tiles" on those features.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import BACK, FLOWER_CODES
+from fanscan.vision.detections import TileReading
+from fanscan.vision.numeric import median
+
+MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "tile_photo.json"
+FEATURES: tuple[str, ...] = ("log_boxes", "finder_logit", "face_logit", "backs", "blanks", "flowers",
+                             "distinct_faces", "log_aspect", "named_high", "sure_named", "distinct_sure")
+SURE = 0.9
+"""A face read at least this surely counts as sure (``sure_named``, ``distinct_sure``): a
+feature's definition, whose weight the fit sets."""
+Z_RANGE = 4.0
+"""Standardised features are held within this many standard deviations of the fitting data's:
+a linear model must not extrapolate to a photo unlike any it was fitted on."""
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
+    return np.log(p / (1 - p))
+
+
+def photo_features(readings: list[TileReading]) -> np.ndarray:
+    """The ``FEATURES`` of a photo's read boxes (all of them, before the hand is picked)."""
+    if not readings:
+        raise ValueError("a photo with no boxes has no features: it shows no tiles")
+    faces = [r for r in readings if r.code != BACK]
+    face_logits = _logit(np.array([r.confidence for r in faces])) if faces else np.zeros(1)
+    codes = [r.code for r in faces]
+    named = [r for r in faces if r.code != "P"]
+    named_logits = _logit(np.array([r.confidence for r in named])) if named else _logit(np.zeros(1))
+    sure = [r.code for r in named if r.confidence >= SURE]
+    boxes = np.stack([np.asarray(r.box, np.float64) for r in readings])
+    sides_a = np.linalg.norm(boxes[:, 1] - boxes[:, 0], axis=1)
+    sides_b = np.linalg.norm(boxes[:, 2] - boxes[:, 1], axis=1)
+    aspect = np.maximum(sides_a, sides_b) / np.maximum(np.minimum(sides_a, sides_b), 1e-3)
+    return np.array([
+        np.log(len(readings)),
+        float(np.mean(_logit(np.array([r.finder_score for r in readings])))),
+        float(np.median(face_logits)),
+        (len(readings) - len(faces)) / len(readings),
+        codes.count("P") / len(faces) if faces else 0.0,
+        sum(c in FLOWER_CODES for c in codes) / len(faces) if faces else 0.0,
+        len(set(codes)) / len(faces) if faces else 0.0,
+        float(np.log(median(aspect))),
+        float(np.quantile(named_logits, 0.9)),
+        float(np.log1p(len(sure))),
+        float(np.log1p(len(set(sure)))),
+    ])
+
+
+@dataclass(frozen=True)
+class TilePhotoModel:
+    """A logistic model of "this photo shows mahjong tiles" on ``photo_features``."""
+
+    weights: tuple[float, ...]
+    bias: float
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+
+    def probability(self, features: np.ndarray) -> float:
+        z = np.clip((features - np.asarray(self.mean)) / np.asarray(self.scale), -Z_RANGE, Z_RANGE)
+        logit = float(z @ np.asarray(self.weights) + self.bias)
+        return 1.0 / (1.0 + np.exp(-np.clip(logit, -30, 30)))
+
+    def shows_tiles(self, readings: list[TileReading]) -> bool:
+        return bool(readings) and self.probability(photo_features(readings)) >= 0.5
+
+    def to_json(self) -> dict:
+        return {"features": list(FEATURES), "weights": list(self.weights), "bias": self.bias,
+                "mean": list(self.mean), "scale": list(self.scale)}
+
+    @classmethod
+    def from_json(cls, obj: dict) -> TilePhotoModel:
+        if tuple(obj.get("features", ())) != FEATURES:
+            raise ValueError("the tile photo model was fitted on other features")
+        sizes = {len(obj[k]) for k in ("weights", "mean", "scale")}
+        if sizes != {len(FEATURES)}:
+            raise ValueError("the tile photo model's weights do not match its features")
+        return cls(tuple(map(float, obj["weights"])), float(obj["bias"]),
+                   tuple(map(float, obj["mean"])), tuple(map(float, obj["scale"])))
+
+
+@lru_cache(maxsize=4)
+def load_model(path: Path = MODEL_PATH) -> TilePhotoModel | None:
+    """The fitted model (the shipped file by default); None where it is not installed."""
+    if not Path(path).is_file():
+        return None
+    return TilePhotoModel.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def refuse_unless_tiles(readings: list[TileReading], photo_name: str) -> None:
+    """Raise ``no_tiles`` when the shipped model (if installed) judges the boxes to show no tiles."""
+    model = load_model()
+    if model is None or model.shows_tiles(readings):
+        return
+    found = (f"the {len(readings)} boxes found there do not read like tile faces" if len(readings) > 1
+             else "the box found there does not read like a tile's face")
+    raise FanscanError("no_tiles", f"no mahjong tiles were recognised in {photo_name}: {found} (if it "
+                                   "shows tiles, photograph them closer, from above, in even light)")
