@@ -36,17 +36,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
-from fanscan.vision import doubts, finder, flowers, geometry, hand_region, layout, refine, tile_photo
-from fanscan.vision.detections import TileDetections, TileReading
+from fanscan.vision import debug_images, doubts, flowers, geometry, hand_region, layout, refine, tile_photo
+from fanscan.vision.detections import TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
 from fanscan.vision.hand_rules import HandKind, HandRules, hand_rules
 from fanscan.vision.interpret import HandRead, read_hand
-from fanscan.vision.locate import CROP_MIN_SIDE, find_scale, locate
-from fanscan.vision.photo_reading import FoundTile, PhotoReading, _write_image, hand_of_layout
-from fanscan.vision.tile_reading import CROP_H, CROP_W, read_tiles
+from fanscan.vision.locate import locate
+from fanscan.vision.photo_reading import FoundTile, PhotoReading, hand_of_layout
+from fanscan.vision.tile_reading import read_tiles
 
 from fanscan.errors import FanscanError
 
@@ -105,27 +104,6 @@ def _photo_reading(photo: Photo, read: HandRead, apart: list[TileReading],
         left_out=[_found(r, -1, in_hand=False) for r, _ in read.left_out],
         _photo=photo,
     )
-
-
-def _debug(debug_dir: Path, photo: Photo, small: np.ndarray, detections: TileDetections,
-           reading: PhotoReading, crops: list[np.ndarray]) -> None:
-    """Write the intermediate images: the finder's input and maps, detections, crops, result."""
-    debug_dir.mkdir(parents=True, exist_ok=True)
-    maps = finder.tile_maps(small)
-    overlay, _ = finder.working_image(photo.decode(find_scale(photo)))
-    factor = overlay.shape[1] / reading.image_size[0]
-    for quad, back in zip(detections.quads, detections.backs):
-        cv2.polylines(overlay, [(quad * factor).astype(np.int32)], True, (0, 0, 255) if back else (0, 255, 0), 1)
-    images = {
-        "1-find-input.png": small,
-        "2-face-map.png": (maps[:, :, 1] * 255).astype(np.uint8),
-        "3-back-map.png": (maps[:, :, 2] * 255).astype(np.uint8),
-        "4-detections.png": overlay,
-        "5-crops.png": np.hstack(crops) if crops else np.zeros((CROP_H, CROP_W, 3), np.uint8),
-        "6-annotated.jpg": reading.annotated(),
-    }
-    for name, image in images.items():
-        _write_image(debug_dir / name, image)
 
 
 _opening: threading.Thread | None = None
@@ -208,7 +186,5 @@ def read_photo(
         read = HandRead(readings, rows, layout.analyse(readings, right, up, rows), [], [])
     reading = _photo_reading(photo, read, apart, wanted)
     if debug_dir is not None:
-        scale = photo.scale_for(detections.quads, CROP_MIN_SIDE)
-        crops = [photo.crop_quad(r.box, CROP_W, CROP_H, scale) for r in read.readings]
-        _debug(Path(debug_dir), photo, small, detections, reading, crops)
+        debug_images.write(Path(debug_dir), photo, small, detections, reading, read.readings)
     return reading
