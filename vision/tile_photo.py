@@ -85,10 +85,10 @@ class TilePhotoModel:
     def probability(self, features: np.ndarray) -> float:
         z = np.clip((features - np.asarray(self.mean)) / np.asarray(self.scale), -Z_RANGE, Z_RANGE)
         logit = float(z @ np.asarray(self.weights) + self.bias)
-        return 1.0 / (1.0 + np.exp(-np.clip(logit, -30, 30)))
+        return float(1.0 / (1.0 + np.exp(-np.clip(logit, -30, 30))))
 
     def shows_tiles(self, readings: list[TileReading]) -> bool:
-        return bool(readings) and self.probability(photo_features(readings)) >= 0.5
+        return bool(readings) and bool(self.probability(photo_features(readings)) >= 0.5)
 
     def to_json(self) -> dict:
         return {"features": list(FEATURES), "weights": list(self.weights), "bias": self.bias,

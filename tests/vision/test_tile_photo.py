@@ -82,6 +82,7 @@ def test_the_model_is_a_logistic_of_the_standardised_features_held_in_range() ->
     features[FEATURES.index("face_logit")] = 1e6  # held at Z_RANGE standard deviations
     assert model.probability(features) == pytest.approx(1 / (1 + np.exp(-4.0)))
     assert not model.shows_tiles([])
+    assert model.shows_tiles([_box("5m", 0.99)]) is True and isinstance(model.probability(features), float)
 
 
 def test_the_model_file_round_trips_and_refuses_other_features(tmp_path) -> None:
