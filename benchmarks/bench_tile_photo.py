@@ -23,22 +23,17 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-import cv2
-
 
 def _photos(scenes: int, no_tiles: int) -> list[tuple[str, str, int, object]]:
     """(source, name, shows tiles, loader) of every photo tried."""
-    from fanscan.datasets.no_tile_photos import debian_pictures, no_tile_photo
+    from fanscan.datasets.no_tile_photos import debian_pictures, kind_of, no_tile_photo
     from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, least_turned, load_table_photos
     from fanscan.datasets.scenes import generate_scene
     from fanscan.datasets.shared import shared_path
+    from fanscan.models.fit_tile_photo import encoded
 
-    photos: list[tuple[str, str, int, object]] = []
-    try:
-        held_out = least_turned(in_folds(load_table_photos(), [HELD_OUT_FOLD]))
-    except Exception:  # noqa: BLE001 - no shared folder: the generated photos only
-        held_out = []
-    photos += [("rf-chinese fold 4", p.source, 1, p.path) for p in held_out]
+    held_out = least_turned(in_folds(load_table_photos(), [HELD_OUT_FOLD]))  # none without ../shared
+    photos: list[tuple[str, str, int, object]] = [("rf-chinese fold 4", p.source, 1, p.path) for p in held_out]
     untagged = shared_path("data", "camerash", "untagged-photos")
     if untagged is not None and untagged.is_dir():
         photos += [("untagged real photos", p.name, 1, p) for p in sorted(untagged.iterdir())
@@ -49,10 +44,8 @@ def _photos(scenes: int, no_tiles: int) -> list[tuple[str, str, int, object]]:
         photos.append((f"scenes, {kind}", str(seed), 1,
                        lambda s=seed, k=kind: generate_scene(s, clutter=k == "cluttered", standing=k == "standing").jpeg))
     photos += [("Debian pictures", p.name, 0, p) for p in debian_pictures()]
-    for seed in range(100000, 100000 + no_tiles):
-        image, kind = no_tile_photo(seed)
-        photos.append((f"no tiles, {kind}", str(seed), 0,
-                       lambda im=image: cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()))
+    for seed in range(100000, 100000 + no_tiles):  # each drawn only when it is read
+        photos.append((f"no tiles, {kind_of(seed)}", str(seed), 0, lambda s=seed: encoded(no_tile_photo(s)[0])))
     return photos
 
 

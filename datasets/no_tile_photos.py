@@ -37,8 +37,7 @@ def _table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return table_texture(str(rng.choice(TABLE_KINDS)), rng, h, w)
 
 
-def _cells(rng: np.random.Generator, h: int, w: int, cell_w: int, cell_h: int, gap: int,
-           stagger: bool, paint: Callable[[np.ndarray, int, int, int, int], None],
+def _cells(h: int, w: int, cell_w: int, cell_h: int, gap: int, stagger: bool, paint: Callable[[np.ndarray, int, int, int, int], None],
            background: tuple[int, int, int]) -> np.ndarray:
     """Rows of ``cell_w`` x ``cell_h`` cells ``gap`` apart (every other row shifted half a cell
     when ``stagger``), each drawn by ``paint(image, x0, y0, x1, y1)``."""
@@ -59,7 +58,7 @@ def _floor_tiles(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         cv2.rectangle(image, (x0, y0), (x1, y1), tuple(int(c) for c in shade), -1)
 
     tall = side if rng.random() < 0.6 else int(side * rng.uniform(0.4, 1.6))
-    return _cells(rng, h, w, side, tall, int(rng.integers(2, 10)), bool(rng.random() < 0.3), paint,
+    return _cells(h, w, side, tall, int(rng.integers(2, 10)), bool(rng.random() < 0.3), paint,
                   tuple(int(c) for c in rng.integers(60, 200, 3)))
 
 
@@ -71,7 +70,7 @@ def _bricks(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         shade = np.clip(base + rng.integers(-25, 26, 3), 0, 255)
         cv2.rectangle(image, (x0, y0), (x1, y1), tuple(int(c) for c in shade), -1)
 
-    return _cells(rng, h, w, width, int(width * rng.uniform(0.3, 0.5)), int(rng.integers(4, 14)), True,
+    return _cells(h, w, width, int(width * rng.uniform(0.3, 0.5)), int(rng.integers(4, 14)), True,
                   paint, (190, 195, 200))
 
 
@@ -91,7 +90,7 @@ def _keyboard(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         cv2.putText(image, _glyph(rng), (x0 + (x1 - x0) // 4, y0 + 2 * (y1 - y0) // 3),
                     cv2.FONT_HERSHEY_SIMPLEX, scale, ink, max(1, int(scale * 2)), cv2.LINE_AA)
 
-    return _cells(rng, h, w, side, int(side * rng.uniform(0.9, 1.1)), int(side * 0.15),
+    return _cells(h, w, side, int(side * rng.uniform(0.9, 1.1)), int(side * 0.15),
                   bool(rng.random() < 0.5), paint, tuple(int(c) for c in rng.integers(10, 80, 3)))
 
 
@@ -191,6 +190,11 @@ def _as_photographed(image: np.ndarray, rng: np.random.Generator, size: tuple[in
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
+def kind_of(seed: int) -> str:
+    """The kind ``no_tile_photo(seed)`` draws, without drawing the photo."""
+    return str(np.random.default_rng([seed, 7]).choice(KINDS))
 
 
 def no_tile_photo(seed: int, kind: str | None = None, size: tuple[int, int] | None = None,

@@ -62,21 +62,14 @@ def read_boxes(source: str | Path | bytes, classifier: Any = None) -> list:
     return readings
 
 
-def _encoded(image: np.ndarray, suffix: str) -> bytes:
+def encoded(image: np.ndarray, suffix: str = ".jpg") -> bytes:
+    """``image`` as the bytes of a ``suffix`` file (JPEG at quality 92, as a phone saves it)."""
     import cv2
 
-    ok, encoded = cv2.imencode(suffix, image, [cv2.IMWRITE_JPEG_QUALITY, 92] if suffix == ".jpg" else [])
+    ok, data = cv2.imencode(suffix, image, [cv2.IMWRITE_JPEG_QUALITY, 92] if suffix == ".jpg" else [])
     if not ok:
         raise RuntimeError(f"{suffix} encoding failed")
-    return encoded.tobytes()
-
-
-def _jpeg(image: np.ndarray) -> bytes:
-    return _encoded(image, ".jpg")
-
-
-def _png(image: np.ndarray) -> bytes:
-    return _encoded(image, ".png")
+    return data.tobytes()
 
 
 def tile_photos(folds: list[int], scenes: range) -> Iterator[tuple[str, Callable[[], bytes | Path]]]:
@@ -91,7 +84,7 @@ def tile_photos(folds: list[int], scenes: range) -> Iterator[tuple[str, Callable
         for photo in least_turned(in_folds(load_table_photos(), folds)):
             yield f"rf:{photo.source}", lambda path=photo.path: path
             if len(photo.codes):  # also turned back upright and unmirrored, as the benchmark reads it
-                yield f"rf-upright:{photo.source}", lambda p=photo: _png(photo_as_taken(p, judge)[0])
+                yield f"rf-upright:{photo.source}", lambda p=photo: encoded(photo_as_taken(p, judge)[0], ".png")
     for seed in scenes:
         kind = seed % 3
         yield f"scene:{seed}", lambda s=seed, k=kind: generate_scene(s, clutter=k == 1, standing=k == 2).jpeg
@@ -101,7 +94,7 @@ def no_tile_photos(seeds: range) -> Iterator[tuple[str, Callable[[], bytes | Pat
     from fanscan.datasets.no_tile_photos import no_tile_photo
 
     for seed in seeds:
-        yield f"none:{seed}", lambda s=seed: _jpeg(no_tile_photo(s)[0])
+        yield f"none:{seed}", lambda s=seed: encoded(no_tile_photo(s)[0])
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
 from fanscan.vision.detections import TileReading
-from fanscan.vision.numeric import median, quad_areas
+from fanscan.vision.numeric import held_logistic, logit, median, quad_areas
 
 import fanscan.models
 
@@ -37,12 +37,6 @@ _FLOWERS = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _BLANK_INDEX = CLASS_LABELS.index("P")
 _EPS = 1e-6
-Z_RANGE = 4.0
-
-
-def _logit(p: np.ndarray) -> np.ndarray:
-    p = np.clip(p, 1e-4, 1 - 1e-4)
-    return np.log(p / (1 - p))
 
 
 def face_probabilities(reading: TileReading) -> np.ndarray:
@@ -100,13 +94,13 @@ def box_features(readings: list[TileReading], image_size: tuple[int, int],
     if probs is None:
         probs = np.stack([face_probabilities(r) for r in readings])
     return np.column_stack([
-        _logit(np.array([r.finder_score for r in readings])),
+        logit(np.array([r.finder_score for r in readings])),
         np.log(np.maximum(areas, 1.0) / typical),
         np.abs(np.log(aspect / median(aspect))),
         np.clip(to_edge / side, 0.0, 2.0),
         _covered_shares(boxes, areas, centres, reach),
         np.log(np.clip(nearest, 0.05, 20.0)),
-        _logit(np.array([r.confidence for r in readings])),
+        logit(np.array([r.confidence for r in readings])),
         probs[:, _BLANK_INDEX],
         probs[:, _FLOWERS].sum(axis=1),
         np.array([r.code == BACK for r in readings], float),
@@ -124,11 +118,7 @@ class TileEvidence:
     temperature: float
 
     def tile_probability(self, features: np.ndarray) -> np.ndarray:
-        # Standardised features are held within the range a fit sees (a few standard deviations):
-        # a linear model must not extrapolate to a box unlike any it was fitted on.
-        z = np.clip((features - np.asarray(self.mean)) / np.asarray(self.scale), -Z_RANGE, Z_RANGE)
-        logit = z @ np.asarray(self.weights) + self.bias
-        return 1.0 / (1.0 + np.exp(-np.clip(logit, -30, 30)))
+        return held_logistic(features, self.weights, self.bias, self.mean, self.scale)
 
     def face_log_probs(self, probs: np.ndarray) -> np.ndarray:
         """Log probabilities of each class (rows of ``probs``), tempered and normalised."""

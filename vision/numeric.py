@@ -33,3 +33,21 @@ def quad_areas(quads: np.ndarray) -> np.ndarray:
     """Each quad's area (n, 4, 2) -> (n,), by the shoelace formula."""
     x, y = quads[:, :, 0], quads[:, :, 1]
     return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+
+
+Z_RANGE = 4.0
+"""Standardised features are held within this many standard deviations of the fitting data's
+(``held_logistic``): a linear model must not extrapolate to a case unlike any it was fitted on."""
+
+
+def logit(p: np.ndarray) -> np.ndarray:
+    """log(p / (1 - p)), p held within [1e-4, 1 - 1e-4]."""
+    p = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
+    return np.log(p / (1 - p))
+
+
+def held_logistic(features: np.ndarray, weights, bias: float, mean, scale) -> np.ndarray:
+    """A fitted logistic model's probability of ``features`` (rows), standardised by ``mean``
+    and ``scale`` and held within ``Z_RANGE``."""
+    z = np.clip((features - np.asarray(mean)) / np.asarray(scale), -Z_RANGE, Z_RANGE)
+    return 1.0 / (1.0 + np.exp(-np.clip(z @ np.asarray(weights) + bias, -30, 30)))

@@ -26,7 +26,7 @@ import numpy as np
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision.detections import TileReading
-from fanscan.vision.numeric import median
+from fanscan.vision.numeric import held_logistic, logit, median
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "tile_photo.json"
 FEATURES: tuple[str, ...] = ("log_boxes", "finder_logit", "face_logit", "backs", "blanks", "flowers",
@@ -34,14 +34,6 @@ FEATURES: tuple[str, ...] = ("log_boxes", "finder_logit", "face_logit", "backs",
 SURE = 0.9
 """A face read at least this surely counts as sure (``sure_named``, ``distinct_sure``): a
 feature's definition, whose weight the fit sets."""
-Z_RANGE = 4.0
-"""Standardised features are held within this many standard deviations of the fitting data's:
-a linear model must not extrapolate to a photo unlike any it was fitted on."""
-
-
-def _logit(p: np.ndarray) -> np.ndarray:
-    p = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
-    return np.log(p / (1 - p))
 
 
 def photo_features(readings: list[TileReading]) -> np.ndarray:
@@ -49,10 +41,10 @@ def photo_features(readings: list[TileReading]) -> np.ndarray:
     if not readings:
         raise ValueError("a photo with no boxes has no features: it shows no tiles")
     faces = [r for r in readings if r.code != BACK]
-    face_logits = _logit(np.array([r.confidence for r in faces])) if faces else np.zeros(1)
+    face_logits = logit(np.array([r.confidence for r in faces])) if faces else np.zeros(1)
     codes = [r.code for r in faces]
     named = [r for r in faces if r.code != "P"]
-    named_logits = _logit(np.array([r.confidence for r in named])) if named else _logit(np.zeros(1))
+    named_logits = logit(np.array([r.confidence for r in named])) if named else logit(np.zeros(1))
     sure = [r.code for r in named if r.confidence >= SURE]
     boxes = np.stack([np.asarray(r.box, np.float64) for r in readings])
     sides_a = np.linalg.norm(boxes[:, 1] - boxes[:, 0], axis=1)
@@ -60,7 +52,7 @@ def photo_features(readings: list[TileReading]) -> np.ndarray:
     aspect = np.maximum(sides_a, sides_b) / np.maximum(np.minimum(sides_a, sides_b), 1e-3)
     return np.array([
         np.log(len(readings)),
-        float(np.mean(_logit(np.array([r.finder_score for r in readings])))),
+        float(np.mean(logit(np.array([r.finder_score for r in readings])))),
         float(np.median(face_logits)),
         (len(readings) - len(faces)) / len(readings),
         codes.count("P") / len(faces) if faces else 0.0,
@@ -83,9 +75,7 @@ class TilePhotoModel:
     scale: tuple[float, ...]
 
     def probability(self, features: np.ndarray) -> float:
-        z = np.clip((features - np.asarray(self.mean)) / np.asarray(self.scale), -Z_RANGE, Z_RANGE)
-        logit = float(z @ np.asarray(self.weights) + self.bias)
-        return float(1.0 / (1.0 + np.exp(-np.clip(logit, -30, 30))))
+        return float(held_logistic(features, self.weights, self.bias, self.mean, self.scale))
 
     def shows_tiles(self, readings: list[TileReading]) -> bool:
         return bool(readings) and bool(self.probability(photo_features(readings)) >= 0.5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from fanscan.datasets.no_tile_photos import KINDS, debian_pictures, no_tile_photo
+from fanscan.datasets.no_tile_photos import KINDS, debian_pictures, kind_of, no_tile_photo
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -23,8 +23,10 @@ def test_a_seed_fixes_the_photo_and_its_kind() -> None:
     assert not np.array_equal(first, other)
 
 
-def test_the_seeds_draw_every_kind() -> None:
-    assert {no_tile_photo(seed, size=(64, 48))[1] for seed in range(120)} == set(KINDS)
+def test_the_seeds_draw_every_kind_and_kind_of_says_which() -> None:
+    drawn = {seed: no_tile_photo(seed, size=(64, 48))[1] for seed in range(120)}
+    assert set(drawn.values()) == set(KINDS)
+    assert all(kind_of(seed) == kind for seed, kind in drawn.items())
 
 
 def test_an_unknown_kind_is_refused() -> None:
