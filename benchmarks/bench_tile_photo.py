@@ -62,7 +62,10 @@ def main(argv: list[str] | None = None) -> int:
 
     models = {"no check": None}
     for path in args.model or [MODEL_PATH]:
-        model = load_model(path)
+        try:
+            model = load_model(path)
+        except (OSError, ValueError, KeyError, TypeError) as error:  # JSON errors are ValueErrors
+            raise SystemExit(f"{path}: not a tile photo model ({error})") from None
         if model is None:
             raise SystemExit(f"no model at {path}")
         models[str(path)] = model

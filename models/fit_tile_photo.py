@@ -177,7 +177,10 @@ def main(argv: list[str] | None = None) -> int:
         print(line, file=sys.stderr, flush=True)
 
     if args.cache is not None and args.cache.is_file():
-        cases = [PhotoCase(*case) for case in pickle.loads(args.cache.read_bytes())]
+        try:
+            cases = [PhotoCase(*case) for case in pickle.loads(args.cache.read_bytes())]
+        except (OSError, pickle.UnpicklingError, EOFError, TypeError, ValueError) as error:
+            parser.error(f"--cache {args.cache}: not the photos' boxes this script keeps ({error})")
     else:
         started = time.time()
         cases = [*capture(tile_photos(args.folds, args.scenes), True, progress),

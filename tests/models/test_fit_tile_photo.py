@@ -65,3 +65,14 @@ def test_main_fits_from_a_cache_and_writes_the_model_and_its_sidecar(tmp_path, c
 def test_main_asks_where_to_write() -> None:
     with pytest.raises(SystemExit):
         fit_tile_photo.main(["--cache", "x.pkl"])
+
+
+def test_a_cache_that_is_no_cache_is_refused_in_one_line(tmp_path, capsys) -> None:
+    cache = tmp_path / "cases.pkl"
+    cache.write_bytes(b"not a pickle")
+    with pytest.raises(SystemExit) as refused:
+        fit_tile_photo.main(["--cache", str(cache), "--out", str(tmp_path / "m.json")])
+    assert refused.value.code == 2
+    message = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--cache" in message and "Traceback" not in message
+    assert not (tmp_path / "m.json").exists()

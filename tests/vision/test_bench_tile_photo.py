@@ -39,3 +39,10 @@ def test_it_counts_per_source_what_each_model_lets_through(bench, monkeypatch, c
     assert no_check["no tiles, felt"]["judged_tiles"] == 0  # nothing boxed at all
     assert shipped["the sample"]["judged_tiles"] == 1 and shipped["no tiles, bricks"]["judged_tiles"] == 0
     assert not any(result["turned_away"].values())
+
+
+def test_a_model_file_that_is_no_model_is_refused_in_one_line(bench, tmp_path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(SystemExit, match="not a tile photo model"):
+        bench.main(["--model", str(bad)])
