@@ -18,11 +18,11 @@ from tqdm import tqdm
 from fanscan.atomic import atomic_path
 from fanscan.datasets.real_tiles import RealCrop
 from fanscan.datasets.synth_tiles import generate
-from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.scoring.tiles import CLASSIFIER_LABELS, NO_TILE
 from fanscan.vision.preprocess import PreprocessSpec, as_bgr, resize_crop
 
 SYNTH_VERSION = 4  # bump when the generator changes, so stale caches are not reused
-_INDEX = {code: i for i, code in enumerate(CLASS_LABELS)}
+_INDEX = {code: i for i, code in enumerate(CLASSIFIER_LABELS)}
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,38 @@ def synthetic_set(count: int, seed: int, styles: Sequence[str], spec: Preprocess
         with atomic_path(images_path) as temp:
             np.save(temp, images)
     return ArraySet(np.load(images_path, mmap_mode="r"), np.load(labels_path))
+
+
+def no_tile_set(folders: Sequence[Path], spec: PreprocessSpec) -> tuple[ArraySet, list[np.ndarray]]:
+    """The crops of no tile in ``folders`` (each a ``labels.csv`` in the crops layout whose every
+    label is ``NO_TILE``, as ``fanscan.datasets.no_tile_crops`` writes them), resized, and the
+    indices of each folder's crops (a source each: drawn evenly, whatever their sizes)."""
+    import csv
+
+    import cv2
+
+    from fanscan.errors import FanscanError
+
+    paths: list[Path] = []
+    sources: list[np.ndarray] = []
+    for folder in folders:
+        try:
+            with open(Path(folder) / "labels.csv", newline="", encoding="utf-8") as handle:
+                rows = list(csv.DictReader(handle))
+        except OSError as error:
+            raise FanscanError("bad_dataset", f"{folder}: no readable labels.csv ({error.strerror})") from None
+        for number, row in enumerate(rows, start=2):
+            if row.get("label") != NO_TILE or not row.get("file"):
+                raise FanscanError("bad_dataset", f"{folder}/labels.csv line {number}: expected 'FILE,{NO_TILE}'")
+            paths.append(Path(folder) / row["file"])
+        sources.append(np.arange(len(paths) - len(rows), len(paths)))
+    images = np.zeros((len(paths), spec.height, spec.width, 3), np.uint8)
+    for i, path in enumerate(paths):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise FanscanError("bad_dataset", f"{path}: not an image")
+        images[i] = resize_crop(image, spec)
+    return ArraySet(images, np.full(len(paths), _INDEX[NO_TILE], np.int64)), [s for s in sources if len(s)]
 
 
 def real_set(crops: Sequence[RealCrop], spec: PreprocessSpec) -> ArraySet:

@@ -1,7 +1,8 @@
 """Export a trained ``TileNet`` to ONNX with its JSON sidecar (labels, preprocessing, version).
 
 The ONNX graph ends in a softmax: its one output is ``probabilities`` (n, 43) over
-``CLASS_LABELS``; its input ``image`` is (n, 3, h, w) float32 as ``vision.preprocess`` makes it.
+``CLASS_LABELS``, or (n, 44) over ``CLASSIFIER_LABELS`` for a network that also answers "no
+tile"; its input ``image`` is (n, 3, h, w) float32 as ``vision.preprocess`` makes it.
 The sidecar (same name, ``.json``) is what ``vision.classifier`` reads to preprocess and to name
 the classes. Both files are written atomically.
 """
@@ -18,6 +19,8 @@ import torch
 from torch import nn
 
 from fanscan.atomic import write_bytes_atomic, write_text_atomic
+from collections.abc import Sequence
+
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision.preprocess import PreprocessSpec
 
@@ -38,8 +41,10 @@ def sidecar_path(model_path: Path) -> Path:
     return model_path.with_suffix(".json")
 
 
-def export(net: nn.Module, spec: PreprocessSpec, model_path: Path, training: dict[str, Any]) -> None:
-    """Write ``model_path`` (ONNX) and its sidecar; ``training`` records how it was trained."""
+def export(net: nn.Module, spec: PreprocessSpec, model_path: Path, training: dict[str, Any],
+           labels: Sequence[str] = CLASS_LABELS) -> None:
+    """Write ``model_path`` (ONNX) and its sidecar; ``training`` records how it was trained,
+    ``labels`` names the network's outputs in order."""
     wrapped = _WithSoftmax(net).eval()
     buffer = io.BytesIO()
     # The TorchScript exporter: the newer dynamo one needs onnxscript, an extra dependency.
@@ -58,7 +63,7 @@ def export(net: nn.Module, spec: PreprocessSpec, model_path: Path, training: dic
     write_bytes_atomic(model_path, buffer.getvalue())
     sidecar = {
         "format_version": FORMAT_VERSION,
-        "labels": list(CLASS_LABELS),
+        "labels": list(labels),
         "input": {"name": "image", **spec.to_json()},
         "output": {"name": "probabilities", "softmax": True},
         "training": training,

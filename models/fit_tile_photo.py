@@ -46,12 +46,13 @@ OFFSETS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 
 
 def read_boxes(source: str | Path | bytes, classifier: Any = None) -> list:
-    """The photo's boxes as read by the reader's first three steps (empty: no box found)."""
+    """The photo's boxes as read by the reader's first three steps, less the boxes of no tile
+    (empty: no box found)."""
     from fanscan.vision import flowers
     from fanscan.vision.classifier import default_classifier
     from fanscan.vision.image_io import load_photo
     from fanscan.vision.locate import locate
-    from fanscan.vision.tile_reading import read_tiles
+    from fanscan.vision.tile_reading import read_tiles, tiles_only
 
     photo = load_photo(source)
     _, detections = locate(photo)
@@ -59,7 +60,7 @@ def read_boxes(source: str | Path | bytes, classifier: Any = None) -> list:
         return []
     readings, _, _ = read_tiles(photo, detections, classifier or default_classifier(),
                                 flowers.default_flower_looks())
-    return readings
+    return tiles_only(readings)
 
 
 def encoded(image: np.ndarray, suffix: str = ".jpg") -> bytes:

@@ -6,8 +6,11 @@ rendered crops, a fine-tuning on them, then crops of generated scenes cut as the
 cuts them (``fanscan.datasets.scene_crops``) join the batches as their own share for four more
 fine-tunings; a last one takes crops of the real table photos (``fanscan.datasets.real_table_crops``,
 cut and turned upright as the stage before reads them) as that share, their held-out source fold
-kept out. Each stage's checkpoint starts the next; the last is exported to ``out``. The stages are
-data (``STAGES``); ``scale`` shrinks every count for a quick trial run.
+kept out. A last stage adds the answer "no tile" (``NO_TILE``) from crops of boxes that hold none
+(``fanscan.datasets.no_tile_crops``: generated tables and photos of no tiles, and the reviewed real
+boxes where ../shared has the photos). Each stage's checkpoint starts the next; the last is
+exported to ``out``. The stages are data (``STAGES``); ``scale`` shrinks every count for a quick
+trial run.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class Stage:
     # Train on the real table photos' crops instead (skipped where ../shared has none), this share.
     real_tables_share: float = 0.0
     real_fraction: float | None = None  # share of the labelled real crops; None: the base's
+    no_tile_share: float = 0.0  # share of each batch drawn from crops of no tile (0: not learnt)
 
 
 STAGES: tuple[Stage, ...] = (
@@ -46,7 +50,10 @@ STAGES: tuple[Stage, ...] = (
     Stage("5-fine", 400, 1e-3, 2),
     Stage("6-fine", 400, 1e-3, 2),
     Stage("7-real-tables", 800, 1e-3, 0, real_tables_share=0.4, real_fraction=0.45),
+    Stage("8-no-tile", 1200, 1e-3, 0, real_tables_share=0.36, real_fraction=0.42, no_tile_share=0.12),
 )
+NO_TILE_SEEDS = (range(5_000_000, 5_000_600), range(600_000, 600_200))
+"""Seeds of the generated tables and of the photos of no tiles the no-tile crops are cut from."""
 
 
 def _scaled(count: int, scale: float) -> int:
@@ -94,6 +101,26 @@ def real_table_folders(work_dir: Path, judge: Path, scale: float = 1.0) -> list[
     return folders
 
 
+def no_tile_folders(work_dir: Path, scale: float) -> list[Path]:
+    """The crop folders of boxes of no tile (``no_tile_crops``), cut on first use into
+    ``work_dir/recipe_no_tile``: generated tables, straddles and photos of no tiles, and the
+    reviewed real boxes of the folds trained on where ../shared has their photos."""
+    from fanscan.datasets import no_tile_crops as made
+    from fanscan.datasets.real_tables import FOLDS, HELD_OUT_FOLD
+
+    out = work_dir / "recipe_no_tile"
+    names = ("tables", "straddles", "no_tiles", "real")
+    if not all((out / name / "labels.csv").is_file() for name in names):
+        tables, seeds = NO_TILE_SEEDS
+        arguments = ["--out", str(out), "--scenes", f"{tables.start}:{tables.start + _scaled(len(tables), scale)}",
+                     "--no-tile-seeds", f"{seeds.start}:{seeds.start + _scaled(len(seeds), scale)}"]
+        if load_table_photos():
+            arguments += ["--real-folds", ",".join(str(f) for f in range(FOLDS) if f != HELD_OUT_FOLD)]
+        if made.main(arguments) != 0:
+            raise RuntimeError("cutting the crops of no tile failed (see above)")
+    return [out / name for name in names if (out / name / "labels.csv").is_file()]
+
+
 def run_recipe(base: TrainConfig, *, scale: float = 1.0,
                report: Callable[[str], None] = print) -> TrainResult:
     """Train every stage of ``STAGES`` from scratch, writing ``base.out`` at the end. ``base`` gives
@@ -108,8 +135,9 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
     have_tables = bool(load_table_photos())
     for stage in STAGES:
         if stage.real_tables_share and not have_tables:
-            report(f"stage {stage.name}: skipped, no real table photos here (../shared/data/rf-chinese)")
-    stages = [stage for stage in STAGES if have_tables or not stage.real_tables_share]
+            report(f"stage {stage.name}: " + ("without real table crops" if stage.no_tile_share else "skipped")
+                   + ", no real table photos here (../shared/data/rf-chinese)")
+    stages = [stage for stage in STAGES if have_tables or not stage.real_tables_share or stage.no_tile_share]
     for number, stage in enumerate(stages, start=1):
         last = number == len(stages)
         out = base.out if last else base.work_dir / "recipe" / f"{base.out.stem}-stage{stage.name}.onnx"
@@ -118,11 +146,12 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
             folders = scene_crop_folders(base.work_dir, scale)
         extra = tuple(folders[: 2 * stage.scene_batches])
         share, hold_out, what = stage.scene_share, base.hold_out, "scene crops"
-        if stage.real_tables_share:
+        if stage.real_tables_share and have_tables:
             judge = previous_onnx if previous_onnx is not None else DEFAULT_MODEL
             extra = tuple(real_table_folders(base.work_dir, judge, scale))
             share, what = stage.real_tables_share, "real table crops"
             hold_out = (*base.hold_out, f"rf-fold{HELD_OUT_FOLD}")
+        none = tuple(no_tile_folders(base.work_dir, scale)) if stage.no_tile_share else ()
         config = replace(
             base,
             out=out,
@@ -133,9 +162,12 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
             extra_fraction=share if extra else None,
             hold_out=hold_out,
             real_fraction=stage.real_fraction if stage.real_fraction is not None else base.real_fraction,
+            no_tile_crops=none,
+            no_tile_fraction=stage.no_tile_share or base.no_tile_fraction,
         )
         report(f"stage {number} of {len(stages)} ({stage.name}): {config.steps} steps at lr {stage.lr:g}"
-               + (f", {what} {share:.0%} of each batch" if extra else ""))
+               + (f", {what} {share:.0%} of each batch" if extra else "")
+               + (f", crops of no tile {stage.no_tile_share:.0%}" if none else ""))
         stage_result = train(config)
         previous, previous_onnx = checkpoint_path(config), out
         result = TrainResult(stage_result.held_out_accuracy, result.seconds + stage_result.seconds)

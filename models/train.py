@@ -4,6 +4,9 @@ Each batch mixes augmented real crops (``real_fraction`` of it, when ../shared i
 pre-rendered synthetic crops (``data.synthetic_set``). Extra crop folders (``extra_crops``) join
 the real crops, or, with ``extra_fraction`` set, fill that share of the batch from a pool of their
 own (crops cut from generated scenes would otherwise crowd the few real crops out of theirs).
+Folders of crops that hold no tile (``no_tile_crops``, from ``fanscan.datasets.no_tile_crops``)
+teach a 44th class, ``NO_TILE``, as ``no_tile_fraction`` of each batch; the network then answers
+over ``CLASSIFIER_LABELS`` (a 43-class export it starts from gets the new class added).
 Whole tile sets named in ``hold_out`` are kept out of training and scored at the end, so the
 figures are for designs the model never saw. Needs the ``train`` extra (torch, onnx, tqdm); CPU is enough.
 """
@@ -27,11 +30,11 @@ from fanscan.datasets.real_tiles import RealCrop, groups, load_real_crops
 from fanscan.datasets.tile_art import available_styles
 from fanscan.errors import FanscanError
 from fanscan.models.augment import augment_real
-from fanscan.models.data import ArraySet, real_set, synthetic_set
+from fanscan.models.data import ArraySet, no_tile_set, real_set, synthetic_set
 from fanscan.models.export import export
 from fanscan.models.net import TileNet
 from fanscan.models.onnx_init import freeze_norms, tile_net_from_onnx
-from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.scoring.tiles import CLASS_LABELS, CLASSIFIER_LABELS
 from fanscan.vision.preprocess import PreprocessSpec, normalise
 
 DEFAULT_MODEL = Path(__file__).resolve().parent / "tile_classifier.onnx"
@@ -62,7 +65,15 @@ class TrainConfig:
     extra_crops: tuple[Path, ...] = ()
     # Share of each batch drawn from extra_crops alone; None: they are pooled with the real crops.
     extra_fraction: float | None = None
+    # Crop folders of boxes that hold no tile, and their share of each batch (the NO_TILE class).
+    no_tile_crops: tuple[Path, ...] = ()
+    no_tile_fraction: float = 0.12
     spec: PreprocessSpec = field(default_factory=PreprocessSpec)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The network's classes: ``CLASSIFIER_LABELS`` when it learns no tile, else ``CLASS_LABELS``."""
+        return CLASSIFIER_LABELS if self.no_tile_crops else CLASS_LABELS
 
 
 @dataclass(frozen=True)
@@ -115,16 +126,20 @@ def _draw(pool: ArraySet, classes: list[np.ndarray], n: int,
 
 def _batch(real: ArraySet | None, real_classes: list[np.ndarray], synth: ArraySet,
            config: TrainConfig, rng: np.random.Generator, extra: ArraySet | None = None,
-           extra_classes: Sequence[np.ndarray] = ()) -> tuple[torch.Tensor, torch.Tensor]:
-    """One batch: ``real_fraction`` real crops, ``extra_fraction`` extra crops (when each pool has
-    any), the rest synthetic."""
+           extra_classes: Sequence[np.ndarray] = (), none: ArraySet | None = None,
+           none_sources: Sequence[np.ndarray] = ()) -> tuple[torch.Tensor, torch.Tensor]:
+    """One batch: ``real_fraction`` real crops, ``extra_fraction`` extra crops and
+    ``no_tile_fraction`` crops of no tile (when each pool has any), the rest synthetic."""
     n_real = round(config.batch * config.real_fraction) if real is not None and len(real) else 0
     n_extra = round(config.batch * (config.extra_fraction or 0)) if extra is not None and len(extra) else 0
     n_extra = min(n_extra, config.batch - n_real)
-    synth_idx = np.sort(rng.integers(0, len(synth), config.batch - n_real - n_extra))
+    n_none = round(config.batch * config.no_tile_fraction) if none is not None and len(none) else 0
+    n_none = min(n_none, config.batch - n_real - n_extra)
+    synth_idx = np.sort(rng.integers(0, len(synth), config.batch - n_real - n_extra - n_none))
     images = [synth.images[synth_idx]]
     labels = [synth.labels[synth_idx]]
-    for pool, classes, n in ((real, real_classes, n_real), (extra, list(extra_classes), n_extra)):
+    for pool, classes, n in ((real, real_classes, n_real), (extra, list(extra_classes), n_extra),
+                             (none, list(none_sources), n_none)):
         if n:
             drawn, drawn_labels = _draw(pool, classes, n, rng)
             images.append(drawn)
@@ -134,7 +149,7 @@ def _batch(real: ArraySet | None, real_classes: list[np.ndarray], synth: ArraySe
 
 
 def predict(net: nn.Module, data: ArraySet, spec: PreprocessSpec, batch: int = 256) -> np.ndarray:
-    """Class probabilities (n, 43) of ``data`` under ``net`` in eval mode."""
+    """Class probabilities (n, the net's classes) of ``data`` under ``net`` in eval mode."""
     net.eval()
     out = []
     with torch.no_grad():
@@ -144,22 +159,35 @@ def predict(net: nn.Module, data: ArraySet, spec: PreprocessSpec, batch: int = 2
     return np.concatenate(out) if out else np.zeros((0, len(CLASS_LABELS)), np.float32)
 
 
-def _initial_net(init: Path | None) -> tuple[TileNet, bool]:
+def _initial_net(init: Path | None, num_classes: int = len(CLASS_LABELS)) -> tuple[TileNet, bool]:
     """(the network to train, whether its batch norms stay frozen): fresh, from a ``.pt``
-    checkpoint, or from an exported ``.onnx`` (``onnx_init``); a file that holds no such weights
-    is a ``FanscanError``."""
+    checkpoint, or from an exported ``.onnx`` (``onnx_init``; a 43-class export grows the
+    ``num_classes``-th class); a file that holds no such weights is a ``FanscanError``."""
     if init is None:
-        return TileNet(len(CLASS_LABELS)), False
+        return TileNet(num_classes), False
     try:
         if init.suffix == ".onnx":
-            return tile_net_from_onnx(init), True
-        net = TileNet(len(CLASS_LABELS))
-        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=True))
+            return tile_net_from_onnx(init, num_classes), True
+        net = TileNet(num_classes)
+        net.load_state_dict(_grown_head(torch.load(init, map_location="cpu", weights_only=True), num_classes))
         return net, False
     except Exception as error:  # noqa: BLE001 - torch.load of a file of any content fails any way
         told = isinstance(error, (ValueError, OSError)) and str(error)
         reason = str(error).splitlines()[0] if told else type(error).__name__
         raise FanscanError("bad_model", f"--init {init}: not the tile classifier's weights ({reason})") from None
+
+
+def _grown_head(state: dict[str, torch.Tensor], num_classes: int) -> dict[str, torch.Tensor]:
+    """A checkpoint's weights with its last layer grown to ``num_classes`` rows, each new class
+    at zero weights and the lowest bias of the others (as ``onnx_init`` grows an export's)."""
+    weight_key, bias_key = "head.3.weight", "head.3.bias"
+    if weight_key not in state or state[weight_key].shape[0] >= num_classes:
+        return state
+    weight, bias = state[weight_key], state[bias_key]
+    grown = dict(state)
+    grown[weight_key] = torch.cat([weight, weight.new_zeros(num_classes - len(weight), weight.shape[1])])
+    grown[bias_key] = torch.cat([bias, bias.new_full((num_classes - len(bias),), float(bias.min()))])
+    return grown
 
 
 def train(config: TrainConfig) -> TrainResult:
@@ -168,7 +196,7 @@ def train(config: TrainConfig) -> TrainResult:
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     rng = np.random.default_rng(config.seed)
-    net, frozen_norms = _initial_net(config.init)  # a bad --init fails before anything else
+    net, frozen_norms = _initial_net(config.init, len(config.labels))  # a bad --init fails first
     styles = config.styles or tuple(available_styles())
     if not styles:
         raise FanscanError("no_tile_art", "no tile art is installed to render training crops from")
@@ -179,6 +207,7 @@ def train(config: TrainConfig) -> TrainResult:
     real_classes = _by_class(real.labels) if real is not None else []
     extra = real_set(extra_crops, config.spec) if extra_crops else None
     extra_classes = _by_class(extra.labels) if extra is not None else []
+    none, none_sources = no_tile_set(config.no_tile_crops, config.spec) if config.no_tile_crops else (None, [])
 
     net = net.to(memory_format=torch.channels_last)
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=1e-4)
@@ -194,7 +223,7 @@ def train(config: TrainConfig) -> TrainResult:
     progress = tqdm(range(config.steps), desc="training", unit="step")
     running = None
     for _ in progress:
-        x, y = _batch(real, real_classes, synth, config, rng, extra, extra_classes)
+        x, y = _batch(real, real_classes, synth, config, rng, extra, extra_classes, none, none_sources)
         loss = loss_fn(net(x), y)
         optimiser.zero_grad()
         loss.backward()
@@ -216,10 +245,12 @@ def train(config: TrainConfig) -> TrainResult:
         torch.save(net.state_dict(), temp)
     record: dict[str, Any] = {
         **{k: v for k, v in asdict(config).items()
-           if k not in ("out", "work_dir", "spec", "init", "extra_crops")},
+           if k not in ("out", "work_dir", "spec", "init", "extra_crops", "no_tile_crops")},
         # The folder and its parent: scene crop folders are OUT/finder and OUT/true.
         "extra_crops": ["/".join(path.resolve().parts[-2:]) for path in config.extra_crops],
         "extra_pool_crops": len(extra_crops),
+        "no_tile_crops": ["/".join(path.resolve().parts[-2:]) for path in config.no_tile_crops],
+        "no_tile_pool_crops": len(none) if none is not None else 0,
         "fine_tuned_from": config.init.name if config.init else None,
         "styles": list(styles),
         "real_crops": len(train_crops),
@@ -228,7 +259,7 @@ def train(config: TrainConfig) -> TrainResult:
         "seconds": round(seconds),
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
-    export(net, config.spec, config.out, record)
+    export(net, config.spec, config.out, record, config.labels)
     return TrainResult(accuracy, seconds)
 
 

@@ -1,7 +1,8 @@
 """The 42 tile faces and their codes (../shared/docs/tiles-and-hands.md, "Tile codes").
 
 ``Tile`` is an IntEnum in the contract's class order: 1m..9m, 1p..9p, 1s..9s, E S W N, C F P,
-1f..8f. The classifier's labels are ``CLASS_LABELS``: these 42 codes, then ``back``.
+1f..8f. The classifier's labels are ``CLASS_LABELS``: these 42 codes, then ``back``; a
+classifier may also answer ``NO_TILE`` (``CLASSIFIER_LABELS``), for a crop that holds no tile.
 
 >>> Tile.from_code("5p")
 <Tile.P5: 13>
@@ -29,6 +30,10 @@ TILE_CODES: tuple[str, ...] = (
 )
 BACK = "back"
 CLASS_LABELS: tuple[str, ...] = (*TILE_CODES, BACK)
+NO_TILE = "none"
+"""The classifier's answer for a crop that holds no tile (a rack's rim, felt, a box across two
+tiles): never a tile code, never in a hand or the read JSON's ``tiles``."""
+CLASSIFIER_LABELS: tuple[str, ...] = (*CLASS_LABELS, NO_TILE)
 
 CHINESE_NAMES: dict[str, str] = {
     **{f"{r}m": f"{'一二三四五六七八九'[r - 1]}萬" for r in range(1, 10)},

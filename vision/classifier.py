@@ -4,6 +4,10 @@
 order, mean/std; see ``fanscan.models.export``); its onnxruntime session is a shared
 ``LazySession``, made on first use. Crops are BGR uint8
 arrays of any size, preprocessed exactly as in training (``vision.preprocess``).
+
+A model whose labels end in ``NO_TILE`` (``CLASSIFIER_LABELS``) also says how likely a crop holds
+no tile at all (``looks``); its 43 tile probabilities are then given as they stand for a tile
+(divided by the probability that the crop holds one), so every caller reads faces as before.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +24,7 @@ import numpy as np
 
 import fanscan.models
 from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import NO_TILE
 from fanscan.vision.onnx_session import LazySession
 from fanscan.vision.preprocess import PreprocessSpec, preprocess
 
@@ -32,6 +38,16 @@ BATCH = 64  # crops per onnxruntime call
 # with the numeral reader): stage 5 97.7 -> 98.0 %, stage 6 98.0 -> 98.4 %; a second look at every
 # crop gives the same answers at several times the cost (16-19 % of real crops fall below 0.9).
 SECOND_LOOK_BELOW = 0.9
+
+
+@dataclass(frozen=True)
+class Looks:
+    """What the classifier made of some crops: ``probs`` (n, len(labels)), each row the faces'
+    probabilities given that the crop holds a tile; ``no_tile`` (n,) the probability that it
+    holds none (zeros for a model that never answers so)."""
+
+    probs: np.ndarray
+    no_tile: np.ndarray
 
 
 class TileClassifier:
@@ -50,11 +66,14 @@ class TileClassifier:
         try:
             meta: dict[str, Any] = json.loads(sidecar.read_text(encoding="utf-8"))
             self.spec = PreprocessSpec.from_json(meta["input"])
-            self.labels: tuple[str, ...] = tuple(meta["labels"])
+            outputs: tuple[str, ...] = tuple(meta["labels"])
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise FanscanError(
                 "bad_model", f"cannot read the classifier's sidecar {sidecar} ({error})"
             ) from None
+        self.answers_no_tile = bool(outputs) and outputs[-1] == NO_TILE
+        """Whether the model's last output is ``NO_TILE`` (kept out of ``labels``)."""
+        self.labels: tuple[str, ...] = outputs[:-1] if self.answers_no_tile else outputs
         self.meta = meta
         self._session = LazySession(self.model_path, threads=threads, providers=providers, max_batch=BATCH)
 
@@ -66,27 +85,45 @@ class TileClassifier:
             self._run(preprocess(images[start : start + BATCH], self.spec))
             for start in range(0, len(images), BATCH)
         ]
-        return np.concatenate(out) if out else np.zeros((0, len(self.labels)), np.float32)
+        outputs = len(self.labels) + self.answers_no_tile
+        return np.concatenate(out) if out else np.zeros((0, outputs), np.float32)
 
-    def probabilities(self, images: Sequence[np.ndarray]) -> np.ndarray:
-        """Class probabilities (n, len(labels)) for BGR uint8 crops of any size; a doubtful
-        crop's are the mean of its two looks, as is and turned 180 degrees (``SECOND_LOOK_BELOW``)."""
+    def looks(self, images: Sequence[np.ndarray]) -> Looks:
+        """The faces' probabilities and the probability of no tile for BGR uint8 crops of any
+        size; a doubtful crop's are the mean of its two looks, as is and turned 180 degrees
+        (``SECOND_LOOK_BELOW``, judged on every answer, no tile among them)."""
         probs = self._looked_once(images)
         doubtful = np.flatnonzero(probs.max(axis=1, initial=0.0) < SECOND_LOOK_BELOW)
         if doubtful.size:
             turned = self._looked_once([cv2.rotate(images[i], cv2.ROTATE_180) for i in doubtful])
             probs[doubtful] = (probs[doubtful] + turned) / 2
-        return probs
+        if not self.answers_no_tile:
+            return Looks(probs, np.zeros(len(probs), np.float32))
+        no_tile = probs[:, -1].copy()
+        faces = probs[:, :-1] / np.maximum(1.0 - no_tile, 1e-6)[:, None]
+        return Looks(faces / faces.sum(axis=1, keepdims=True).clip(1e-12), no_tile)
+
+    def probabilities(self, images: Sequence[np.ndarray]) -> np.ndarray:
+        """The faces' probabilities (n, len(labels)) of ``looks``."""
+        return self.looks(images).probs
 
     def classify(self, images: Sequence[np.ndarray], flower_looks: FlowerLooks | None = None,
                  ) -> tuple[list[str], np.ndarray]:
         """The most likely code of each crop, and its probability (the confidence); with
         ``flower_looks``, a crop that may be a flower gets their second looks (``vision.flowers``)."""
-        probs = self.probabilities(images)
+        codes, confidences, _ = self.named(images, flower_looks)
+        return codes, confidences
+
+    def named(self, images: Sequence[np.ndarray], flower_looks: FlowerLooks | None = None,
+              ) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """``classify``'s codes and confidences (each face's as it stands for a tile), and each
+        crop's probability of holding no tile (``Looks.no_tile``)."""
+        looked = self.looks(images)
+        probs = looked.probs
         if flower_looks is not None:
             probs = flower_looks.reweigh(probs, self.labels, lambda i: [images[i]])
         best = probs.argmax(axis=1)
-        return [self.labels[i] for i in best], probs[np.arange(len(best)), best]
+        return [self.labels[i] for i in best], probs[np.arange(len(best)), best], looked.no_tile
 
 
 _default: TileClassifier | None = None

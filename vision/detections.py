@@ -75,6 +75,7 @@ class TileReading:
     probs: np.ndarray | None = field(default=None, compare=False, repr=False)
     finder_score: float = 1.0
     frame_up: tuple[float, float] | None = None
+    no_tile: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@
    classified (a doubtful crop also turned 180 degrees, inside the classifier); possible flowers
    get a second look (``flowers``); sideways tiles are tried turned both ways, and when the tiles
    read poorly the whole hand is tried upside down, then a quarter turn either way; each cluster
-   of tiles (a hand, a pile of discards) is read in its own frame (``frame_groups``).
+   of tiles (a hand, a pile of discards) is read in its own frame (``frame_groups``). A box the
+   classifier reads as more likely no tile than a tile is dropped (``tiles_only``);
    ``tile_photo`` refuses a photo of a hand whose boxes read like no tiles (a floor, a grid).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
@@ -45,7 +46,7 @@ from fanscan.vision.hand_rules import HandKind, HandRules, hand_rules
 from fanscan.vision.interpret import HandRead, read_hand
 from fanscan.vision.locate import locate
 from fanscan.vision.photo_reading import FoundTile, PhotoReading, hand_of_layout
-from fanscan.vision.tile_reading import read_tiles
+from fanscan.vision.tile_reading import read_tiles, tiles_only
 
 from fanscan.errors import FanscanError
 
@@ -169,9 +170,10 @@ def read_photo(
     photo = load_photo(source)  # refuses a file that is no photo before any session opens
     _open_sessions_meanwhile(classifier, looks)
     small, detections = locate(photo)
-    if len(detections) == 0:
+    readings, right, up = read_tiles(photo, detections, classifier, looks) if len(detections) else ([], None, None)
+    readings = tiles_only(readings)
+    if not readings:
         raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
-    readings, right, up = read_tiles(photo, detections, classifier, looks)
     if one_hand:  # a photo to label keeps every box
         tile_photo.refuse_unless_tiles(readings, photo.name)
     readings, apart = _the_hand(hand_region.without_duplicates(readings), up, one_hand)

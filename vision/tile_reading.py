@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
 from fanscan.vision import geometry, white_balance
+from fanscan.vision.classifier import Looks
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
@@ -69,6 +70,14 @@ its own frame (``frame_groups``): a pile of discards or another player's hand li
 angle, and the nearest-neighbour steps of a pile, taken with a hand's, set the hand's rows
 crosswise. A smaller cluster (a flower laid aside, a lone discard), whose own frame its boxes'
 shape alone would give, is read in its nearest big cluster's."""
+NO_TILE_ABOVE = 0.5
+"""A box the classifier finds likelier to hold no tile than a tile (``TileReading.no_tile`` above
+this: the likelier of its two answers) is no tile (``tiles_only``)..."""
+PLAIN_FACES = frozenset({"P", BACK})
+"""...unless it is read as a face with no picture: a blank white dragon or a tile's back looks like
+a plain patch of table or rack, and only its place among the tiles tells them apart (on the
+held-out real photos, of the boxes so read and judged no tile, 14 were blank white dragons on
+labelled tiles and 8 backs of tiles, against 32 boxes of no tile)."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _FLOWER_SLICE = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
 _FLOWER_CODES = frozenset(CLASS_LABELS[_FLOWER_SLICE])
@@ -96,6 +105,15 @@ def _cast_table(crops: list[np.ndarray]) -> np.ndarray | None:
 
 def _balanced(crops: list[np.ndarray], table: np.ndarray | None) -> list[np.ndarray]:
     return crops if table is None else [cv2.LUT(c, table) for c in crops]
+
+
+def _looks(classifier: Any, crops: list[np.ndarray]) -> Looks:
+    """The classifier's ``looks`` at the crops; a classifier with only ``probabilities`` (a
+    stand-in) says nothing of boxes of no tile."""
+    if hasattr(classifier, "looks"):
+        return classifier.looks(crops)
+    probs = np.asarray(classifier.probabilities(crops), np.float32)
+    return Looks(probs, np.zeros(len(probs), np.float32))
 
 
 def _likeliest(probs: np.ndarray) -> int:
@@ -150,13 +168,14 @@ def frame_groups(quads: np.ndarray) -> list[np.ndarray]:
 
 @dataclass(frozen=True)
 class _GroupRead:
-    """One frame group's reading: per tile its ways up tried, the one chosen, its probabilities,
-    oriented box and crop; the group's frame."""
+    """One frame group's reading: per tile its ways up tried, the one chosen, its probabilities
+    (and of no tile), oriented box and crop; the group's frame."""
 
     tiles: np.ndarray
     choices: list[list[np.ndarray]]
     picks: list[int]
     probs: np.ndarray
+    no_tile: np.ndarray
     boxes: list[np.ndarray]
     crops: list[np.ndarray]
     sideways: list[bool]
@@ -178,15 +197,16 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
         return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
 
     def best(choices: list[list[np.ndarray]], only: np.ndarray | None = None,
-             ) -> tuple[list[int], np.ndarray, list[np.ndarray], list[np.ndarray]]:
-        """Each tile's chosen way up, its probabilities, box and crop (as cut, before the balance);
-        of the tiles ``only`` (indices) when given."""
+             ) -> tuple[list[int], np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
+        """Each tile's chosen way up, its probabilities, its probability of no tile, box and crop
+        (as cut, before the balance); of the tiles ``only`` (indices) when given."""
         members = range(len(choices)) if only is None else only
         looks = [(t, w) for t in members for w in choices[t]]
         boxes = [geometry.orient_box(quads[t], w) for t, w in looks]
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
         faces = [c for c, (t, _) in zip(crops, looks) if not backs[t]]
-        probs = np.asarray(classifier.probabilities(_balanced(crops, _cast_table(faces or crops))), np.float32)
+        looked = _looks(classifier, _balanced(crops, _cast_table(faces or crops)))
+        probs = np.asarray(looked.probs, np.float32)
         picks, rows, chosen = [], [], []
         k = 0
         for t in members:
@@ -197,7 +217,8 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
             rows.append(block[j])
             chosen.append(k + j)
             k += len(ws)
-        return picks, np.array(rows), [boxes[c] for c in chosen], [crops[c] for c in chosen]
+        return (picks, np.array(rows), looked.no_tile[chosen], [boxes[c] for c in chosen],
+                [crops[c] for c in chosen])
 
     def mean_confidence(tile_probs: np.ndarray, among: np.ndarray) -> float:
         return float(tile_probs[among].max(axis=1).mean())
@@ -213,12 +234,12 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
         return whole if mean_confidence(whole[1], among) > mean_confidence(probs, among) else None
 
     choices = options(up, right)
-    picks, probs, boxes, crops = best(choices)
+    picks, probs, no_tile, boxes, crops = best(choices)
     upright = np.array([i for i, side in enumerate(sideways) if not side], int)
     if upright.size and mean_confidence(probs, upright) < FLIP_BELOW:
         flipped = options(-up, -right)
         if (read := tried(flipped, upright)) is not None:
-            choices, (picks, probs, boxes, crops) = flipped, read
+            choices, (picks, probs, no_tile, boxes, crops) = flipped, read
             right, up = -right, -up
     everything = np.arange(len(choices))
     if mean_confidence(probs, everything) < FLIP_BELOW:
@@ -230,9 +251,21 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
             turned_sideways = geometry.sideways_flags(quads, turned_right, turned_up)
             turned = [[-turned_right, turned_right] if side else [turned_up] for side in turned_sideways]
             if (read := tried(turned, everything)) is not None:
-                choices, (picks, probs, boxes, crops) = turned, read
+                choices, (picks, probs, no_tile, boxes, crops) = turned, read
                 right, up, sideways = turned_right, turned_up, turned_sideways
-    return _GroupRead(tiles, choices, picks, probs, boxes, crops, sideways, right, up)
+    return _GroupRead(tiles, choices, picks, probs, no_tile, boxes, crops, sideways, right, up)
+
+
+def holds_no_tile(reading: TileReading) -> bool:
+    """Whether the classifier's reading says the box holds no tile (``NO_TILE_ABOVE``,
+    ``PLAIN_FACES``): a rack's rim, felt, a tile's side, a box across two tiles."""
+    return reading.no_tile > NO_TILE_ABOVE and reading.code not in PLAIN_FACES
+
+
+def tiles_only(readings: list[TileReading]) -> list[TileReading]:
+    """The readings less the boxes of no tile (``holds_no_tile``); before the hand is looked for,
+    so none is taken into it."""
+    return [r for r in readings if not holds_no_tile(r)]
 
 
 def _photo_frame(groups: list[_GroupRead]) -> tuple[np.ndarray, np.ndarray]:
@@ -259,10 +292,12 @@ def read_tiles(
     for g, group in enumerate(groups):
         group_of[group.tiles], slot_of[group.tiles] = g, np.arange(len(group.tiles))
     probs = np.zeros((n, len(CLASS_LABELS)), np.float32)
+    no_tile = np.zeros(n, np.float32)
     boxes: list[np.ndarray] = [np.empty(0)] * n
     crops: list[np.ndarray] = [np.empty(0)] * n
     for group in groups:
         probs[group.tiles] = group.probs
+        no_tile[group.tiles] = group.no_tile
         for slot, t in enumerate(group.tiles):
             boxes[t], crops[t] = group.boxes[slot], group.crops[slot]
 
@@ -294,6 +329,7 @@ def read_tiles(
                 probs=probs[i],
                 finder_score=float(detections.scores[i]),
                 frame_up=(float(group.up[0]), float(group.up[1])),
+                no_tile=float(no_tile[i]),
             )
         )
     right, up = _photo_frame(groups)

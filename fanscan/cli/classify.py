@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="name the tile in each crop image",
         description="Classify crops that each hold one tile face: prints the tile code (1m..9m, "
         "1p..9p, 1s..9s, E S W N C F P, 1f..8f, or back for a face-down tile) and the model's "
-        "confidence for every file. A whole photo of a hand gets a warning: read it with "
+        "confidence for every file, and how likely the image holds no tile at all (no_tile). "
+        "A whole photo of a hand gets a warning: read it with "
         "`fanscan read`.",
         epilog="exit status: 0 every crop was named; 1 bad input (a file that is no image); "
         "2 usage error.",
@@ -33,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "crops", nargs="+", metavar="CROP", help="image file of one tile (- for stdin)"
     )
     parser.add_argument("--json", action="store_true",
-                        help='one JSON object per line: {"file", "code", "confidence"}')
+                        help='one JSON object per line: {"file", "code", "confidence", "no_tile"}')
     parser.add_argument("--model", metavar="ONNX", help="classifier model (default: the shipped one)")
     parser.add_argument("--no-numerals", action="store_true",
                         help="skip the second look at the number printed on a flower or season")
@@ -63,15 +64,19 @@ def run(args: argparse.Namespace) -> int:
     looks = default_flower_looks()
     if args.no_numerals:
         looks = FlowerLooks(looks.specialist, None)
-    codes, confidences = classifier.classify(images, looks)
+    codes, confidences, no_tile = classifier.named(images, looks)
     if args.json:
-        for path, code, confidence in zip(args.crops, codes, confidences, strict=True):
-            print(json.dumps({"file": path, "code": code, "confidence": round(float(confidence), 4)}))
+        for path, code, confidence, none in zip(args.crops, codes, confidences, no_tile, strict=True):
+            line = {"file": path, "code": code, "confidence": round(float(confidence), 4)}
+            if classifier.answers_no_tile:
+                line["no_tile"] = round(float(none), 4)
+            print(json.dumps(line))
         return 0
     width = max(len("file"), *(len(path) for path in args.crops))
-    print(f"{'file':<{width}}  code  confidence")
-    for path, code, confidence in zip(args.crops, codes, confidences, strict=True):
-        print(f"{path:<{width}}  {code:<4}  {confidence:10.3f}")
+    print(f"{'file':<{width}}  code  confidence" + "  no tile" * classifier.answers_no_tile)
+    for path, code, confidence, none in zip(args.crops, codes, confidences, no_tile, strict=True):
+        print(f"{path:<{width}}  {code:<4}  {confidence:10.3f}"
+              + f"  {none:7.3f}" * classifier.answers_no_tile)
     return 0
 
 

@@ -80,6 +80,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="draw this share of each batch from the --extra-crops folders alone "
                         "instead of pooling them with the real crops (e.g. 0.2 for crops cut "
                         "from generated scenes, so the real crops keep their share)")
+    parser.add_argument("--no-tile-crops", action="append", default=[], type=Path, metavar="DIR",
+                        help="a folder of crops that hold no tile (python -m "
+                        "fanscan.datasets.no_tile_crops): the classifier also learns to answer "
+                        "'none' (repeatable)")
+    parser.add_argument("--no-tile-fraction", type=float, default=0.12, metavar="SHARE",
+                        help="share of each batch drawn from --no-tile-crops (default 0.12)")
     parser.add_argument("--work-dir", type=Path, default=Path("work_data"),
                         help="cache folder for rendered tiles (default ./work_data)")
     parser.set_defaults(handler=run)
@@ -101,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
     if args.recipe:
         given = [flag for flag, value in (("--steps", args.steps), ("--lr", args.lr), ("--init", args.init),
                                           ("--extra-crops", args.extra_crops), ("--classes", args.classes),
-                                          ("--extra-fraction", args.extra_fraction)) if value not in (None, [])]
+                                          ("--extra-fraction", args.extra_fraction),
+                                          ("--no-tile-crops", args.no_tile_crops)) if value not in (None, [])]
         if given:
             raise FanscanError("bad_option", f"--recipe sets {given[0]} itself; leave it out")
         if not 0 < args.recipe_scale <= 1:
@@ -113,9 +120,11 @@ def run(args: argparse.Namespace) -> int:
                            "and must be 0 to 1 minus --real-fraction")
     if args.init is not None and not args.init.is_file():
         raise FanscanError("not_found", f"no checkpoint at {args.init}")
-    for folder in args.extra_crops:
+    for folder in (*args.extra_crops, *args.no_tile_crops):
         if not (folder / "labels.csv").is_file():
             raise FanscanError("not_found", f"no labels.csv in crop folder {folder}")
+    if args.no_tile_crops and not 0 < args.no_tile_fraction < 1:
+        raise FanscanError("bad_option", f"--no-tile-fraction must be between 0 and 1, not {args.no_tile_fraction}")
     try:
         from fanscan.models.train import TrainConfig, parse_groups, train
     except ModuleNotFoundError as error:
@@ -138,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
         work_dir=args.work_dir,
         init=args.init,
         extra_crops=tuple(args.extra_crops),
+        no_tile_crops=tuple(args.no_tile_crops),
+        no_tile_fraction=args.no_tile_fraction,
         extra_fraction=args.extra_fraction,
     )
     if args.recipe:

@@ -35,14 +35,16 @@ def test_classify_json_prints_one_object_per_file(crops, capsys):
     objects = [json.loads(line) for line in lines]
     assert [o["file"] for o in objects] == crops
     assert [o["code"] for o in objects] == ["5p", "E", "8s"]
-    assert all(set(o) == {"file", "code", "confidence"} and 0 < o["confidence"] <= 1 for o in objects)
+    assert all(set(o) == {"file", "code", "confidence", "no_tile"} and 0 < o["confidence"] <= 1 for o in objects)
+    assert all(o["no_tile"] < 0.5 for o in objects)  # each holds a tile
 
 
 def test_classify_prints_a_table_without_json(crops, capsys):
     assert main(["classify", *crops]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["file", "code", "confidence"]
+    assert lines[0].split() == ["file", "code", "confidence", "no", "tile"]
     assert [line.split()[1] for line in lines[1:]] == ["5p", "E", "8s"]
+    assert all(float(line.split()[3]) < 0.5 for line in lines[1:])
 
 
 def test_classify_unreadable_file_is_a_one_line_error(tmp_path, capsys):

@@ -57,3 +57,55 @@ def test_train_batch_extra_crops_pool_apart_only_with_a_fraction(tmp_path: Path)
     assert [len(part) for part in apart] == [0, 0, 3]
     assert [len(part) for part in held] == [0, 3, 0]
     assert {crop.code for crop in apart[2]} == {"1m", "P", "back"}
+
+
+def _no_tile_folder(root: Path, n: int, label: str = "none") -> Path:
+    (root / "none").mkdir(parents=True, exist_ok=True)
+    rows = []
+    for i in range(n):
+        cv2.imwrite(str(root / "none" / f"{i}.png"), np.full((50, 40, 3), 90, np.uint8))
+        rows.append(f"none/{i}.png,{label}")
+    (root / "labels.csv").write_text("file,label\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return root
+
+
+def test_train_batch_draws_its_share_of_no_tile_crops_from_every_source_alike(tmp_path: Path) -> None:
+    from fanscan.models.data import no_tile_set
+    from fanscan.scoring.tiles import CLASSIFIER_LABELS, NO_TILE
+
+    big, small = _no_tile_folder(tmp_path / "big", 300), _no_tile_folder(tmp_path / "small", 3)
+    none, sources = no_tile_set([big, small], SPEC)
+    assert len(none) == 303 and [len(s) for s in sources] == [300, 3]
+    assert set(none.labels.tolist()) == {CLASSIFIER_LABELS.index(NO_TILE)}
+    synth, real = _pool([0] * 50), _pool([1] * 10)
+    config = TrainConfig(batch=100, real_fraction=0.5, no_tile_crops=(big, small), no_tile_fraction=0.2,
+                         use_real=False, spec=SPEC)
+    assert config.labels == CLASSIFIER_LABELS
+    _, labels = _batch(real, _by_class(real.labels), synth, config, np.random.default_rng(0),
+                       none=none, none_sources=sources)
+    counts = np.bincount(labels.numpy(), minlength=len(CLASSIFIER_LABELS))
+    assert counts[CLASSIFIER_LABELS.index(NO_TILE)] == 20 and counts[1] == 50 and counts[0] == 30
+
+
+def test_no_tile_set_refuses_a_folder_labelled_otherwise(tmp_path: Path) -> None:
+    from fanscan.errors import FanscanError
+    from fanscan.models.data import no_tile_set
+
+    with pytest.raises(FanscanError, match="line 2"):
+        no_tile_set([_no_tile_folder(tmp_path / "x", 2, label="5p")], SPEC)
+    with pytest.raises(FanscanError, match="labels.csv"):
+        no_tile_set([tmp_path / "missing"], SPEC)
+
+
+def test_a_checkpoint_of_43_classes_grows_the_no_tile_class() -> None:
+    from fanscan.models.net import TileNet
+    from fanscan.models.train import _grown_head
+
+    old = TileNet(43).state_dict()
+    grown = _grown_head(old, 44)
+    net = TileNet(44)
+    net.load_state_dict(grown)
+    assert torch.equal(net.head[3].weight[:43], old["head.3.weight"])
+    assert torch.count_nonzero(net.head[3].weight[43]) == 0
+    assert float(net.head[3].bias[43].detach()) == float(old["head.3.bias"].min())
+    assert _grown_head(old, 43) is old

@@ -11,7 +11,7 @@ import pytest
 
 from fanscan.datasets import tile_art
 from fanscan.errors import FanscanError
-from fanscan.scoring.tiles import CLASS_LABELS, TILE_CODES
+from fanscan.scoring.tiles import CLASS_LABELS, CLASSIFIER_LABELS, TILE_CODES
 from fanscan.vision.classifier import DEFAULT_MODEL, TileClassifier, default_classifier
 
 # Debian-packaged art that a fresh machine can install; the model never trains on exactly these
@@ -30,8 +30,20 @@ def on_body(face: np.ndarray) -> np.ndarray:
 
 def test_classifier_shipped_labels_are_the_contract_classes():
     sidecar = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
-    assert tuple(sidecar["labels"]) == CLASS_LABELS
+    assert tuple(sidecar["labels"]) == CLASSIFIER_LABELS  # the contract's classes, then "none"
     assert default_classifier().labels == CLASS_LABELS
+    assert default_classifier().answers_no_tile
+
+
+@pytest.mark.skipif(not PACKAGED_STYLES, reason="no tile art packages installed")
+def test_classifier_tells_faces_from_a_box_across_two_of_them():
+    faces = tile_art.load_faces(PACKAGED_STYLES[0])
+    codes = ["3m", "7p", "5s", "E", "C", "9s"]
+    crops = [on_body(faces[code]) for code in codes]
+    across = [np.hstack([a[:, 38:], b[:, :37]]) for a, b in zip(crops, crops[1:])]
+    looked = default_classifier().looks(crops + across)
+    assert (looked.no_tile[: len(crops)] < 0.2).all()
+    assert (looked.no_tile[len(crops):] > 0.5).mean() >= 0.8
 
 
 def test_classifier_shipped_model_is_small():

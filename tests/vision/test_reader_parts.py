@@ -295,7 +295,8 @@ def test_clusters_of_boxes_and_which_are_large_enough() -> None:
 
 def test_the_photo_s_up_is_its_clusters_ups_summed_by_size() -> None:
     def group(n: int, up: tuple[float, float]) -> tile_reading._GroupRead:
-        return tile_reading._GroupRead(np.arange(n), [], [], np.zeros((n, 1)), [], [], [], np.zeros(2), np.array(up))
+        return tile_reading._GroupRead(np.arange(n), [], [], np.zeros((n, 1)), np.zeros(n), [], [], [],
+                                       np.zeros(2), np.array(up))
 
     right, up = tile_reading._photo_frame([group(6, (0.0, -1.0)), group(2, (1.0, 0.0))])
     assert up == pytest.approx(np.array([2.0, -6.0]) / np.hypot(2, 6))
@@ -328,3 +329,15 @@ def test_the_sessions_opening_meanwhile_are_waited_for_before_the_process_ends(m
     assert registered == [reader._opening.join]
     reader._opening.join()
 
+
+
+@pytest.mark.parametrize("code, no_tile, dropped", [
+    ("5m", 0.9, True), ("5m", 0.5, False), ("5m", 0.0, False),
+    ("P", 0.9, False), ("back", 0.99, False),  # plain faces: only their place tells them apart
+])
+def test_a_box_read_as_more_likely_no_tile_is_dropped_unless_its_face_is_plain(code, no_tile, dropped):
+    from dataclasses import replace
+
+    reading = replace(_reading(0.0, 10.0, 0.9), code=code, no_tile=no_tile)
+    assert tile_reading.holds_no_tile(reading) is dropped
+    assert tile_reading.tiles_only([reading]) == ([] if dropped else [reading])
