@@ -11,7 +11,11 @@ as a tile set of its own and ``--hold-out rf-fold4`` keeps whole sources out.
    of its neighbours too.
 2. The augmentation may have mirrored the photo and turned it a quarter: each crop's labelled face
    is scored by the shipped classifier in the eight ways it could lie (four turns, mirrored or
-   not). Mirroring is a property of the photo: it is decided on the sum over all its crops. A turn
+   not). Mirroring is a property of the photo: it is decided on the sum over all its crops, once,
+   and kept in ``datasets/labels/rf_mirrored.csv`` (decided by the stage-7 classifier, session
+   22's), so that the photos every benchmark and fit reads, and the boxes reviewed on them, stay
+   the same whatever classifier is shipped later (the stage-8 one would mirror 7 of the 87
+   held-out photos otherwise); a photo not listed is decided by the classifier given. A turn
    is a property of each tile, but the tiles of one photo mostly share one: a crop's turn is the
    most probable under a prior over turns fitted to that photo (a few EM steps), so a tile the
    classifier cannot read follows its row instead of a guess.
@@ -22,9 +26,12 @@ as a tile set of its own and ``--hold-out rf-fold4`` keeps whole sources out.
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -35,6 +42,7 @@ from fanscan.datasets.real_tables import (
 from fanscan.scoring.tiles import CLASS_LABELS
 
 EM_STEPS = 5
+MIRRORED_FILE = Path(__file__).resolve().parent / "labels" / "rf_mirrored.csv"
 
 
 @dataclass(frozen=True)
@@ -93,15 +101,27 @@ def photo_as_taken(photo: TablePhoto, classifier) -> tuple[np.ndarray, np.ndarra
     ``upright_crops``), with its labelled boxes (x0 y0 x1 y1) moved alike."""
     version = upright_version(photo)
     image, boxes = (version.image, version.boxes.copy()) if version else (photo.load(), photo.boxes.copy())
-    if upright_crops(photo, classifier, version).mirrored:
+    mirrored = recorded_mirrors().get(photo.path.name)
+    if mirrored if mirrored is not None else upright_crops(photo, classifier, version).mirrored:
         image = np.ascontiguousarray(image[:, ::-1])
         boxes[:, [0, 2]] = image.shape[1] - boxes[:, [2, 0]]
     return image, boxes
 
 
-def upright_crops(photo: TablePhoto, classifier, version: UprightPhoto | None = None) -> UprightCrops:
+@lru_cache(maxsize=1)
+def recorded_mirrors(path: Path = MIRRORED_FILE) -> dict[str, bool]:
+    """The recorded mirror decisions (photo file name -> mirrored); empty without the file."""
+    if not path.is_file():
+        return {}
+    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    return {row["photo"]: row["mirrored"] == "1" for row in rows}
+
+
+def upright_crops(photo: TablePhoto, classifier, version: UprightPhoto | None = None,
+                  recorded: bool = True) -> UprightCrops:
     """Step 2 and 3 for one photo (turned back upright first where its turn allows; ``version``:
-    its ``upright_version`` when the caller has it already)."""
+    its ``upright_version`` when the caller has it already); mirrored as recorded
+    (``recorded_mirrors``) where the photo is listed, unless ``recorded`` is false."""
     version = version if version is not None else upright_version(photo)
     image, boxes = (version.image, version.boxes) if version is not None else (photo.load(), photo.boxes)
     crops = box_crops(image, boxes)
@@ -109,7 +129,9 @@ def upright_crops(photo: TablePhoto, classifier, version: UprightPhoto | None = 
     if len(crops) == 0:
         return UprightCrops([], (), False, ())
     as_is, mirrored_scores = scores[:, :4], scores[:, 4:]
-    mirrored = bool(mirrored_scores.max(axis=1).sum() > as_is.max(axis=1).sum())
+    mirrored = recorded_mirrors().get(photo.path.name) if recorded else None
+    if mirrored is None:
+        mirrored = bool(mirrored_scores.max(axis=1).sum() > as_is.max(axis=1).sum())
     chosen = mirrored_scores if mirrored else as_is
     turns, _ = choose_turns(chosen)
     out = []
@@ -146,14 +168,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="folder for the crop folders")
     parser.add_argument("--limit", type=int, help="only the first N sources (a quick trial)")
+    parser.add_argument("--record-mirrors", type=Path, metavar="CLASSIFIER",
+                        help="decide each photo's mirror with this classifier (ignoring the record) "
+                        "and write the decisions to --out as rf_mirrored.csv, cutting no crops")
     args = parser.parse_args(argv)
-    from fanscan.vision.classifier import default_classifier
+    from fanscan.vision.classifier import TileClassifier, default_classifier
 
     photos = load_table_photos()
     if not photos:
         print("../shared/data/rf-chinese is not here", file=sys.stderr)
         return 1
     chosen = least_turned(photos)[: args.limit]
+    if args.record_mirrors:
+        judge = TileClassifier(args.record_mirrors)
+        rows = ["photo,mirrored"]
+        rows += [f"{p.path.name},{int(upright_crops(p, judge, recorded=False).mirrored)}" for p in chosen]
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / MIRRORED_FILE.name).write_text("\n".join(rows) + "\n", encoding="utf-8")
+        print(f"{len(chosen)} photos, {sum(r.endswith(',1') for r in rows)} mirrored: {args.out / MIRRORED_FILE.name}")
+        return 0
     mirrored = 0
 
     def progress(number: int, total: int, photo: TablePhoto, result: UprightCrops) -> None:

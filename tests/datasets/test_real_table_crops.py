@@ -95,3 +95,14 @@ def test_real_table_crops_write_a_crop_folder_per_fold(tmp_path):
     assert counts[folder.name] == 3 and sum(counts.values()) == 3
     rows = load_crops(folder)
     assert [row.label for row in rows] == ["1m"] * 3
+
+
+def test_the_recorded_mirrors_name_photos_of_the_set_once_each():
+    from fanscan.datasets.real_table_crops import MIRRORED_FILE, recorded_mirrors
+
+    text = MIRRORED_FILE.read_text(encoding="utf-8").splitlines()
+    assert text[0] == "photo,mirrored"
+    names = [line.split(",")[0] for line in text[1:]]
+    assert len(names) == len(set(names)) == len(recorded_mirrors()) > 400
+    assert all(name.endswith(".jpg") and line.split(",")[1] in ("0", "1") for name, line in zip(names, text[1:]))
+    assert 0 < sum(recorded_mirrors().values()) < len(names)  # the augmentation mirrored some
