@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -152,23 +153,28 @@ def test_train_recipe_runs_every_stage_each_from_the_last(tmp_path, capsys, font
             "--styles", font_style, "--no-real", "--threads", "1", "--work-dir", str(tmp_path)]
     assert main(argv) == 0
     printed = capsys.readouterr().out
-    assert printed.count("stage ") == len(recipe.STAGES) and f"wrote {out}" in printed  # skipped too
+    tables = bool(load_table_photos())
+    ran = re.findall(r"^stage \d+ of \d+ ", printed, re.MULTILINE)
+    assert len(ran) == len(recipe.STAGES) - (not tables) and f"wrote {out}" in printed
     # Two scene batches cut once, each with its finder and true-corner crops.
     cut = sorted((tmp_path / "recipe_scene_crops").iterdir())
     assert len(cut) == 2 and all((folder / "true" / "labels.csv").is_file() for folder in cut)
-    trained = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["training"]
-    tables = bool(load_table_photos())
-    last, scenes_last = (recipe.STAGES[-1], recipe.STAGES[-2]) if tables else (recipe.STAGES[-2], None)
+    sidecar = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    trained = sidecar["training"]
+    last = recipe.STAGES[-1]  # the answer "none" is learnt with or without the real photos
     assert trained["steps"] == max(1, round(last.steps * 0.002)) and trained["synth_count"] == 16
-    if tables:  # the last stage trains on real table crops, their held-out fold kept out
-        assert trained["fine_tuned_from"] == f"recipe-stage{scenes_last.name}.pt"
+    assert sidecar["labels"][-1] == "none" and trained["no_tile_fraction"] == last.no_tile_share
+    assert {Path(folder).name for folder in trained["no_tile_crops"]} >= {"tables", "straddles", "no_tiles"}
+    if tables:  # the last two stages train on real table crops, their held-out fold kept out
+        assert trained["fine_tuned_from"] == f"recipe-stage{recipe.STAGES[-2].name}.pt"
         assert trained["extra_fraction"] == last.real_tables_share and len(trained["extra_crops"]) == 5
         assert trained["hold_out"] == [f"rf-fold{HELD_OUT_FOLD}"]
         assert f"rf-fold{HELD_OUT_FOLD}" in trained["held_out_accuracy"]
-    else:  # it is skipped, and the scene stage before it is the model
-        assert "skipped, no real table photos" in printed
+        assert "real" in {Path(folder).name for folder in trained["no_tile_crops"]}
+    else:  # the real tables' stage is skipped, and the last learns "none" from generated crops alone
+        assert "skipped, no real table photos" in printed and "without real table crops" in printed
         assert trained["fine_tuned_from"] == f"recipe-stage{recipe.STAGES[-3].name}.pt"
-        assert trained["extra_fraction"] == last.scene_share and len(trained["extra_crops"]) == 4
+        assert trained["extra_crops"] == []
     first = json.loads((tmp_path / "recipe" / f"recipe-stage{recipe.STAGES[0].name}.json").read_text())
     assert first["training"]["fine_tuned_from"] is None and first["training"]["extra_crops"] == []
 
