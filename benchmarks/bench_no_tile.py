@@ -32,6 +32,17 @@ SAME_BOX = 0.9
 a looser match takes a tile's box for a straddle reviewed beside it)."""
 
 
+def kind_of(quad: np.ndarray, truth: list[np.ndarray], judged: list) -> str | None:
+    """What a reader box lies on (``KINDS``): a labelled tile, a box a person judged (matched at
+    ``SAME_BOX``), or None: neither."""
+    from fanscan.vision.numeric import quad_iou
+
+    if any(quad_iou(quad, t) >= 0.5 for t in truth):
+        return "labelled tile"
+    match = next((b for b in judged if b.verdict in ("none", "tile") and quad_iou(quad, b.quad) >= SAME_BOX), None)
+    return None if match is None else f"reviewed {match.verdict}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", type=Path, action="append", default=[],
@@ -40,15 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="only the first N held-out photos")
     args = parser.parse_args(argv)
 
-    from fanscan.datasets.no_tile_crops import REVIEW_FILE, contact_sheet, parse_review
-    from fanscan.datasets.real_table_crops import photo_as_taken
+    from fanscan.datasets.no_tile_crops import REVIEW_FILE, boxed, contact_sheet, parse_review
     from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, least_turned, load_table_photos
-    from fanscan.errors import FanscanError
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision.flowers import default_flower_looks
-    from fanscan.vision.image_io import load_photo
-    from fanscan.vision.locate import locate
-    from fanscan.vision.numeric import quad_iou
     from fanscan.vision.tile_reading import holds_no_tile, read_tiles
 
     photos = [p for p in least_turned(in_folds(load_table_photos(), [HELD_OUT_FOLD])) if len(p.codes)]
@@ -63,23 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     tallies = {name: Counter() for name, _ in models}
     mistakes: list[np.ndarray] = []
     for number, table in enumerate(photos[: args.limit], start=1):
-        image, labels = photo_as_taken(table, judge)
-        photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
-        try:
-            _, found = locate(photo)
-        except FanscanError:
+        read = boxed(table, judge)
+        if read is None:
             continue
-        if not len(found):
-            continue
-        truth = [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) for x0, y0, x1, y1 in labels]
-        judged = [b for b in reviewed.get(table.source, []) if b.verdict in ("none", "tile")]
-        kinds: list[str | None] = []
-        for quad in found.quads:
-            if any(quad_iou(quad, t) >= 0.5 for t in truth):
-                kinds.append("labelled tile")
-            else:
-                match = next((b for b in judged if quad_iou(quad, b.quad) >= SAME_BOX), None)
-                kinds.append(None if match is None else f"reviewed {match.verdict}")
+        photo, found, truth = read.photo, read.found, read.labels
+        kinds = [kind_of(quad, truth, reviewed.get(table.source, [])) for quad in found.quads]
         for name, classifier in models:
             readings, _, _ = read_tiles(photo, found, classifier, default_flower_looks())
             for kind, reading in zip(kinds, readings):

@@ -55,6 +55,7 @@ from fanscan.datasets.scene_crops import parse_seeds
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import BACK, NO_TILE
 from fanscan.vision import geometry
+from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo, load_photo
 from fanscan.vision.locate import CROP_MIN_SIDE, locate
 from fanscan.vision.numeric import quad_iou
@@ -210,34 +211,51 @@ def _real_photos(folds: Sequence[int], for_training: bool = True) -> list:
     return [p for p in least_turned(in_folds(load_table_photos(), list(folds))) if len(p.codes)]
 
 
+@dataclass(frozen=True)
+class BoxedPhoto:
+    """A real table photo as taken (``real_table_crops.photo_as_taken``), the reader's boxes on it
+    (``locate``) and its labels as quads."""
+
+    photo: Photo
+    found: TileDetections
+    labels: list[np.ndarray]
+
+
+def boxed(table, judge) -> BoxedPhoto | None:
+    """``table`` read up to the reader's boxes; None when the reader finds none or refuses it."""
+    from fanscan.datasets.real_table_crops import photo_as_taken
+
+    image, labels = photo_as_taken(table, judge)
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    try:
+        _, found = locate(photo)
+    except FanscanError:
+        return None
+    quads = [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) for x0, y0, x1, y1 in labels]
+    return BoxedPhoto(photo, found, quads) if len(found) else None
+
+
 def propose(folds: Sequence[int], out: Path) -> int:
     """Write the candidate boxes of no tile on the real photos of ``folds`` for review: the reader's
     boxes over no labelled tile (IoU under ``NONE_IOU`` with every label) inside the labelled
     tiles' region grown by a tile, as ``out/candidates.csv`` (verdict ``unsure``) and contact
     sheets ``out/sheet_NNN.png`` numbered in the file's order. Returns the number of candidates."""
-    from fanscan.datasets.real_table_crops import photo_as_taken
     from fanscan.vision.classifier import default_classifier
 
     judge = default_classifier()
     boxes: list[ReviewedBox] = []
     crops: list[np.ndarray] = []
     for table in tqdm(_real_photos(folds, for_training=False), desc="real photos", unit="photo"):
-        image, labels = photo_as_taken(table, judge)
-        photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
-        try:
-            _, found = locate(photo)
-        except FanscanError:
+        read = boxed(table, judge)
+        if read is None or not read.labels:
             continue
-        label_quads = [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) for x0, y0, x1, y1 in labels]
-        if not label_quads or not len(found):
-            continue
-        tile = float(np.median([np.linalg.norm(q[0] - q[2]) for q in label_quads]))
-        corners = np.concatenate(label_quads)
+        tile = float(np.median([np.linalg.norm(q[0] - q[2]) for q in read.labels]))
+        corners = np.concatenate(read.labels)
         lo, hi = corners.min(axis=0) - tile, corners.max(axis=0) + tile
-        chosen = [q for q in found.quads
+        chosen = [q for q in read.found.quads
                   if (q.mean(axis=0) >= lo).all() and (q.mean(axis=0) <= hi).all()
-                  and not _overlaps_a_tile(q, label_quads)]
-        crops += _frame_cuts(photo, chosen, found.quads, None)
+                  and not _overlaps_a_tile(q, read.labels)]
+        crops += _frame_cuts(read.photo, chosen, read.found.quads, None)
         boxes += [ReviewedBox(table.source, q, "unsure") for q in chosen]
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomic(out / "candidates.csv", format_review(boxes))
