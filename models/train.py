@@ -72,7 +72,8 @@ class TrainConfig:
 
     @property
     def labels(self) -> tuple[str, ...]:
-        """The network's classes: ``CLASSIFIER_LABELS`` when it learns no tile, else ``CLASS_LABELS``."""
+        """The network's classes: ``CLASSIFIER_LABELS`` when it learns no tile, else ``CLASS_LABELS``
+        (or the starting network's, when it answers no tile already)."""
         return CLASSIFIER_LABELS if self.no_tile_crops else CLASS_LABELS
 
 
@@ -161,15 +162,20 @@ def predict(net: nn.Module, data: ArraySet, spec: PreprocessSpec, batch: int = 2
 
 def _initial_net(init: Path | None, num_classes: int = len(CLASS_LABELS)) -> tuple[TileNet, bool]:
     """(the network to train, whether its batch norms stay frozen): fresh, from a ``.pt``
-    checkpoint, or from an exported ``.onnx`` (``onnx_init``; a 43-class export grows the
-    ``num_classes``-th class); a file that holds no such weights is a ``FanscanError``."""
+    checkpoint, or from an exported ``.onnx`` (``onnx_init``), with at least ``num_classes``
+    outputs (a 43-class start grows the class ``NO_TILE``; one that answers it keeps it, so that
+    fine-tuning the shipped model on a user's crops keeps its "no tile"); a file that holds no
+    such weights is a ``FanscanError``."""
     if init is None:
         return TileNet(num_classes), False
     try:
         if init.suffix == ".onnx":
-            return tile_net_from_onnx(init, num_classes), True
-        net = TileNet(num_classes)
-        net.load_state_dict(_grown_head(torch.load(init, map_location="cpu", weights_only=True), num_classes))
+            net = tile_net_from_onnx(init)
+            return (net if net.head[3].out_features >= num_classes else tile_net_from_onnx(init, num_classes)), True
+        state = torch.load(init, map_location="cpu", weights_only=True)
+        rows = max(num_classes, state["head.3.weight"].shape[0]) if "head.3.weight" in state else num_classes
+        net = TileNet(rows)
+        net.load_state_dict(_grown_head(state, rows))
         return net, False
     except Exception as error:  # noqa: BLE001 - torch.load of a file of any content fails any way
         told = isinstance(error, (ValueError, OSError)) and str(error)
@@ -197,6 +203,7 @@ def train(config: TrainConfig) -> TrainResult:
     torch.set_num_threads(config.threads)
     rng = np.random.default_rng(config.seed)
     net, frozen_norms = _initial_net(config.init, len(config.labels))  # a bad --init fails first
+    labels = CLASSIFIER_LABELS if net.head[3].out_features == len(CLASSIFIER_LABELS) else CLASS_LABELS
     styles = config.styles or tuple(available_styles())
     if not styles:
         raise FanscanError("no_tile_art", "no tile art is installed to render training crops from")
@@ -259,7 +266,7 @@ def train(config: TrainConfig) -> TrainResult:
         "seconds": round(seconds),
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
-    export(net, config.spec, config.out, record, config.labels)
+    export(net, config.spec, config.out, record, labels)
     return TrainResult(accuracy, seconds)
 
 

@@ -213,3 +213,23 @@ def test_train_default_out_is_a_new_file_beside_the_work_folder(tmp_path):
 
     shipped = Path(fanscan.models.__file__).resolve().parent
     assert shipped not in (first.parent, second.parent)
+
+
+def test_train_from_the_shipped_model_keeps_its_no_tile_answer(tmp_path, capsys, font_style):
+    # A user fine-tuning the shipped classifier on their own crops, with no crops of no tile.
+    from fanscan.scoring.tiles import CLASSIFIER_LABELS
+    from fanscan.vision.classifier import DEFAULT_MODEL, TileClassifier
+
+    pytest.importorskip("onnx")
+    out = tmp_path / "mine.onnx"
+    assert main(["train", "--init", str(DEFAULT_MODEL), "--out", str(out), "--steps", "1", "--batch", "4",
+                 "--synth", "8", "--styles", font_style, "--no-real", "--threads", "1",
+                 "--work-dir", str(tmp_path)]) == 0
+    assert tuple(json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["labels"]) == CLASSIFIER_LABELS
+    assert TileClassifier(out).answers_no_tile
+    # ...and its checkpoint starts the next run with the same 44 answers.
+    again = tmp_path / "again.onnx"
+    assert main(["train", "--init", str(tmp_path / "checkpoints" / "mine.pt"), "--out", str(again), "--steps", "1",
+                 "--batch", "4", "--synth", "8", "--styles", font_style, "--no-real", "--threads", "1",
+                 "--work-dir", str(tmp_path)]) == 0
+    assert TileClassifier(again).answers_no_tile
