@@ -72,15 +72,15 @@ crosswise. A smaller cluster (a flower laid aside, a lone discard), whose own fr
 shape alone would give, is read in its nearest big cluster's."""
 NO_TILE_ABOVE = 0.8
 """A box the classifier judges to hold no tile with more than this probability
-(``TileReading.no_tile``) is no tile (``tiles_only``): of 0.5-0.95 in steps of 0.1, the least at
-which the reader's boxes on the labelled tiles of rf-chinese folds 0-3 lose at most one in 1,000
+(``TileReading.no_tile``) is no tile (``tiles_only``): of 0.5, 0.6, 0.7, 0.8, 0.9 and 0.95, the
+least at which the reader's boxes on the labelled tiles of rf-chinese folds 0-3 lose at most one in 1,000
 (2 of 4,766; at 0.5, 17: tiles of dark or unusual sets among them). Losing a tile loses the hand,
 while a box of no tile kept may still be left out by the reading search..."""
 PLAIN_FACES = frozenset({"P", BACK})
 """...unless it is read as a face with no picture: a blank white dragon or a tile's back looks like
 a plain patch of table or rack, and only its place among the tiles tells them apart (on the
-held-out real photos, of the boxes so read and judged no tile, 14 were blank white dragons on
-labelled tiles and 8 backs of tiles, against 32 boxes of no tile)."""
+held-out real photos, of the boxes so read that a first stage-8 model judged no tile at 0.5, 14
+were blank white dragons on labelled tiles and 8 backs of tiles, against 32 boxes of no tile)."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _FLOWER_SLICE = slice(CLASS_LABELS.index("1f"), CLASS_LABELS.index("8f") + 1)
 _FLOWER_CODES = frozenset(CLASS_LABELS[_FLOWER_SLICE])
