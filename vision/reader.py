@@ -2,8 +2,7 @@
 
 1. ``image_io`` opens the photo (EXIF orientation, pixel limit) and decodes it at a reduced scale;
    meanwhile, once a process, the sessions of the models after the finder open in a thread (once
-   the file is known to be a photo; the process waits for them before it ends), and large
-   buffers are set to go back to the system when freed (``memory``).
+   the file is known to be a photo; the process waits for them before it ends).
 2. ``locate`` runs the ``finder`` on that small copy for every tile's top face, then again on the
    hand's region at the scale the finder knows best; ``refine`` moves each box onto its face's
    corners.
@@ -39,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fanscan.vision import debug_images, doubts, flowers, geometry, hand_region, layout, memory, refine, tile_photo
+from fanscan.vision import debug_images, doubts, flowers, geometry, hand_region, layout, refine, tile_photo
 from fanscan.vision.detections import TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -169,7 +168,6 @@ def read_photo(
     else:
         looks = flowers.default_flower_looks() if flower_looks else None
     photo = load_photo(source)  # refuses a file that is no photo before any session opens
-    memory.hand_back_large_buffers()
     _open_sessions_meanwhile(classifier, looks)
     small, detections = locate(photo)
     readings, right, up = read_tiles(photo, detections, classifier, looks) if len(detections) else ([], None, None)
