@@ -51,21 +51,31 @@ def _get_session() -> LazySession:
 
 def order_clockwise(quad: np.ndarray) -> np.ndarray:
     """Corners sorted clockwise (image coordinates, y down) starting from the top-left-most."""
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    quad = quad[np.argsort(angles)]
-    start = int(np.argmin(quad.sum(axis=1)))
-    return np.roll(quad, -start, axis=0).astype(np.float32)
+    return orders_clockwise(np.asarray(quad)[None])[0]
 
 
-def _quad_of(contour: np.ndarray) -> np.ndarray:
+def orders_clockwise(quads: np.ndarray) -> np.ndarray:
+    """``order_clockwise`` for many quads (n, 4, 2) at once."""
+    if len(quads) == 0:
+        return np.zeros((0, 4, 2), np.float32)
+    centres = quads.mean(axis=1, keepdims=True)
+    angles = np.arctan2(quads[..., 1] - centres[..., 1], quads[..., 0] - centres[..., 0])
+    rows = np.arange(len(quads))[:, None]
+    quads = quads[rows, np.argsort(angles, axis=1)]
+    start = np.argmin(quads.sum(axis=2), axis=1)
+    return quads[rows, (start[:, None] + np.arange(4)) % 4].astype(np.float32)
+
+
+def _corners_of(contour: np.ndarray) -> np.ndarray:
+    """A blob's four corners (not yet ordered): its convex outline simplified to four points, or
+    the outline's smallest turned rectangle."""
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     for eps in (0.04, 0.06, 0.08):
         approx = cv2.approxPolyDP(hull, eps * perimeter, True)
         if len(approx) == 4 and cv2.isContourConvex(approx):
-            return order_clockwise(approx.reshape(4, 2).astype(np.float32))
-    return order_clockwise(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32))
+            return approx.reshape(4, 2).astype(np.float32)
+    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
 
 
 def working_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
@@ -182,41 +192,39 @@ def _merge_fragments(labels: np.ndarray, area: np.ndarray,
     return labels, area
 
 
-def _long_angle(quad: np.ndarray) -> float:
-    """Angle (radians) of a quad's longer pair of sides."""
-    a = (quad[1] - quad[0]) + (quad[2] - quad[3])
-    b = (quad[2] - quad[1]) + (quad[3] - quad[0])
-    axis = a if np.linalg.norm(a) >= np.linalg.norm(b) else b
-    return float(np.arctan2(axis[1], axis[0]))
+def _long_angles(quads: np.ndarray) -> np.ndarray:
+    """Angle (radians) of each quad's longer pair of sides, for quads (n, 4, 2)."""
+    a = (quads[:, 1] - quads[:, 0]) + (quads[:, 2] - quads[:, 3])
+    b = (quads[:, 2] - quads[:, 1]) + (quads[:, 3] - quads[:, 0])
+    axis = np.where((np.linalg.norm(a, axis=1) >= np.linalg.norm(b, axis=1))[:, None], a, b)
+    return np.arctan2(axis[:, 1], axis[:, 0]).astype(np.float64)
 
 
-def _split_merged(quads: list[np.ndarray]) -> list[tuple[np.ndarray, int]]:
+def _split_merged(quads: np.ndarray) -> list[tuple[np.ndarray, int]]:
     """Cut blobs that hold k tiles side by side (their seam never showed) into k quads.
 
     Works in the shrunk space of the network's marks: a single tile's mark is ``SHRINK`` of the
     tile, and k merged marks span about (k - 1 + SHRINK) tiles.
     """
+    quads = np.asarray(quads, np.float32)
     if len(quads) < 3:
         return [(quad, i) for i, quad in enumerate(quads)]
-    dims = []
-    for quad in quads:
-        a = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-        b = float(np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[3] - quad[0])) / 2
-        dims.append((min(a, b), max(a, b)))
-    areas = np.array([s * l for s, l in dims])
+    sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)  # sides 01, 12, 23, 30
+    a = (sides[:, 0] + sides[:, 2]).astype(np.float64) / 2
+    b = (sides[:, 1] + sides[:, 3]).astype(np.float64) / 2
+    shorts, longs = np.minimum(a, b), np.maximum(a, b)
+    areas = shorts * longs
     single = np.abs(np.log(areas / median(areas))) < 0.4
     if not single.any():  # two clusters of sizes and none between: no single tile to measure by
         return [(quad, i) for i, quad in enumerate(quads)]
-    short0 = median([d[0] for d, ok in zip(dims, single) if ok])
-    long0 = median([d[1] for d, ok in zip(dims, single) if ok])
+    short0 = median(shorts[single])
+    long0 = median(longs[single])
     # Tiles merge along their rows only: across the dominant long axis of the single tiles.
-    doubled = sum(
-        np.array([np.cos(2 * a), np.sin(2 * a)]) for a, ok in zip(map(_long_angle, quads), single) if ok
-    )
-    tile_axis = np.arctan2(doubled[1], doubled[0]) / 2
+    angles = _long_angles(quads)
+    tile_axis = np.arctan2(np.sin(2 * angles[single]).sum(), np.cos(2 * angles[single]).sum()) / 2
     out = []
-    for index, (quad, (short, long)) in enumerate(zip(quads, dims)):
-        across = abs(np.cos(_long_angle(quad) - tile_axis)) < 0.5
+    for index, (quad, short, long) in enumerate(zip(quads, shorts, longs)):
+        across = abs(np.cos(angles[index] - tile_axis)) < 0.5
         if not across:
             out.append((quad, index))
             continue
@@ -227,13 +235,13 @@ def _split_merged(quads: list[np.ndarray]) -> list[tuple[np.ndarray, int]]:
         if parts < 2 or parts > 8 or abs(short / (long0 if unit == short0 else short0) - 1) > 0.35:
             out.append((quad, index))
             continue
-        q = quad if np.linalg.norm(quad[1] - quad[0]) >= np.linalg.norm(quad[2] - quad[1]) else np.roll(quad, -1, axis=0)
-        a, b, c, d = q  # a->b runs along the blob
+        q = quad if sides[index, 0] >= sides[index, 1] else np.roll(quad, -1, axis=0)
+        a_, b_, c_, d_ = q  # a_ -> b_ runs along the blob
         step = (long - unit) / (parts - 1) / long if parts > 1 else 0.0
         span = unit / long
         for i in range(parts):
             t0, t1 = i * step, i * step + span
-            part = np.array([a + (b - a) * t0, a + (b - a) * t1, d + (c - d) * t1, d + (c - d) * t0])
+            part = np.array([a_ + (b_ - a_) * t0, a_ + (b_ - a_) * t1, d_ + (c_ - d_) * t1, d_ + (c_ - d_) * t0])
             out.append((order_clockwise(part), index))
     return out
 
@@ -246,7 +254,7 @@ def find_tiles(small: np.ndarray) -> TileDetections:
     flat = components.ravel()
     face_sum = np.bincount(flat, weights=probs[:, :, 1].ravel(), minlength=count)
     back_sum = np.bincount(flat, weights=probs[:, :, 2].ravel(), minlength=count)
-    marks, scores, backs = [], [], []
+    marks, offsets, scores, backs = [], [], [], []
     for index in range(1, count):
         area = stats[index, cv2.CC_STAT_AREA]
         if area < _MIN_AREA:
@@ -254,15 +262,19 @@ def find_tiles(small: np.ndarray) -> TileDetections:
         x, y, w, h = stats[index, :4]
         blob = (components[y : y + h, x : x + w] == index).astype(np.uint8)
         contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        marks.append(_quad_of(max(contours, key=cv2.contourArea)) + np.float32([x, y]))
+        marks.append(_corners_of(max(contours, key=cv2.contourArea)))
+        offsets.append((x, y))
         backs.append(bool(back_sum[index] > face_sum[index]))
         scores.append(float((face_sum[index] + back_sum[index]) / area))
     if not marks:
         return TileDetections.empty()
+    # Each blob's corners ordered in its own box's coordinates, then moved into place.
+    marks = orders_clockwise(np.stack(marks)) + np.float32(offsets)[:, None, :]
     parts = _split_merged(marks)
-    quads = [q.mean(axis=0) + (q - q.mean(axis=0)) / SHRINK for q, _ in parts]
+    shrunk = np.stack([q for q, _ in parts])
+    centres = shrunk.mean(axis=1, keepdims=True)
     return TileDetections(
-        np.stack(quads),
+        centres + (shrunk - centres) / SHRINK,
         np.array([scores[i] for _, i in parts], np.float32),
         np.array([backs[i] for _, i in parts], bool),
     )

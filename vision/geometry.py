@@ -4,7 +4,8 @@
    (tiles touch along their rows), ``up`` is perpendicular to it. A tile whose extent along the
    row is far above the typical tile's lies sideways (``sideways_flags``): the claimed tile of an
    exposed meld.
-2. Orientation: a box's corners put in its face's order for a given "up" (``orient_box``), and
+2. Orientation: a box's corners put in its face's order for a given "up" (``orient_box``,
+   ``orient_boxes`` for many at once), and
    that up as degrees (``orientation_degrees``).
 3. Rows (``rows_and_groups``): tiles are sorted along ``up``; a jump of more than half a tile
    height starts a new row. Groups: along a row, measured through the tiles' centres, a gap of
@@ -101,17 +102,33 @@ def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list
 
 def orient_box(quad: np.ndarray, face_up: np.ndarray) -> np.ndarray:
     """The quad's corners in the face's TL, TR, BR, BL order, for a face whose top points ``face_up``."""
-    face_right = np.array([-face_up[1], face_up[0]])
-    rel = quad - quad.mean(axis=0)
-    s, t = rel @ face_right, -(rel @ face_up)  # t grows downwards on the face
-    angles = np.degrees(np.arctan2(t, s))  # TL -135, TR -45, BR 45, BL 135
-    targets = (-135.0, -45.0, 45.0, 135.0)
-    order = []
-    for target in targets:
+    return orient_boxes(quad[None], np.asarray(face_up)[None])[0]
+
+
+_FACE_CORNER_ANGLES = (-135.0, -45.0, 45.0, 135.0)  # TL, TR, BR, BL with t growing downwards
+
+
+def orient_boxes(quads: np.ndarray, face_ups: np.ndarray) -> np.ndarray:
+    """``orient_box`` for many quads (n, 4, 2) at once, each with its own up (n, 2): each face
+    corner in turn takes the nearest remaining corner by angle about the quad's centre."""
+    quads = np.asarray(quads)
+    face_ups = np.asarray(face_ups)
+    if len(quads) == 0:
+        return np.zeros((0, 4, 2), np.float32)
+    face_rights = np.stack([-face_ups[:, 1], face_ups[:, 0]], axis=1)
+    rel = quads - quads.mean(axis=1, keepdims=True)
+    s = np.einsum("nkd,nd->nk", rel, face_rights)
+    t = -np.einsum("nkd,nd->nk", rel, face_ups)
+    angles = np.degrees(np.arctan2(t, s))
+    rows = np.arange(len(quads))
+    taken = np.zeros(angles.shape, bool)
+    order = np.empty((len(quads), 4), int)
+    for corner, target in enumerate(_FACE_CORNER_ANGLES):
         diff = np.abs((angles - target + 180) % 360 - 180)
-        diff[order] = np.inf
-        order.append(int(np.argmin(diff)))
-    return quad[order].astype(np.float32)
+        diff[taken] = np.inf
+        order[:, corner] = np.argmin(diff, axis=1)
+        taken[rows, order[:, corner]] = True
+    return quads[rows[:, None], order].astype(np.float32)
 
 
 def orientation_degrees(face_up: np.ndarray) -> float:

@@ -205,7 +205,8 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
         (as cut, before the balance); of the tiles ``only`` (indices) when given."""
         members = range(len(choices)) if only is None else only
         looks = [(t, w) for t in members for w in choices[t]]
-        boxes = [geometry.orient_box(quads[t], w) for t, w in looks]
+        boxes = list(geometry.orient_boxes(quads[[t for t, _ in looks]],
+                                           np.array([w for _, w in looks]).reshape(-1, 2)))
         crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
         faces = [c for c, (t, _) in zip(crops, looks) if not backs[t]]
         looked = _looks(classifier, _balanced(crops, _cast_table(faces or crops)))

@@ -49,6 +49,36 @@ def test_finder_order_clockwise() -> None:
     assert finder.order_clockwise(quad).tolist() == [[0, 0], [10, 0], [10, 10], [0, 10]]
 
 
+def test_finder_orders_clockwise_as_each_quad_alone() -> None:
+    rng = np.random.default_rng(3)
+    centres = rng.uniform(0, 600, (50, 1, 2))
+    angles = np.sort(rng.uniform(0, 2 * np.pi, (50, 4)), axis=1)
+    radii = rng.uniform(5, 40, (50, 4, 1))
+    quads = (centres + radii * np.stack([np.cos(angles), np.sin(angles)], axis=2)).astype(np.float32)
+    quads = quads[:, rng.permutation(4)]  # corners in any order
+    many = finder.orders_clockwise(quads)
+    assert all(np.array_equal(many[i], finder.order_clockwise(quads[i])) for i in range(len(quads)))
+    assert finder.orders_clockwise(np.zeros((0, 4, 2), np.float32)).shape == (0, 4, 2)
+
+
+def test_finder_split_merged_cuts_a_blob_of_three_touching_tiles() -> None:
+    # Marks of single tiles (SHRINK of a 30 x 40 tile) in a row, and one mark across three tiles
+    # whose seams never showed: it comes back as three marks of a single tile's size, in line.
+    from fanscan.vision.finder import SHRINK, _split_merged
+
+    def mark(x: float, tiles: int) -> np.ndarray:
+        width, height = 30 * (tiles - 1) + 30 * SHRINK, 40 * SHRINK
+        return np.float32([[x, 0], [x + width, 0], [x + width, height], [x, height]])
+
+    quads = [mark(0, 1), mark(30, 1), mark(60, 1), mark(90, 3), mark(180, 1)]
+    parts = _split_merged(quads)
+    assert [i for _, i in parts] == [0, 1, 2, 3, 3, 3, 4]
+    cut = np.stack([q for q, i in parts if i == 3])
+    widths = cut[:, 1, 0] - cut[:, 0, 0]
+    np.testing.assert_allclose(widths, 30 * SHRINK, rtol=0.05)
+    np.testing.assert_allclose(cut[:, 0, 0], [90, 120, 150], atol=1.0)
+
+
 def test_finder_detections_check_shapes() -> None:
     with pytest.raises(ValueError, match="quads"):
         TileDetections(np.zeros((2, 3, 2)), np.zeros(2), np.zeros(2, bool))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from fanscan.vision.detections import TileReading
-from fanscan.vision.geometry import hand_frame, orient_box, orientation_degrees
+from fanscan.vision.geometry import hand_frame, orient_box, orient_boxes, orientation_degrees
 from fanscan.vision.layout import analyse
 
 W, H = 30.0, 40.0  # a tile's face in pixels
@@ -121,6 +121,23 @@ def test_layout_orient_box_puts_the_face_top_left_first() -> None:
     # Face top pointing left: the face's top-left corner is the quad's bottom-left one.
     turned = orient_box(quad, np.array([-1.0, 0.0]))
     assert turned[0].tolist() == [0, 40] and turned[1].tolist() == [0, 0]
+
+
+def test_layout_orient_boxes_orients_each_quad_as_alone() -> None:
+    rng = np.random.default_rng(5)
+    base = np.float32([[0, 0], [30, 0], [30, 40], [0, 40]]) - np.float32([15, 20])
+    quads, ups = [], []
+    for _ in range(40):
+        angle = rng.uniform(0, 2 * np.pi)
+        rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        quads.append((base @ rotation.T + rng.uniform(0, 500, 2)).astype(np.float32)[rng.permutation(4)])
+        up_angle = rng.uniform(0, 2 * np.pi)
+        ups.append(np.array([np.cos(up_angle), np.sin(up_angle)]))
+    many = orient_boxes(np.stack(quads), np.stack(ups))
+    for quad, up, oriented in zip(quads, ups, many):
+        assert np.array_equal(oriented, orient_box(quad, up))
+        assert sorted(map(tuple, oriented.tolist())) == sorted(map(tuple, quad.tolist()))
+    assert orient_boxes(np.zeros((0, 4, 2)), np.zeros((0, 2))).shape == (0, 4, 2)
 
 
 def test_layout_hand_frame_follows_a_rotated_hand() -> None:
