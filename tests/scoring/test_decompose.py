@@ -119,3 +119,36 @@ def test_decompose_waiting_tiles_on_a_fifth_honor() -> None:
     # EEEE + three chows waits only on a fifth E (pung and pair): formally a wait.
     hand = parse_notation("EEEE123456789m", complete=False)
     assert waiting_tiles(hand) == [Tile.E]
+
+
+def _suit_vectors(most_tiles: int):
+    """Every suit count vector (0-4 of each tile) of at most ``most_tiles`` tiles."""
+    def grow(prefix: list[int], left: int):
+        if len(prefix) == 9:
+            yield tuple(prefix)
+            return
+        for n in range(min(4, left) + 1):
+            yield from grow([*prefix, n], left - n)
+    yield from grow([], most_tiles)
+
+
+def test_decompose_suit_shape_agrees_with_every_split() -> None:
+    # The shape (sets alone, or sets and a pair: the waits' question) stops at the first split
+    # found; the readings' splits are enumerated in full. They must agree on every suit of up
+    # to 8 tiles, on random fuller suits, and on suits holding a fifth copy (a waiting hand
+    # trying the tile it already holds four of).
+    from fanscan.scoring.decompose import _shape, _split_suit
+
+    rng = random.Random(11)
+    fuller = [tuple(rng.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(9)) for _ in range(4000)]
+    fifth = [tuple(5 if i == k else rng.randint(0, 3) for i in range(9)) for k in range(9) for _ in range(50)]
+    checked = 0
+    for counts in [*_suit_vectors(8), *fuller, *fifth]:
+        if sum(counts) % 3 == 1:
+            continue
+        for chows in (True, False):
+            splits = _split_suit(counts, chows)
+            expected = (2 if sum(counts) % 3 else 1) if splits else 0
+            assert _shape(counts, chows, False) == expected, (counts, chows)
+        checked += 1
+    assert checked > 10_000
