@@ -1,11 +1,18 @@
-"""Train the flower numeral reader (``flower_numerals.onnx``) on rendered corner patches.
+"""Train the flower numeral reader (``flower_numerals.onnx``) on rendered corner patches, and
+on real flowers' windows.
 
-    python -m fanscan.models.train_numerals [--patches 40000] [--steps 2500] [--out models/flower_numerals.onnx]
+    python -m fanscan.models.train_numerals [--patches 40000] [--steps 2500] [--real-folds 0,1,2,3]
+                                            [--out models/flower_numerals.onnx]
 
 A tiny CNN (three conv blocks, ~68 k parameters) learns ``datasets.numeral_patches``: a 32 x 32
-grey window holding a numeral 1-4 (Arabic or 一二三四) or none. It trains on rendered patches
-only, so every real tile is unseen by it; ``benchmarks/eval_classifier.py --numerals`` scores it
-on the real flowers. Shows progress; needs the ``train`` extra (torch, onnx, tqdm).
+grey window holding a numeral 1-4 (Arabic or 一二三四) or none. With ``--real-folds`` it also
+learns from the labelled flowers of those rf-chinese source folds (``datasets.real_numerals``),
+whose windows are not labelled one by one, only the crop's number: each step, beside the
+rendered batch, a few real crops' windows go through the net, and the crop's likelihood is a
+mixture: its set prints no numeral (``PRINTED_NONE``), or its surest window for its number reads
+it; and no window reads another number. ``benchmarks/eval_classifier.py --numerals`` scores it
+on the real flowers (the folds left out are unseen). Shows progress; needs the ``train`` extra
+(torch, onnx, tqdm).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from tqdm import tqdm
 from fanscan.atomic import write_bytes_atomic, write_text_atomic
 from fanscan.datasets.composed_faces import available_fonts as cjk_fonts
 from fanscan.datasets.numeral_patches import CLASSES, PATCH, generate, latin_fonts
+from fanscan.datasets.real_numerals import NumeralBags, real_flower_bags
 from fanscan.vision.numerals import DEFAULT_MODEL
 
 
@@ -42,12 +50,34 @@ def numeral_net() -> nn.Module:
     )
 
 
+PRINTED_NONE = 0.2
+"""Prior share of real flowers whose set prints no numeral: such a crop's number is explained
+without any window reading it, so the bag term never forces a numeral where none is printed."""
+REAL_CROPS = 8
+"""Real crops (bags of windows) per step, beside the 128 rendered patches."""
+
+
+def bag_loss(probs: torch.Tensor, numbers: torch.Tensor) -> torch.Tensor:
+    """The real crops' loss from their windows' class probabilities (crops, windows, classes)
+    and their numbers (crops,) 1-4: -log(PRINTED_NONE + (1 - PRINTED_NONE) * the surest window's
+    probability of the number) - log(1 - the surest window's probability of any other number)."""
+    rows = torch.arange(len(numbers))
+    labelled = probs[rows, :, numbers].amax(dim=1)
+    others = probs[:, :, 1:].clone()
+    others[rows, :, numbers - 1] = 0.0
+    wrong = others.amax(dim=(1, 2))
+    found = -torch.log(PRINTED_NONE + (1 - PRINTED_NONE) * labelled)
+    return (found - torch.log((1 - wrong).clamp_min(1e-6))).mean()
+
+
 def _tensor(patches: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(patches.astype(np.float32)[:, None] / 255.0)
 
 
-def train(patches: int, steps: int, seed: int, threads: int) -> tuple[nn.Module, float]:
-    """The trained net and its accuracy on 2,000 fresh patches of another seed."""
+def train(patches: int, steps: int, seed: int, threads: int,
+          real: NumeralBags | None = None) -> tuple[nn.Module, float]:
+    """The trained net and its accuracy on 2,000 fresh patches of another seed; ``real``: bags
+    of real flowers' windows learnt beside the rendered patches (``bag_loss``)."""
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     images, labels = generate(patches, seed, progress=True)
@@ -64,7 +94,18 @@ def train(patches: int, steps: int, seed: int, threads: int) -> tuple[nn.Module,
         x = x_all[pick]
         if rng.random() < 0.5:  # contrast and brightness jitter on top of the rendering
             x = (x - 0.5) * float(rng.uniform(0.7, 1.3)) + 0.5 + float(rng.uniform(-0.1, 0.1))
-        loss = nn.functional.cross_entropy(net(x), y_all[pick], label_smoothing=0.05)
+        if real is None or not len(real):
+            loss = nn.functional.cross_entropy(net(x), y_all[pick], label_smoothing=0.05)
+        else:
+            crops = rng.integers(0, len(real), REAL_CROPS)
+            bags = _tensor(real.windows[crops].reshape(-1, PATCH, PATCH))
+            if rng.random() < 0.5:
+                bags = (bags - 0.5) * float(rng.uniform(0.7, 1.3)) + 0.5 + float(rng.uniform(-0.1, 0.1))
+            logits = net(torch.cat([x, bags]))  # one batch: the batch norms see both
+            loss = nn.functional.cross_entropy(logits[: len(x)], y_all[pick], label_smoothing=0.05)
+            windows_each = real.windows.shape[1]
+            probs = logits[len(x):].softmax(dim=1).reshape(REAL_CROPS, windows_each, len(CLASSES))
+            loss = loss + bag_loss(probs, torch.from_numpy(real.numbers[crops]))
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
@@ -99,12 +140,24 @@ def _positive(text: str) -> int:
     return value
 
 
+def _folds(text: str) -> tuple[int, ...]:
+    try:
+        folds = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"folds are comma-separated whole numbers, not {text!r}") from None
+    if any(fold < 0 for fold in folds):
+        raise argparse.ArgumentTypeError(f"folds are not negative: {text!r}")
+    return folds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--patches", type=_positive, default=40000, help="rendered patches to train on")
     parser.add_argument("--steps", type=_positive, default=2500)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=_positive, default=2)
+    parser.add_argument("--real-folds", type=_folds, default=(),
+                        help="comma-separated rf-chinese source folds whose flowers to learn from too")
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     args = parser.parse_args(argv)
     if not latin_fonts() or not cjk_fonts():
@@ -115,10 +168,31 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train_numerals: error: no folder {args.out.parent} to write the model into", file=sys.stderr)
         return 1
     start = time.monotonic()
-    net, accuracy = train(args.patches, args.steps, args.seed, args.threads)
+    real = None
+    if args.real_folds:
+        bars: list[tqdm] = []
+
+        def progress(done: int, total: int) -> None:
+            if not bars:
+                bars.append(tqdm(total=total, desc="real flowers", unit="photo"))
+            bars[0].update(1)
+
+        real = real_flower_bags(args.real_folds, PATCH, progress=progress)
+        for bar in bars:
+            bar.close()
+        if not len(real):
+            print("train_numerals: error: no real flowers found (is ../shared/data/rf-chinese here?)",
+                  file=sys.stderr)
+            return 1
+    net, accuracy = train(args.patches, args.steps, args.seed, args.threads, real)
+    training = {"patches": args.patches, "steps": args.steps, "seed": args.seed,
+                "rendered_check_accuracy": round(accuracy, 4)}
+    if real is not None:
+        training["real_flowers"] = {"source": "rf-chinese (CC BY 4.0)", "folds": list(args.real_folds),
+                                    "crops": len(real), "photos": len(set(real.photos)),
+                                    "printed_none_prior": PRINTED_NONE, "crops_per_step": REAL_CROPS}
     try:
-        export(net, args.out, {"patches": args.patches, "steps": args.steps, "seed": args.seed,
-                               "rendered_check_accuracy": round(accuracy, 4)})
+        export(net, args.out, training)
     except OSError as error:
         print(f"train_numerals: error: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
         return 1

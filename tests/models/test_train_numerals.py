@@ -65,3 +65,62 @@ def test_train_numerals_bad_requests_are_one_line_errors(tmp_path, monkeypatch, 
     err = capsys.readouterr().err
     assert "fonts-freefont-ttf" in err and err.strip().count("\n") == 0
     assert not (tmp_path / "m.onnx").exists()
+
+
+def _bag(windows: int, reads: dict[int, np.ndarray]) -> "torch.Tensor":
+    """Class probabilities (windows, 5) of one crop: every window reads none, but the windows
+    in ``reads``, which read the given distributions."""
+    import torch
+
+    probs = np.tile(np.float32([1, 0, 0, 0, 0]), (windows, 1))
+    for window, row in reads.items():
+        probs[window] = row
+    return torch.from_numpy(probs)
+
+
+def test_bag_loss_rewards_one_window_reading_the_number_and_punishes_another_number() -> None:
+    import torch
+
+    sure_three = np.float32([0, 0, 0, 1, 0])
+    sure_two = np.float32([0, 0, 1, 0, 0])
+    numbers = torch.tensor([3])
+    found = train_numerals.bag_loss(_bag(9, {4: sure_three})[None], numbers)
+    nothing = train_numerals.bag_loss(_bag(9, {})[None], numbers)
+    other = train_numerals.bag_loss(_bag(9, {4: sure_three, 7: 0.5 * sure_two + 0.5 * sure_three})[None], numbers)
+    assert float(found) == pytest.approx(0.0, abs=1e-4)
+    # A set that prints no numeral costs only the prior's -log, never forces a window.
+    assert float(nothing) == pytest.approx(-np.log(train_numerals.PRINTED_NONE), rel=1e-4)
+    assert float(other) > float(found) + 0.5  # a window half sure of a 2 on a 3
+    # Each crop is judged by its own number.
+    both = train_numerals.bag_loss(torch.stack([_bag(9, {1: sure_three}), _bag(9, {1: sure_two})]),
+                                   torch.tensor([3, 2]))
+    assert float(both) == pytest.approx(0.0, abs=1e-4)
+
+
+@needs_fonts
+def test_train_numerals_learns_real_flower_bags_and_says_so_in_the_sidecar(tmp_path, monkeypatch) -> None:
+    from fanscan.datasets.real_numerals import bags_of
+
+    rng = np.random.default_rng(2)
+    crops = [rng.integers(150, 255, (120, 90, 3), dtype=np.uint8) for _ in range(10)]
+    bags = bags_of(crops, ["1f", "6f"] * 5, [f"photo{i // 2}.jpg" for i in range(10)], numeral_patches.PATCH)
+    monkeypatch.setattr(train_numerals, "real_flower_bags", lambda folds, patch, progress=None: bags)
+    out = tmp_path / "numerals.onnx"
+    assert train_numerals.main(["--patches", "120", "--steps", "3", "--threads", "1", "--real-folds", "0,1",
+                                "--out", str(out)]) == 0
+    real = json.loads(out.with_suffix(".json").read_text())["training"]["real_flowers"]
+    assert real["folds"] == [0, 1] and real["crops"] == 10 and real["photos"] == 5
+
+
+def test_train_numerals_without_real_flowers_is_a_one_line_error(tmp_path, monkeypatch, capsys) -> None:
+    from fanscan.datasets.real_numerals import bags_of
+
+    if not numeral_patches.latin_fonts() or not cjk_fonts():
+        pytest.skip("needs a Latin and a CJK font")
+    monkeypatch.setattr(train_numerals, "real_flower_bags",
+                        lambda folds, patch, progress=None: bags_of([], [], [], patch))
+    assert train_numerals.main(["--real-folds", "0", "--out", str(tmp_path / "m.onnx")]) == 1
+    err = capsys.readouterr().err
+    assert "no real flowers" in err and err.strip().count("\n") == 0
+    with pytest.raises(SystemExit):
+        train_numerals.main(["--real-folds", "a,b"])
