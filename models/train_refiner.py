@@ -307,24 +307,26 @@ def turned(square: np.ndarray, corners: np.ndarray, quarter_turns: int, flip: bo
     return np.ascontiguousarray(square), points[order]
 
 
-def build_net():
+def build_net(width: float = 1.0):
     """The refiner (torch.nn.Module): (n, 3, SIDE, SIDE) in [0, 1] -> (n, 4, 2) corners in the
-    square's pixels, by a soft arg-max over four heat maps at half resolution."""
+    square's pixels, by a soft arg-max over four heat maps at half resolution; ``width`` scales
+    every layer's channels (1: the shipped net's 16-48)."""
     import torch
     from torch import nn
 
     block = conv_block
+    c16, c24, c32, c48 = (max(4, round(c * width)) for c in (16, 24, 32, 48))
 
     class RefinerNet(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.stem = block(3, 16)  # 1/1
-            self.down1 = block(16, 24, 2)  # 1/2
-            self.down2 = nn.Sequential(block(24, 32, 2), block(32, 32))  # 1/4
-            self.down3 = nn.Sequential(block(32, 48, 2), block(48, 48, dilation=2))  # 1/8
-            self.up2 = block(80, 32)
-            self.up1 = block(56, 24)
-            self.head = nn.Conv2d(24, 4, 1)
+            self.stem = block(3, c16)  # 1/1
+            self.down1 = block(c16, c24, 2)  # 1/2
+            self.down2 = nn.Sequential(block(c24, c32, 2), block(c32, c32))  # 1/4
+            self.down3 = nn.Sequential(block(c32, c48, 2), block(c48, c48, dilation=2))  # 1/8
+            self.up2 = block(c48 + c32, c32)
+            self.up1 = block(c32 + c24, c24)
+            self.head = nn.Conv2d(c24, 4, 1)
             half = SIDE // 2
             centres = (torch.arange(half, dtype=torch.float32) + 0.5) * 2
             self.register_buffer("grid_x", centres.repeat(half))
@@ -383,7 +385,7 @@ def _corner_errors(net, squares: np.ndarray, corners: np.ndarray) -> tuple[float
 
 def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_out: float = 0.05,
           real_folds: list[int] | None = None, real_share: float = 0.5, init: Path | None = None,
-          real_turned: float = 0.0) -> None:
+          real_turned: float = 0.0, width: float = 1.0) -> None:
     """Build examples from ``scenes`` scenes (and the real photos of ``real_folds``, drawn for
     ``real_share`` of each batch), train for ``steps`` steps (from the ONNX ``init``, its batch
     norms frozen, when given), report the corner error on the last ``held_out`` share of each
@@ -394,7 +396,7 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
     from fanscan.models.train_finder import load_onnx_weights
 
     torch.manual_seed(0)
-    net = build_net()
+    net = build_net(width)
     if init is not None:
         load_onnx_weights(net, init)  # before the examples: a bad --init fails at once
     squares, corners = build_examples(scenes, cache)
@@ -446,6 +448,7 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
         "real_held_out_corner_error_px": ({"as_found": round(real_before, 2), "refined": round(real_after, 2)}
                                           if real_folds else None),
         "fine_tuned_from": init.name if init else None,
+        "width": width,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
@@ -468,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-share", type=float, default=0.5,
                         help="with --real-folds: share of each batch drawn from real photos (default 0.5)")
     parser.add_argument("--init", type=Path, help="fine-tune these weights (an .onnx such as the shipped refiner)")
+    parser.add_argument("--width", type=float, default=1.0,
+                        help="scale of every layer's channels (1: the shipped net; --init must match)")
     parser.add_argument("--real-turned", type=float, default=0.0, metavar="DEGREES",
                         help="with --real-folds: also each real photo turned by up to this many degrees "
                         "either way, its labels turned with it (at most 45)")
@@ -482,17 +487,19 @@ def main(argv: list[str] | None = None) -> int:
         allowed = [f for f in range(FOLDS) if f != HELD_OUT_FOLD]
         if not set(args.real_folds) <= set(allowed):
             parser.error(f"--real-folds: only folds {', '.join(map(str, allowed))} (fold {HELD_OUT_FOLD} is held out)")
+    if not 0 < args.width <= 4:
+        parser.error("--width must lie between 0 and 4")
     if args.init is not None:
         from fanscan.models.train_finder import load_onnx_weights
 
         try:
-            load_onnx_weights(build_net(), args.init)  # a bad --init fails here, before any scene
+            load_onnx_weights(build_net(args.width), args.init)  # a bad --init fails here, before any scene
         except (OSError, ValueError) as error:
             parser.error(f"--init {args.init}: {error}")
     if not 0 <= args.real_turned <= 45:
         parser.error("--real-turned: DEGREES must lie between 0 and 45")
     train(args.scenes, args.steps, args.out, args.cache, real_folds=args.real_folds,
-          real_share=args.real_share, init=args.init, real_turned=args.real_turned)
+          real_share=args.real_share, init=args.init, real_turned=args.real_turned, width=args.width)
     return 0
 
 

@@ -44,6 +44,21 @@ def test_refiner_network_gives_four_corners_inside_the_square() -> None:
     assert float(out.min()) >= 0 and float(out.max()) <= refine.SIDE
 
 
+def test_a_narrower_refiner_network_has_the_same_input_and_output_and_fewer_weights() -> None:
+    torch = pytest.importorskip("torch")
+    from fanscan.models.train_refiner import build_net
+
+    def weights(net) -> int:
+        return sum(p.numel() for p in net.parameters())
+
+    narrow, shipped = build_net(0.5).eval(), build_net().eval()
+    with torch.no_grad():
+        out = narrow(torch.rand(2, 3, refine.SIDE, refine.SIDE))
+    assert tuple(out.shape) == (2, 4, 2)
+    assert weights(narrow) < weights(shipped) / 3  # half the channels: about a quarter of the weights
+    assert narrow.stem[0].out_channels == 8 and shipped.stem[0].out_channels == 16
+
+
 @pytest.mark.train
 def test_refiner_training_writes_its_sidecar_beside_the_model(
     tmp_path, monkeypatch: pytest.MonkeyPatch,
@@ -59,8 +74,9 @@ def test_refiner_training_writes_its_sidecar_beside_the_model(
     corners = rng.uniform(8, refine.SIDE - 8, (40, 4, 2)).astype(np.float32)
     monkeypatch.setattr(train_refiner, "build_examples", lambda *_: (squares, corners))
     out = tmp_path / "refiner.onnx"
-    train_refiner.train(3, 2, out)
+    train_refiner.train(3, 2, out, width=0.5)
     record = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert record["training"]["width"] == 0.5
     assert record["input"]["name"] == "squares"
     assert record["output"]["name"] == "corners"
     training = record["training"]
@@ -158,7 +174,8 @@ def test_training_with_real_photos_records_them_in_the_sidecar(tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("argv", [["--real-folds", "4"], ["--real-share", "1.5"], ["--scenes", "0"],
-                                  ["--init", "no-such-refiner.onnx"], ["--real-turned", "50"]])
+                                  ["--init", "no-such-refiner.onnx"], ["--real-turned", "50"],
+                                  ["--width", "0"]])
 def test_bad_refiner_training_arguments_are_usage_errors(argv) -> None:
     from fanscan.models import train_refiner
 
