@@ -461,6 +461,8 @@ def main(argv: list[str] | None = None) -> int:
         start = initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
     except (OSError, ValueError) as error:
         parser.error(f"--init {args.init}: {error}")
+    except ImportError as error:
+        parser.error(f"training needs the train extra (pip install 'fanscan[train]'): {error}")
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only, args.rotate,
           args.one_per_source, args.batch, args.stretch, args.clutter_share, args.standing_share)

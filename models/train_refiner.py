@@ -496,6 +496,8 @@ def main(argv: list[str] | None = None) -> int:
             load_onnx_weights(build_net(args.width), args.init)  # a bad --init fails here, before any scene
         except (OSError, ValueError) as error:
             parser.error(f"--init {args.init}: {error}")
+        except ImportError as error:
+            parser.error(f"--init needs the train extra (pip install 'fanscan[train]'): {error}")
     if not 0 <= args.real_turned <= 45:
         parser.error("--real-turned: DEGREES must lie between 0 and 45")
     train(args.scenes, args.steps, args.out, args.cache, real_folds=args.real_folds,
