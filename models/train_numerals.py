@@ -74,6 +74,13 @@ def _tensor(patches: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(patches.astype(np.float32)[:, None] / 255.0)
 
 
+def _jittered(x: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
+    """Half the time, contrast and brightness changed on top of the patches' own light."""
+    if rng.random() < 0.5:
+        return (x - 0.5) * float(rng.uniform(0.7, 1.3)) + 0.5 + float(rng.uniform(-0.1, 0.1))
+    return x
+
+
 def train(patches: int, steps: int, seed: int, threads: int,
           real: NumeralBags | None = None) -> tuple[nn.Module, float]:
     """The trained net and its accuracy on 2,000 fresh patches of another seed; ``real``: bags
@@ -91,16 +98,12 @@ def train(patches: int, steps: int, seed: int, threads: int,
     net.train()
     for _ in progress:
         pick = torch.from_numpy(rng.integers(0, len(labels), 128))
-        x = x_all[pick]
-        if rng.random() < 0.5:  # contrast and brightness jitter on top of the rendering
-            x = (x - 0.5) * float(rng.uniform(0.7, 1.3)) + 0.5 + float(rng.uniform(-0.1, 0.1))
+        x = _jittered(x_all[pick], rng)
         if real is None or not len(real):
             loss = nn.functional.cross_entropy(net(x), y_all[pick], label_smoothing=0.05)
         else:
             crops = rng.integers(0, len(real), REAL_CROPS)
-            bags = _tensor(real.windows[crops].reshape(-1, PATCH, PATCH))
-            if rng.random() < 0.5:
-                bags = (bags - 0.5) * float(rng.uniform(0.7, 1.3)) + 0.5 + float(rng.uniform(-0.1, 0.1))
+            bags = _jittered(_tensor(real.windows[crops].reshape(-1, PATCH, PATCH)), rng)
             logits = net(torch.cat([x, bags]))  # one batch: the batch norms see both
             loss = nn.functional.cross_entropy(logits[: len(x)], y_all[pick], label_smoothing=0.05)
             windows_each = real.windows.shape[1]
@@ -160,6 +163,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated rf-chinese source folds whose flowers to learn from too")
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     args = parser.parse_args(argv)
+    from fanscan.datasets.real_tables import FOLDS, HELD_OUT_FOLD
+
+    allowed = [fold for fold in range(FOLDS) if fold != HELD_OUT_FOLD]
+    if not set(args.real_folds) <= set(allowed):
+        parser.error(f"--real-folds: only folds {', '.join(map(str, allowed))} (fold {HELD_OUT_FOLD} is held out)")
     if not latin_fonts() or not cjk_fonts():
         print("train_numerals: error: the numerals are drawn with Debian's fonts-freefont-ttf and a CJK font "
               "(fonts-noto-cjk, fonts-arphic-ukai, ...); install them first", file=sys.stderr)

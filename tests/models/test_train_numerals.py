@@ -124,3 +124,6 @@ def test_train_numerals_without_real_flowers_is_a_one_line_error(tmp_path, monke
     assert "no real flowers" in err and err.strip().count("\n") == 0
     with pytest.raises(SystemExit):
         train_numerals.main(["--real-folds", "a,b"])
+    with pytest.raises(SystemExit) as exit_info:  # the benchmark's held-out fold is never learnt
+        train_numerals.main(["--real-folds", "0,4"])
+    assert exit_info.value.code == 2 and "held out" in capsys.readouterr().err
