@@ -78,7 +78,7 @@ def label_log_probs(classifier, crops: Sequence[np.ndarray], codes: Sequence[str
     if not crops:
         return np.zeros((0, 8))
     ways = [way for crop in crops for way in _ways(crop)]
-    probs = classifier._looked_once(ways).reshape(len(crops), 8, -1)
+    probs = classifier.one_look(ways).reshape(len(crops), 8, -1)
     index = np.array([CLASS_LABELS.index(code) for code in codes])
     return np.log(probs[np.arange(len(crops)), :, index] + 1e-6)
 

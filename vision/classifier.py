@@ -40,6 +40,12 @@ BATCH = 64  # crops per onnxruntime call
 SECOND_LOOK_BELOW = 0.9
 
 
+def needs_second_look(first: np.ndarray) -> np.ndarray:
+    """Which raw answers (rows of ``TileClassifier.one_look``) are doubtful enough for a second
+    look turned 180 degrees: judged on every answer, no tile among them."""
+    return first.max(axis=1, initial=0.0) < SECOND_LOOK_BELOW
+
+
 @dataclass(frozen=True)
 class Looks:
     """What the classifier made of some crops: ``probs`` (n, len(labels)), each row the faces'
@@ -80,7 +86,9 @@ class TileClassifier:
     def _run(self, tensor: np.ndarray) -> np.ndarray:
         return self._session.run(tensor)
 
-    def _looked_once(self, images: Sequence[np.ndarray]) -> np.ndarray:
+    def one_look(self, images: Sequence[np.ndarray]) -> np.ndarray:
+        """The model's raw answers (n, outputs) for the crops as they are: the faces'
+        probabilities, then (a model that answers so) the probability of no tile."""
         out = [
             self._run(preprocess(images[start : start + BATCH], self.spec))
             for start in range(0, len(images), BATCH)
@@ -91,12 +99,19 @@ class TileClassifier:
     def looks(self, images: Sequence[np.ndarray]) -> Looks:
         """The faces' probabilities and the probability of no tile for BGR uint8 crops of any
         size; a doubtful crop's are the mean of its two looks, as is and turned 180 degrees
-        (``SECOND_LOOK_BELOW``, judged on every answer, no tile among them)."""
-        probs = self._looked_once(images)
-        doubtful = np.flatnonzero(probs.max(axis=1, initial=0.0) < SECOND_LOOK_BELOW)
+        (``needs_second_look``)."""
+        first = self.one_look(images)
+        doubtful = np.flatnonzero(needs_second_look(first))
+        turned = first.copy()
         if doubtful.size:
-            turned = self._looked_once([cv2.rotate(images[i], cv2.ROTATE_180) for i in doubtful])
-            probs[doubtful] = (probs[doubtful] + turned) / 2
+            turned[doubtful] = self.one_look([cv2.rotate(images[i], cv2.ROTATE_180) for i in doubtful])
+        return self.combined(first, turned)
+
+    def combined(self, first: np.ndarray, turned: np.ndarray) -> Looks:
+        """``Looks`` from each crop's raw answer (``one_look``) and, for the doubtful ones, the
+        answer for the crop turned 180 degrees (rows of ``turned`` elsewhere are not read)."""
+        doubtful = needs_second_look(first)
+        probs = np.where(doubtful[:, None], (first + turned) / 2, first).astype(np.float32)
         if not self.answers_no_tile:
             return Looks(probs, np.zeros(len(probs), np.float32))
         no_tile = probs[:, -1].copy()

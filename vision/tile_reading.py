@@ -4,11 +4,11 @@
 own frame (``geometry.hand_frame``), which says which way its rows run and which tiles lie
 sideways; each face is cut from the smallest decode that still shows it in detail
 (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the face-up tiles' bodies
-(``_cast_table``) and classified (a doubtful crop also turned 180 degrees, inside the
-classifier); possible flowers get a second look (``flowers``). Sideways tiles are tried turned
-both ways, and when a cluster's tiles read poorly it is tried upside down, then a quarter turn
-either way. Each reading keeps the classifier's whole probability vector for the search
-(``interpret``).
+(``_cast_table``, once a cluster) and classified (a doubtful crop also turned 180 degrees);
+possible flowers get a second look (``flowers``). Sideways tiles are tried turned both ways, and
+when a cluster's tiles read poorly it is tried upside down, then a quarter turn either way; the
+frames share the looks already taken (``way_looks``). Each reading keeps the classifier's whole
+probability vector for the search (``interpret``).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import cv2
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
 from fanscan.vision import geometry, white_balance
-from fanscan.vision.classifier import Looks
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
 from fanscan.vision.locate import CROP_MIN_SIDE
+from fanscan.vision.way_looks import WayLooks
 
 CROP_W, CROP_H = 96, 128
 FACE_OVER_BACK = 0.75
@@ -104,19 +104,6 @@ def _cast_table(crops: list[np.ndarray]) -> np.ndarray | None:
     elif white_balance.cast_strength(gains) < CAST_IGNORED:
         return None
     return white_balance.lookup_table(gains)
-
-
-def _balanced(crops: list[np.ndarray], table: np.ndarray | None) -> list[np.ndarray]:
-    return crops if table is None else [cv2.LUT(c, table) for c in crops]
-
-
-def _looks(classifier: Any, crops: list[np.ndarray]) -> Looks:
-    """The classifier's ``looks`` at the crops; a classifier with only ``probabilities`` (a
-    stand-in) says nothing of boxes of no tile."""
-    if hasattr(classifier, "looks"):
-        return classifier.looks(crops)
-    probs = np.asarray(classifier.probabilities(crops), np.float32)
-    return Looks(probs, np.zeros(len(probs), np.float32))
 
 
 def _likeliest(probs: np.ndarray) -> int:
@@ -199,18 +186,15 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
     def options(hand_up: np.ndarray, hand_right: np.ndarray) -> list[list[np.ndarray]]:
         return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
 
+    way_looks = WayLooks(photo, quads, backs, classifier, scale, (CROP_W, CROP_H), _cast_table)
+
     def best(choices: list[list[np.ndarray]], only: np.ndarray | None = None,
              ) -> tuple[list[int], np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
         """Each tile's chosen way up, its probabilities, its probability of no tile, box and crop
         (as cut, before the balance); of the tiles ``only`` (indices) when given."""
         members = range(len(choices)) if only is None else only
-        looks = [(t, w) for t in members for w in choices[t]]
-        boxes = list(geometry.orient_boxes(quads[[t for t, _ in looks]],
-                                           np.array([w for _, w in looks]).reshape(-1, 2)))
-        crops = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in boxes]
-        faces = [c for c, (t, _) in zip(crops, looks) if not backs[t]]
-        looked = _looks(classifier, _balanced(crops, _cast_table(faces or crops)))
-        probs = np.asarray(looked.probs, np.float32)
+        seen = way_looks.looks([(t, w) for t in members for w in choices[t]])
+        probs = np.asarray(seen.looks.probs, np.float32)
         picks, rows, chosen = [], [], []
         k = 0
         for t in members:
@@ -221,8 +205,8 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
             rows.append(block[j])
             chosen.append(k + j)
             k += len(ws)
-        return (picks, np.array(rows), looked.no_tile[chosen], [boxes[c] for c in chosen],
-                [crops[c] for c in chosen])
+        return (picks, np.array(rows), seen.looks.no_tile[chosen], [seen.boxes[c] for c in chosen],
+                [seen.crops[c] for c in chosen])
 
     def mean_confidence(tile_probs: np.ndarray, among: np.ndarray) -> float:
         return float(tile_probs[among].max(axis=1).mean())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 from fanscan.vision.numeric import median
@@ -62,3 +63,8 @@ def cast_strength(gains: np.ndarray) -> float:
 def lookup_table(gains: np.ndarray) -> np.ndarray:
     """A ``cv2.LUT`` table (256x1x3 uint8) that multiplies each BGR channel by its gain."""
     return np.clip(np.arange(256, dtype=np.float32)[:, None] * gains, 0, 255).astype(np.uint8)[:, None, :]
+
+
+def balanced(images: list[np.ndarray], table: np.ndarray | None) -> list[np.ndarray]:
+    """The images through ``table`` (``lookup_table``); the same list when there is none."""
+    return images if table is None else [cv2.LUT(image, table) for image in images]

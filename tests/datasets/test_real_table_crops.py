@@ -17,7 +17,7 @@ class ArrowClassifier:
     top-left quarter and its dim dot to the right of it on the same line (a glyph that no turn
     makes its own mirror image); anything else as ``back``."""
 
-    def _looked_once(self, crops):
+    def one_look(self, crops):
         probs = np.full((len(crops), len(CLASS_LABELS)), 1e-3)
         for n, crop in enumerate(crops):
             h, w = crop.shape[:2]

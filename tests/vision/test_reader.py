@@ -327,7 +327,8 @@ def test_reader_reads_these_generated_hands_exactly(seed: int, left_out: int) ->
 
 
 def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies() -> None:
-    from fanscan.vision.tile_reading import _balanced, _cast_table
+    from fanscan.vision.tile_reading import _cast_table
+    from fanscan.vision.white_balance import balanced as _balanced
     from fanscan.vision.white_balance import BODY_REFERENCE
 
     def _white_balanced(crops: list[np.ndarray]) -> list[np.ndarray]:
@@ -351,7 +352,8 @@ def test_reader_white_balance_takes_out_a_colour_cast_judged_on_the_tile_bodies(
 
 
 def test_reader_brightens_crops_of_dim_tiles_and_leaves_merely_darker_ones() -> None:
-    from fanscan.vision.tile_reading import BRIGHTENED_TO, DIM_BELOW, _balanced, _cast_table
+    from fanscan.vision.tile_reading import BRIGHTENED_TO, DIM_BELOW, _cast_table
+    from fanscan.vision.white_balance import balanced as _balanced
     from fanscan.vision.white_balance import BODY_REFERENCE
 
     def crops_at(light: float) -> list[np.ndarray]:

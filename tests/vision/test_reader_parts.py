@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from fanscan.scoring.tiles import CLASS_LABELS
-from fanscan.vision import hand_region, tile_reading
+from fanscan.vision import geometry, hand_region, tile_reading
+from fanscan.vision.classifier import Looks, needs_second_look
 from fanscan.vision.image_io import load_photo
+
 
 def _reading(x: float, width: float, confidence: float):  # noqa: ANN202
     from fanscan.vision.detections import TileReading
@@ -225,7 +227,58 @@ def test_an_upside_down_hand_is_tried_on_a_sample_then_read_whole_upside_down() 
     readings, _, up = tile_reading.read_tiles(photo, found, classifier)
     assert [r.code for r in readings] == ["1m"] * 40
     assert up == pytest.approx([0, 1], abs=1e-6)
-    assert classifier.seen == 40 + tile_reading.TRIAL_TILES + 40
+    assert classifier.seen == 40 + 40  # each box once each way up: the sample's looks kept for the whole
+
+
+class _TwoLookGlyph(_Glyph):
+    """``_Glyph`` with the shipped classifier's two-look interface (``one_look``, ``combined``),
+    counting the crops it is shown; an upright glyph is read surely (0.97, above the second look's
+    0.9), any other crop doubtfully and averaged with the crop turned 180 degrees."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def one_look(self, crops: list[np.ndarray]) -> np.ndarray:
+        self.seen += len(crops)
+        probs = super().probabilities(crops)
+        upright = probs.argmax(axis=1) == CLASS_LABELS.index("1m")
+        probs[upright] = 0.03 / (len(CLASS_LABELS) - 1)
+        probs[upright, CLASS_LABELS.index("1m")] = 0.97
+        return probs
+
+    def combined(self, first: np.ndarray, turned: np.ndarray) -> Looks:
+        doubtful = needs_second_look(first)[:, None]
+        return Looks(np.where(doubtful, (first + turned) / 2, first), np.zeros(len(first), np.float32))
+
+
+def test_a_doubtful_look_and_the_upside_down_trial_share_their_crops() -> None:
+    # Every glyph upside down: each upright look is doubtful and gets its 180-degree second look,
+    # which is the upside-down frame's look; trying that frame then cuts and classifies nothing.
+    photo, found = _row_of_faces(40, 2)
+    classifier = _TwoLookGlyph()
+    readings, _, up = tile_reading.read_tiles(photo, found, classifier)
+    assert [r.code for r in readings] == ["1m"] * 40
+    assert up == pytest.approx([0, 1], abs=1e-6)
+    assert classifier.seen == 40 + 40
+
+
+def test_the_second_look_is_the_box_cut_the_other_way_up_when_that_was_cut_already() -> None:
+    from fanscan.vision.way_looks import WayLooks
+
+    photo, found = _row_of_faces(3, 0)  # glyphs upright: sure upright, doubtful upside down
+    classifier = _TwoLookGlyph()
+    looks = WayLooks(photo, found.quads, found.backs, classifier, 1, (40, 60), lambda crops: None)
+    up, down = np.array([0.0, -1.0]), np.array([0.0, 1.0])
+    sure = looks.looks([(t, up) for t in range(3)])
+    assert classifier.seen == 3
+    assert [CLASS_LABELS[int(p.argmax())] for p in sure.looks.probs] == ["1m"] * 3
+    turned = looks.looks([(t, down) for t in range(3)])  # doubtful: averaged with the upright looks
+    assert classifier.seen == 6  # the upside-down cuts only; the upright looks were reused
+    one_m = CLASS_LABELS.index("1m")
+    assert turned.looks.probs[:, one_m] == pytest.approx((sure.looks.probs[:, one_m] + 0.3 / 42) / 2, rel=1e-4)
+    assert [b.tolist() for b in turned.boxes] == [b.tolist() for b in geometry.orient_boxes(found.quads, np.tile(down, (3, 1)))]
+    looks.looks([(t, w) for t in range(3) for w in (up, down)])
+    assert classifier.seen == 6  # asked again: nothing new cut or looked at
 
 
 def test_each_cluster_of_tiles_is_read_in_its_own_frame() -> None:

@@ -1,0 +1,119 @@
+"""Each box cut and classified at most once in each way up, shared by every frame it is tried in.
+
+A cluster of tiles is read upright, then, while it reads poorly, upside down and a quarter turn
+either way (``tile_reading._read_group``); a sideways tile is tried turned both ways in each. A
+crop the classifier doubts gets a second look turned 180 degrees (``classifier.needs_second_look``),
+and that turned crop is the box's crop the other way up. So the looks are kept per (box, way up):
+the upside-down trial costs only the looks of the tiles read surely upright, the second quarter
+turn reuses the first's second looks, and a frame read whole after a trial on its surest tiles
+reuses the trial's looks.
+
+1. ``looks(pairs)``: the boxes not yet seen in the asked ways are cut (``Photo.crop_quad``), the
+   first batch also fixing the group's colour balance (``balance``), and looked at once.
+2. The doubtful among the asked looks get the other way up's look: reused when cut already,
+   otherwise their own crop turned 180 degrees is looked at and kept as that way's look.
+3. ``TileClassifier.combined`` makes the looks. A stand-in classifier (tests) without
+   ``one_look`` is asked once a crop, for its ``looks`` or else its ``probabilities`` (then
+   saying nothing of boxes of no tile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from fanscan.vision import geometry, white_balance
+from fanscan.vision.classifier import Looks, needs_second_look
+from fanscan.vision.image_io import Photo
+
+WayKey = tuple[int, float, float]
+"""(box index, the face's up as x and y): one way a box is cut."""
+
+
+@dataclass(frozen=True)
+class WayLooksSeen:
+    """What ``WayLooks.looks`` gives for the asked (box, way up) pairs: the classifier's looks,
+    each box oriented that way (corners in face order) and its crop as cut, before the balance."""
+
+    looks: Looks
+    boxes: list[np.ndarray]
+    crops: list[np.ndarray]
+
+
+class WayLooks:
+    """The looks at the boxes ``quads`` of one frame group, kept per way up (module docstring).
+
+    ``balance(crops)`` gives the colour lookup table for the group from the crops first cut (None:
+    leave them as they are); ``face_down`` marks the boxes the finder saw face down, which the
+    balance does not judge by unless no box is face up.
+    """
+
+    def __init__(self, photo: Photo, quads: np.ndarray, face_down: np.ndarray, classifier: Any,
+                 scale: int, crop_size: tuple[int, int],
+                 balance: Callable[[list[np.ndarray]], np.ndarray | None]) -> None:
+        self._photo, self._quads, self._face_down = photo, quads, face_down
+        self._classifier, self._scale, self._crop_size = classifier, scale, crop_size
+        self._balance_of = balance
+        self._table: np.ndarray | None = None
+        self._balanced_yet = False
+        self._two_looks = hasattr(classifier, "one_look")
+        self._answers: dict[WayKey, np.ndarray] = {}
+        self._boxes: dict[WayKey, np.ndarray] = {}
+        self._crops: dict[WayKey, np.ndarray] = {}
+
+    def looks(self, pairs: Sequence[tuple[int, np.ndarray]]) -> WayLooksSeen:
+        """The looks at box ``t`` with its face's top towards ``w`` for each (t, w) in ``pairs``."""
+        keys = [(int(t), float(w[0]), float(w[1])) for t, w in pairs]
+        self._cut_and_look([k for k in dict.fromkeys(keys) if k not in self._answers])
+        first = np.stack([self._answers[k] for k in keys]) if keys else np.zeros((0, 1), np.float32)
+        if not self._two_looks:  # a stand-in's rows: its faces' probabilities, then of no tile
+            looks = Looks(first[:, :-1].astype(np.float32), first[:, -1].astype(np.float32))
+        else:
+            doubtful = needs_second_look(first) if keys else np.zeros(0, bool)
+            opposite = [_opposite(k) for k, d in zip(keys, doubtful) if d]
+            self._look_turned([o for o in dict.fromkeys(opposite) if o not in self._answers])
+            turned = first.copy()
+            if opposite:
+                turned[doubtful] = np.stack([self._answers[o] for o in opposite])
+            looks = self._classifier.combined(first, turned)
+        return WayLooksSeen(looks, [self._boxes[k] for k in keys], [self._crops[k] for k in keys])
+
+    def _cut_and_look(self, keys: list[WayKey]) -> None:
+        if not keys:
+            return
+        boxes = geometry.orient_boxes(self._quads[[k[0] for k in keys]], np.array([k[1:] for k in keys]))
+        crops = [self._photo.crop_quad(b, *self._crop_size, self._scale) for b in boxes]
+        if not self._balanced_yet:
+            faces = [c for c, k in zip(crops, keys) if not self._face_down[k[0]]]
+            self._table, self._balanced_yet = self._balance_of(faces or crops), True
+        self._remember(keys, list(boxes), crops)
+
+    def _look_turned(self, keys: list[WayKey]) -> None:
+        """Looks at boxes the other way up from a way already cut: that crop turned 180 degrees."""
+        if not keys:
+            return
+        boxes = geometry.orient_boxes(self._quads[[k[0] for k in keys]], np.array([k[1:] for k in keys]))
+        crops = [cv2.rotate(self._crops[_opposite(k)], cv2.ROTATE_180) for k in keys]
+        self._remember(keys, list(boxes), crops)
+
+    def _remember(self, keys: list[WayKey], boxes: list[np.ndarray], crops: list[np.ndarray]) -> None:
+        seen = white_balance.balanced(crops, self._table)
+        if self._two_looks:
+            answers = self._classifier.one_look(seen)
+        elif hasattr(self._classifier, "looks"):
+            looked = self._classifier.looks(seen)
+            answers = np.column_stack([looked.probs, looked.no_tile])
+        else:
+            probs = np.asarray(self._classifier.probabilities(seen), np.float32)
+            answers = np.column_stack([probs, np.zeros(len(probs), np.float32)])
+        for k, box, crop, answer in zip(keys, boxes, crops, answers):
+            self._answers[k], self._boxes[k], self._crops[k] = answer, box, crop
+
+
+def _opposite(key: WayKey) -> WayKey:
+    """The same box the other way up."""
+    return key[0], -key[1], -key[2]
