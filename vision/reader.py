@@ -17,7 +17,9 @@
    ``tile_photo`` refuses a photo of a hand whose boxes read like no tiles (a floor, a grid).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
-   The hand is laid out in the frame its tiles were read in (``_in_their_frame``).
+   The hand is laid out in the frame its tiles were read in (``_in_their_frame``), its sideways
+   tiles judged again there (``read_sideways_again``); read as no hand the rules allow (step 6),
+   ``hand_splits`` cuts it along its weakest joins.
 5. ``hand_region.probe_backs``: beside two equal faces standing apart, the slots of a concealed kong's backs
    are classified too.
 6. ``interpret``: the search over readings of the hand's boxes (which are tiles, each one's face)
@@ -38,7 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fanscan.vision import debug_images, doubts, flowers, geometry, hand_region, layout, refine, tile_photo
+from fanscan.vision import (debug_images, doubts, flowers, geometry, hand_region, hand_splits, layout, refine,
+                            tile_photo)
 from fanscan.vision.detections import TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -46,8 +49,7 @@ from fanscan.vision.hand_rules import HandKind, HandRules, hand_rules
 from fanscan.vision.interpret import HandRead, read_hand
 from fanscan.vision.locate import locate
 from fanscan.vision.photo_reading import FoundTile, PhotoReading, hand_of_layout
-from fanscan.vision.tile_reading import read_tiles, tiles_only
-
+from fanscan.vision.tile_reading import read_sideways_again, read_tiles, tiles_only
 from fanscan.errors import FanscanError
 
 __all__ = ["FoundTile", "PhotoReading", "hand_of_layout", "read_photo"]
@@ -163,10 +165,8 @@ def read_photo(
         from fanscan.vision.classifier import default_classifier
 
         classifier = default_classifier()
-    if isinstance(flower_looks, FlowerLooks):
-        looks: FlowerLooks | None = flower_looks
-    else:
-        looks = flowers.default_flower_looks() if flower_looks else None
+    looks: FlowerLooks | None = (flower_looks if isinstance(flower_looks, FlowerLooks)
+                                 else flowers.default_flower_looks() if flower_looks else None)
     photo = load_photo(source)  # refuses a file that is no photo before any session opens
     _open_sessions_meanwhile(classifier, looks)
     small, detections = locate(photo)
@@ -177,15 +177,22 @@ def read_photo(
     if one_hand:  # a photo to label keeps every box
         tile_photo.refuse_unless_tiles(readings, photo.name)
     readings, apart = _the_hand(hand_region.without_duplicates(readings), up, one_hand)
-    readings, right, up = _in_their_frame(readings, right, up)
-    rows = geometry.rows_and_groups(readings, right, up)
-    probed = hand_region.probe_backs(photo, readings, rows, right, classifier)
-    if len(probed) > len(readings):
-        readings, rows = probed, geometry.rows_and_groups(probed, right, up)
-    if one_hand:
-        read = interpret_hand(readings, right, up, rows, photo.size, wanted)
-    else:
-        read = HandRead(readings, rows, layout.analyse(readings, right, up, rows), [], [])
+
+    def read_part(part: list[TileReading]) -> HandRead:
+        part, part_right, part_up = _in_their_frame(part, right, up)
+        part = read_sideways_again(photo, part, part_right, part_up, classifier, looks) if one_hand else part
+        rows = geometry.rows_and_groups(part, part_right, part_up)
+        probed = hand_region.probe_backs(photo, part, rows, part_right, classifier)
+        if len(probed) > len(part):
+            part, rows = probed, geometry.rows_and_groups(probed, part_right, part_up)
+        if one_hand:
+            return interpret_hand(part, part_right, part_up, rows, photo.size, wanted)
+        return HandRead(part, rows, layout.analyse(part, part_right, part_up, rows), [], [])
+
+    read = read_part(readings)
+    if one_hand and hand_splits.too_many_tiles(read, wanted):
+        if (cut := hand_splits.first_complete(readings, up, min(wanted.sizes), read_part)) is not None:
+            read, apart = cut[0], cut[1] + apart
     reading = _photo_reading(photo, read, apart, wanted)
     if debug_dir is not None:
         debug_images.write(Path(debug_dir), photo, small, detections, reading, read.readings)

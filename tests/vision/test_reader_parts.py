@@ -394,3 +394,44 @@ def test_a_box_read_as_more_likely_no_tile_is_dropped_unless_its_face_is_plain(c
     reading = replace(_reading(0.0, 10.0, 0.9), code=code, no_tile=no_tile)
     assert tile_reading.holds_no_tile(reading) is dropped
     assert tile_reading.tiles_only([reading]) == ([] if dropped else [reading])
+
+
+def _row_with_a_claimed_tile() -> tuple:
+    """A photo of four upright faces and, fifth, one lying sideways (its glyph's top to the
+    left), and their readings as a cluster crowded with discards would give them: every tile read
+    upright, the sideways one poorly (2m at 0.7)."""
+    from fanscan.vision.detections import TileReading
+
+    image = np.full((200, 400, 3), 60, np.uint8)
+    face = np.full((60, 40, 3), 90, np.uint8)
+    cv2.circle(face, (9, 9), 4, (40, 40, 230), -1)
+    cv2.circle(face, (26, 9), 4, (230, 40, 40), -1)
+    boxes = []
+    for k in range(4):
+        image[70:130, 20 + 42 * k : 60 + 42 * k] = face
+        boxes.append(_row_box(20 + 42 * k, 70, 40, 60))
+    image[90:130, 190:250] = np.rot90(face, 1)  # the claimed tile, turned a quarter to the left
+    boxes.append(_row_box(190, 90, 60, 40))
+    readings = [TileReading("1m", 0.99, b, 0.0, False, float(b[:, 0].mean()), (("1m", 0.99),)) for b in boxes[:4]]
+    readings.append(TileReading("2m", 0.7, boxes[4], 0.0, False, 220.0, (("2m", 0.7),)))
+    return load_photo(cv2.imencode(".png", image)[1].tobytes()), readings
+
+
+def test_a_claimed_tile_read_upright_in_a_crowded_cluster_is_read_sideways_in_the_hand_s_frame() -> None:
+    photo, readings = _row_with_a_claimed_tile()
+    right, up = np.array([1.0, 0.0]), np.array([0.0, -1.0])
+    again = tile_reading.read_sideways_again(photo, readings, right, up, _Glyph())
+    assert again[:4] == readings[:4]  # upright tiles as they were read
+    assert again[4].code == "1m" and again[4].sideways and again[4].confidence > 0.7
+    assert again[4].orientation == pytest.approx(90.0)  # its top to the left
+
+
+def test_a_tile_read_sideways_stays_as_read_whatever_the_hand_s_frame_says() -> None:
+    from dataclasses import replace
+
+    photo, readings = _row_with_a_claimed_tile()
+    # Already read sideways (in its cluster's frame), though the hand's frame may judge otherwise:
+    # only the other way round is read again.
+    readings = [replace(r, sideways=True) if k == 1 else r for k, r in enumerate(readings)]
+    again = tile_reading.read_sideways_again(photo, readings[:4], np.array([1.0, 0.0]), np.array([0.0, -1.0]), _Glyph())
+    assert again == readings[:4]

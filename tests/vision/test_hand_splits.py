@@ -1,0 +1,101 @@
+"""The hand cut along its weakest joins when what was picked reads as no hand."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from fanscan.vision import hand_links, hand_splits
+from fanscan.vision.detections import TileReading
+
+UP = np.array([0.0, -1.0])
+
+
+def _tile(code: str, x: float, y: float) -> TileReading:
+    box = np.float32([[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]])
+    return TileReading(code, 0.95, box, 0.0, False, x + 15, ((code, 0.95),))
+
+
+ROW = [_tile(c, 31 * i, 600) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E E S S".split())]
+PILE = [_tile(c, 31 * (5 + i), 540) for i, c in enumerate("9m 1p W".split())]  # a tile's length behind
+
+
+@pytest.fixture
+def joins(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """The links' probabilities set by hand: ``strength[(i, j)]`` (i < j), 0.1 for any pair not named."""
+    strength: dict[tuple[int, int], float] = {}
+    real = hand_links.links
+
+    def links(readings, up, model=None):  # noqa: ANN001, ANN202
+        found = real(readings, up, model)
+        probs = np.array([strength.get((min(i, j), max(i, j)), 0.1) for i, j in found.pairs])
+        return replace(found, probabilities=probs)
+
+    monkeypatch.setattr(hand_links, "links", links)
+    return strength
+
+
+def test_the_cheapest_cut_parts_a_pile_joined_by_two_weak_links_from_the_row(joins: dict) -> None:
+    joins.update({(i, i + 1): 0.99 for i in range(13)})  # the row, surely one
+    joins.update({(14, 15): 0.99, (15, 16): 0.99})  # the pile, surely one
+    joins.update({(5, 14): 0.8, (7, 16): 0.7})  # the pile to the row: likelier than not, twice
+    found = hand_splits.splits(ROW + PILE, UP, fewest=14)
+    assert found[0].kept == tuple(range(14))  # the row kept: the fitted choice scores it first
+    assert found[0].cost == pytest.approx(math.log(0.8 / 0.2) + math.log(0.7 / 0.3))
+    assert [s.cost for s in found] == sorted(s.cost for s in found)
+    assert all(len(s.kept) >= 14 for s in found)  # no cut leaves fewer tiles than a hand
+
+
+def test_no_cut_when_the_hand_is_no_larger_than_the_smallest_complete_hand(joins: dict) -> None:
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    assert hand_splits.splits(ROW, UP, fewest=14) == []
+
+
+def test_the_first_cut_read_as_a_hand_the_rules_accept_is_kept_and_the_rest_set_apart(joins: dict) -> None:
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (5, 14): 0.8, (7, 16): 0.7})
+    read_sizes: list[int] = []
+
+    def read_part(part: list[TileReading]):  # noqa: ANN202
+        read_sizes.append(len(part))
+        return SimpleNamespace(best=SimpleNamespace(satisfied=len(part) == 14), readings=part)
+
+    read, apart = hand_splits.first_complete(ROW + PILE, UP, 14, read_part)
+    assert read.readings == ROW and apart == PILE
+    assert read_sizes == [14]  # the cheapest cut was read first, and was a hand
+
+    read_sizes.clear()
+    never = lambda part: (read_sizes.append(len(part)), SimpleNamespace(best=SimpleNamespace(satisfied=False)))[1]  # noqa: E731
+    assert hand_splits.first_complete(ROW + PILE, UP, 14, never) is None
+    assert 0 < len(read_sizes) <= hand_splits.MOST_SPLITS_READ
+
+
+def test_flowers_count_in_no_hand_size_and_cutting_off_only_flowers_is_no_cut(joins: dict) -> None:
+    flowers = [_tile("1f", 31 * 15, 600), _tile("2f", 31 * 16, 600)]
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(13, 14): 0.6, (14, 15): 0.99})  # two flowers laid on at the row's end
+    assert hand_splits.splits(ROW + flowers, UP, fewest=14) == []  # 14 playing tiles: nothing to cut
+
+
+def _read_of(hand: dict, satisfied: bool):  # noqa: ANN202
+    return SimpleNamespace(best=SimpleNamespace(satisfied=satisfied, layout=SimpleNamespace(hand=hand)))
+
+
+def test_only_a_hand_of_more_tiles_than_the_rules_allow_is_cut() -> None:
+    from fanscan.vision.hand_rules import HandRules
+
+    eighteen = {"concealed": ["1m"] * 18, "melds": []}
+    fifteen_and_a_kong = {"concealed": ["1m"] * 11, "melds": [{"type": "kong", "tiles": ["E"] * 4}]}
+    assert hand_splits.too_many_tiles(_read_of(eighteen, False), HandRules((14, 17)))
+    assert not hand_splits.too_many_tiles(_read_of(eighteen, True), HandRules((14, 17)))  # a hand already
+    assert not hand_splits.too_many_tiles(_read_of(eighteen, False), HandRules((14, 17), "any"))
+    # 14 tiles counted (the kong as three): a possible size, a misread tile's to mend, not to cut off
+    assert not hand_splits.too_many_tiles(_read_of(fifteen_and_a_kong, False), HandRules((14,)))
+    # Asked for a waiting hand, a complete one is what the photo shows, not a tile too many
+    assert not hand_splits.too_many_tiles(_read_of({"concealed": ["1m"] * 14, "melds": []}, False),
+                                          HandRules((14,), "waiting"))
+    assert hand_splits.too_many_tiles(_read_of({"concealed": ["1m"] * 15, "melds": []}, False),
+                                      HandRules((14,), "waiting"))

@@ -1,0 +1,135 @@
+"""When the hand picked is no hand: the cluster cut along its weakest joins, likeliest cut first.
+
+The hand is a cluster of tiles joined by the links the fitted model finds likelier than not
+(``hand_links``). A pile of discards or a column of tiles laid behind the hand can be joined to it
+by a few links of 0.55-0.9, and then the search (``interpret``) meets more tiles than any
+complete hand holds and can only report the reading it could not complete. Cutting a link the
+model believed with probability p costs log(p / (1 - p)) nats, the odds against it; the search
+over cuts is:
+
+1. ``splits``: the hand's links likelier than not make a maximum spanning forest; removing one of
+   its edges parts its tree in two. Each such cut costs the log-odds of every link likelier than
+   not between the two parts, and keeps the part the fitted choice (``hand_links.ChoiceModel``)
+   scores first; tiles in no tree with the cut edge (a flower laid aside) stay with the hand. Cuts
+   that would leave fewer playing tiles than the smallest complete hand, or cut off only
+   flowers (which count in no hand's size), are no option.
+2. ``first_complete``: only when the hand as read holds more tiles than any hand the rules allow
+   (``too_many_tiles``), the parts are read as hands in order of their cost, at most
+   ``MOST_SPLITS_READ``, and the first that the rules accept (``Interpretation.satisfied``) is
+   the hand, the part cut off going to the tiles apart; when none is, the first reading stands.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from fanscan.scoring.tiles import FLOWER_CODES
+from fanscan.vision import hand_links
+from fanscan.vision.detections import TileReading
+from fanscan.vision.hand_rules import HandRules, tile_count
+from fanscan.vision.interpret import HandRead
+
+MOST_SPLITS_READ = 8
+"""At most this many cuts are read as hands (each a reading search): a bound on a failing
+read's time, not a tuning knob (the cuts are tried likeliest first)."""
+
+
+@dataclass(frozen=True)
+class HandSplit:
+    """One cut of the hand: the readings kept (indices, in order) and its cost in nats."""
+
+    kept: tuple[int, ...]
+    cost: float
+
+
+def splits(readings: list[TileReading], up: np.ndarray, fewest: int) -> list[HandSplit]:
+    """The single cuts of the hand ``readings`` that cut off a playing tile (not only flowers) and
+    keep at least ``fewest`` of them, cheapest first."""
+    playing = [r.code not in FLOWER_CODES for r in readings]  # a flower counts in no hand's size
+    if sum(playing) <= fewest:
+        return []
+    found = hand_links.links(readings, up)
+    joins = [(float(p), i, j) for (i, j), p in zip(found.pairs, found.probabilities) if p > 0.5]
+    tree = _spanning_forest(len(readings), joins)
+    out: dict[tuple[int, ...], float] = {}
+    for p, i, j in tree:
+        side = _side_of(i, [(a, b) for _, a, b in tree if {a, b} != {i, j}], len(readings))
+        other = _side_of(j, [(a, b) for _, a, b in tree if {a, b} != {i, j}], len(readings))
+        kept = _kept_part(readings, found, up, side, other)
+        if sum(playing[i] for i in kept) < fewest or sum(playing[i] for i in kept) == sum(playing):
+            continue  # too few tiles left for a hand, or only flowers cut off
+        cut = sum(math.log(q / (1 - q)) for q, a, b in joins if (a in side and b in other) or (a in other and b in side))
+        key = tuple(sorted(kept))
+        out[key] = min(cut, out.get(key, math.inf))
+    return sorted((HandSplit(kept, cost) for kept, cost in out.items()), key=lambda s: s.cost)
+
+
+def too_many_tiles(read: HandRead, rules: HandRules) -> bool:
+    """Whether the hand as read holds more tiles (kongs counted as three) than a complete hand of
+    the rules: then some of them are surely not the hand's. A hand of a possible size that reads as
+    none is left to the search: a tile it misread, cut off, can leave a complete hand behind; and
+    a complete hand asked for as waiting is what the photo shows, not one to cut a tile from."""
+    if read.best is None or read.best.satisfied or rules.kind == "any":
+        return False
+    return tile_count(read.best.layout.hand) > max(rules.sizes)
+
+
+def first_complete(readings: list[TileReading], up: np.ndarray, fewest: int,
+                   read_part: Callable[[list[TileReading]], HandRead],
+                   ) -> tuple[HandRead, list[TileReading]] | None:
+    """The read of the cheapest cut of the hand that the rules accept, and the readings cut off;
+    None when no cut read (``MOST_SPLITS_READ`` at most) is accepted."""
+    for split in splits(readings, up, fewest)[:MOST_SPLITS_READ]:
+        read = read_part([readings[i] for i in split.kept])
+        if read.best is not None and read.best.satisfied:
+            kept = set(split.kept)
+            return read, [r for i, r in enumerate(readings) if i not in kept]
+    return None
+
+
+def _spanning_forest(n: int, joins: list[tuple[float, int, int]]) -> list[tuple[float, int, int]]:
+    """The maximum spanning forest of the joins (Kruskal, likeliest first)."""
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    tree = []
+    for p, i, j in sorted(joins, key=lambda join: -join[0]):
+        a, b = root(i), root(j)
+        if a != b:
+            parent[b] = a
+            tree.append((p, i, j))
+    return tree
+
+
+def _side_of(start: int, edges: list[tuple[int, int]], n: int) -> set[int]:
+    """The tiles ``edges`` connect to ``start``."""
+    neighbours: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        neighbours[a].append(b)
+        neighbours[b].append(a)
+    seen, stack = {start}, [start]
+    while stack:
+        for k in neighbours[stack.pop()]:
+            if k not in seen:
+                seen.add(k)
+                stack.append(k)
+    return seen
+
+
+def _kept_part(readings: list[TileReading], found: hand_links.Links, up: np.ndarray,
+               side: set[int], other: set[int]) -> list[int]:
+    """The hand less whichever of the two parts the fitted choice scores lower."""
+    cluster = np.full(len(readings), -1, int)
+    first_side, first_other = min(side), min(other)
+    cluster[list(side)], cluster[list(other)] = first_side, first_other
+    features = hand_links.cluster_features(readings, cluster, found, up, [first_side, first_other])
+    dropped = other if np.argmax(hand_links.default_choice().scores(features)) == 0 else side
+    return [i for i in range(len(readings)) if i not in dropped]
