@@ -191,7 +191,7 @@ def read_photo(
 
     read = read_part(readings)
     if one_hand and hand_splits.too_many_tiles(read, wanted):
-        if (cut := hand_splits.first_complete(readings, up, min(wanted.sizes), read_part)) is not None:
+        if (cut := hand_splits.first_complete(readings, up, wanted, read_part)) is not None:
             read, apart = cut[0], cut[1] + apart
     reading = _photo_reading(photo, read, apart, wanted)
     if debug_dir is not None:

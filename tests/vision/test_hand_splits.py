@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from fanscan.vision import hand_links, hand_splits
 from fanscan.vision.detections import TileReading
+from fanscan.vision.hand_rules import HandRules
 
 UP = np.array([0.0, -1.0])
 
@@ -63,13 +64,13 @@ def test_the_first_cut_read_as_a_hand_the_rules_accept_is_kept_and_the_rest_set_
         read_sizes.append(len(part))
         return SimpleNamespace(best=SimpleNamespace(satisfied=len(part) == 14), readings=part)
 
-    read, apart = hand_splits.first_complete(ROW + PILE, UP, 14, read_part)
+    read, apart = hand_splits.first_complete(ROW + PILE, UP, HandRules((14,)), read_part)
     assert read.readings == ROW and apart == PILE
     assert read_sizes == [14]  # the cheapest cut was read first, and was a hand
 
     read_sizes.clear()
     never = lambda part: (read_sizes.append(len(part)), SimpleNamespace(best=SimpleNamespace(satisfied=False)))[1]  # noqa: E731
-    assert hand_splits.first_complete(ROW + PILE, UP, 14, never) is None
+    assert hand_splits.first_complete(ROW + PILE, UP, HandRules((14,)), never) is None
     assert 0 < len(read_sizes) <= hand_splits.MOST_SPLITS_READ
 
 
@@ -85,8 +86,6 @@ def _read_of(hand: dict, satisfied: bool):  # noqa: ANN202
 
 
 def test_only_a_hand_of_more_tiles_than_the_rules_allow_is_cut() -> None:
-    from fanscan.vision.hand_rules import HandRules
-
     eighteen = {"concealed": ["1m"] * 18, "melds": []}
     fifteen_and_a_kong = {"concealed": ["1m"] * 11, "melds": [{"type": "kong", "tiles": ["E"] * 4}]}
     assert hand_splits.too_many_tiles(_read_of(eighteen, False), HandRules((14, 17)))
@@ -99,3 +98,19 @@ def test_only_a_hand_of_more_tiles_than_the_rules_allow_is_cut() -> None:
                                           HandRules((14,), "waiting"))
     assert hand_splits.too_many_tiles(_read_of({"concealed": ["1m"] * 15, "melds": []}, False),
                                       HandRules((14,), "waiting"))
+
+
+def test_a_part_is_read_as_a_hand_only_when_its_tiles_could_make_one_of_the_rules_sizes() -> None:
+    def part(codes: str) -> list[TileReading]:
+        return [_tile(c, 31 * i, 0) for i, c in enumerate(codes.split())]
+
+    fourteen = "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E S S"
+    assert hand_splits.may_be_a_hand(part(fourteen), HandRules((14,)))
+    assert hand_splits.may_be_a_hand(part(fourteen + " 1f 2f"), HandRules((14,)))  # flowers count in no size
+    assert not hand_splits.may_be_a_hand(part(fourteen + " 9m"), HandRules((14,)))
+    assert hand_splits.may_be_a_hand(part(fourteen + " E"), HandRules((14,)))  # four E: a kong, counted as three
+    with_a_concealed_kong = "1m 2m 3m 4p 5p 6p 7s 8s 9s S S back E E back"  # 15 tiles, counted 14
+    assert hand_splits.may_be_a_hand(part(with_a_concealed_kong), HandRules((14,)))
+    assert not hand_splits.may_be_a_hand(part(with_a_concealed_kong.replace("back", "W")), HandRules((14,)))
+    assert not hand_splits.may_be_a_hand(part(fourteen), HandRules((14,), "waiting"))  # a waiting hand holds 13
+    assert hand_splits.may_be_a_hand(part(fourteen), HandRules((14, 17), "win"))
