@@ -136,6 +136,12 @@ def orientation_degrees(face_up: np.ndarray) -> float:
     return float(np.degrees(np.arctan2(-face_up[0], -face_up[1])) % 360)
 
 
+def face_up_of(orientation: float) -> np.ndarray:
+    """The face's up (image coords) of a face turned ``orientation`` degrees (``orientation_degrees`` undone)."""
+    angle = np.radians(orientation)
+    return np.array([-np.sin(angle), -np.cos(angle)])
+
+
 # --- rows and groups --------------------------------------------------------------------------
 
 

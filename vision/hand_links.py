@@ -226,7 +226,7 @@ def links(readings: list[TileReading], up: np.ndarray, model: LinkModel | None =
     return Links(pairs, features, (model or default_model()).probabilities(features), frames)
 
 
-class _Groups:
+class Groups:
     """Tiles joined into groups (union-find), each group weighing the sum of its tiles' weights;
     a group is named by its first tile's index."""
 
@@ -268,7 +268,7 @@ def linked_clusters(readings: list[TileReading], found: Links) -> np.ndarray:
     (a flower laid between the hand and the discards beyond had linked both)."""
     flower = np.array([r.code in FLOWER_CODES for r in readings], bool)
     across = found.features[:, FEATURES.index("offset_across")]
-    groups = _Groups([0 if f else 1 for f in flower])
+    groups = Groups([0 if f else 1 for f in flower])
     for k in np.argsort(-found.probabilities, kind="stable"):
         if found.probabilities[k] <= 0.5:
             break
@@ -298,7 +298,7 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
     gap_column, across_column = FEATURES.index("gap_along"), FEATURES.index("offset_across")
     touching = np.zeros(len(readings), bool)
     face_up = [r.code != BACK for r in readings]
-    runs = _Groups([1] * len(readings))  # the runs of touching faces along the rows
+    runs = Groups([1] * len(readings))  # the runs of touching faces along the rows
     for (i, j), f in zip(found.pairs, found.features):
         if cluster[i] == cluster[j] and abs(f[gap_column]) < _TOUCHING_GAP and f[across_column] < _TOUCHING_GAP:
             touching[i] = touching[j] = True

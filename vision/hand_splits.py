@@ -61,13 +61,15 @@ def splits(readings: list[TileReading], up: np.ndarray, fewest: int) -> list[Han
     joins = [(float(p), i, j) for (i, j), p in zip(found.pairs, found.probabilities) if p > 0.5]
     tree = _spanning_forest(len(readings), joins)
     out: dict[tuple[int, ...], float] = {}
-    for p, i, j in tree:
-        side = _side_of(i, [(a, b) for _, a, b in tree if {a, b} != {i, j}], len(readings))
-        other = _side_of(j, [(a, b) for _, a, b in tree if {a, b} != {i, j}], len(readings))
+    for edge in tree:
+        rest = [(a, b) for q, a, b in tree if (q, a, b) != edge]
+        side, other = (_side_of(end, rest, len(readings)) for end in edge[1:])
         kept = _kept_part(readings, found, up, side, other)
-        if sum(playing[i] for i in kept) < fewest or sum(playing[i] for i in kept) == sum(playing):
+        playing_kept = sum(playing[k] for k in kept)
+        if playing_kept < fewest or playing_kept == sum(playing):
             continue  # too few tiles left for a hand, or only flowers cut off
-        cut = sum(math.log(q / (1 - q)) for q, a, b in joins if (a in side and b in other) or (a in other and b in side))
+        # Every join lies within one tree of the forest: one crossing ``side``'s edge joins it to ``other``.
+        cut = sum(math.log(q / (1 - q)) for q, a, b in joins if (a in side) != (b in side))
         key = tuple(sorted(kept))
         out[key] = min(cut, out.get(key, math.inf))
     return sorted((HandSplit(kept, cost) for kept, cost in out.items()), key=lambda s: s.cost)
@@ -90,13 +92,12 @@ def first_complete(readings: list[TileReading], up: np.ndarray, rules: HandRules
     None when no cut read (``MOST_SPLITS_READ`` at most, of those that ``may_be_a_hand``) is
     accepted."""
     fewest = min(rules.sizes) - (1 if rules.kind == "waiting" else 0)
-    parts = (part for part in ([readings[i] for i in split.kept] for split in splits(readings, up, fewest))
-             if may_be_a_hand(part, rules))
-    for part in itertools.islice(parts, MOST_SPLITS_READ):
-        read = read_part(part)
+    cuts = (split for split in splits(readings, up, fewest)
+            if may_be_a_hand([readings[i] for i in split.kept], rules))
+    for split in itertools.islice(cuts, MOST_SPLITS_READ):
+        read = read_part([readings[i] for i in split.kept])
         if read.best is not None and read.best.satisfied:
-            kept = {id(r) for r in part}
-            return read, [r for r in readings if id(r) not in kept]
+            return read, [r for i, r in enumerate(readings) if i not in split.kept]
     return None
 
 
@@ -114,19 +115,11 @@ def may_be_a_hand(readings: list[TileReading], rules: HandRules) -> bool:
 
 def _spanning_forest(n: int, joins: list[tuple[float, int, int]]) -> list[tuple[float, int, int]]:
     """The maximum spanning forest of the joins (Kruskal, likeliest first)."""
-    parent = list(range(n))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    groups = hand_links.Groups([1] * n)
     tree = []
     for p, i, j in sorted(joins, key=lambda join: -join[0]):
-        a, b = root(i), root(j)
-        if a != b:
-            parent[b] = a
+        if groups.root(i) != groups.root(j):
+            groups.join(i, j)
             tree.append((p, i, j))
     return tree
 

@@ -344,33 +344,22 @@ def read_sideways_again(photo: Photo, readings: list[TileReading], right: np.nda
     if not again:
         return readings
     scale = photo.scale_for(quads, CROP_MIN_SIDE)
-    ups = np.array([_up_of(r.orientation) for r in readings])
-    as_read = [photo.crop_quad(b, CROP_W, CROP_H, scale) for b in geometry.orient_boxes(quads, ups)]
-    table = _cast_table([c for c, r in zip(as_read, readings) if r.code != BACK] or as_read)
-    faces_down = np.array([r.code == BACK for r in readings])
-    looker = WayLooks(photo, quads, faces_down, classifier, scale, (CROP_W, CROP_H), lambda _: table)
-    ways = [[-right, right] for _ in again]
-    seen = looker.looks([(i, w) for i, options in zip(again, ways) for w in options])
-    probs, k, picked = np.asarray(seen.looks.probs, np.float32), 0, []
-    for options in ways:
-        picked.append(k + int(np.argmax(probs[k : k + len(options)].max(axis=1))))
-        k += len(options)
+    faces = [k for k, r in enumerate(readings) if r.code != BACK]  # the balance is judged on these
+    as_read = geometry.orient_boxes(quads[faces], np.array([geometry.face_up_of(readings[k].orientation) for k in faces]))
+    table = _cast_table([photo.crop_quad(b, CROP_W, CROP_H, scale) for b in as_read])
+    looker = WayLooks(photo, quads, np.zeros(len(readings), bool), classifier, scale, (CROP_W, CROP_H), lambda _: table)
+    seen = looker.looks([(i, w) for i in again for w in (-right, right)])  # tile again[j]: rows 2j, 2j + 1
+    probs = np.asarray(seen.looks.probs, np.float32)
+    picked = [2 * j + int(np.argmax(probs[2 * j : 2 * j + 2].max(axis=1))) for j in range(len(again))]
     rows = probs[picked]
     if flower_looks is not None:
         rows = flower_looks.reweigh(rows, CLASS_LABELS, lambda j: [seen.crops[picked[j]]])
     out = list(readings)
-    for j, (i, options) in enumerate(zip(again, ways)):
+    for j, i in enumerate(again):
         old = readings[i]
         new = reading_of(rows[j], float(seen.looks.no_tile[picked[j]]), seen.boxes[picked[j]],
-                         options[picked[j] - 2 * j], True, position=old.position,
+                         (-right, right)[picked[j] - 2 * j], True, position=old.position,
                          finder_score=old.finder_score, frame_up=old.frame_up)
         if new.confidence > old.confidence:
             out[i] = new
     return out
-
-
-def _up_of(orientation: float) -> np.ndarray:
-    """The face's up (image coordinates) of a face turned ``orientation`` degrees
-    (``geometry.orientation_degrees`` undone)."""
-    angle = np.radians(orientation)
-    return np.array([-np.sin(angle), -np.cos(angle)])

@@ -85,7 +85,7 @@ class WayLooks:
     def _cut_and_look(self, keys: list[WayKey]) -> None:
         if not keys:
             return
-        boxes = geometry.orient_boxes(self._quads[[k[0] for k in keys]], np.array([k[1:] for k in keys]))
+        boxes = self._oriented(keys)
         crops = [self._photo.crop_quad(b, *self._crop_size, self._scale) for b in boxes]
         if not self._balanced_yet:
             faces = [c for c, k in zip(crops, keys) if not self._face_down[k[0]]]
@@ -96,9 +96,12 @@ class WayLooks:
         """Looks at boxes the other way up from a way already cut: that crop turned 180 degrees."""
         if not keys:
             return
-        boxes = geometry.orient_boxes(self._quads[[k[0] for k in keys]], np.array([k[1:] for k in keys]))
         crops = [cv2.rotate(self._crops[_opposite(k)], cv2.ROTATE_180) for k in keys]
-        self._remember(keys, list(boxes), crops)
+        self._remember(keys, list(self._oriented(keys)), crops)
+
+    def _oriented(self, keys: list[WayKey]) -> np.ndarray:
+        """The boxes of ``keys``, corners in the order of their faces turned each key's way."""
+        return geometry.orient_boxes(self._quads[[k[0] for k in keys]], np.array([k[1:] for k in keys]))
 
     def _remember(self, keys: list[WayKey], boxes: list[np.ndarray], crops: list[np.ndarray]) -> None:
         seen = white_balance.balanced(crops, self._table)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from fanscan.vision.detections import TileReading
-from fanscan.vision.geometry import hand_frame, orient_box, orient_boxes, orientation_degrees
+from fanscan.vision.geometry import face_up_of, hand_frame, orient_box, orient_boxes, orientation_degrees
 from fanscan.vision.layout import analyse
 
 W, H = 30.0, 40.0  # a tile's face in pixels
@@ -113,6 +113,9 @@ def test_layout_sideways_group_that_is_no_set_is_a_doubt() -> None:
 @pytest.mark.parametrize(("up", "degrees"), [((0, -1), 0), ((-1, 0), 90), ((0, 1), 180), ((1, 0), 270)])
 def test_layout_orientation_degrees(up: tuple[int, int], degrees: float) -> None:
     assert orientation_degrees(np.array(up, float)) == pytest.approx(degrees)
+    assert face_up_of(degrees) == pytest.approx(up, abs=1e-9)  # and back
+    slanted = np.array([0.6, -0.8])
+    assert face_up_of(orientation_degrees(slanted)) == pytest.approx(slanted)
 
 
 def test_layout_orient_box_puts_the_face_top_left_first() -> None:
