@@ -120,19 +120,38 @@ def train(patches: int, steps: int, seed: int, threads: int,
     return net, float((predicted == check_labels).mean())
 
 
+def band_net(net: nn.Sequential) -> nn.Sequential:
+    """The trained patch net as the fully convolutional net the reader runs on whole bands
+    (``vision.numerals``): its flatten, dropout and linear head become a 1 x 1 convolution of the
+    same weights, so a band one window in size gives the patch's logits and a larger band a map
+    of its windows, ``WINDOW_STRIDE`` pixels apart."""
+    *body, _flatten, _dropout, linear = net
+    head = nn.Conv2d(linear.in_features, linear.out_features, 1)
+    with torch.no_grad():
+        head.weight.copy_(linear.weight[:, :, None, None])
+        head.bias.copy_(linear.bias)
+    return nn.Sequential(*body, head)
+
+
+WINDOW_STRIDE = 8
+"""Pixels between the band net's windows: the three 2 x 2 poolings'."""
+
+
 def export(net: nn.Module, out: Path, training: dict) -> None:
-    """Write the ONNX model (softmax output ``probabilities``) and its JSON sidecar atomically."""
-    wrapped = nn.Sequential(net, nn.Softmax(dim=1)).eval()
+    """Write the band net (``band_net``; input ``band`` (n, 1, h, w), h and w at least ``PATCH``;
+    softmax output ``probabilities`` (n, classes, rows, columns)) and its JSON sidecar atomically."""
+    wrapped = nn.Sequential(band_net(net.eval()), nn.Softmax(dim=1)).eval()
     buffer = io.BytesIO()
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(wrapped, torch.zeros(1, 1, PATCH, PATCH), buffer, input_names=["patch"],
+        torch.onnx.export(wrapped, torch.zeros(1, 1, PATCH, PATCH), buffer, input_names=["band"],
                           output_names=["probabilities"],
-                          dynamic_axes={"patch": {0: "batch"}, "probabilities": {0: "batch"}},
+                          dynamic_axes={"band": {0: "batch", 2: "height", 3: "width"},
+                                        "probabilities": {0: "batch", 2: "rows", 3: "columns"}},
                           opset_version=17, dynamo=False)
     write_bytes_atomic(out, buffer.getvalue())
-    sidecar = {"classes": list(CLASSES), "input": {"name": "patch", "size": PATCH, "channels": "grey",
-                                                  "scale": "1/255"}, "training": training}
+    sidecar = {"classes": list(CLASSES), "input": {"name": "band", "size": PATCH, "stride": WINDOW_STRIDE,
+                                                  "channels": "grey", "scale": "1/255"}, "training": training}
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar, indent=2) + "\n")
 
 

@@ -2,14 +2,19 @@
 
 The tile classifier tells a flower from other tiles well but reads the picture, which differs
 between sets, so it confuses the numbers (13 of its 17 flower errors on unseen real sets had the
-flower-or-season right and the number wrong). This second look slides square windows over the
-top band of an upright crop (``WINDOW_SIDES`` x ``BAND``) and asks a tiny ONNX net
-(``models/flower_numerals.onnx``, trained on rendered patches by
-``fanscan.models.train_numerals``) how likely each holds a numeral 1-4 (Arabic or 一二三四); a
-number's evidence is its surest window. When some number is sure (``NUMBER_SURE``: sets without
-printed numbers give no such window), ``with_numbers`` re-weighs the classifier's eight flower
-probabilities by it (``NUMBER_WEIGHT``), keeping their total: the classifier still decides
-flower or season, and whether the tile is a flower at all.
+flower-or-season right and the number wrong). This second look asks a tiny net
+(``models/flower_numerals.onnx``, trained on rendered 32 x 32 patches by
+``fanscan.models.train_numerals``) how likely each square window over the top band of an upright
+crop (``BAND``; sides ``WINDOW_SIDES`` of the crop's width) holds a numeral 1-4 (Arabic or
+一二三四); a number's evidence is its surest window. When some number is sure (``NUMBER_SURE``:
+sets without printed numbers give no such window), ``with_numbers`` re-weighs the classifier's
+eight flower probabilities by it (``NUMBER_WEIGHT``), keeping their total: the classifier still
+decides flower or season, and whether the tile is a flower at all.
+
+The net is shipped fully convolutional (its last layer a 1 x 1 convolution): the band, scaled so
+that a window of each side spans 32 pixels, goes through it once and comes out as a map of every
+window 8 pixels apart, so the overlapping windows share their convolutions (about a quarter of
+the work of cutting them one by one: ``windows``, which training still uses).
 """
 
 from __future__ import annotations
@@ -38,12 +43,14 @@ NUMBER_SURE = 0.95
 """The numbers' evidence counts only when some window reads a number at least this surely."""
 NUMBER_WEIGHT = 16.0
 """Exponent of the number evidence against the classifier's flower probabilities."""
-MAX_WINDOWS = 128
-"""Windows per onnxruntime call: a photo with many possible flowers brings hundreds (81 a crop)."""
+MAX_CROPS = 32
+"""Crops' bands per onnxruntime call (a photo can bring dozens of possible flowers)."""
 
 
 def windows(crop: np.ndarray, patch: int) -> np.ndarray:
-    """Grey ``patch`` x ``patch`` windows over the top band of a BGR crop, (k, patch, patch) uint8."""
+    """Grey ``patch`` x ``patch`` windows over the top band of a BGR crop, (k, patch, patch) uint8,
+    cut one by one, a third of their side apart: what the net learns real flowers from
+    (``datasets.real_numerals``)."""
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     height, width = grey.shape
     out = []
@@ -56,13 +63,28 @@ def windows(crop: np.ndarray, patch: int) -> np.ndarray:
     return np.stack(out)
 
 
+def scaled_bands(crops: Sequence[np.ndarray], patch: int) -> list[np.ndarray]:
+    """For each of ``WINDOW_SIDES``, the crops' grey top bands (n, h, w) uint8, each crop first
+    brought to ``CROP_SIZE`` and its band scaled so that a window of that side spans ``patch``
+    pixels."""
+    grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c for c in crops]
+    width, height = CROP_SIZE
+    bands = [cv2.resize(g, CROP_SIZE, interpolation=cv2.INTER_AREA)[: int(BAND * height)] for g in grey]
+    out = []
+    for share in WINDOW_SIDES:
+        factor = patch / max(8, round(share * width))
+        size = (max(patch, round(width * factor)), max(patch, round(bands[0].shape[0] * factor)))
+        out.append(np.stack([cv2.resize(b, size, interpolation=cv2.INTER_AREA) for b in bands]))
+    return out
+
+
 class NumeralReader:
     """Reads flower numbers with the ONNX net; the session is made on first use, with ``threads``
-    intra-op threads (None: the process's ``onnx_session.thread_budget``: eight crops' 648
-    windows ran in 37 ms on two threads against 62 on one)."""
+    intra-op threads (None: the process's ``onnx_session.thread_budget``), ``max_crops`` bands a
+    call."""
 
     def __init__(self, model_path: str | Path | None = None, *, threads: int | None = None,
-                 max_windows: int = MAX_WINDOWS) -> None:
+                 max_crops: int = MAX_CROPS) -> None:
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         try:
             meta: dict[str, Any] = json.loads(self.model_path.with_suffix(".json").read_text(encoding="utf-8"))
@@ -70,19 +92,18 @@ class NumeralReader:
             self.patch = int(meta["input"]["size"])
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise FanscanError("bad_model", f"cannot read the numeral reader's sidecar ({error})") from None
-        self._session = LazySession(self.model_path, threads=threads, max_batch=max_windows)
-
-    def _run(self, patches: np.ndarray) -> np.ndarray:
-        return self._session.run(patches.astype(np.float32)[:, None] / np.float32(255))
+        self._session = LazySession(self.model_path, threads=threads, max_batch=max_crops)
 
     def number_probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(n, 4): for each upright BGR crop, the surest window's probability of each number 1-4."""
         if not crops:
             return np.zeros((0, 4), np.float32)
-        per_crop = [windows(crop, self.patch) for crop in crops]
-        probs = self._run(np.concatenate(per_crop))[:, [self.classes.index(str(n)) for n in range(1, 5)]]
-        bounds = np.cumsum([0] + [len(w) for w in per_crop])
-        return np.stack([probs[a:b].max(axis=0) for a, b in zip(bounds[:-1], bounds[1:])])
+        numbers = [self.classes.index(str(n)) for n in range(1, 5)]
+        best = np.zeros((len(crops), 4), np.float32)
+        for bands in scaled_bands(crops, self.patch):
+            maps = self._session.run(bands.astype(np.float32)[:, None] / np.float32(255))  # (n, classes, rows, columns)
+            best = np.maximum(best, maps[:, numbers].max(axis=(2, 3)))
+        return best
 
 
 def with_numbers(flower_probs: np.ndarray, numbers: np.ndarray) -> np.ndarray:

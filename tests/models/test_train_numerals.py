@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
+torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from fanscan.datasets import numeral_patches  # noqa: E402
@@ -28,6 +28,23 @@ def test_train_numerals_end_to_end_writes_a_loadable_model(tmp_path) -> None:
     assert meta["classes"] == list(numeral_patches.CLASSES) and meta["training"]["steps"] == 4
     evidence = NumeralReader(out).number_probabilities([np.full((128, 96, 3), 230, np.uint8)])
     assert evidence.shape == (1, 4) and np.all((evidence >= 0) & (evidence <= 1))
+    assert meta["input"]["name"] == "band" and meta["input"]["stride"] == train_numerals.WINDOW_STRIDE
+
+
+def test_band_net_reads_a_patch_as_the_patch_net_and_a_band_as_a_map_of_windows() -> None:
+    torch.manual_seed(0)
+    net = train_numerals.numeral_net().eval()
+    with torch.no_grad():
+        for module in net.modules():  # batch norms with statistics of their own
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.running_mean.uniform_(-0.2, 0.2)
+                module.running_var.uniform_(0.5, 2.0)
+        band = train_numerals.band_net(net).eval()
+        patches = torch.rand(3, 1, 32, 32)
+        torch.testing.assert_close(band(patches)[:, :, 0, 0], net(patches), rtol=1e-4, atol=1e-5)
+        wide = band(torch.rand(2, 1, 48, 72))
+    stride = train_numerals.WINDOW_STRIDE
+    assert wide.shape == (2, len(numeral_patches.CLASSES), (48 - 32) // stride + 1, (72 - 32) // stride + 1)
 
 
 @needs_fonts

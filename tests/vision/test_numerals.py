@@ -8,7 +8,7 @@ import pytest
 
 from fanscan.datasets import composed_faces
 from fanscan.vision import numerals
-from fanscan.vision.numerals import NUMBER_SURE, NumeralReader, windows, with_numbers
+from fanscan.vision.numerals import NUMBER_SURE, WINDOW_SIDES, NumeralReader, scaled_bands, windows, with_numbers
 
 
 def test_numerals_windows_cover_only_the_top_band() -> None:
@@ -19,6 +19,37 @@ def test_numerals_windows_cover_only_the_top_band() -> None:
     assert patches.min() > 200
     crop[5:30, 5:30] = 0  # a corner mark is
     assert windows(crop, 32).min() < 50
+
+
+def test_numerals_bands_are_scaled_so_each_window_side_spans_a_patch() -> None:
+    crop = np.full((256, 192, 3), 230, np.uint8)  # twice the reader's crop size: brought to it first
+    crop[140:, :] = 0  # ink below the band is never looked at
+    bands = scaled_bands([crop, crop[:, :, 0]], 32)
+    assert len(bands) == len(WINDOW_SIDES)
+    for share, band in zip(WINDOW_SIDES, bands):
+        side = round(share * 96)  # the window's side in the 96-pixel-wide crop
+        assert band.shape[0] == 2 and band.dtype == np.uint8
+        assert band.shape[2] == round(96 * 32 / side) and band.shape[1] == round(57 * 32 / side)
+        assert band.min() > 200
+    crop[10:60, 10:60] = 0  # a corner mark is seen at every scale
+    assert all(band.min() < 50 for band in scaled_bands([crop], 32))
+
+
+@pytest.mark.skipif(not numerals.DEFAULT_MODEL.is_file(), reason="numeral model not installed")
+def test_numerals_the_band_map_holds_each_window_as_a_patch_reads_it() -> None:
+    # A band one window in size gives one cell, the patch's reading; a band two windows wide a row
+    # of five cells 8 pixels apart, whose first and last are those two windows (read with a
+    # little of their neighbour's context, where the patch saw zero padding).
+    reader = NumeralReader()
+    rng = np.random.default_rng(3)
+    patch = rng.integers(0, 255, (4, 1, 32, 32)).astype(np.float32) / 255
+    alone = reader._session.run(patch)
+    assert alone.shape == (4, 5, 1, 1)
+    np.testing.assert_allclose(alone.sum(axis=1), 1, rtol=1e-5)
+    wider = reader._session.run(np.concatenate([patch, patch], axis=3))  # two windows side by side
+    assert wider.shape == (4, 5, 1, 5)
+    np.testing.assert_allclose(wider[:, :, 0, 0], alone[:, :, 0, 0], atol=0.01)
+    np.testing.assert_allclose(wider[:, :, 0, 4], alone[:, :, 0, 0], atol=0.01)
 
 
 def test_numerals_unsure_numbers_leave_the_flowers_alone() -> None:

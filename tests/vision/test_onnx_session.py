@@ -14,7 +14,7 @@ from fanscan.vision import finder, refine
 from fanscan.vision.classifier import TileClassifier, default_classifier
 from fanscan.vision.flowers import default_flower_looks
 from fanscan.vision.image_io import load_photo
-from fanscan.vision.numerals import NumeralReader, default_numeral_reader, windows
+from fanscan.vision.numerals import WINDOW_SIDES, NumeralReader, default_numeral_reader
 from fanscan.vision.onnx_session import (
     THREADS_VARIABLE,
     LazySession,
@@ -116,14 +116,14 @@ def test_max_batch_must_be_positive() -> None:
         LazySession(refine.MODEL_PATH, max_batch=0)
 
 
-def test_the_numeral_reader_feeds_its_windows_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_numeral_reader_feeds_its_bands_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     crops = [np.random.default_rng(seed).integers(0, 255, (128, 96, 3), dtype=np.uint8) for seed in range(5)]
-    bounded = NumeralReader(max_windows=50)
+    bounded = NumeralReader(max_crops=2)
     spy = _Spy(bounded._session, monkeypatch)
     got = bounded.number_probabilities(crops)
-    assert sum(spy.batches) == sum(len(windows(c, bounded.patch)) for c in crops) > 50
-    assert max(spy.batches) <= 50 and len(spy.batches) > 1
-    np.testing.assert_allclose(got, NumeralReader(max_windows=10_000).number_probabilities(crops),
+    # Each window side's bands go in chunks of two crops: 2 + 2 + 1, three sides.
+    assert sorted(spy.batches) == sorted([2, 2, 1] * len(WINDOW_SIDES))
+    np.testing.assert_allclose(got, NumeralReader(max_crops=100).number_probabilities(crops),
                                rtol=1e-4, atol=1e-5)
 
 
