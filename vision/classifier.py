@@ -136,7 +136,7 @@ class TileClassifier:
         looked = self.looks(images)
         probs = looked.probs
         if flower_looks is not None:
-            probs = flower_looks.reweigh(probs, self.labels, lambda i: [images[i]])
+            probs = flower_looks.reweigh(probs, self.labels, lambda i: images[i])
         best = probs.argmax(axis=1)
         return [self.labels[i] for i in best], probs[np.arange(len(best)), best], looked.no_tile
 

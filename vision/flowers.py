@@ -6,8 +6,7 @@ style's gold 梅蘭菊 were read at 30-50 %). A tile whose eight flower probabil
 outweigh every other face (``may_be_flowers``) gets two more looks, in this order:
 
 1. the flower specialist (``models/flower_classifier.onnx``): the tile classifier fine-tuned on the
-   eight flowers alone (``fanscan train --classes 1f,...,8f``), looking at the tile's crop and at
-   the tighter cuts the reader makes of it (``tile_reading.FLOWER_TIGHT_SCALES``; averaged); its
+   eight flowers alone (``fanscan train --classes 1f,...,8f``), looking at the tile's crop; its
    eight probabilities and the classifier's are mixed (a weighted geometric mean,
    ``SPECIALIST_WEIGHT``) and given the classifier's total, so whether the tile is a flower at all
    stays the classifier's call;
@@ -41,8 +40,9 @@ NUMBERS_BELOW = 0.8
 after the classifier's and the specialist's looks. On sets that print no numbers it can be sure of
 a "1" in a character's strokes: in scenes 9000-9999 five flowers read at 0.90-0.99 (kmahjongg
 traditional's pictures, gnome's 秋) were turned into 1f or 5f. True flowers read right of 2,321
-in scenes 0-499, 7000-7499 and 9000-9999 (with ``tile_reading.FLOWER_TIGHT_SCALES``): 2,298 -> 2,304,
-none lost; unseen real crops the same (``models/MODEL_CARD.md``)."""
+in scenes 0-499, 7000-7499 and 9000-9999 (with the specialist also looking at tighter cuts of
+each box, since removed): 2,298 -> 2,304, none lost; unseen real crops the same
+(``models/MODEL_CARD.md``)."""
 
 
 def may_be_flowers(probs: np.ndarray, labels: Sequence[str]) -> list[int]:
@@ -60,33 +60,29 @@ class FlowerLooks:
     numerals: NumeralReader | None = None
 
     def reweigh(self, probs: np.ndarray, labels: Sequence[str],
-                cuts_of: Callable[[int], Sequence[np.ndarray]]) -> np.ndarray:
+                crop_of: Callable[[int], np.ndarray]) -> np.ndarray:
         """Class probabilities (n, len(labels)) with the eight flowers of each possible flower
-        re-read; ``cuts_of(i)`` is tile i's upright crop, or several cuts of it with that crop
-        first (the specialist averages its looks at them all, the numeral reader reads the
-        first), asked for only for those tiles."""
+        re-read; ``crop_of(i)`` is tile i's upright crop, asked for only for those tiles."""
         if self.specialist is None and self.numerals is None:
             return probs
         rows = may_be_flowers(probs, labels)
         if not rows:
             return probs
         flowers = [labels.index(code) for code in FLOWER_CODES]
-        cuts = [list(cuts_of(i)) for i in rows]
+        crops = [crop_of(i) for i in rows]
         out = probs.copy()
         if self.specialist is not None:
-            looks = self.specialist.probabilities([cut for tile in cuts for cut in tile])
+            looks = self.specialist.probabilities(crops)
             looks = looks[:, [self.specialist.labels.index(code) for code in FLOWER_CODES]]
-            bounds = np.cumsum([0] + [len(tile) for tile in cuts])
-            for i, start, stop in zip(rows, bounds[:-1], bounds[1:]):
-                share = looks[start:stop].mean(axis=0)
-                share /= max(float(share.sum()), 1e-12)
+            for i, share in zip(rows, looks):
+                share = share / max(float(share.sum()), 1e-12)
                 mass = out[i, flowers].sum()
                 mixed = share ** SPECIALIST_WEIGHT * (out[i, flowers] / mass) ** (1 - SPECIALIST_WEIGHT)
                 out[i, flowers] = mixed / mixed.sum() * mass
         if self.numerals is not None:
             unsure = [k for k, i in enumerate(rows)
                       if out[i, flowers].max() < NUMBERS_BELOW * out[i, flowers].sum()]
-            upright = [cv2.resize(cuts[k][0], CROP_SIZE, interpolation=cv2.INTER_AREA) for k in unsure]
+            upright = [cv2.resize(crops[k], CROP_SIZE, interpolation=cv2.INTER_AREA) for k in unsure]
             for k, evidence in zip(unsure, self.numerals.number_probabilities(upright) if unsure else []):
                 out[rows[k], flowers] = with_numbers(out[rows[k], flowers], evidence)
         return out

@@ -43,11 +43,6 @@ CANDIDATES = 3
 pages' pickers show them; the search reads the whole probability vector)."""
 FAR_GUESS_MIN = 0.001
 """...and, as far guesses for completing a hand, the other faces at least this likely."""
-FLOWER_TIGHT_SCALES = (0.85, 0.78)
-"""A possible flower's box is also cut scaled about its centre by each of these, for the flower
-specialist only (``flowers.FlowerLooks``): a box that takes in the tile's side or a neighbour
-misleads it, and on small gnome tiles the tight cut read right where the box's did not. True
-flowers read right of 2,321 (scenes 0-499, 7000-7499, 9000-9999): 2,294 -> 2,298, none lost."""
 CAST_IGNORED = 0.05
 """A colour cast whose gains all lie within this of 1 (in log) is left alone."""
 DIM_BELOW = 0.7
@@ -290,12 +285,7 @@ def read_tiles(
             boxes[t], crops[t] = group.boxes[slot], group.crops[slot]
 
     if flower_looks is not None:
-        def cuts_of(i: int) -> list[np.ndarray]:
-            centre = boxes[i].mean(axis=0)
-            tight = [(centre + (boxes[i] - centre) * factor).astype(np.float32) for factor in FLOWER_TIGHT_SCALES]
-            return [crops[i], *(photo.crop_quad(b, CROP_W, CROP_H, scale) for b in tight)]
-
-        probs = flower_looks.reweigh(probs, CLASS_LABELS, cuts_of)
+        probs = flower_looks.reweigh(probs, CLASS_LABELS, crops.__getitem__)
     readings = []
     for i, quad in enumerate(detections.quads):
         group, slot = groups[group_of[i]], slot_of[i]
@@ -353,7 +343,7 @@ def read_sideways_again(photo: Photo, readings: list[TileReading], right: np.nda
     picked = [2 * j + int(np.argmax(probs[2 * j : 2 * j + 2].max(axis=1))) for j in range(len(again))]
     rows = probs[picked]
     if flower_looks is not None:
-        rows = flower_looks.reweigh(rows, CLASS_LABELS, lambda j: [seen.crops[picked[j]]])
+        rows = flower_looks.reweigh(rows, CLASS_LABELS, lambda j: seen.crops[picked[j]])
     out = list(readings)
     for j, i in enumerate(again):
         old = readings[i]

@@ -48,11 +48,11 @@ def _two_tiles() -> np.ndarray:
 
 
 def _crop_cutter(cut: list[int]):  # noqa: ANN202
-    def cuts_of(i: int) -> list[np.ndarray]:
+    def crop_of(i: int) -> np.ndarray:
         cut.append(i)
-        return [np.full((60, 45, 3), 230, np.uint8)]
+        return np.full((60, 45, 3), 230, np.uint8)
 
-    return cuts_of
+    return crop_of
 
 
 def test_flowers_only_tiles_whose_flowers_outweigh_every_other_face_may_be_flowers() -> None:
@@ -82,32 +82,6 @@ def test_flowers_a_sure_specialist_outweighs_a_doubtful_classifier_and_keeps_the
     assert out[0, flower_columns].sum() == pytest.approx(probs[0, flower_columns].sum(), rel=1e-5)
     assert out[0, CLASS_LABELS.index("5p")] == probs[0, CLASS_LABELS.index("5p")]  # not a flower: as read
     assert np.array_equal(out[1], probs[1])
-
-
-class _ReadsTheGrey:
-    """A specialist that reads a crop of grey level 100 as 6f and any other as 2f, both sure."""
-
-    labels = CLASS_LABELS
-
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        probs = np.full((len(crops), len(CLASS_LABELS)), 0.01, np.float32)
-        for row, crop in zip(probs, crops):
-            row[CLASS_LABELS.index("6f" if int(crop[0, 0, 0]) == 100 else "2f")] = 0.9
-        return probs
-
-
-def test_flowers_the_specialist_averages_its_looks_at_every_cut_of_a_tile() -> None:
-    # The tile's crop reads 2f, its three other cuts 6f: the mean of the four looks is 6f.
-    def cuts_of(i: int) -> list[np.ndarray]:
-        return [np.full((60, 45, 3), level, np.uint8) for level in (200, 100, 100, 100)]
-
-    probs = np.zeros((1, len(CLASS_LABELS)), np.float32)
-    probs[0, [CLASS_LABELS.index(code) for code in FLOWER_CODES]] = 0.1  # a flower, which one unsure
-    probs[0, CLASS_LABELS.index("5p")] = 0.2
-    out = FlowerLooks(_ReadsTheGrey(), None).reweigh(probs, CLASS_LABELS, cuts_of)
-    assert CLASS_LABELS[int(out[0].argmax())] == "6f"
-    only_the_crop = FlowerLooks(_ReadsTheGrey(), None).reweigh(probs, CLASS_LABELS, lambda i: cuts_of(i)[:1])
-    assert CLASS_LABELS[int(only_the_crop[0].argmax())] == "2f"
 
 
 def test_flowers_a_sure_number_has_the_last_word_after_the_specialist() -> None:
