@@ -90,8 +90,12 @@ class NumeralReader:
             meta: dict[str, Any] = json.loads(self.model_path.with_suffix(".json").read_text(encoding="utf-8"))
             self.classes: tuple[str, ...] = tuple(meta["classes"])
             self.patch = int(meta["input"]["size"])
+            form = meta["input"]["name"]
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise FanscanError("bad_model", f"cannot read the numeral reader's sidecar ({error})") from None
+        if form != "band":
+            raise FanscanError("bad_model", f"{self.model_path.name} reads {form}s, not whole bands: "
+                                            "export it again with fanscan.models.train_numerals")
         self._session = LazySession(self.model_path, threads=threads, max_batch=max_crops)
 
     def number_probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:

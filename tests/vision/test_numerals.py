@@ -70,6 +70,20 @@ def test_numerals_a_sure_number_picks_its_flower_or_season_by_the_classifier() -
     assert int(np.argmax(with_numbers(seasons, three))) == 6  # 7f
 
 
+def test_numerals_a_model_of_single_patches_is_refused_in_one_line(tmp_path) -> None:
+    import json
+
+    from fanscan.errors import FanscanError
+
+    model = tmp_path / "old.onnx"
+    model.write_bytes(numerals.DEFAULT_MODEL.read_bytes() if numerals.DEFAULT_MODEL.is_file() else b"")
+    sidecar = {"classes": ["none", "1", "2", "3", "4"], "input": {"name": "patch", "size": 32}}
+    model.with_suffix(".json").write_text(json.dumps(sidecar))
+    with pytest.raises(FanscanError, match="not whole bands") as refused:
+        NumeralReader(model)
+    assert refused.value.code == "bad_model" and "\n" not in str(refused.value)
+
+
 def test_numerals_no_model_means_no_second_look(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.setattr(numerals, "DEFAULT_MODEL", tmp_path / "absent.onnx")
     monkeypatch.setattr(numerals, "_default", None)
