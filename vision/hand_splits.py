@@ -13,11 +13,11 @@ over cuts is:
    scores first; tiles in no tree with the cut edge (a flower laid aside) stay with the hand. Cuts
    that would leave fewer playing tiles than the smallest complete hand, or cut off only
    flowers (which count in no hand's size), are no option.
-2. ``first_complete``: only when the hand as read holds more tiles than any hand the rules allow
-   (``too_many_tiles``), the parts that could be a hand of the rules' sizes (``may_be_a_hand``)
-   are read as hands in order of their cost, at most ``MOST_SPLITS_READ``, and the first that
-   the rules accept (``Interpretation.satisfied``) is the hand, the part cut off going to the
-   tiles apart; when none is, the first reading stands.
+2. ``first_complete``: only when the hand as read holds more tiles than the smallest hand the
+   rules allow, and a number none holds (``too_many_tiles``), the parts that could be a hand of
+   the rules' sizes (``may_be_a_hand``) are read as hands in order of their cost, at most
+   ``MOST_SPLITS_READ``, and the first that the rules accept (``Interpretation.satisfied``) is the
+   hand, the part cut off going to the tiles apart; when none is, the first reading stands.
 """
 
 from __future__ import annotations
@@ -76,13 +76,18 @@ def splits(readings: list[TileReading], up: np.ndarray, fewest: int) -> list[Han
 
 
 def too_many_tiles(read: HandRead, rules: HandRules) -> bool:
-    """Whether the hand as read holds more tiles (kongs counted as three) than a complete hand of
-    the rules: then some of them are surely not the hand's. A hand of a possible size that reads as
-    none is left to the search: a tile it misread, cut off, can leave a complete hand behind; and
-    a complete hand asked for as waiting is what the photo shows, not one to cut a tile from."""
+    """Whether the hand as read holds more tiles (kongs counted as three) than the smallest hand
+    of the rules, and a number no hand of the rules holds (15 or 16 where hands are 14 or 17): then
+    some of them are likely not the hand's. A hand of a possible size that reads as none is left
+    to the search: a tile it misread, cut off, can leave a complete hand behind; and a complete
+    hand asked for as waiting is what the photo shows, not one to cut a tile from. (A 17-tile hand
+    with a tile unseen reads 16: it is cut too, but kept whole unless some cut reads as a complete
+    hand, which takes more than one tile's luck.)"""
     if read.best is None or read.best.satisfied or rules.kind == "any":
         return False
-    return tile_count(read.best.layout.hand) > max(rules.sizes)
+    possible = set(rules.sizes) | ({size - 1 for size in rules.sizes} if rules.kind == "waiting" else set())
+    count = tile_count(read.best.layout.hand)
+    return count > min(possible) and count not in possible
 
 
 def first_complete(readings: list[TileReading], up: np.ndarray, rules: HandRules,

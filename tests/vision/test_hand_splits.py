@@ -85,6 +85,21 @@ def _read_of(hand: dict, satisfied: bool):  # noqa: ANN202
     return SimpleNamespace(best=SimpleNamespace(satisfied=satisfied, layout=SimpleNamespace(hand=hand)))
 
 
+def _tiles(n: int) -> dict:
+    return {"concealed": ["1m"] * n, "melds": []}
+
+
+def test_a_hand_of_a_number_of_tiles_between_the_rules_sizes_is_cut_too() -> None:
+    # Hands of 14 or 17: 15 and 16 tiles are none (a tile of the table joined to a 14-tile hand)
+    assert hand_splits.too_many_tiles(_read_of(_tiles(15), False), HandRules((14, 17)))
+    assert hand_splits.too_many_tiles(_read_of(_tiles(16), False), HandRules((14, 17)))
+    assert not hand_splits.too_many_tiles(_read_of(_tiles(17), False), HandRules((14, 17)))
+    assert not hand_splits.too_many_tiles(_read_of(_tiles(13), False), HandRules((14, 17)))  # one short
+    # Waiting: 13 or 16, and a complete 14 or 17 is what the photo shows; 15 is neither
+    waiting = HandRules((14, 17), "waiting")
+    assert [n for n in range(12, 19) if hand_splits.too_many_tiles(_read_of(_tiles(n), False), waiting)] == [15, 18]
+
+
 def test_only_a_hand_of_more_tiles_than_the_rules_allow_is_cut() -> None:
     eighteen = {"concealed": ["1m"] * 18, "melds": []}
     fifteen_and_a_kong = {"concealed": ["1m"] * 11, "melds": [{"type": "kong", "tiles": ["E"] * 4}]}
