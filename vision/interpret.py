@@ -127,7 +127,7 @@ def _may_have_a_size(tally: _Tally, rules: HandRules) -> bool:
     are no flower count ``n`` less one for each kong (at most four) and each back outside one."""
     if rules.kind == "any":
         return True
-    most, least = tally.playing, tally.playing - tally.counts[BACK] - 4
+    most, least = tally.playing, tally.playing - tally.counts.get(BACK, 0) - 4
     return any(least <= size - (rules.kind == "waiting") <= most for size in rules.sizes)
 
 
@@ -136,13 +136,13 @@ class _Tally:
     """A reading's faces counted: how many of each, how many copies beyond what a set holds, and
     how many tiles that are no flower."""
 
-    counts: Counter[str]
+    counts: dict[str, int]  # a plain dict: the search copies one for every reading it tries
     excess: int
     playing: int
 
     @staticmethod
     def of(codes: list[str | None]) -> _Tally:
-        counts = Counter(c for c in codes if c is not None)
+        counts = dict(Counter(c for c in codes if c is not None))
         return _Tally(counts, sum(max(0, k - copies_allowed(code)) for code, k in counts.items()),
                       sum(k for code, k in counts.items() if code not in _FLOWERS))
 
@@ -155,8 +155,9 @@ class _Tally:
                 if code is None:
                     continue
                 allowed = copies_allowed(code)
-                excess += max(0, counts[code] + step - allowed) - max(0, counts[code] - allowed)
-                counts[code] += step
+                held = counts.get(code, 0)
+                excess += max(0, held + step - allowed) - max(0, held - allowed)
+                counts[code] = held + step
                 playing += step * (code not in _FLOWERS)
         return _Tally(counts, excess, playing)
 
