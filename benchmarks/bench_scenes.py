@@ -9,7 +9,8 @@ Scene seeds are 0..N-1 (the finder was trained on seeds from 1,000,000 on). ``--
 the rest of a table around each hand (walls, discards, other players' melds: ``scene_clutter``);
 the hand must still be read alone. ``--standing`` shows each hand mid-game instead: waiting (no
 winning tile), its concealed tiles standing on edge, seen from the seat; it is read as a waiting
-hand (``read_photo(hand="waiting")``, as ``fanscan waits PHOTO`` reads one).
+hand (``read_photo(hand="waiting")``, as ``fanscan waits PHOTO`` reads one). ``--riichi-win`` shows
+each winning tile the riichi way: turned sideways against the concealed row's right end.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hand-links", type=_links_file, help="hand link model (default: the shipped one)")
     parser.add_argument("--clutter", action="store_true",
                         help="the rest of a table around each hand: walls, discards, other melds")
+    parser.add_argument("--riichi-win", action="store_true",
+                        help="the winning tile turned sideways against the concealed row's end")
     parser.add_argument("--standing", action="store_true",
                         help="each hand standing mid-game, waiting, seen from the seat")
     args = parser.parse_args(argv)
@@ -80,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parts_right: Counter[str] = Counter()
     seconds = 0.0
     for n, seed in enumerate(range(args.first, args.first + args.scenes)):
-        scene = generate_scene(seed, clutter=args.clutter, standing=args.standing)
+        scene = generate_scene(seed, clutter=args.clutter, standing=args.standing, riichi_win=args.riichi_win)
         start = time.perf_counter()
         try:
             reading = read_photo(scene.jpeg, classifier=classifier, hand="waiting" if args.standing else "win")
@@ -116,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         "scenes": args.scenes,
         "clutter": args.clutter,
         "standing": args.standing,
+        "riichi_win": args.riichi_win,
         "exact": exact,
         "exact_rate": round(exact / args.scenes, 4),
         "tile_recall": round(tiles_right / max(tiles_total, 1), 4),

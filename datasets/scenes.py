@@ -218,7 +218,9 @@ def _lay_row(
     x = x0
     for gi, group in groups:
         if group.kind == "win" or (placed and group.kind != "concealed"):
-            x += rng.uniform(0.35, 0.9) * TILE_W
+            gap = rng.uniform(0.35, 0.9) * TILE_W
+            # A winning tile shown the riichi way lies sideways against the row's end.
+            x += 0.0 if group.kind == "win" and group.sideways is not None else gap
         turn = 1 if rng.random() < 0.7 else -1
         for ti, code in enumerate(group.codes):
             sideways = group.sideways == ti
@@ -635,6 +637,7 @@ def generate_scene(
     groups: list[SceneGroup] | None = None,
     clutter: bool = False,
     standing: bool = False,
+    riichi_win: bool = False,
 ) -> Scene:
     """The scene for ``seed``: a rendered hand (default 1600x1200 or 1200x1600) and its truth.
 
@@ -648,6 +651,8 @@ def generate_scene(
     winning tile, the concealed tiles standing on edge with their faces to the player, the rest
     lying face up, the row turned on the table by up to ``STANDING_TURN`` and seen from the seat;
     ``hand`` is then the waiting hand (``win_tile`` None).
+    ``riichi_win`` shows the winning tile the riichi way: turned sideways against the right end
+    of the concealed row, not set apart (the same hand and scene otherwise).
     """
     rng = np.random.default_rng(seed)
     styles = [s for s in SCENE_STYLES if s in tile_art.available_styles()]
@@ -661,6 +666,8 @@ def generate_scene(
     faces = tile_art.load_faces(style)
     random_hand = random_groups(rng)
     groups = groups if groups is not None else random_hand
+    if riichi_win:
+        groups = [replace(g, sideways=0) if g.kind == "win" else g for g in groups]
     if standing:
         groups = waiting_groups(groups)
         placed = _standing_layout(rng, groups)

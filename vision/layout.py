@@ -4,8 +4,10 @@
 2. Roles: flower tiles go to ``flowers`` wherever they lie; a group with a sideways tile is an
    exposed chow, pung or kong; back, face, face, back (or four backs) is a concealed kong; the
    largest other group is the concealed hand; a single tile standing apart at the end of the
-   concealed row is the winning tile; any other group that forms a set is read as an exposed meld
-   laid without a sideways tile, with the concealed reading as an alternative.
+   concealed row is the winning tile, and so is a tile turned sideways at the row's right end
+   (the riichi way of showing it: ``_riichi_split``, the claimed meld it could also end as an
+   alternative); any other group that forms a set is read as an exposed meld laid without a
+   sideways tile, with the concealed reading as an alternative.
 3. Doubts: everything the analyser had to guess is said in a sentence a player can act on, and
    where two readings are plausible the other one is returned as an alternative hand.
 """
@@ -106,6 +108,22 @@ def _repair_groups(
     return out
 
 
+def _riichi_split(plain_groups: list[tuple[int, list[int]]], readings: list[TileReading],
+                  ) -> tuple[list[tuple[int, list[int]]], bool]:
+    """The groups with a tile turned sideways at the right end of a row of more tiles than any
+    meld holds, and the only one turned there, set apart as a group of its own: the winning tile
+    shown the riichi way. Whether any was."""
+    out, split = [], False
+    for row, members in plain_groups:
+        turned = [i for i in members if readings[i].sideways]
+        if len(members) > 4 and turned == [members[-1]]:
+            out += [(row, members[:-1]), (row, members[-1:])]
+            split = True
+        else:
+            out.append((row, members))
+    return out, split
+
+
 def _describe(codes: list[str]) -> str:
     return " ".join(codes)
 
@@ -135,12 +153,14 @@ def analyse(
     up: np.ndarray,
     rows: list[list[list[int]]] | None = None,
     complete: bool = True,
+    riichi: bool = True,
 ) -> HandLayout:
     """Group the readings and work out the declared hand, with doubts and alternative readings.
     ``rows`` (from ``rows_and_groups``, which needs only the boxes) saves working them out again
     when the same tiles are analysed with other codes. ``complete=False``: the hand is not meant
     to be complete (one waiting to win), so neither its tile count nor a missing winning tile is
-    a doubt."""
+    a doubt. ``riichi=False``: a tile turned sideways at a row's end is read as a claimed tile
+    only (the alternative to the winning tile shown so)."""
     if not readings:
         return HandLayout((), _empty_hand(), (), ("No tiles were found.",), ())
     if rows is None:
@@ -161,12 +181,16 @@ def analyse(
             if rest:
                 plain_groups.append((row_index, rest))
 
+    riichi_win = False
+    if riichi and complete:
+        plain_groups, riichi_win = _riichi_split(plain_groups, readings)
     plain_groups = _repair_groups(plain_groups, codes, readings)
     groups: list[LayoutGroup] = []
     if flowers:
         groups.append(LayoutGroup(tuple(flowers), row_of[flowers[0]], "flowers"))
     melds: list[dict] = []
     free: list[tuple[int, list[int]]] = []
+    not_a_set: list[list[int]] = []  # groups with a sideways tile that form no set
     for row_index, members in plain_groups:
         member_codes = [codes[i] for i in members]
         sideways = [i for i in members if readings[i].sideways]
@@ -191,15 +215,21 @@ def analyse(
                 melds.append(meld)
                 groups.append(LayoutGroup(tuple(members), row_index, "meld", meld))
             else:
-                doubts.append(
-                    f"The group {_describe(member_codes)} has a sideways (claimed) tile but is not "
-                    "a chow, pung or kong: check those tiles; they were counted as concealed."
-                )
+                not_a_set.append(members)  # said below, unless it is the winning tile
                 free.append((row_index, members))
             continue
         free.append((row_index, members))
 
+    def claimed_not_a_set(win: int | None) -> None:
+        for members in not_a_set:
+            if members != [win]:
+                doubts.append(
+                    f"The group {_describe([codes[i] for i in members])} has a sideways (claimed) tile "
+                    "but is not a chow, pung or kong: check those tiles; they were counted as concealed."
+                )
+
     if not free:
+        claimed_not_a_set(None)
         hand["melds"] = melds
         layout_groups = tuple(groups)
         doubts.append("No concealed tiles were found.")
@@ -223,6 +253,7 @@ def analyse(
             f"The tile standing apart ({codes[win]}) is left of the concealed tiles; it was taken "
             "as the winning tile."
         )
+    claimed_not_a_set(win)
     concealed = list(main_members)
     groups.append(LayoutGroup(tuple(main_members), main_row, "concealed"))
     if win is not None:
@@ -280,6 +311,10 @@ def analyse(
                 other["win_tile"] = code
                 alternatives.append((f"winning tile {code}", other))
 
+    if riichi_win:
+        claimed = analyse(readings, right, up, rows, complete, riichi=False).hand
+        if claimed != hand:
+            alternatives.append(("the sideways tile at the row's end as a claimed tile, not the winning tile", claimed))
     # Sets laid apart without a sideways tile may be concealed tiles merely spaced out.
     for _, members, kind, tiles in set_groups:
         other = _copy_hand(hand)

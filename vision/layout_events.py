@@ -34,7 +34,8 @@ def layout_events(readings: list[TileReading], hand_layout: HandLayout,
     a flower in a row's group beside a tile that is no flower."""
     events: Counter[str] = Counter()
     for group in hand_layout.groups:
-        if group.role != "flowers" and group.role != "meld" and any(readings[m].sideways for m in group.members):
+        # The winning tile may lie sideways: the riichi way of showing it (``layout._riichi_split``).
+        if group.role not in ("flowers", "meld", "win") and any(readings[m].sideways for m in group.members):
             events["claimed_not_set"] += 1
         if group.role != "concealed_kong" and any(readings[m].code == BACK for m in group.members):
             events["back_group_not_kong"] += 1

@@ -108,6 +108,23 @@ def test_scenes_clutter_is_the_same_hand_on_a_busier_table(seed: int) -> None:
             assert area < 1.0
 
 
+@pytest.mark.parametrize("seed", [2, 5])
+def test_scenes_a_riichi_win_lies_sideways_against_the_concealed_rows_end(seed: int) -> None:
+    plain = generate_scene(seed, size=(960, 720))
+    riichi = generate_scene(seed, size=(960, 720), riichi_win=True)
+    assert riichi.hand == plain.hand  # the same hand and table, only its winning tile shown so
+    kinds = [g.kind for g in riichi.groups]
+    win = next(t for t in riichi.tiles if kinds[t.group] == "win")
+    row = [t for t in riichi.tiles if kinds[t.group] == "concealed"]
+    assert win.sideways and not any(t.sideways for t in row)
+    assert not next(t for t in plain.tiles if kinds[t.group] == "win").sideways
+    # touching the last concealed tile (a hair's gap), where the plain scene sets it apart
+    def gap(scene) -> float:
+        w = next(t for t in scene.tiles if kinds[t.group] == "win").quad[:, 0].min()
+        return float(w - max(t.quad[:, 0].max() for t in scene.tiles if kinds[t.group] == "concealed"))
+    assert gap(riichi) < 0.3 * gap(plain)
+
+
 def test_scenes_clutter_draws_walls_and_discards_of_the_tiles_left() -> None:
     backs = faces = 0
     for seed in range(12):

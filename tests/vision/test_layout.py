@@ -247,6 +247,40 @@ def test_layout_claimed_meld_touching_another_group_is_split_off() -> None:
     assert {"type": "pung", "tiles": ["9p"] * 3, "concealed": False} in layout.hand["melds"]
 
 
+def test_layout_a_tile_turned_sideways_at_the_rows_end_is_the_winning_tile_the_riichi_way() -> None:
+    from fanscan.vision.layout_events import layout_events
+
+    tiles = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m _8m")
+    layout = _analyse(tiles)
+    assert layout.hand["win_tile"] == "8m" and layout.hand["melds"] == []
+    assert layout.hand["concealed"][-1] == "8m" and len(layout.hand["concealed"]) == 14
+    assert [g.role for g in layout.groups] == ["concealed", "win"]
+    assert not any("sideways" in d or "winning tile" in d for d in layout.doubts)
+    assert layout_events(tiles, layout, [[list(range(13)), [13]]])["claimed_not_set"] == 0
+    # The other reading, a chow claimed with its 8m touching the row, is offered as an alternative
+    (why, claimed), = [(w, h) for w, h in layout.alternatives if "claimed" in w]
+    assert {"type": "chow", "tiles": ["6m", "7m", "8m"], "concealed": False} in claimed["melds"]
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    assert analyse(tiles, right, up, riichi=False).hand == claimed
+
+
+def test_layout_a_sideways_tile_apart_at_the_rows_end_is_the_winning_tile_without_a_doubt() -> None:
+    layout = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | _8m"))
+    assert layout.hand["win_tile"] == "8m" and layout.hand["melds"] == []
+    assert not any("not a chow, pung or kong" in d for d in layout.doubts)
+
+
+def test_layout_a_sideways_tile_inside_a_row_or_at_a_melds_end_is_no_winning_tile() -> None:
+    # Sideways first in a row of six: a claimed pung touching another group, as before
+    layout = _analyse(_row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | 4s 4s _4s"))
+    assert {"type": "pung", "tiles": ["4s"] * 3, "concealed": False} in layout.hand["melds"]
+    assert layout.hand["win_tile"] == "8m"
+    # Two sideways tiles at a long row's end: no winning tile shown the riichi way
+    layout = _analyse(_row("1m 2m 3m 4p 5p 6p E E 6m 7m 8m _9m _9m"))
+    assert not any("claimed tile, not the winning tile" in why for why, _ in layout.alternatives)
+    assert any("No tile stands apart" in d for d in layout.doubts)
+
+
 def test_layout_gap_inside_a_concealed_kong_is_closed() -> None:
     tiles = _row("1m 2m 3m 4p 5p 6p E E 6m 7m | 8m | back | C C back")
     layout = _analyse(tiles)
