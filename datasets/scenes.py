@@ -218,9 +218,9 @@ def _lay_row(
     x = x0
     for gi, group in groups:
         if group.kind == "win" or (placed and group.kind != "concealed"):
-            gap = rng.uniform(0.35, 0.9) * TILE_W
+            apart = rng.uniform(0.35, 0.9) * TILE_W  # drawn either way: the seed's other draws stay
             # A winning tile shown the riichi way lies sideways against the row's end.
-            x += 0.0 if group.kind == "win" and group.sideways is not None else gap
+            x += 0.0 if group.kind == "win" and group.sideways is not None else apart
         turn = 1 if rng.random() < 0.7 else -1
         for ti, code in enumerate(group.codes):
             sideways = group.sideways == ti
