@@ -11,6 +11,9 @@ the hand must still be read alone. ``--standing`` shows each hand mid-game inste
 winning tile), its concealed tiles standing on edge, seen from the seat; it is read as a waiting
 hand (``read_photo(hand="waiting")``, as ``fanscan waits PHOTO`` reads one). ``--riichi-win`` shows
 each winning tile the riichi way: turned sideways against the concealed row's right end.
+``--real-faces`` paints each scene's tiles with crops of real tiles from rf-chinese's held-out
+sources (``datasets.real_faces``: one crop per face, drawn per scene; needs ../shared/data): the
+same layouts, declared sets and winning tiles, with real faces of sets no model trained on.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+
+import numpy as np
 
 
 def _key(hand: dict) -> tuple:
@@ -59,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the winning tile turned sideways against the concealed row's end")
     parser.add_argument("--standing", action="store_true",
                         help="each hand standing mid-game, waiting, seen from the seat")
+    parser.add_argument("--real-faces", action="store_true",
+                        help="paint the tiles with crops of real held-out tiles (needs ../shared/data)")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.scenes import generate_scene
@@ -76,6 +83,14 @@ def main(argv: list[str] | None = None) -> int:
         hand_links.use_model_file(args.hand_links)
 
     classifier = TileClassifier(args.model) if args.model else default_classifier()
+    pool = None
+    if args.real_faces:
+        from fanscan.datasets.real_faces import held_out_pool
+
+        pool = held_out_pool(default_classifier())
+        if pool.missing():
+            print(f"no real crops of {' '.join(pool.missing())} here (../shared/data absent?)", file=sys.stderr)
+            return 1
     args.failures.mkdir(parents=True, exist_ok=True)
     exact = 0
     tiles_total = tiles_right = 0
@@ -83,7 +98,13 @@ def main(argv: list[str] | None = None) -> int:
     parts_right: Counter[str] = Counter()
     seconds = 0.0
     for n, seed in enumerate(range(args.first, args.first + args.scenes)):
-        scene = generate_scene(seed, clutter=args.clutter, standing=args.standing, riichi_win=args.riichi_win)
+        faces = None
+        if pool is not None:
+            from fanscan.datasets.real_faces import draw_faces
+
+            faces = draw_faces(pool, np.random.default_rng([seed, 3]))
+        scene = generate_scene(seed, clutter=args.clutter, standing=args.standing, riichi_win=args.riichi_win,
+                               faces=faces)
         start = time.perf_counter()
         try:
             reading = read_photo(scene.jpeg, classifier=classifier, hand="waiting" if args.standing else "win")
@@ -120,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         "clutter": args.clutter,
         "standing": args.standing,
         "riichi_win": args.riichi_win,
+        "real_faces": args.real_faces,
         "exact": exact,
         "exact_rate": round(exact / args.scenes, 4),
         "tile_recall": round(tiles_right / max(tiles_total, 1), 4),

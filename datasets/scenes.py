@@ -638,6 +638,7 @@ def generate_scene(
     clutter: bool = False,
     standing: bool = False,
     riichi_win: bool = False,
+    faces: dict[str, np.ndarray] | None = None,
 ) -> Scene:
     """The scene for ``seed``: a rendered hand (default 1600x1200 or 1200x1600) and its truth.
 
@@ -653,17 +654,24 @@ def generate_scene(
     ``hand`` is then the waiting hand (``win_tile`` None).
     ``riichi_win`` shows the winning tile the riichi way: turned sideways against the right end
     of the concealed row, not set apart (the same hand and scene otherwise).
+    ``faces`` (tile code -> BGRA face of ``tile_art.FACE_SIZE``, e.g. ``real_faces.draw_faces``:
+    crops of real tiles) paints the tiles instead of an art style; the scene's ``style`` is then
+    ``"given"``.
     """
     rng = np.random.default_rng(seed)
     styles = [s for s in SCENE_STYLES if s in tile_art.available_styles()]
-    if not style and not styles:
+    if faces is None and not style and not styles:
         raise FanscanError(
             "style_unavailable",
             "no tile art to render scenes with: install Debian's xmahjongg or gnome-mahjongg "
             "(see README, Optional Debian packages)",
         )
-    style = style or str(rng.choice(styles))
-    faces = tile_art.load_faces(style)
+    # The style is drawn even when ``faces`` replace it, so a seed lays out the same scene.
+    style = style or (str(rng.choice(styles)) if styles else "given")
+    if faces is None:
+        faces = tile_art.load_faces(style)
+    else:
+        style = "given"
     random_hand = random_groups(rng)
     groups = groups if groups is not None else random_hand
     if riichi_win:
