@@ -58,6 +58,32 @@ class Tally:
     put_apart: int = 0
     pairs: list[tuple[str, str]] = field(default_factory=list)
 
+    def add(self, labelled: int, boxes: int, right: list[tuple[str, str]], exact: bool,
+            check: HandCheck | None, seconds: float) -> None:
+        """One photo read: its labelled tiles, the reader's boxes, the (label, read) codes of the
+        labels found, whether every label was found and read right, its hand check (hand
+        photos) and its time."""
+        self.photos += 1
+        self.labelled += labelled
+        self.found += len(right)
+        self.right += sum(t == r for t, r in right)
+        self.unlabelled += boxes - len(right)
+        self.pairs += right
+        self.exact += exact
+        self.seconds += seconds
+        if check is not None:
+            self.hand_photos += 1
+            self.hand_exact += check.exact
+            self.put_in_hand += check.put_in_hand
+            self.put_apart += check.put_apart
+
+    def add_error(self, labelled: int, seconds: float) -> None:
+        """One photo the reader refused."""
+        self.photos += 1
+        self.labelled += labelled
+        self.errors += 1
+        self.seconds += seconds
+
     def summary(self) -> dict:
         return {
             "photos": self.photos,
@@ -162,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from fanscan.datasets.real_table_crops import photo_as_taken
-    from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, least_turned, load_table_photos
+    from fanscan.datasets.real_tables import (
+        HELD_OUT_FOLD, in_folds, least_turned, load_table_photos, upright_version)
     from fanscan.errors import FanscanError
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision import finder, hand_links, refine
@@ -185,48 +212,46 @@ def main(argv: list[str] | None = None) -> int:
               for f_name, f_path in finders for r_name, r_path in refiners
               for c_name, classifier in classifiers for h_name, h_path in links]
     tallies = {name: Tally() for name, _, _, _, _ in models}
+    # The photos the augmentation did not turn: their boxes are the labeller's own, where a
+    # turned photo's are boxes around turned boxes (looser, and shifted on steep rows).
+    unturned = {name: Tally() for name, _, _, _, _ in models}
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for number, photo in enumerate(chosen, start=1):
         image, truth = photo_as_taken(photo, judge)
+        version = upright_version(photo)
+        labels_own = version is not None and version.turn == 0
         encoded = cv2.imencode(".png", image)[1].tobytes()
         line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}
         for name, finder_path, refiner_path, links_path, classifier in models:
             finder.MODEL_PATH, refine.MODEL_PATH = finder_path, refiner_path
             if links_path != hand_links.MODEL_PATH:
                 hand_links.use_model_file(links_path)
-            tally = tallies[name]
-            tally.photos += 1
-            tally.labelled += len(truth)
+            counted = [tallies[name]] + ([unturned[name]] if labels_own else [])
             started = time.perf_counter()
             try:
                 reading = read_photo(encoded, classifier=classifier, one_hand=not args.all_tiles)
             except FanscanError as error:
-                tally.errors += 1
+                for tally in counted:
+                    tally.add_error(len(truth), time.perf_counter() - started)
                 line[name] = {"error": error.code}
                 continue
-            finally:
-                tally.seconds += time.perf_counter() - started
+            seconds = time.perf_counter() - started
             boxes, codes = reader_boxes(reading)
             pairs = match(truth, boxes)
             right = [(photo.codes[i], codes[j]) for i, j in pairs]
             n_right = sum(t == r for t, r in right)
-            tally.found += len(pairs)
-            tally.right += n_right
-            tally.unlabelled += len(boxes) - len(pairs)
-            tally.pairs += right
-            exact = len(pairs) == len(truth) and n_right == len(truth)
-            tally.exact += exact
+            all_right = len(pairs) == len(truth) and n_right == len(truth)
+            exact = all_right
             line[name] = {"found": len(pairs), "right": n_right, "boxes": len(boxes),
                           "misread": dict(Counter(f"{t}>{r}" for t, r in right if t != r))}
+            check = None
             if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
                 check = hand_check(pairs, [t.in_hand for t in reading.tiles], codes, photo.codes)
-                tally.hand_photos += 1
-                tally.hand_exact += check.exact
-                tally.put_in_hand += check.put_in_hand
-                tally.put_apart += check.put_apart
                 line[name].update(hand_exact=check.exact, put_in_hand=check.put_in_hand, put_apart=check.put_apart)
                 exact = exact and check.exact
+            for tally in counted:
+                tally.add(len(truth), len(boxes), right, all_right, check, seconds)
             if args.annotate and not exact and name == models[0][0]:
                 reading.save_annotated(args.annotate / f"{photo.source}.jpg")
         print(json.dumps(line), flush=True)
@@ -234,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
     for name, tally in tallies.items():
         print(json.dumps({"model": name, **tally.summary()}))
+    for name, tally in unturned.items():
+        print(json.dumps({"model": name, "photos_kept": "unturned (labels the labeller's own)", **tally.summary()}))
     if args.picture:
         from eval_classifier import confusion_picture  # a script beside this one
 

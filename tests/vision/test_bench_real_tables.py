@@ -40,3 +40,17 @@ def test_bench_real_tables_hand_check(bench):
     assert apart == bench.HandCheck(False, 0, 1)
     misread = bench.hand_check(pairs, [True, True, False, True], ["1m", "2m", "E", "9m"], truth)
     assert misread == bench.HandCheck(False, 0, 0)
+
+
+def test_bench_real_tables_tally_adds_photos_and_refusals(bench):
+    tally = bench.Tally()
+    tally.add(3, 4, [("1m", "1m"), ("2m", "9m")], False, bench.HandCheck(False, 1, 0), 0.5)
+    tally.add(2, 2, [("E", "E"), ("S", "S")], True, None, 0.25)
+    tally.add_error(5, 0.25)
+    summary = tally.summary()
+    assert (summary["photos"], summary["labelled"], summary["read_errors"]) == (3, 10, 1)
+    assert summary["found"] == 0.4 and summary["right_of_found"] == 0.75 and summary["exact_photos"] == 1
+    assert summary["unlabelled_per_photo"] == round(2 / 3, 2)
+    assert (summary["hand_photos"], summary["hand_exact"], summary["put_in_hand"]) == (1, 0, 1)
+    assert summary["seconds_per_photo"] == round(1 / 3, 3)
+    assert tally.pairs == [("1m", "1m"), ("2m", "9m"), ("E", "E"), ("S", "S")]
