@@ -49,6 +49,10 @@ def target_mask(shape: tuple[int, int], quads: list[np.ndarray], backs: list[boo
     return mask
 
 
+MAX_LR = 3e-3
+"""The one-cycle schedule's peak learning rate (``--max-lr``)."""
+
+
 def make_example(seed: int, clutter_share: float = 0.0, standing_share: float = 0.0,
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(image at the finder's working size, class map at half of it) for one generated scene, laid
@@ -126,16 +130,17 @@ def conv_block(cin: int, cout: int, stride: int = 1, dilation: int = 1):
     )
 
 
-def fit(net, batches, steps: int, loss_of, log_every: int, describe, frozen_norms: bool = False) -> None:
+def fit(net, batches, steps: int, loss_of, log_every: int, describe, frozen_norms: bool = False,
+        max_lr: float = MAX_LR) -> None:
     """Train ``net`` (a torch module) for ``steps`` steps of ``next(batches)`` (numpy x, y) with
-    AdamW and a one-cycle schedule peaking at 3e-3: the finder's and the box refiner's loop.
+    AdamW and a one-cycle schedule peaking at ``max_lr``: the finder's and the box refiner's loop.
     ``loss_of(output, y)`` is the loss tensor; every ``log_every`` steps ``describe(loss)`` is
     printed to stderr. With ``frozen_norms`` the batch norms keep their statistics (see
     ``load_onnx_weights``)."""
     import torch
 
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps)
     net.train()
     if frozen_norms:
         for module in net.modules():
@@ -347,7 +352,8 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
           zoom: tuple[float, float] | None = None, real_folds: list[int] | None = None,
           real_share: float = 0.5, init: Path | None = None, unturned_only: bool = False,
           rotate: float = 0.0, one_per_source: bool = False, batch: int = 6,
-          stretch: float | None = None, clutter_share: float = 0.0, standing_share: float = 0.0) -> None:
+          stretch: float | None = None, clutter_share: float = 0.0, standing_share: float = 0.0,
+          max_lr: float = MAX_LR) -> None:
     """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
     ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
     export ONNX to ``out``, its sidecar (.json, ``sidecar``) and the weights beside it (.pt)."""
@@ -367,7 +373,7 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
     fit(net, _batches(images, masks, np.random.default_rng(0), batch, zoom, draw, rotate, stretch), steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights,
                                                             ignore_index=IGNORE),
-        25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms)
+        25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms, max_lr=max_lr)
     with atomic_path(out.with_suffix(".pt")) as temp:
         torch.save(net.state_dict(), temp)
     net.eval()
@@ -397,6 +403,7 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         "stretch": stretch,
         "clutter_share": clutter_share,
         "standing_share": standing_share,
+        "max_lr": max_lr,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
@@ -434,9 +441,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rotate", type=float, default=0.0, metavar="DEGREES",
                         help="turn half of the training pictures by up to this many degrees either "
                         "way (at most 45; default 0: quarter turns and flips only)")
+    parser.add_argument("--max-lr", type=float, default=MAX_LR, metavar="RATE",
+                        help=f"peak learning rate of the one-cycle schedule (default {MAX_LR:g}; lower "
+                             "to fine-tune the shipped model gently)")
     args = parser.parse_args(argv)
     if args.batch < 1:
         parser.error("--batch must be at least 1")
+    if not args.max_lr > 0:
+        parser.error("--max-lr must be above 0")
     if args.unturned_only and args.one_per_source:
         parser.error("--unturned-only and --one-per-source choose the versions two ways: give one")
     if args.stretch is not None and not 1 <= args.stretch <= 4:
@@ -465,7 +477,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"training needs the train extra (pip install 'fanscan[train]'): {error}")
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only, args.rotate,
-          args.one_per_source, args.batch, args.stretch, args.clutter_share, args.standing_share)
+          args.one_per_source, args.batch, args.stretch, args.clutter_share, args.standing_share,
+          args.max_lr)
     return 0
 
 

@@ -57,6 +57,36 @@ def test_train_finder_fit_lowers_the_loss_and_reports_it(capsys: pytest.CaptureF
     assert [line.split(" mse ")[0] for line in logged] == ["step 0/200", "step 100/200"]
 
 
+def test_train_finder_fit_takes_its_peak_learning_rate() -> None:
+    torch = pytest.importorskip("torch")
+    from fanscan.models.train_finder import fit
+
+    def run(max_lr: float) -> float:
+        torch.manual_seed(0)
+        rng = np.random.default_rng(0)
+        net = torch.nn.Linear(2, 1, bias=False)
+        torch.nn.init.zeros_(net.weight)
+
+        def batches():
+            while True:
+                x = rng.normal(size=(32, 2)).astype(np.float32)
+                yield x, x @ np.float32([[0.2], [-0.1]])
+
+        fit(net, batches(), 200, lambda out, y: ((out - y) ** 2).mean(), 1000, str, max_lr=max_lr)
+        return float(net.weight.abs().sum())
+
+    assert run(1e-6) < 1e-3 < 0.2 < run(3e-3)  # a gentle run barely moves the weights
+
+
+def test_train_finder_refuses_a_peak_learning_rate_of_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    from fanscan.models import train_finder
+
+    with pytest.raises(SystemExit) as exit_info:
+        train_finder.main(["--max-lr", "0"])
+    assert exit_info.value.code == 2
+    assert "--max-lr must be above 0" in capsys.readouterr().err
+
+
 def _random_norms(net, torch) -> None:
     """Batch-norm statistics and affine weights that are not the identity, as after training."""
     generator = torch.Generator().manual_seed(1)
