@@ -218,8 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for number, photo in enumerate(chosen, start=1):
-        image, truth = photo_as_taken(photo, judge)
         version = upright_version(photo)
+        image, truth = photo_as_taken(photo, judge, version)
         labels_own = version is not None and version.turn == 0
         encoded = cv2.imencode(".png", image)[1].tobytes()
         line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}
@@ -242,16 +242,15 @@ def main(argv: list[str] | None = None) -> int:
             right = [(photo.codes[i], codes[j]) for i, j in pairs]
             n_right = sum(t == r for t, r in right)
             all_right = len(pairs) == len(truth) and n_right == len(truth)
-            exact = all_right
             line[name] = {"found": len(pairs), "right": n_right, "boxes": len(boxes),
                           "misread": dict(Counter(f"{t}>{r}" for t, r in right if t != r))}
             check = None
             if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
                 check = hand_check(pairs, [t.in_hand for t in reading.tiles], codes, photo.codes)
                 line[name].update(hand_exact=check.exact, put_in_hand=check.put_in_hand, put_apart=check.put_apart)
-                exact = exact and check.exact
             for tally in counted:
                 tally.add(len(truth), len(boxes), right, all_right, check, seconds)
+            exact = all_right and (check is None or check.exact)
             if args.annotate and not exact and name == models[0][0]:
                 reading.save_annotated(args.annotate / f"{photo.source}.jpg")
         print(json.dumps(line), flush=True)

@@ -85,11 +85,14 @@ def main(argv: list[str] | None = None) -> int:
     classifier = TileClassifier(args.model) if args.model else default_classifier()
     pool = None
     if args.real_faces:
-        from fanscan.datasets.real_faces import held_out_pool
+        from fanscan.datasets.real_faces import draw_faces, held_out_pool
 
         pool = held_out_pool(default_classifier())
-        if pool.missing():
-            print(f"no real crops of {' '.join(pool.missing())} here (../shared/data absent?)", file=sys.stderr)
+        missing = pool.missing()
+        if missing:
+            found = "no held-out real crops here (is ../shared/data/rf-chinese absent?)" if not pool.crops \
+                else f"no held-out real crop of {' '.join(missing)}"
+            print(found, file=sys.stderr)
             return 1
     args.failures.mkdir(parents=True, exist_ok=True)
     exact = 0
@@ -98,11 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parts_right: Counter[str] = Counter()
     seconds = 0.0
     for n, seed in enumerate(range(args.first, args.first + args.scenes)):
-        faces = None
-        if pool is not None:
-            from fanscan.datasets.real_faces import draw_faces
-
-            faces = draw_faces(pool, np.random.default_rng([seed, 3]))
+        faces = None if pool is None else draw_faces(pool, np.random.default_rng([seed, 3]))
         scene = generate_scene(seed, clutter=args.clutter, standing=args.standing, riichi_win=args.riichi_win,
                                faces=faces)
         start = time.perf_counter()

@@ -42,9 +42,6 @@ class FacePool:
         """The tile codes with no crop."""
         return [code for code in TILE_CODES if not self.crops.get(code)]
 
-    def size(self) -> int:
-        return sum(len(c) for c in self.crops.values())
-
 
 def face_shaped(crop: np.ndarray) -> bool:
     """Whether a crop has a face's shape and enough pixels to paint one (``FACE_ASPECT``,

@@ -95,11 +95,13 @@ def choose_turns(log_probs: np.ndarray, steps: int = EM_STEPS) -> tuple[np.ndarr
     return (log_probs + np.log(prior)).argmax(axis=1), prior
 
 
-def photo_as_taken(photo: TablePhoto, classifier) -> tuple[np.ndarray, np.ndarray]:
+def photo_as_taken(photo: TablePhoto, classifier,
+                   version: UprightPhoto | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The photo as someone took it, as the benchmarks and fits read it: turned back upright
     where its turn allows and flipped back when the augmentation mirrored it (decided by
-    ``upright_crops``), with its labelled boxes (x0 y0 x1 y1) moved alike."""
-    version = upright_version(photo)
+    ``upright_crops``), with its labelled boxes (x0 y0 x1 y1) moved alike. ``version``: its
+    ``upright_version`` when the caller has it already."""
+    version = version if version is not None else upright_version(photo)
     image, boxes = (version.image, version.boxes.copy()) if version else (photo.load(), photo.boxes.copy())
     mirrored = recorded_mirrors().get(photo.path.name)
     if mirrored if mirrored is not None else upright_crops(photo, classifier, version).mirrored:

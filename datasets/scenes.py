@@ -667,11 +667,9 @@ def generate_scene(
             "(see README, Optional Debian packages)",
         )
     # The style is drawn even when ``faces`` replace it, so a seed lays out the same scene.
-    style = style or (str(rng.choice(styles)) if styles else "given")
-    if faces is None:
-        faces = tile_art.load_faces(style)
-    else:
-        style = "given"
+    drawn = style or (str(rng.choice(styles)) if styles else None)
+    style = drawn if faces is None else "given"
+    faces = faces if faces is not None else tile_art.load_faces(style)
     random_hand = random_groups(rng)
     groups = groups if groups is not None else random_hand
     if riichi_win:
