@@ -30,6 +30,7 @@ import numpy as np
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision.detections import TileReading
 from fanscan.vision.geometry import CLUSTER_REACH
+from fanscan.vision.numeric import median
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "hand_links.json"
 NEIGHBOURS = 6
@@ -99,8 +100,8 @@ def neighbour_pairs(readings: list[TileReading], neighbours: int | None = NEIGHB
     """The candidate links (i < j): each tile's ``neighbours`` nearest (None: all) within ``REACH``
     tile lengths."""
     centres = np.array([r.box.mean(axis=0) for r in readings])
-    long_side = float(np.median([max(np.linalg.norm(r.box[1] - r.box[0]), np.linalg.norm(r.box[2] - r.box[1]))
-                                 for r in readings]))
+    long_side = median([max(np.linalg.norm(r.box[1] - r.box[0]), np.linalg.norm(r.box[2] - r.box[1]))
+                        for r in readings])
     distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     pairs: set[tuple[int, int]] = set()
     for i in range(len(readings)):
@@ -314,7 +315,7 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
     confidence = np.array([r.confidence for r in readings])
     backs = np.array([r.code == BACK for r in readings], float)
     members = {c: np.nonzero(cluster == c)[0] for c in candidates}
-    sizes = {c: float(np.median(areas[m])) for c, m in members.items()}
+    sizes = {c: median(areas[m]) for c, m in members.items()}
     lows = {c: float(heights[m].min()) for c, m in members.items()}
     lowest, largest = min(lows.values()), max(sizes.values())
     rows = []

@@ -53,7 +53,7 @@ def photo_features(readings: list[TileReading]) -> np.ndarray:
     return np.array([
         np.log(len(readings)),
         float(np.mean(logit(np.array([r.finder_score for r in readings])))),
-        float(np.median(face_logits)),
+        median(face_logits),
         (len(readings) - len(faces)) / len(readings),
         codes.count("P") / len(faces) if faces else 0.0,
         sum(c in FLOWER_CODES for c in codes) / len(faces) if faces else 0.0,
