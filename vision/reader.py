@@ -1,8 +1,9 @@
 """The photo reader: a phone photo of a declared hand in, the hand JSON (as far as it shows) out.
 
 1. ``image_io`` opens the photo (EXIF orientation, pixel limit) and decodes it at a reduced scale;
-   meanwhile, once a process, the sessions of the models after the finder open in a thread (once
-   the file is known to be a photo; the process waits for them before it ends).
+   meanwhile, once a process, the sessions of the models after the finder open in a thread
+   (``session_opening``; once the file is known to be a photo; the process waits for them before
+   it ends).
 2. ``locate`` runs the ``finder`` on that small copy for every tile's top face, then again on the
    hand's region at the scale the finder knows best; ``refine`` moves each box onto its face's
    corners.
@@ -27,21 +28,21 @@
    groups, melds, winning tile and doubts.
 7. The ``PhotoReading`` (``photo_reading``): every tile found, the hand, other readings, and the
    ``doubts``; ``annotate`` draws it.
+8. ``memory``: when the read leaves the process holding more than its budget, the memory it freed
+   goes back to the system.
 """
 
 from __future__ import annotations
 
-import atexit
 import os
-import threading
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fanscan.vision import (debug_images, doubts, flowers, geometry, hand_region, hand_splits, layout, refine,
-                            tile_photo)
+from fanscan.vision import (debug_images, doubts, flowers, geometry, hand_region, hand_splits, layout, memory,
+                            session_opening, tile_photo)
 from fanscan.vision.detections import TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -109,35 +110,6 @@ def _photo_reading(photo: Photo, read: HandRead, apart: list[TileReading],
     )
 
 
-_opening: threading.Thread | None = None
-
-
-def _open_sessions_meanwhile(classifier: Any, looks: FlowerLooks | None) -> None:
-    """Once a process, open the sessions the read needs after the finder's (the refiner's, the
-    classifiers', the numeral reader's) in a thread, while this one decodes the photo and runs
-    the finder: each session opens under its own lock, so a read that gets there first waits. A
-    model of the caller's without such a session is left to open when first run."""
-    global _opening
-    if _opening is not None:
-        return
-    models = (classifier, getattr(looks, "specialist", None), getattr(looks, "numerals", None))
-    sessions = [s for s in (refine._get_session(), *(getattr(model, "_session", None) for model in models))
-                if s is not None]
-
-    def open_them() -> None:
-        for session in sessions:
-            try:
-                session._open()
-            except Exception:  # noqa: BLE001 - the read itself opens it again and says what is wrong
-                pass
-
-    _opening = threading.Thread(target=open_them, name="fanscan-open-sessions", daemon=True)
-    _opening.start()
-    # A process that ends while a session is still opening (a read refused at once) would be
-    # torn down under onnxruntime's feet ("terminate called without an active exception").
-    atexit.register(_opening.join)
-
-
 def read_photo(
     source: str | os.PathLike[str] | bytes,
     *,
@@ -159,8 +131,17 @@ def read_photo(
     16-tile game's); ``hand`` says what the photo shows: a ``win`` (a complete hand), a hand
     ``waiting`` to win (one tile short), or ``any`` (no size asked).
     ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
-    ``FlowerLooks`` gives them with other models (the shipped ones by default)."""
-    wanted = hand_rules(rules, hand)
+    ``FlowerLooks`` gives them with other models (the shipped ones by default). Afterwards the
+    memory the read freed goes back to the system if the process holds too much (``memory``)."""
+    try:
+        return _read(source, classifier, debug_dir, one_hand, flower_looks, hand_rules(rules, hand))
+    finally:
+        memory.hand_back_if_over()
+
+
+def _read(source: str | os.PathLike[str] | bytes, classifier: Any, debug_dir: str | os.PathLike[str] | None,
+          one_hand: bool, flower_looks: bool | FlowerLooks, wanted: HandRules) -> PhotoReading:
+    """Steps 1-7 of the overview above."""
     if classifier is None:
         from fanscan.vision.classifier import default_classifier
 
@@ -168,7 +149,7 @@ def read_photo(
     looks: FlowerLooks | None = (flower_looks if isinstance(flower_looks, FlowerLooks)
                                  else flowers.default_flower_looks() if flower_looks else None)
     photo = load_photo(source)  # refuses a file that is no photo before any session opens
-    _open_sessions_meanwhile(classifier, looks)
+    session_opening.open_meanwhile(classifier, looks)
     small, detections = locate(photo)
     readings, right, up = read_tiles(photo, detections, classifier, looks) if len(detections) else ([], None, None)
     readings = tiles_only(readings)

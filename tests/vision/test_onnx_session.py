@@ -165,15 +165,15 @@ def test_the_reader_opens_its_later_sessions_once_in_a_thread_of_their_own(monke
     class _Classifier:
         _session = _Session("classifier", fails=True)
 
-    monkeypatch.setattr(reader, "_opening", None)
-    monkeypatch.setattr(reader.refine, "_get_session", lambda: _Session("refiner"))
-    reader._open_sessions_meanwhile(_Classifier(), None)
-    first = reader._opening
+    monkeypatch.setattr(reader.session_opening, "_opening", None)
+    monkeypatch.setattr(reader.session_opening.refine, "_get_session", lambda: _Session("refiner"))
+    reader.session_opening.open_meanwhile(_Classifier(), None)
+    first = reader.session_opening._opening
     assert first is not None and first.daemon
     first.join(10)
     assert sorted(opened) == ["classifier", "refiner"]  # a failure stops nothing after it
-    reader._open_sessions_meanwhile(_Classifier(), None)
-    assert reader._opening is first  # once a process
+    reader.session_opening.open_meanwhile(_Classifier(), None)
+    assert reader.session_opening._opening is first  # once a process
     first.join(10)
     assert len(opened) == 2
 
@@ -181,8 +181,8 @@ def test_the_reader_opens_its_later_sessions_once_in_a_thread_of_their_own(monke
 def test_a_callers_classifier_without_a_session_is_left_alone(monkeypatch) -> None:
     import fanscan.vision.reader as reader
 
-    monkeypatch.setattr(reader, "_opening", None)
-    monkeypatch.setattr(reader.refine, "_get_session", lambda: None)
-    reader._open_sessions_meanwhile(object(), None)  # a stand-in classifier: no _session
-    reader._opening.join(10)
-    assert not reader._opening.is_alive()
+    monkeypatch.setattr(reader.session_opening, "_opening", None)
+    monkeypatch.setattr(reader.session_opening.refine, "_get_session", lambda: None)
+    reader.session_opening.open_meanwhile(object(), None)  # a stand-in classifier: no _session
+    reader.session_opening._opening.join(10)
+    assert not reader.session_opening._opening.is_alive()

@@ -366,7 +366,7 @@ def test_a_file_that_is_no_photo_is_refused_before_any_session_opens(monkeypatch
     from fanscan.vision import reader
 
     opened: list[object] = []
-    monkeypatch.setattr(reader, "_open_sessions_meanwhile", lambda *args: opened.append(args))
+    monkeypatch.setattr(reader.session_opening, "open_meanwhile", lambda *args: opened.append(args))
     with pytest.raises(FanscanError):
         reader.read_photo(b"not an image at all", classifier=object(), flower_looks=False)
     assert opened == []
@@ -376,11 +376,11 @@ def test_the_sessions_opening_meanwhile_are_waited_for_before_the_process_ends(m
     from fanscan.vision import reader
 
     registered: list[object] = []
-    monkeypatch.setattr(reader, "_opening", None)
-    monkeypatch.setattr(reader.atexit, "register", registered.append)
-    reader._open_sessions_meanwhile(object(), None)
-    assert registered == [reader._opening.join]
-    reader._opening.join()
+    monkeypatch.setattr(reader.session_opening, "_opening", None)
+    monkeypatch.setattr(reader.session_opening.atexit, "register", registered.append)
+    reader.session_opening.open_meanwhile(object(), None)
+    assert registered == [reader.session_opening._opening.join]
+    reader.session_opening._opening.join()
 
 
 
