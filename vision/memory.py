@@ -14,9 +14,8 @@ Elsewhere than Linux with glibc nothing is done.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import functools
+import os
 import sys
 
 RESIDENT_BUDGET_MB = 240
@@ -30,9 +29,10 @@ def _malloc_trim():
     """glibc's ``malloc_trim``, or None where the C library has none."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # here: a read that never needs it (most one-photo commands) does not pay its import
+
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim = libc.malloc_trim
+        trim = ctypes.CDLL("libc.so.6").malloc_trim  # glibc's; musl has no such function
     except (OSError, AttributeError):
         return None
     trim.argtypes = [ctypes.c_size_t]
@@ -47,24 +47,17 @@ def resident_mb() -> float | None:
             pages = int(statm.read().split()[1])
     except (OSError, ValueError, IndexError):
         return None
-    return pages * _page_size() / 2**20
-
-
-@functools.cache
-def _page_size() -> int:
-    import resource
-
-    return resource.getpagesize()
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def hand_back_if_over(budget_mb: float = RESIDENT_BUDGET_MB) -> bool:
     """Hand the allocator's free pages back to the system when the process holds more than
     ``budget_mb``; whether it did."""
-    trim = _malloc_trim()
-    if trim is None:
-        return False
     resident = resident_mb()
     if resident is None or resident <= budget_mb:
+        return False
+    trim = _malloc_trim()
+    if trim is None:
         return False
     trim(0)
     return True

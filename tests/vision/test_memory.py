@@ -44,6 +44,7 @@ def test_nothing_is_done_under_the_budget(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_nothing_is_done_without_malloc_trim_or_a_resident_figure(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(memory, "_malloc_trim", lambda: None)
+    monkeypatch.setattr(memory, "resident_mb", lambda: 500.0)
     assert not memory.hand_back_if_over(0)
     trims: list[int] = []
     monkeypatch.setattr(memory, "_malloc_trim", lambda: trims.append)
