@@ -20,6 +20,21 @@ def median(values: np.ndarray | list[float]) -> float:
     return float(ordered[middle]) if n % 2 else float((ordered[middle - 1] + ordered[middle]) / 2)
 
 
+def quantile(values: np.ndarray | list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` by linear interpolation between the order statistics
+    (``np.quantile``'s default method; NaN when there are none), without ``np.quantile``'s
+    first-call import of ``numpy.ma``."""
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"quantile must be within [0, 1], not {q}")
+    ordered = np.sort(np.asarray(values, dtype=np.float64).ravel())
+    if ordered.size == 0:
+        return float("nan")
+    position = q * (ordered.size - 1)
+    below = int(np.floor(position))
+    above = min(below + 1, ordered.size - 1)
+    return float(ordered[below] + (ordered[above] - ordered[below]) * (position - below))
+
+
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads (4x2, any corner order round the quad)."""
     a = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)

@@ -26,7 +26,7 @@ import numpy as np
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision.detections import TileReading
-from fanscan.vision.numeric import held_logistic, logit, median
+from fanscan.vision.numeric import held_logistic, logit, median, quantile
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "tile_photo.json"
 FEATURES: tuple[str, ...] = ("log_boxes", "finder_logit", "face_logit", "backs", "blanks", "flowers",
@@ -59,7 +59,7 @@ def photo_features(readings: list[TileReading]) -> np.ndarray:
         sum(c in FLOWER_CODES for c in codes) / len(faces) if faces else 0.0,
         len(set(codes)) / len(faces) if faces else 0.0,
         float(np.log(median(aspect))),
-        float(np.quantile(named_logits, 0.9)),
+        quantile(named_logits, 0.9),
         float(np.log1p(len(sure))),
         float(np.log1p(len(set(sure)))),
     ])
