@@ -109,6 +109,11 @@ class LazySession:
                 self._session = session
         return self._session
 
+    def input_shape(self) -> tuple[int | str | None, ...]:
+        """The model's declared input shape (a name or None for a free dimension)."""
+        session = self._session if self._session is not None else self._open()
+        return tuple(session.get_inputs()[0].shape)
+
     def run(self, array: np.ndarray) -> np.ndarray:
         """The model's first output for ``array``."""
         session = self._session if self._session is not None else self._open()

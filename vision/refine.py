@@ -7,9 +7,9 @@ the reader got wrong (of 500) read exactly.
 
 A small keypoint network (``models/box_refiner.onnx``, trained on generated scenes by
 ``models/train_refiner.py``) looks at each box grown by ``GROW`` about its centre and warped to
-a ``SIDE`` x ``SIDE`` square (box corner i to the square's corner i, clockwise from the top left),
-and gives, by a soft arg-max over four heat maps, where the face's four corners lie in that
-square; they are mapped back through the warp.
+a square of the side its input declares (box corner i to the square's corner i, clockwise from
+the top left), and gives, by a soft arg-max over four heat maps, where the face's four corners
+lie in that square; they are mapped back through the warp.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from fanscan.vision.numeric import quad_areas
 from fanscan.vision.onnx_session import LazySession, shared_session
 
 SIDE = 64
-"""The square each grown box is warped to, in pixels."""
+"""The square each grown box is warped to, in pixels, when the model does not declare its own
+(``square_side``), and the side ``train_refiner`` trains at by default."""
 GROW = 1.6
 """Each box is grown by this factor about its centre before warping, to show the face's true
 edges when the box is off by up to a third of a tile."""
@@ -56,29 +57,37 @@ def _get_session() -> LazySession | None:
     return shared_session(MODEL_PATH, max_batch=MAX_SQUARES) if MODEL_PATH.is_file() else None
 
 
+def square_side(session: LazySession) -> int:
+    """The side of the squares ``session``'s model takes: its input's last dimension, or ``SIDE``
+    when that is not a fixed number."""
+    last = session.input_shape()[-1]
+    return last if isinstance(last, int) and last > 0 else SIDE
+
+
 def grown(quads: np.ndarray, factor: float = GROW) -> np.ndarray:
     """Quads (n, 4, 2) scaled by ``factor`` about their centres."""
     centres = quads.mean(axis=1, keepdims=True)
     return centres + (quads - centres) * np.float32(factor)
 
 
-def square_warps(quads: np.ndarray, to_image: float) -> list[np.ndarray]:
+def square_warps(quads: np.ndarray, to_image: float, side: int = SIDE) -> list[np.ndarray]:
     """For each quad (full-size pixels), the homography from an image ``to_image`` times the
-    photo's size onto the refiner's square, the grown quad's corner i on the square's corner i."""
-    square = np.float32([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]])
+    photo's size onto the refiner's ``side`` x ``side`` square, the grown quad's corner i on the
+    square's corner i."""
+    square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
     return [cv2.getPerspectiveTransform((q * np.float32(to_image)).astype(np.float32), square)
             for q in grown(quads)]
 
 
-def cut_squares(image: np.ndarray, warps: list[np.ndarray]) -> np.ndarray:
-    """The (n, SIDE, SIDE, 3) BGR uint8 squares the warps cut from ``image``."""
-    squares = [cv2.warpPerspective(image, m, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+def cut_squares(image: np.ndarray, warps: list[np.ndarray], side: int = SIDE) -> np.ndarray:
+    """The (n, side, side, 3) BGR uint8 squares the warps cut from ``image``."""
+    squares = [cv2.warpPerspective(image, m, (side, side), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE) for m in warps]
-    return np.stack(squares) if squares else np.zeros((0, SIDE, SIDE, 3), np.uint8)
+    return np.stack(squares) if squares else np.zeros((0, side, side, 3), np.uint8)
 
 
 def as_input(squares: np.ndarray) -> np.ndarray:
-    """BGR uint8 squares as the network's (n, 3, SIDE, SIDE) RGB float input in [0, 1]."""
+    """BGR uint8 squares as the network's (n, 3, side, side) RGB float input in [0, 1]."""
     return np.ascontiguousarray(squares[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255)
 
 
@@ -106,8 +115,9 @@ def refine_quads(photo: Photo, quads: np.ndarray) -> np.ndarray:
 def _one_pass(session: LazySession, image: np.ndarray, to_image: float,
               quads: np.ndarray) -> np.ndarray:
     """The refiner's corners for ``quads`` (full-size pixels), seen on ``image``."""
-    warps = square_warps(quads, to_image)
-    corners = session.run(as_input(cut_squares(image, warps))).reshape(len(quads), 4, 2)
+    side = square_side(session)
+    warps = square_warps(quads, to_image, side)
+    corners = session.run(as_input(cut_squares(image, warps, side))).reshape(len(quads), 4, 2)
     # Every square's corners back through its warp at once; pinv: a degenerate box must not raise.
     inverse = np.linalg.pinv(np.stack(warps))
     points = np.concatenate([corners.astype(np.float64), np.ones((len(quads), 4, 1))], axis=2)

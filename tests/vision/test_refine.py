@@ -71,10 +71,17 @@ def test_locate_cuts_a_box_the_finder_drew_round_two_tiles() -> None:
 
 
 class _FixedSession:
-    def __init__(self, corners: np.ndarray) -> None:
+    """A refiner model that answers the same corners for every square of its side."""
+
+    def __init__(self, corners: np.ndarray, side: int = refine.SIDE) -> None:
         self.corners = corners
+        self.side = side
+
+    def input_shape(self) -> tuple:
+        return ("n", 3, self.side, self.side)
 
     def run(self, squares: np.ndarray) -> np.ndarray:
+        assert squares.shape[1:] == (3, self.side, self.side)
         return np.repeat(self.corners[None], len(squares), axis=0)
 
 
@@ -99,6 +106,23 @@ def test_refine_maps_the_squares_corners_back_to_the_photo(monkeypatch: pytest.M
     moved = refine.refine_quads(photo, quads)
     np.testing.assert_allclose(moved[..., 0] - quads[..., 0], 4 * refine.GROW * 60 / refine.SIDE, atol=0.5)
     np.testing.assert_allclose(moved[..., 1], quads[..., 1], atol=0.5)
+
+
+@pytest.mark.parametrize("side", [48, 96])
+def test_refine_cuts_squares_of_the_side_its_model_declares(monkeypatch: pytest.MonkeyPatch, side: int) -> None:
+    photo, quads = _photo()
+    square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    inner = (side / 2 + (square - side / 2) / refine.GROW).astype(np.float32)
+    monkeypatch.setattr(refine, "_get_session", lambda: _FixedSession(inner + np.float32([4, 0]), side))
+    moved = refine.refine_quads(photo, quads)  # the session refuses squares of another side
+    np.testing.assert_allclose(moved[..., 0] - quads[..., 0], 4 * refine.GROW * 60 / side, atol=0.5)
+
+
+def test_refine_square_side_is_the_models_or_the_default_when_free() -> None:
+    assert refine.square_side(refine._get_session()) == refine.SIDE  # the shipped refiner: 64
+    free = _FixedSession(np.zeros((4, 2), np.float32))
+    free.input_shape = lambda: ("n", 3, "height", "width")
+    assert refine.square_side(free) == refine.SIDE
 
 
 def test_refine_keeps_a_box_whose_corner_would_jump(monkeypatch: pytest.MonkeyPatch) -> None:
