@@ -14,7 +14,8 @@ labelled tile, and its target jittered, the target the label's corners where the
 to the photo and the box's own shape fitted into the label elsewhere (``real_photo_examples``).
 ``--init models/box_refiner.onnx`` fine-tunes the shipped refiner. ``--real-turned 45`` also
 turns each real photo by up to 45 degrees, its labels with it (``turned_photo_examples``): faces
-at a slant with exact corners.
+at a slant with exact corners. ``--side 48`` trains a refiner of smaller squares (default
+``refine.SIDE``); the reader cuts its squares at the side the model's input declares.
 
 Scene seeds for training start at ``TRAIN_SEED_BASE``, apart from the benchmark's (0-9999), the
 finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).
@@ -23,6 +24,7 @@ finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -43,7 +45,6 @@ BATCH = 96
 JITTER = 0.08
 """Standard deviation of the jitter of the true corners, as a share of the tile's short side
 (each corner on its own, and the whole box shifted by as much again)."""
-_NOMINAL = np.float32([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]])
 TURNED_SEED_OFFSET = 100_000
 """A turned copy's jitter is drawn from its photo's seed plus this."""
 REAL_MATCH_IOU = 0.25
@@ -55,6 +56,11 @@ SQUARE_DEGREES = 6.0
 square to the photo: its finder box's sides within this many degrees of the photo's axes (a
 standing hand facing the camera, a row laid straight across the photo). Any other box's target is
 its own shape fitted into the label (``fitted_into``)."""
+
+
+def _nominal(side: int) -> np.ndarray:
+    """The square's own corners, clockwise from the top left."""
+    return np.float32([[0, 0], [side, 0], [side, side], [0, side]])
 
 
 def matched_corners(box: np.ndarray, truth: np.ndarray) -> np.ndarray:
@@ -73,8 +79,8 @@ def _jittered(truth: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return order_clockwise((scaled + noise).astype(np.float32))
 
 
-def scene_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(squares (k, SIDE, SIDE, 3) uint8, true corners in the squares (k, 4, 2) float32) for one
+def scene_examples(seed: int, side: int = SIDE) -> tuple[np.ndarray, np.ndarray]:
+    """(squares (k, side, side, 3) uint8, true corners in the squares (k, 4, 2) float32) for one
     generated scene: every finder box matched to a tile, and every tile's jittered true box."""
     from fanscan.datasets.scene_crops import match_detections
     from fanscan.datasets.scenes import generate_scene
@@ -95,11 +101,11 @@ def scene_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
         box = _jittered(quad, rng)
         boxes.append(box)
         targets.append(matched_corners(box, quad))
-    return _squares_of(photo, np.stack(boxes).astype(np.float32), targets)
+    return _squares_of(photo, np.stack(boxes).astype(np.float32), targets, side)
 
 
-def _no_examples() -> tuple[np.ndarray, np.ndarray]:
-    return np.zeros((0, SIDE, SIDE, 3), np.uint8), np.zeros((0, 4, 2), np.float32)
+def _no_examples(side: int = SIDE) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros((0, side, side, 3), np.uint8), np.zeros((0, 4, 2), np.float32)
 
 
 def _square_to_the_photo(quad: np.ndarray) -> bool:
@@ -129,12 +135,14 @@ def label_target(quad: np.ndarray, box: np.ndarray) -> np.ndarray:
     return _rectangle(box) if _square_to_the_photo(quad) else fitted_into(quad, box)
 
 
-def _squares_of(photo, quads: np.ndarray, targets: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The refiner's squares for ``quads`` (as the reader cuts them) and the targets' corners in them."""
+def _squares_of(photo, quads: np.ndarray, targets: list[np.ndarray],
+                side: int = SIDE) -> tuple[np.ndarray, np.ndarray]:
+    """The refiner's ``side``-pixel squares for ``quads`` (as the reader cuts them) and the
+    targets' corners in them."""
     image = photo.decode(photo.scale_for(quads, MIN_SHORT))
     to_image = image.shape[1] / photo.width
-    warps = square_warps(quads, to_image)
-    squares = cut_squares(image, warps)
+    warps = square_warps(quads, to_image, side)
+    squares = cut_squares(image, warps, side)
     inside = np.stack([cv2.perspectiveTransform((t * to_image).reshape(1, 4, 2).astype(np.float64), m).reshape(4, 2)
                        for t, m in zip(targets, warps)])
     return squares, inside.astype(np.float32)
@@ -150,7 +158,7 @@ def _finder_boxes(image: np.ndarray) -> tuple[Any, Any]:
 
 
 def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int, found: tuple | None = None,
-                        ) -> tuple[np.ndarray, np.ndarray]:
+                        side: int = SIDE) -> tuple[np.ndarray, np.ndarray]:
     """(squares, corners) for one real photo whose labelled tiles are ``boxes`` (x0 y0 x1 y1): each
     finder box on a labelled tile (``REAL_MATCH_IOU``) with its ``label_target`` as the target, and
     that target jittered; empty when no box is on a label. ``found``: ``_finder_boxes(image)``
@@ -160,7 +168,7 @@ def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int, found: 
     rng = np.random.default_rng(seed)
     photo, detections = found or _finder_boxes(image)
     if not len(detections) or not len(boxes):
-        return _no_examples()
+        return _no_examples(side)
     found = np.stack([detections.quads.min(axis=1), detections.quads.max(axis=1)], axis=1).reshape(-1, 4)
     iou = np.array([[box_iou(box, label) for label in boxes] for box in found])
     centres = detections.quads.mean(axis=1)
@@ -176,12 +184,12 @@ def real_photo_examples(image: np.ndarray, boxes: np.ndarray, seed: int, found: 
             quads.append(box)
             targets.append(matched_corners(box, target))
     if not quads:
-        return _no_examples()
-    return _squares_of(photo, np.stack(quads).astype(np.float32), targets)
+        return _no_examples(side)
+    return _squares_of(photo, np.stack(quads).astype(np.float32), targets, side)
 
 
 def turned_photo_examples(image: np.ndarray, boxes: np.ndarray, degrees: float, seed: int,
-                          square: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                          square: np.ndarray | None = None, side: int = SIDE) -> tuple[np.ndarray, np.ndarray]:
     """(squares, corners) for a real photo turned by ``degrees`` (counter-clockwise, its corners
     filled black): each finder box on a turned labelled tile, its target the label's rectangle
     turned with the photo, exact where a finder box on the unturned photo lies square to it
@@ -197,7 +205,7 @@ def turned_photo_examples(image: np.ndarray, boxes: np.ndarray, degrees: float, 
     labels = [cv2.transform(_rectangle(box)[None], turn)[0] for box in boxes]
     photo, detections = _finder_boxes(turned_image)
     if not len(detections) or not square.any():
-        return _no_examples()
+        return _no_examples(side)
     quads, targets = [], []
     for quad in detections.quads:
         centre = tuple(float(v) for v in quad.mean(axis=0))
@@ -211,8 +219,8 @@ def turned_photo_examples(image: np.ndarray, boxes: np.ndarray, degrees: float, 
             quads.append(box)
             targets.append(matched_corners(box, target))
     if not quads:
-        return _no_examples()
-    return _squares_of(photo, np.stack(quads).astype(np.float32), targets)
+        return _no_examples(side)
+    return _squares_of(photo, np.stack(quads).astype(np.float32), targets, side)
 
 
 def _square_labels(detections: Any, boxes: np.ndarray) -> np.ndarray:
@@ -230,20 +238,21 @@ def _square_labels(detections: Any, boxes: np.ndarray) -> np.ndarray:
     return square
 
 
-def _real_photo_job(job: tuple[int, np.ndarray, np.ndarray, float]) -> tuple[np.ndarray, np.ndarray]:
-    """One photo's examples, and with ``degrees`` its turned copy's too: the finder searches the
-    unturned photo once for both."""
-    seed, image, boxes, degrees = job
+def _real_photo_job(job: tuple[int, np.ndarray, np.ndarray, float, int]) -> tuple[np.ndarray, np.ndarray]:
+    """One photo's examples (squares of side ``side``), and with ``degrees`` its turned copy's
+    too: the finder searches the unturned photo once for both."""
+    seed, image, boxes, degrees, side = job
     found = _finder_boxes(image)
-    plain = real_photo_examples(image, boxes, seed, found)
+    plain = real_photo_examples(image, boxes, seed, found, side)
     if not degrees:
         return plain
     turned = turned_photo_examples(image, boxes, degrees, seed + TURNED_SEED_OFFSET,
-                                   _square_labels(found[1], boxes))
+                                   _square_labels(found[1], boxes), side)
     return np.concatenate([plain[0], turned[0]]), np.concatenate([plain[1], turned[1]])
 
 
-def real_examples(folds: list[int], workers: int = 2, turned: float = 0.0) -> tuple[np.ndarray, np.ndarray, int]:
+def real_examples(folds: list[int], workers: int = 2, turned: float = 0.0,
+                  side: int = SIDE) -> tuple[np.ndarray, np.ndarray, int]:
     """Examples of the real table photos in ``folds`` (their unturned versions, upright), and
     how many photos gave some; with ``turned``, each photo also turned by an angle drawn within
     that many degrees either way (``turned_photo_examples``)."""
@@ -256,7 +265,7 @@ def real_examples(folds: list[int], workers: int = 2, turned: float = 0.0) -> tu
         version = upright_version(photo) if len(photo.codes) else None
         if version is not None and version.turn == 0.0:
             degrees = float(np.random.default_rng(k).uniform(-turned, turned)) if turned else 0.0
-            jobs.append((k, version.image, version.boxes.astype(np.float32), degrees))
+            jobs.append((k, version.image, version.boxes.astype(np.float32), degrees, side))
     squares, corners, photos = [], [], 0
     with ProcessPoolExecutor(workers) as pool:
         for n, (s, c) in enumerate(pool.map(_real_photo_job, jobs, chunksize=4)):
@@ -267,20 +276,22 @@ def real_examples(folds: list[int], workers: int = 2, turned: float = 0.0) -> tu
             if n % 50 == 0:
                 print(f"real photo {n}/{len(jobs)}", file=sys.stderr, flush=True)
     if not squares:
-        return (*_no_examples(), 0)
+        return (*_no_examples(side), 0)
     return np.concatenate(squares), np.concatenate(corners), photos
 
 
-def build_examples(scenes: int, cache: Path | None, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """Examples of ``scenes`` training scenes, from ``cache`` (an .npz) when it holds them."""
+def build_examples(scenes: int, cache: Path | None, workers: int = 2,
+                   side: int = SIDE) -> tuple[np.ndarray, np.ndarray]:
+    """Examples of ``scenes`` training scenes (squares of side ``side``), from ``cache`` (an .npz)
+    when it holds them at that side."""
     if cache is not None and cache.is_file():
         with np.load(cache) as data:
-            if int(data["scenes"]) >= scenes:
+            if int(data["scenes"]) >= scenes and data["squares"].shape[1:3] == (side, side):
                 return data["squares"], data["corners"]
     squares, corners = [], []
     seeds = range(TRAIN_SEED_BASE, TRAIN_SEED_BASE + scenes)
     with ProcessPoolExecutor(workers) as pool:
-        for n, (s, c) in enumerate(pool.map(scene_examples, seeds, chunksize=4)):
+        for n, (s, c) in enumerate(pool.map(functools.partial(scene_examples, side=side), seeds, chunksize=4)):
             squares.append(s)
             corners.append(c)
             if n % 50 == 0:
@@ -294,21 +305,23 @@ def build_examples(scenes: int, cache: Path | None, workers: int = 2) -> tuple[n
 def turned(square: np.ndarray, corners: np.ndarray, quarter_turns: int, flip: bool) -> tuple[np.ndarray, np.ndarray]:
     """A square and its corners turned counter-clockwise by quarter turns and maybe mirrored, the
     corners renumbered so that corner i is still the one nearest the square's corner i."""
-    points, nominal = corners.copy(), _NOMINAL.copy()
+    side = square.shape[0]
+    corners_of_square = _nominal(side)
+    points, nominal = corners.copy(), corners_of_square.copy()
     for _ in range(quarter_turns):
         square = np.rot90(square)
-        points = np.stack([points[:, 1], SIDE - points[:, 0]], axis=1)
-        nominal = np.stack([nominal[:, 1], SIDE - nominal[:, 0]], axis=1)
+        points = np.stack([points[:, 1], side - points[:, 0]], axis=1)
+        nominal = np.stack([nominal[:, 1], side - nominal[:, 0]], axis=1)
     if flip:
         square = square[:, ::-1]
-        points[:, 0] = SIDE - points[:, 0]
-        nominal[:, 0] = SIDE - nominal[:, 0]
-    order = [int(np.argmin(np.abs(nominal - corner).sum(axis=1))) for corner in _NOMINAL]
+        points[:, 0] = side - points[:, 0]
+        nominal[:, 0] = side - nominal[:, 0]
+    order = [int(np.argmin(np.abs(nominal - corner).sum(axis=1))) for corner in corners_of_square]
     return np.ascontiguousarray(square), points[order]
 
 
-def build_net(width: float = 1.0):
-    """The refiner (torch.nn.Module): (n, 3, SIDE, SIDE) in [0, 1] -> (n, 4, 2) corners in the
+def build_net(width: float = 1.0, side: int = SIDE):
+    """The refiner (torch.nn.Module): (n, 3, side, side) in [0, 1] -> (n, 4, 2) corners in the
     square's pixels, by a soft arg-max over four heat maps at half resolution; ``width`` scales
     every layer's channels (1: the shipped net's 16-48)."""
     import torch
@@ -327,7 +340,7 @@ def build_net(width: float = 1.0):
             self.up2 = block(c48 + c32, c32)
             self.up1 = block(c32 + c24, c24)
             self.head = nn.Conv2d(c24, 4, 1)
-            half = SIDE // 2
+            half = side // 2
             centres = (torch.arange(half, dtype=torch.float32) + 0.5) * 2
             self.register_buffer("grid_x", centres.repeat(half))
             self.register_buffer("grid_y", centres.repeat_interleave(half))
@@ -358,12 +371,12 @@ def _batches(squares: np.ndarray, corners: np.ndarray, rng: np.random.Generator,
         yield x.astype(np.float32), np.stack(ys).astype(np.float32)
 
 
-def sidecar(training: dict) -> dict:
+def sidecar(training: dict, side: int = SIDE) -> dict:
     """The JSON written beside an exported refiner: what goes in and out, and how it was trained."""
     return {
         "format_version": 1,
         "input": {"name": "squares", "layout": "NCHW", "channel_order": "RGB", "scale": "1/255",
-                  "side": SIDE, "grow": GROW,
+                  "side": side, "grow": GROW,
                   "warp": "each box grown by grow about its centre, its corner i (clockwise from "
                           "the top left) onto the square's corner i"},
         "output": {"name": "corners", "shape": ["n", 4, 2], "units": "pixels of the input square",
@@ -380,12 +393,13 @@ def _corner_errors(net, squares: np.ndarray, corners: np.ndarray) -> tuple[float
         return float("nan"), float("nan")
     with torch.no_grad():
         predicted = net(torch.from_numpy(as_input(squares))).numpy()
-    return float(np.abs(corners - _grown_nominal()).mean()), float(np.abs(predicted - corners).mean())
+    side = squares.shape[1]
+    return float(np.abs(corners - _grown_nominal(side)).mean()), float(np.abs(predicted - corners).mean())
 
 
 def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_out: float = 0.05,
           real_folds: list[int] | None = None, real_share: float = 0.5, init: Path | None = None,
-          real_turned: float = 0.0, width: float = 1.0) -> None:
+          real_turned: float = 0.0, width: float = 1.0, side: int = SIDE) -> None:
     """Build examples from ``scenes`` scenes (and the real photos of ``real_folds``, drawn for
     ``real_share`` of each batch), train for ``steps`` steps (from the ONNX ``init``, its batch
     norms frozen, when given), report the corner error on the last ``held_out`` share of each
@@ -396,16 +410,16 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
     from fanscan.models.train_finder import load_onnx_weights
 
     torch.manual_seed(0)
-    net = build_net(width)
+    net = build_net(width, side)
     if init is not None:
         load_onnx_weights(net, init)  # before the examples: a bad --init fails at once
-    squares, corners = build_examples(scenes, cache)
+    squares, corners = build_examples(scenes, cache, side=side)
     split = int(len(squares) * (1 - held_out))
     pools = [(squares[:split], corners[:split])]
     real_photos = 0
-    real_test = _no_examples()
+    real_test = _no_examples(side)
     if real_folds:
-        real_squares, real_corners, real_photos = real_examples(real_folds, turned=real_turned)
+        real_squares, real_corners, real_photos = real_examples(real_folds, turned=real_turned, side=side)
         cut = int(len(real_squares) * (1 - held_out))
         pools.append((real_squares[:cut], real_corners[:cut]))
         real_test = (real_squares[cut:], real_corners[cut:])
@@ -418,15 +432,15 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
                                np.full(len(pools[1][0]), real_share / len(pools[1][0]))])
     fit(net, _batches(train_squares, train_corners, np.random.default_rng(0), BATCH, draw), steps,
         lambda predicted, y: (predicted - y).abs().mean(),
-        50, lambda loss: f"corner error {loss:.2f} px of {SIDE}", frozen_norms=init is not None)
+        50, lambda loss: f"corner error {loss:.2f} px of {side}", frozen_norms=init is not None)
     net.eval()
     before, after = _corner_errors(net, squares[split:], corners[split:])
     real_before, real_after = _corner_errors(net, *real_test)
     print(f"held-out examples {len(squares) - split}: mean corner error {before:.2f} px as found, "
-          f"{after:.2f} px refined (of {SIDE}); real {len(real_test[0])}: {real_before:.2f} -> "
+          f"{after:.2f} px refined (of {side}); real {len(real_test[0])}: {real_before:.2f} -> "
           f"{real_after:.2f} px", file=sys.stderr)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
-    torch.onnx.export(net, torch.zeros(1, 3, SIDE, SIDE), str(out), input_names=["squares"],
+    torch.onnx.export(net, torch.zeros(1, 3, side, side), str(out), input_names=["squares"],
                       output_names=["corners"], dynamic_axes={"squares": {0: "n"}, "corners": {0: "n"}},
                       opset_version=17, dynamo=False)
     from fanscan.datasets.real_tables import HELD_OUT_FOLD
@@ -449,15 +463,16 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
                                           if real_folds else None),
         "fine_tuned_from": init.name if init else None,
         "width": width,
+        "side": side,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
-    write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
+    write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record, side), indent=2) + "\n")
     print(f"wrote {out}", file=sys.stderr)
 
 
-def _grown_nominal() -> np.ndarray:
+def _grown_nominal(side: int) -> np.ndarray:
     """Where the box's own corners lie in its square (the grown box fills the square)."""
-    return grown(_NOMINAL[None], 1 / GROW)[0]
+    return grown(_nominal(side)[None], 1 / GROW)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -473,6 +488,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, help="fine-tune these weights (an .onnx such as the shipped refiner)")
     parser.add_argument("--width", type=float, default=1.0,
                         help="scale of every layer's channels (1: the shipped net; --init must match)")
+    parser.add_argument("--side", type=int, default=SIDE,
+                        help=f"side of the squares the refiner sees, in pixels (default {SIDE}; --init must match)")
     parser.add_argument("--real-turned", type=float, default=0.0, metavar="DEGREES",
                         help="with --real-folds: also each real photo turned by up to this many degrees "
                         "either way, its labels turned with it (at most 45)")
@@ -489,11 +506,13 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--real-folds: only folds {', '.join(map(str, allowed))} (fold {HELD_OUT_FOLD} is held out)")
     if not 0 < args.width <= 4:
         parser.error("--width must lie between 0 and 4")
+    if not 16 <= args.side <= 256 or args.side % 8:
+        parser.error("--side must be a multiple of 8 from 16 to 256 (the net halves it three times)")
     if args.init is not None:
         from fanscan.models.train_finder import load_onnx_weights
 
         try:
-            load_onnx_weights(build_net(args.width), args.init)  # a bad --init fails here, before any scene
+            load_onnx_weights(build_net(args.width, args.side), args.init)  # a bad --init fails here, before any scene
         except (OSError, ValueError) as error:
             parser.error(f"--init {args.init}: {error}")
         except ImportError as error:
@@ -501,7 +520,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.real_turned <= 45:
         parser.error("--real-turned: DEGREES must lie between 0 and 45")
     train(args.scenes, args.steps, args.out, args.cache, real_folds=args.real_folds,
-          real_share=args.real_share, init=args.init, real_turned=args.real_turned, width=args.width)
+          real_share=args.real_share, init=args.init, real_turned=args.real_turned, width=args.width,
+          side=args.side)
     return 0
 
 

@@ -72,7 +72,7 @@ def test_refiner_training_writes_its_sidecar_beside_the_model(
     rng = np.random.default_rng(0)
     squares = rng.integers(0, 255, (40, refine.SIDE, refine.SIDE, 3), dtype=np.uint8)
     corners = rng.uniform(8, refine.SIDE - 8, (40, 4, 2)).astype(np.float32)
-    monkeypatch.setattr(train_refiner, "build_examples", lambda *_: (squares, corners))
+    monkeypatch.setattr(train_refiner, "build_examples", lambda *_, **__: (squares, corners))
     out = tmp_path / "refiner.onnx"
     train_refiner.train(3, 2, out, width=0.5)
     record = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
@@ -85,6 +85,67 @@ def test_refiner_training_writes_its_sidecar_beside_the_model(
     assert training["scene_seeds"] == [base, base + 3]
     assert out.is_file()
     assert out.with_suffix(".pt").is_file()
+
+
+@pytest.mark.train
+def test_a_refiner_of_smaller_squares_declares_its_side_and_the_reader_cuts_them(
+    tmp_path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import json
+
+    from fanscan.models import train_refiner
+    from fanscan.vision.onnx_session import LazySession
+
+    side = 48
+    rng = np.random.default_rng(2)
+    squares = rng.integers(0, 255, (40, side, side, 3), dtype=np.uint8)
+    corners = rng.uniform(6, side - 6, (40, 4, 2)).astype(np.float32)
+    asked: list[int] = []
+    monkeypatch.setattr(train_refiner, "build_examples",
+                        lambda *_, side=refine.SIDE: asked.append(side) or (squares, corners))
+    out = tmp_path / "small.onnx"
+    train_refiner.train(3, 2, out, side=side)
+    assert asked == [side]
+    assert json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["input"]["side"] == side
+    session = LazySession(out)
+    assert refine.square_side(session) == side
+    assert session.run(np.zeros((2, 3, side, side), np.float32)).shape == (2, 4, 2)
+
+
+def test_scene_examples_cached_at_another_side_are_not_used(tmp_path, monkeypatch) -> None:
+    from fanscan.models import train_refiner
+
+    cache = tmp_path / "examples.npz"
+    np.savez(cache, squares=np.zeros((3, 64, 64, 3), np.uint8), corners=np.zeros((3, 4, 2), np.float32), scenes=5)
+    assert train_refiner.build_examples(5, cache, side=64)[0].shape == (3, 64, 64, 3)
+    made: list[int] = []
+
+    def scene(seed: int, side: int = refine.SIDE):
+        made.append(side)
+        return np.zeros((1, side, side, 3), np.uint8), np.zeros((1, 4, 2), np.float32)
+
+    monkeypatch.setattr(train_refiner, "scene_examples", scene)
+    monkeypatch.setattr(train_refiner, "ProcessPoolExecutor", _InlinePool)
+    squares, _ = train_refiner.build_examples(2, cache, side=48)
+    assert squares.shape == (2, 48, 48, 3) and made == [48, 48]
+
+
+class _InlinePool:
+    """A stand-in for ProcessPoolExecutor that maps in this process."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_) -> None:
+        return None
+
+    def map(self, fn, items, chunksize: int = 1):
+        return map(fn, items)
 
 
 def test_a_real_label_is_a_target_only_for_a_box_square_to_the_photo() -> None:
@@ -162,8 +223,8 @@ def test_training_with_real_photos_records_them_in_the_sidecar(tmp_path, monkeyp
         return (rng.integers(0, 255, (n, refine.SIDE, refine.SIDE, 3), dtype=np.uint8),
                 rng.uniform(8, refine.SIDE - 8, (n, 4, 2)).astype(np.float32))
 
-    monkeypatch.setattr(train_refiner, "build_examples", lambda *_: examples(40))
-    monkeypatch.setattr(train_refiner, "real_examples", lambda folds, turned=0.0: (*examples(20), 3))
+    monkeypatch.setattr(train_refiner, "build_examples", lambda *_, **__: examples(40))
+    monkeypatch.setattr(train_refiner, "real_examples", lambda folds, turned=0.0, side=refine.SIDE: (*examples(20), 3))
     out = tmp_path / "refiner.onnx"
     train_refiner.train(3, 2, out, real_folds=[0, 1], real_share=0.4, init=refine.MODEL_PATH)
     training = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["training"]
@@ -175,7 +236,7 @@ def test_training_with_real_photos_records_them_in_the_sidecar(tmp_path, monkeyp
 
 @pytest.mark.parametrize("argv", [["--real-folds", "4"], ["--real-share", "1.5"], ["--scenes", "0"],
                                   ["--init", "no-such-refiner.onnx"], ["--real-turned", "50"],
-                                  ["--width", "0"]])
+                                  ["--width", "0"], ["--side", "50"], ["--side", "8"]])
 def test_bad_refiner_training_arguments_are_usage_errors(argv) -> None:
     from fanscan.models import train_refiner
 
@@ -209,7 +270,7 @@ def test_a_turned_real_photo_s_targets_are_its_square_labels_turned_with_it(monk
 
     seen: list = []
     monkeypatch.setattr(locate_module, "locate", found)
-    monkeypatch.setattr(train_refiner, "_squares_of", lambda photo, quads, targets: seen.append(targets) or (quads, targets))
+    monkeypatch.setattr(train_refiner, "_squares_of", lambda photo, quads, targets, side=refine.SIDE: seen.append(targets) or (quads, targets))
     quads, targets = train_refiner.turned_photo_examples(image, labels, degrees, seed=0)
     assert len(quads) == 2  # the square label's box and its jittered target; the slanted one left out
     for target in seen[0]:
@@ -238,6 +299,6 @@ def test_a_real_photo_and_its_turned_copy_search_the_unturned_photo_once(monkeyp
         return None, TileDetections(quad[None].astype(np.float32), np.ones(1, np.float32), np.zeros(1, bool))
 
     monkeypatch.setattr(locate_module, "locate", found)
-    squares, corners = train_refiner._real_photo_job((0, image, labels, 20.0))
+    squares, corners = train_refiner._real_photo_job((0, image, labels, 20.0, refine.SIDE))
     assert sorted(searched) == [False, True]  # the unturned photo once, its turned copy once
     assert len(squares) == len(corners) == 4  # each photo's box and its jittered target
