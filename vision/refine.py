@@ -24,15 +24,17 @@ from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import quad_areas
 from fanscan.vision.onnx_session import LazySession, shared_session
 
-SIDE = 64
+SIDE = 48
 """The square each grown box is warped to, in pixels, when the model does not declare its own
-(``square_side``), and the side ``train_refiner`` trains at by default."""
+(``square_side``), and the side ``train_refiner`` trains at by default: the shipped refiner's
+(64 until session 29: 2.7 times the work a square, no more accurate on the held-out real photos;
+``models/MODEL_CARD.md``)."""
 GROW = 1.6
 """Each box is grown by this factor about its centre before warping, to show the face's true
 edges when the box is off by up to a third of a tile."""
 MIN_SHORT = 36
 """Boxes are cut from the coarsest decode in which a tile's short side spans this many pixels
-(the square shows it about SIDE / GROW = 40 across)."""
+(the square shows it about SIDE / GROW = 30 across, so the warp never enlarges it)."""
 MAX_MOVE = 0.6
 """A refined corner further than this share of the box's short side from where the finder put
 it is not believed: that box keeps the finder's corners. On scenes 1000-1399, of the refined

@@ -12,7 +12,7 @@ _SQUARE = np.float32([[0, 0], [refine.SIDE, 0], [refine.SIDE, refine.SIDE], [0, 
 
 
 def test_refiner_training_turns_keep_each_corner_at_its_square_corner() -> None:
-    corners = np.float32([[12.5, 10.5], [50.5, 14.5], [54.5, 52.5], [9.5, 49.5]])
+    corners = np.float32([[12.5, 10.5], [50.5, 14.5], [54.5, 52.5], [9.5, 49.5]]) * np.float32(refine.SIDE / 64)
     square = np.zeros((refine.SIDE, refine.SIDE, 3), np.uint8)
     for k, (x, y) in enumerate(corners.astype(int)):
         square[y, x] = 50 * (k + 1)  # a dot of its own under each corner
@@ -186,13 +186,14 @@ def test_real_examples_take_every_box_on_a_label_a_slanted_one_fitted_into_it(mo
     # the square box's target: the label's corners, which lie about where the box's own corners do
     expected = refine.grown(np.float32([[0, 0], [refine.SIDE, 0], [refine.SIDE, refine.SIDE], [0, refine.SIDE]])[None],
                             1 / refine.GROW)[0]
-    assert np.abs(corners[0] - expected).max() < 6
+    near = 6 * refine.SIDE / 64  # square pixels: 6 of a 64-pixel square
+    assert np.abs(corners[0] - expected).max() < near
     # the label's bright face fills the target quad in the square
     x0, y0 = corners[0].min(axis=0).astype(int) + 2
     x1, y1 = corners[0].max(axis=0).astype(int) - 2
     assert squares[0][y0:y1, x0:x1].mean() > 200
     # the slanted box's target keeps its slant: its corners are not the label's rectangle's
-    assert np.abs(corners[2] - expected).max() > 6
+    assert np.abs(corners[2] - expected).max() > near
 
 
 def test_a_slanted_box_fitted_into_its_label_keeps_its_shape_and_takes_the_labels_extent() -> None:
