@@ -91,11 +91,8 @@ def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list
     Chords, not the quads' whole extents, because perspective slants a claimed tile's sides: on
     scenes 100-199 the extents misjudged 2 tiles' boxes, the chords none.
     """
-    aspect = []
-    for quad in quads:
-        lo, hi = chord(quad, right)
-        bottom, top = chord(quad, up)
-        aspect.append((hi - lo) / max(top - bottom, 1e-6))
+    along, across = chords(quads, right), chords(quads, up)
+    aspect = (along[:, 1] - along[:, 0]) / np.maximum(across[:, 1] - across[:, 0], 1e-6)
     typical = median(aspect)
     return [bool(a > 1.4 * typical) for a in aspect]
 
@@ -145,31 +142,34 @@ def face_up_of(orientation: float) -> np.ndarray:
 # --- rows and groups --------------------------------------------------------------------------
 
 
-def chord(quad: np.ndarray, direction: np.ndarray) -> tuple[float, float]:
-    """Where the line through the quad's centre along ``direction`` enters and leaves it, as
-    positions along ``direction``. Unlike the quad's whole extent this ignores the slant that
-    perspective gives a face's sides, which would make neighbouring tiles seem to overlap."""
-    points = [(float(x), float(y)) for x, y in quad]
-    cx = sum(x for x, _ in points) / len(points)
-    cy = sum(y for _, y in points) / len(points)
+def chords(quads: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """Where the line through each quad's centre along ``direction`` enters and leaves it, as
+    positions along ``direction``: (n, 2) of (first, last) for quads (n, 4, 2). Unlike a quad's
+    whole extent this ignores the slant that perspective gives a face's sides, which would make
+    neighbouring tiles seem to overlap. A quad the line crosses fewer than twice (a degenerate
+    one) gives its whole extent instead."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    if not len(quads):
+        return np.zeros((0, 2))
+    x, y = quads[..., 0], quads[..., 1]
+    # Summed corner by corner, as plain floats would be: the same numbers as one tile at a time.
+    cx = (((x[:, 0] + x[:, 1]) + x[:, 2]) + x[:, 3]) / 4
+    cy = (((y[:, 0] + y[:, 1]) + y[:, 2]) + y[:, 3]) / 4
     dx, dy = float(direction[0]), float(direction[1])
-    hits = []
-    # Plain floats: this runs for every tile in every grouping, and numpy's per-call cost on
-    # 2 x 2 systems was most of the layout's time.
-    for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]):
-        ex, ey = x1 - x0, y1 - y0
-        det = ex * dy - dx * ey
-        if abs(det) < 1e-9:
-            continue
-        rx, ry = x0 - cx, y0 - cy
-        u = (dx * ry - dy * rx) / det
-        if -1e-6 <= u <= 1 + 1e-6:
-            hits.append((ex * ry - ey * rx) / det)
+    ex, ey = np.roll(x, -1, axis=1) - x, np.roll(y, -1, axis=1) - y  # each side, corner i to i + 1
+    det = ex * dy - dx * ey
+    rx, ry = x - cx[:, None], y - cy[:, None]
+    crossing = np.abs(det) >= 1e-9
+    safe = np.where(crossing, det, 1.0)
+    u = (dx * ry - dy * rx) / safe
+    hit = crossing & (u >= -1e-6) & (u <= 1 + 1e-6)
+    t = (ex * ry - ey * rx) / safe
     base = cx * dx + cy * dy
-    if len(hits) < 2:
-        along = [x * dx + y * dy for x, y in points]
-        return min(along), max(along)
-    return base + min(hits), base + max(hits)
+    along = x * dx + y * dy
+    enough = hit.sum(axis=1) >= 2
+    first = np.where(enough, base + np.where(hit, t, np.inf).min(axis=1), along.min(axis=1))
+    last = np.where(enough, base + np.where(hit, t, -np.inf).max(axis=1), along.max(axis=1))
+    return np.stack([first, last], axis=1)
 
 
 def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> list[list[list[int]]]:
@@ -178,7 +178,7 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
     Thresholds are relative to the tiles' extents in the hand's frame (a tile's height in the
     photo shrinks with the camera's tilt, its width along the row does not), and a gap is
     compared with the narrower of the two tiles beside it (tiles far from the camera look smaller).
-    Each tile's span along the row is measured through its centre (``chord``).
+    Each tile's span along the row is measured through its centre (``chords``).
     """
     boxes = [r.box for r in readings]
     centres = np.array([b.mean(axis=0) for b in boxes])
@@ -191,7 +191,8 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
         if heights[rows[-1][-1]] - heights[index] > 0.5 * row_height:
             rows.append([])
         rows[-1].append(int(index))
-    spans_by_row = [sorted((*chord(boxes[index], right), index) for index in row) for row in rows]
+    spans = chords(np.stack(boxes), right).tolist()
+    spans_by_row = [sorted((*spans[index], index) for index in row) for row in rows]
     scale = _box_scale(spans_by_row)
     result = []
     for spans in spans_by_row:

@@ -229,8 +229,7 @@ def split_pairs(detections: TileDetections) -> tuple[TileDetections, np.ndarray]
     if len(quads) < 5:
         return detections, none
     right, up = geometry.hand_frame(quads)
-    along = np.array([_extent(q, right) for q in quads])
-    across = np.array([_extent(q, up) for q in quads])
+    along, across = (np.diff(geometry.chords(quads, direction), axis=1)[:, 0] for direction in (right, up))
     length = along / max(median(along.tolist()), 1e-6)
     height = across / max(median(across.tolist()), 1e-6)
     pairs = ((length >= PAIR_ALONG[0]) & (length <= PAIR_ALONG[1])
@@ -246,12 +245,6 @@ def split_pairs(detections: TileDetections) -> tuple[TileDetections, np.ndarray]
         halves += [bool(pair)] * len(parts)
     return (TileDetections(np.stack(out_quads).astype(np.float32), np.array(scores, np.float32),
                            np.array(backs, bool)), np.array(halves))
-
-
-def _extent(quad: np.ndarray, direction: np.ndarray) -> float:
-    """The quad's length along ``direction`` on the line through its centre."""
-    lo, hi = geometry.chord(quad, direction)
-    return hi - lo
 
 
 def _halves(quad: np.ndarray, right: np.ndarray) -> list[np.ndarray]:
