@@ -140,10 +140,13 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     relief = cv2.cvtColor(((1.0 - tile) * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     cv2.watershed(relief, markers)
     labels = np.where((markers > 0) & (markers < background), markers, 0).astype(np.int32)
-    area = np.bincount(labels.ravel(), minlength=count)[:count]
-    area[0] = 0
-    lo_x, hi_x = _spans(labels, count, axis=0)
-    lo_y, hi_y = _spans(labels, count, axis=1)
+    # Counted over the blobs' pixels only: the table's label 0 needs no area or span.
+    inside = np.flatnonzero(labels)
+    blob_of = labels.ravel()[inside]
+    area = np.bincount(blob_of, minlength=count)[:count]
+    rows, columns = np.divmod(inside, labels.shape[1])
+    lo_x, hi_x = _spans(blob_of, columns, count, labels.shape[1])
+    lo_y, hi_y = _spans(blob_of, rows, count, labels.shape[0])
     boxes = np.stack([lo_x, lo_y, hi_x, hi_y], axis=1)
     labels, area = _merge_fragments(labels, area, boxes)
     stats = np.stack([boxes[:, 0], boxes[:, 1], boxes[:, 2] - boxes[:, 0] + 1,
@@ -151,12 +154,11 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return count, labels, stats
 
 
-def _spans(labels: np.ndarray, count: int, axis: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each label's first and last column (``axis`` 0) or row (1) holding it (image size and -1
-    for a label not present), from one histogram of labels against columns or rows."""
-    length = labels.shape[1 - axis]
-    places = np.arange(length)[None, :] if axis == 0 else np.arange(length)[:, None]
-    present = np.bincount((labels * length + places).ravel(), minlength=count * length)
+def _spans(blob_of: np.ndarray, places: np.ndarray, count: int, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each label's first and last place (column or row, ``places`` of the pixels labelled
+    ``blob_of``) holding it (``length`` and -1 for a label not present), from one histogram of
+    labels against places."""
+    present = np.bincount(blob_of.astype(np.int64) * length + places, minlength=count * length)
     present = present[: count * length].reshape(count, length) > 0
     first = np.where(present.any(axis=1), present.argmax(axis=1), length)
     last = np.where(present.any(axis=1), length - 1 - present[:, ::-1].argmax(axis=1), -1)
@@ -250,10 +252,13 @@ def find_tiles(small: np.ndarray) -> TileDetections:
     """Tile quads in the working image (see ``working_image``), with a face/back flag each."""
     probs = tile_maps(small)
     count, components, stats = _blobs(1.0 - probs[:, :, 0])
-    # Each blob's summed face and back probabilities, all blobs at once.
-    flat = components.ravel()
-    face_sum = np.bincount(flat, weights=probs[:, :, 1].ravel(), minlength=count)
-    back_sum = np.bincount(flat, weights=probs[:, :, 2].ravel(), minlength=count)
+    # Each blob's summed face and back probabilities, all blobs at once, over the blobs' pixels
+    # only (the same sums, pixel by pixel in the same order; the table's label 0 is not needed).
+    inside = np.flatnonzero(components)
+    blob_of = components.ravel()[inside]
+    pixels = probs.reshape(-1, 3)[inside]
+    face_sum = np.bincount(blob_of, weights=pixels[:, 1], minlength=count)
+    back_sum = np.bincount(blob_of, weights=pixels[:, 2], minlength=count)
     marks, offsets, scores, backs = [], [], [], []
     for index in range(1, count):
         area = stats[index, cv2.CC_STAT_AREA]
