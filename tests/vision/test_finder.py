@@ -99,3 +99,17 @@ def test_finder_split_merged_without_a_typical_size_keeps_the_blobs() -> None:
     parts = _split_merged(quads)
     assert [i for _, i in parts] == [0, 1, 2, 3]
     assert all(np.array_equal(q, quads[i]) for q, i in parts)
+
+
+def test_finder_blobs_report_each_blobs_box_and_area() -> None:
+    tile = np.zeros((60, 80), np.float32)
+    tile[10:20, 5:25] = 1.0  # a blob 20 wide and 10 high
+    tile[30:52, 40:52] = 1.0  # one 12 wide and 22 high
+    tile[40:44, 70:73] = 1.0  # a speck, its own blob
+    count, labels, stats = finder._blobs(tile)
+    found = sorted(tuple(int(v) for v in stats[i]) for i in range(1, count) if stats[i, 4] > 0)
+    assert found == [(5, 10, 20, 10, 200), (40, 30, 12, 22, 264), (70, 40, 3, 4, 12)]
+    for x, y, w, h, area in found:
+        inside = labels[y : y + h, x : x + w]
+        assert (inside == inside[0, 0]).all() and inside[0, 0] > 0  # one label fills each box
+        assert int((labels == inside[0, 0]).sum()) == area
