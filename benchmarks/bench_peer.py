@@ -203,7 +203,7 @@ def run(photos: list[Path], rounds: int = 1, sides: tuple[str, ...] = ("fanscan"
             pipes[side].send(str(photo))
             seconds, boxes, what, rss, peak = pipes[side].recv()
             row[side] = {"seconds": seconds, "boxes": boxes, "read": what, "rss_mb": rss, "peak_mb": peak}
-        rows.append({"photo": row["photo"], **{side: row[side] for side in sides}})
+        rows.append(row)
     for side in sides:
         pipes[side].send(None)
         children[side].join(30)

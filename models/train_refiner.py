@@ -463,7 +463,6 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
                                           if real_folds else None),
         "fine_tuned_from": init.name if init else None,
         "width": width,
-        "side": side,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record, side), indent=2) + "\n")
