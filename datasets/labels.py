@@ -241,6 +241,8 @@ def parse_labels(text: str, name: str = "label file") -> PhotoLabels:
         obj = json.loads(text)
     except json.JSONDecodeError as error:
         raise _fail(name, f"not valid JSON ({error.msg} at line {error.lineno})") from None
+    except (RecursionError, ValueError):  # nested too deeply, or a number too long to convert
+        raise _fail(name, "JSON nested too deeply, or a number too long") from None
     return labels_from_json(obj, name)
 
 

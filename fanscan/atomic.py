@@ -22,9 +22,12 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(
-        prefix=_temp_prefix(target), suffix=f".tmp{_short_suffix(target)}", dir=target.parent
-    )
+    try:
+        fd, temp_name = tempfile.mkstemp(
+            prefix=_temp_prefix(target), suffix=f".tmp{_short_suffix(target)}", dir=target.parent
+        )
+    except OSError as error:  # name the file asked for, not the temporary one beside it
+        raise OSError(error.errno, error.strerror, str(target)) from None
     os.close(fd)
     temp = Path(temp_name)
     # mkstemp makes the file private (0600); give it the mode a plain open() would have.

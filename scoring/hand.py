@@ -19,6 +19,7 @@ fanscan.errors.FanscanError: unknown field 'colour' in the hand (expected concea
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -207,6 +208,20 @@ def _tile(code: Any, where: str) -> Tile:
     return tile  # type: ignore[return-value]
 
 
+def _wind(value: Any, where: str) -> Tile:
+    """The wind tile ``value`` names (E S W N); any other value is an error naming the field."""
+    tile = TILE_BY_CODE.get(value) if isinstance(value, str) else None
+    if tile is None or tile not in WINDS:
+        if isinstance(value, str):
+            shown = value[:20]
+        elif isinstance(value, (int, float, bool, type(None))):
+            shown = json.dumps(value)[:20]
+        else:
+            shown = type(value).__name__
+        raise _bad(f"{where} is {shown}; expected one of E S W N")
+    return tile
+
+
 @dataclass(frozen=True)
 class Hand:
     """A hand with its win conditions; ``options`` holds a rule set's own extra fields.
@@ -372,8 +387,8 @@ class Hand:
         fourth_tile = _flag(obj, "fourth_tile")
         kong = _flag(obj, "kong")
         last_tile = _flag(obj, "last_tile")
-        seat_wind = _tile(obj.get("seat_wind", "E"), "seat_wind")
-        round_wind = _tile(obj.get("round_wind", "E"), "round_wind")
+        seat_wind = _wind(obj.get("seat_wind", "E"), "seat_wind")
+        round_wind = _wind(obj.get("round_wind", "E"), "round_wind")
         options = {}
         for name, default in extras.items():
             value = obj.get(name, default)

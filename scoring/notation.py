@@ -108,6 +108,15 @@ def _error(message: str) -> FanscanError:
     return FanscanError("bad_notation", message)
 
 
+SHOWN_CHARS = 60
+"""An error message quotes at most this much of the notation: a line, not a pasted file."""
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted as in a message, cut short (with an ellipsis) past ``SHOWN_CHARS``."""
+    return repr(text) if len(text) <= SHOWN_CHARS else repr(text[:SHOWN_CHARS]) + "..."
+
+
 class _Parser:
     """A single left-to-right pass; positions are 0-based inside, reported 1-based."""
 
@@ -117,7 +126,7 @@ class _Parser:
 
     def fail_unexpected(self) -> FanscanError:
         return _error(
-            f"unexpected {self.text[self.pos]!r} at column {self.pos + 1} in {self.text!r}"
+            f"unexpected {self.text[self.pos]!r} at column {self.pos + 1} in {_shown(self.text)}"
         )
 
     def tiles_group(self) -> list[Tile] | None:
@@ -135,7 +144,7 @@ class _Parser:
             digits = text[start:end]
             if "0" in digits:
                 column = start + digits.index("0") + 1
-                raise _error(f"unexpected '0' at column {column} in {text!r}")
+                raise _error(f"unexpected '0' at column {column} in {_shown(text)}")
             self.pos = end + 1
             return [suited(text[end], int(d)) for d in digits]
         return None
@@ -147,21 +156,22 @@ class _Parser:
             end += 1
         if end < len(text) and text[end] == "f":
             return _error(
-                f"flowers at column {start + 1} must come last, after a space or '+', in {text!r}"
+                f"flowers at column {start + 1} must come last, after a space or '+', "
+                f"in {_shown(text)}"
             )
         if end < len(text) and not text[end].isspace() and text[end] not in "]+":
             self.pos = end
             return self.fail_unexpected()
         return _error(
             f"digits {text[start:end]!r} at column {start + 1} have no suit letter (m, p or s)"
-            f" in {text!r}"
+            f" in {_shown(text)}"
         )
 
     def meld(self) -> Meld:
         text, start = self.text, self.pos
         close = text.find("]", start)
         if close < 0:
-            raise _error(f"the meld opened at column {start + 1} is not closed in {text!r}")
+            raise _error(f"the meld opened at column {start + 1} is not closed in {_shown(text)}")
         self.pos += 1
         tiles: list[Tile] = []
         claim = None
@@ -178,7 +188,7 @@ class _Parser:
                 if self.pos + 2 != close or not text[self.pos + 1].isdigit():
                     raise _error(
                         f"the comma at column {self.pos + 1} needs a claim digit before ']'"
-                        f" in {text!r}"
+                        f" in {_shown(text)}"
                     )
                 claim = int(text[self.pos + 1])
                 self.pos += 2
@@ -221,7 +231,9 @@ class _Parser:
                 code = f"{digit}f"
                 if not "1" <= digit <= "8":
                     column = start + offset + 1
-                    raise _error(f"{code!r} at column {column} is not a flower (1f-8f) in {text!r}")
+                    raise _error(
+                        f"{code!r} at column {column} is not a flower (1f-8f) in {_shown(text)}"
+                    )
                 found.append(Tile.from_code(code))
             self.pos = end + 1
         return found
@@ -270,7 +282,7 @@ def parse_notation(text: str, *, complete: bool = True, size: int | None = None)
             raise parser.digits_without_suit()
         raise parser.fail_unexpected()
     if not concealed:
-        raise _error(f"{text!r} has no standing tiles, so no winning tile")
+        raise _error(f"{_shown(text)} has no standing tiles, so no winning tile")
     win = concealed[-1] if complete else None
     hand = Hand(tuple(concealed), tuple(melds), win, tuple(flowers))
     return hand.check(size if size is not None else (14 if complete else 13))

@@ -118,6 +118,8 @@ def parse_coco(text: str, name: str = "COCO file", class_map: ClassMap | None = 
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise _fail(name, f"not valid JSON ({error.msg} at line {error.lineno})") from None
+    except (RecursionError, ValueError):  # nested too deeply, or a number too long to convert
+        raise _fail(name, "JSON nested too deeply, or a number too long") from None
     if not isinstance(document, dict) or not all(
         isinstance(document.get(key), list) for key in ("images", "annotations", "categories")
     ):

@@ -93,6 +93,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print("fanscan: error: out of memory", file=sys.stderr)
         return 1
+    except OSError as error:  # a file or stream the system would not read or write: no bug of ours
+        if args.debug:
+            raise
+        where = f": {error.filename}" if error.filename else ""
+        print(f"fanscan: error: {error.strerror or error}{where}", file=sys.stderr)
+        return 1
     except Exception as error:  # noqa: BLE001 - the last resort: one line, never a traceback
         if args.debug:
             raise

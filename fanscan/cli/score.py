@@ -117,7 +117,24 @@ def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
             fields[name] = json.loads(raw)
         except json.JSONDecodeError:
             fields[name] = raw
+        except (RecursionError, ValueError):  # nested too deeply, or a number too long to convert
+            raise FanscanError("bad_option", f"--option {name[:40]}: the value is no option value") from None
     return fields
+
+
+def with_conditions(hand: dict[str, Any], args: argparse.Namespace, where: str) -> dict[str, Any]:
+    """``hand`` (a hand the user wrote: notation or JSON) with the flags' fields set over its own.
+    Flowers the hand already names and ``--flowers`` names otherwise are an error, not a choice
+    made silently between the two (a photo's read flowers are corrected by the flag instead)."""
+    fields = condition_overrides(args)
+    named = hand.get("flowers")
+    if "flowers" in fields and named and sorted(named) != sorted(fields["flowers"]):
+        raise FanscanError(
+            "bad_flowers",
+            f"{where[:60]} names its flowers ({' '.join(map(str, named))}) and --flowers names "
+            f"{' '.join(fields['flowers']) or 'none'}: give them once",
+        )
+    return {**hand, **fields}
 
 
 def _flower_codes(text: str) -> list[str]:
@@ -161,7 +178,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    sources = sum(bool(x) for x in (args.photo, args.hand, args.jsonl, args.sample))
+    sources = sum(x not in (None, False) for x in (args.photo, args.hand, args.jsonl, args.sample))
     if sources != 1:
         raise FanscanError(
             "bad_arguments", "give exactly one of PHOTO, --hand NOTATION, --jsonl FILE or --sample"
@@ -175,14 +192,14 @@ def run(args: argparse.Namespace) -> int:
     from fanscan.scoring.ruleset import get_ruleset
 
     get_ruleset(args.rules)  # an unknown rule set is an error before any work
-    if args.jsonl:
+    if args.jsonl is not None:
         if condition_overrides(args):
             raise FanscanError(
                 "bad_arguments",
                 "win-condition flags apply to --hand and PHOTO; put them in each JSON line",
             )
         return _run_jsonl(args.jsonl, args.rules)
-    if args.hand:
+    if args.hand is not None:
         text = args.hand
         if text == "-":
             from fanscan.cli._inputs import stdin_text
@@ -191,6 +208,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_notation(args, text)
     if args.photo == "-":
         return _run_stdin(args)
+    if args.photo == "":
+        raise FanscanError("not_found", "the photo's path is empty")
     return _run_photo(args)
 
 
@@ -210,9 +229,14 @@ def _run_stdin(args: argparse.Namespace) -> int:
         raise FanscanError(
             "invalid_hand", f"standard input is not a hand JSON object ({error.msg})"
         ) from None
+    except RecursionError:
+        raise FanscanError("invalid_hand", "standard input is JSON nested too deeply to be a hand") from None
+    except ValueError:  # an integer of more digits than int() converts (sys.get_int_max_str_digits)
+        raise FanscanError("invalid_hand", "standard input has a number too long to be part of a hand") from None
     if not isinstance(obj, dict):
         raise FanscanError("invalid_hand", "standard input is not a hand JSON object")
-    return _score_and_print(args, {**obj, **condition_overrides(args)}, "the hand on standard input")
+    return _score_and_print(args, with_conditions(obj, args, "the hand on standard input"),
+                            "the hand on standard input")
 
 
 def _as_text(data: bytes) -> str | None:
@@ -231,8 +255,7 @@ def _run_notation(args: argparse.Namespace, text: str) -> int:
 
     size = get_ruleset(args.rules).hand_size
     hand = parse_notation(text, size=size).to_json()
-    hand.update(condition_overrides(args))
-    return _score_and_print(args, hand, text)
+    return _score_and_print(args, with_conditions(hand, args, text), text)
 
 
 def _score_and_print(args: argparse.Namespace, hand: dict[str, Any], title: str) -> int:
@@ -311,10 +334,11 @@ def _run_jsonl(source: str, rules: str) -> int:
         failed, total = _stream(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout, rules, ruleset, score)
     else:
         try:
-            with open(source, "rb") as handle:  # bytes: each line is decoded alone (_line_text)
-                failed, total = _stream(handle, sys.stdout, rules, ruleset, score)
+            handle = open(source, "rb")  # bytes: each line is decoded alone (_line_text)
         except OSError as error:
             raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
+        with handle:
+            failed, total = _stream(handle, sys.stdout, rules, ruleset, score)
     if failed:
         print(f"fanscan: error: {failed} of {total} lines failed (their results say why)",
               file=sys.stderr)
@@ -356,7 +380,12 @@ def _line_text(number: int, line: str | bytes) -> str:
 
 
 class _LineError(Exception):
-    """A line that gets an error result instead of a score."""
+    """A line that gets an error result instead of a score, with its error code: ``invalid_hand``
+    for a line that holds no hand JSON (as ``score`` says of a JSON that is no hand)."""
+
+    def __init__(self, message: str, code: str = "invalid_hand") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _score_line(number: int, line: str | bytes, rules: str, ruleset: Any, score: Any) -> tuple[str, bool]:
@@ -365,7 +394,7 @@ def _score_line(number: int, line: str | bytes, rules: str, ruleset: Any, score:
     try:
         return _scored_text(number, _line_text(number, line), rules, score)
     except _LineError as error:
-        return _failed(rules, ruleset, str(error)), False
+        return _failed(rules, ruleset, str(error), error.code), False
 
 
 def _scored_text(number: int, line: str, rules: str, score: Any) -> tuple[str, bool]:
@@ -385,17 +414,17 @@ def _scored_text(number: int, line: str, rules: str, score: Any) -> tuple[str, b
     try:
         result = score(obj, rules)
     except Exception as error:  # noqa: BLE001 - one line's failure must not stop the others
-        raise _LineError(f"line {number} could not be scored ({type(error).__name__})") from None
+        raise _LineError(f"line {number} could not be scored ({type(error).__name__})", "internal_error") from None
     try:
         return str(result.json_text()), result.error is None
     except (ValueError, OverflowError, RecursionError):
-        raise _LineError(f"line {number}: the result is too large to print") from None
+        raise _LineError(f"line {number}: the result is too large to print", "result_too_large") from None
 
 
-def _failed(rules: str, ruleset: Any, message: str) -> str:
+def _failed(rules: str, ruleset: Any, message: str, code: str) -> str:
     from fanscan.scoring.ruleset import ScoreResult
 
-    return ScoreResult.failed(rules, ruleset.minimum, message).json_text()
+    return ScoreResult.failed(rules, ruleset.minimum, message, code).json_text()
 
 
 def _width(text: str) -> int:

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fanscan.cli.score import add_condition_flags, condition_overrides
+from fanscan.cli.score import add_condition_flags, condition_overrides, with_conditions
+from fanscan.errors import FanscanError
 
 if TYPE_CHECKING:
     from fanscan.scoring.ruleset import ScoreResult
@@ -47,9 +48,11 @@ def run(args: argparse.Namespace) -> int:
     reading = None
     if Path(args.notation).is_file():
         reading, obj = _photographed(args.notation, ruleset.name, size)
+    elif any(mark in args.notation for mark in "./\\"):  # no notation holds these: a path mistyped
+        raise FanscanError("not_found", f"no such file: {args.notation}")
     else:
         obj = parse_notation(args.notation, complete=False, size=size).to_json()
-    obj.update(condition_overrides(args))
+    obj = with_conditions(obj, args, args.notation) if reading is None else {**obj, **condition_overrides(args)}
     hand = Hand.from_json(obj, extra_fields=extra_field_defaults(ruleset), size=size)
     options = waits(hand, args.rules)
     if args.json:
@@ -97,8 +100,6 @@ def _photographed(path: str, rules: str, size: int) -> tuple[Any, dict]:
     A photo that reads as no waiting hand of ``size`` tiles is a one-line error naming why."""
     from fanscan.scoring.hand import Hand
     from fanscan.vision.reader import read_photo
-
-    from fanscan.errors import FanscanError
 
     reading = read_photo(path, rules=rules, hand="waiting")
     obj = {**reading.hand.to_json(), "win_tile": None}

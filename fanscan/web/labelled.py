@@ -61,6 +61,8 @@ def _tiles(text: str) -> tuple[TileLabel, ...]:
         items = json.loads(text)
     except json.JSONDecodeError:
         raise FanscanError("bad_request", "the tiles field is not valid JSON") from None
+    except (RecursionError, ValueError):  # nested too deeply, or a number too long to convert
+        raise FanscanError("bad_request", "the tiles field is JSON nested too deeply or holds a number too long") from None
     if not isinstance(items, list):
         raise FanscanError("bad_request", "the tiles field must be a JSON list")
     return tuple(_tile(obj, i) for i, obj in enumerate(items))

@@ -113,3 +113,71 @@ def test_score_bad_lines_a_huge_base_is_a_usage_error(capsys: pytest.CaptureFixt
     assert usage.value.code == 2
     err = capsys.readouterr().err
     assert "--base: at most 200 characters, not 4300" in err and "internal error" not in err
+
+
+def test_score_bad_lines_every_error_result_carries_a_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _file(tmp_path, b"not json", b"", b"\xff", b"[" * 50_000 + b"]" * 50_000, json.dumps(GOOD).encode())
+    assert main(["score", "--jsonl", path]) == 1
+    results = _results(capsys)
+    assert [r["error_code"] for r in results[:4]] == ["invalid_hand"] * 4
+    assert results[3]["error"] == "line 4 is JSON nested too deeply to be a hand"
+    assert results[4]["total"] == 12 and "error_code" not in results[4]
+
+
+def test_score_stdin_json_nested_too_deeply_is_bad_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = b'{"a":' * 50_000 + b"1" + b"}" * 50_000
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(deep)))
+    assert main(["score", "-"]) == 1  # bad input, not a usage error nor an internal one
+    error = capsys.readouterr().err
+    assert "nested too deeply" in error and "internal error" not in error
+
+
+def test_score_flowers_named_twice_differently_are_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--hand", "123m456p789s123sEE +1f6f", "--flowers", "2f"]) == 1
+    assert "names its flowers (1f 6f) and --flowers names 2f" in capsys.readouterr().err
+    assert main(["score", "--hand", "123m456p789s123sEE +1f6f", "--flowers", "6f1f", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["flower_points"] == 2  # the same flowers: agreed
+    assert main(["score", "--hand", "123m456p789s123sEE", "--flowers", "2f", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["flower_points"] == 1
+
+
+def test_score_an_empty_hand_or_path_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--hand", ""]) == 1
+    assert "the hand notation is empty" in capsys.readouterr().err
+    assert main(["score", ""]) == 1
+    assert "path is empty" in capsys.readouterr().err
+
+
+def test_score_a_long_bad_notation_is_quoted_short(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--hand", "x" + "1m" * 5000]) == 1
+    error = capsys.readouterr().err
+    assert "unexpected 'x' at column 1" in error and len(error) < 300
+
+
+def test_score_output_that_cannot_be_written_is_bad_input_not_a_bug(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "fanscan", "score", "--hand", "123m456p789s123sEE", "--json"],
+                              stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert done.returncode == 1
+    assert "No space left on device" in done.stderr and "internal error" not in done.stderr
+
+
+def test_score_annotation_into_a_folder_that_is_a_file_names_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fanscan.atomic import write_bytes_atomic
+
+    blocker = tmp_path / "plain.txt"
+    blocker.write_text("not a folder")
+    with pytest.raises(OSError) as caught:
+        write_bytes_atomic(blocker / "out.jpg", b"x")
+    assert str(blocker) in str(caught.value) and ".tmp" not in str(caught.value)

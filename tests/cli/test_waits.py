@@ -80,3 +80,13 @@ def test_waits_photo_of_a_complete_hand_is_one_line_and_exit_1(capsys: pytest.Ca
     err = capsys.readouterr().err
     assert err.startswith(f"fanscan: error: {SAMPLE_PATH} does not read as a waiting hand: ")
     assert "make no hand waiting to win of 13 tiles" in err and err.count("\n") == 1
+
+
+def test_waits_a_mistyped_photo_path_is_no_such_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["waits", "photos/hand.jpg"]) == 1
+    assert "no such file: photos/hand.jpg" in capsys.readouterr().err
+
+
+def test_waits_flowers_named_twice_differently_are_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["waits", "123m456p789s12sEE +1f", "--flowers", "3f"]) == 1
+    assert "names its flowers (1f) and --flowers names 3f" in capsys.readouterr().err

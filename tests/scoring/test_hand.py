@@ -147,3 +147,11 @@ def test_hand_from_json_rejects_extra_field_of_wrong_type() -> None:
 def test_hand_from_json_rejects_non_object() -> None:
     with pytest.raises(FanscanError, match="must be a JSON object"):
         Hand.from_json(["1m"])
+
+
+@pytest.mark.parametrize("value", [1, "X", "1m", [1], None, "back"])
+def test_hand_from_json_a_wind_that_is_no_wind_names_the_field(value: Any) -> None:
+    with pytest.raises(FanscanError) as caught:
+        Hand.from_json(_hand(round_wind=value))
+    assert caught.value.message.startswith("round_wind is ")
+    assert caught.value.message.endswith("expected one of E S W N")

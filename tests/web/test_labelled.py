@@ -59,6 +59,7 @@ def test_saves_the_photo_and_a_reviewed_label_file(
     ("tiles", "words"),
     [
         ("not json", "not valid JSON"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
         ({"code": "1m"}, "must be a JSON list"),
         ([{"code": "1x", "box": BOX, "confidence": 1}], "is not a tile code"),
         ([{"code": "1m", "box": [[1, 2]], "confidence": 1}], "four [x, y] points"),
