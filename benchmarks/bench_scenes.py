@@ -11,7 +11,9 @@ the hand must still be read alone. ``--standing`` shows each hand mid-game inste
 winning tile), its concealed tiles standing on edge, seen from the seat; it is read as a waiting
 hand (``read_photo(hand="waiting")``, as ``fanscan waits PHOTO`` reads one). ``--riichi-win`` shows
 each winning tile the riichi way: turned sideways against the concealed row's right end.
-``--real-faces`` paints each scene's tiles with crops of real tiles from rf-chinese's held-out
+``--busy`` lays each scene on a mat or a photographed table top with things that are no tiles
+about (``textures.BUSY_TABLE_KINDS``, ``scene_props``: a rack, dice, coins, a phone, fingers);
+``phantoms`` counts the tiles read beyond the scene's, face by face. ``--real-faces`` paints each scene's tiles with crops of real tiles from rf-chinese's held-out
 sources (``datasets.real_faces``: one crop per face, drawn per scene; needs ../shared/data): the
 same layouts, declared sets and winning tiles, with real faces of sets no model trained on.
 """
@@ -64,11 +66,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="the winning tile turned sideways against the concealed row's end")
     parser.add_argument("--standing", action="store_true",
                         help="each hand standing mid-game, waiting, seen from the seat")
+    parser.add_argument("--busy", action="store_true",
+                        help="mats, photographed table tops, and a rack, dice, coins, a phone or fingers")
     parser.add_argument("--real-faces", action="store_true",
                         help="paint the tiles with crops of real held-out tiles (needs ../shared/data)")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.scenes import generate_scene
+    from fanscan.datasets.textures import BUSY_TABLE_KINDS, TABLE_KINDS
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision import finder, hand_links, refine
     from fanscan.vision.reader import read_photo
@@ -96,14 +101,15 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     args.failures.mkdir(parents=True, exist_ok=True)
     exact = 0
-    tiles_total = tiles_right = 0
+    tiles_total = tiles_right = phantoms = 0
     reasons: Counter[str] = Counter()
     parts_right: Counter[str] = Counter()
     seconds = 0.0
     for n, seed in enumerate(range(args.first, args.first + args.scenes)):
         faces = None if pool is None else draw_faces(pool, np.random.default_rng([seed, 3]))
         scene = generate_scene(seed, clutter=args.clutter, standing=args.standing, riichi_win=args.riichi_win,
-                               faces=faces)
+                               faces=faces, tables=BUSY_TABLE_KINDS if args.busy else TABLE_KINDS,
+                               props=args.busy)
         start = time.perf_counter()
         try:
             reading = read_photo(scene.jpeg, classifier=classifier, hand="waiting" if args.standing else "win")
@@ -118,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         if reading is not None:
             found = Counter(t.code for t in reading.tiles)
             tiles_right += sum((truth & found).values())
+            phantoms += sum((found - truth).values())
         tiles_total += sum(truth.values())
         if got is not None:
             for name, a, b in zip(("concealed", "melds", "win_tile", "flowers"), _key(got), _key(scene.hand)):
@@ -141,9 +148,11 @@ def main(argv: list[str] | None = None) -> int:
         "standing": args.standing,
         "riichi_win": args.riichi_win,
         "real_faces": args.real_faces,
+        "busy": args.busy,
         "exact": exact,
         "exact_rate": round(exact / args.scenes, 4),
         "tile_recall": round(tiles_right / max(tiles_total, 1), 4),
+        "phantoms": phantoms,
         "part_right_rate": {k: round(v / args.scenes, 4) for k, v in parts_right.items()},
         "mean_read_seconds": round(seconds / args.scenes, 3),
         "failures": dict(reasons),

@@ -25,7 +25,8 @@ import cv2
 import numpy as np
 from fanscan.datasets import tile_art
 from fanscan.datasets.scene_clutter import HandExtent, lay_clutter
-from fanscan.datasets.textures import TABLE_KINDS, table_texture
+from fanscan.datasets.scene_props import Prop, lay_props, paint_props
+from fanscan.datasets.textures import BUSY_TABLE_KINDS, TABLE_KINDS, table_texture
 from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import TILE_CODES
@@ -536,14 +537,18 @@ def _render(
     size: tuple[int, int],
     table_kind: str,
     clutter_rng: np.random.Generator | None = None,
+    props_rng: np.random.Generator | None = None,
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """The photo and each tile's face quad. The camera frames the hand's tiles; the table's other
-    tiles (group NOT_THE_HANDS) take their draws from ``clutter_rng``, so that a seed shows the
-    same hand, camera and light with or without them."""
+    tiles (group NOT_THE_HANDS) take their draws from ``clutter_rng``, and the things on the table
+    that are no tiles (``scene_props``) from ``props_rng``, so that a seed shows the same hand,
+    camera and light with or without them."""
     width, height = size
     hand = [p for p in placed if p.group != NOT_THE_HANDS]
     camera = _make_camera(rng, hand, size, hand_low=clutter_rng is not None)
     canvas = table_texture(table_kind, rng, height, width).astype(np.float32)
+    if props_rng is not None:
+        paint_props(canvas, _props_for(props_rng, placed, hand, camera, size), camera.project)
     ivory = np.float32([rng.uniform(200, 235), rng.uniform(225, 245), rng.uniform(232, 250)])
     back_colour = np.float32(tile_art.BACK_COLOURS[str(rng.choice(list(tile_art.BACK_COLOURS)))])
     back_art = tile_art.render_back(tuple(int(c) for c in back_colour))[:, :, :3].astype(np.float32)
@@ -629,6 +634,20 @@ def _render(
     return image, [quads[i] for i in range(len(placed))]
 
 
+def _props_for(rng: np.random.Generator, placed: list[_Placed], hand: list[_Placed], camera: _Camera,
+               size: tuple[int, int]) -> list[Prop]:
+    """Things on the table (``scene_props.lay_props``) clear of every tile, where the camera sees them."""
+    footprints = [_box_corners(p)[:4, :2] for p in placed]
+    corners = np.vstack([f for f, p in zip(footprints, placed) if p.group != NOT_THE_HANDS])
+    extent = np.array([corners[:, 0].min(), corners[:, 0].max(), corners[:, 1].min(), corners[:, 1].max()])
+
+    def in_view(point: np.ndarray) -> bool:
+        u, v = camera.project(np.array([[point[0], point[1], 0.0]]))[0]
+        return bool(0 <= u < size[0] and 0 <= v < size[1])
+
+    return lay_props(rng, footprints, extent, in_view)
+
+
 def generate_scene(
     seed: int,
     *,
@@ -639,6 +658,8 @@ def generate_scene(
     standing: bool = False,
     riichi_win: bool = False,
     faces: dict[str, np.ndarray] | None = None,
+    tables: tuple[str, ...] = TABLE_KINDS,
+    props: bool = False,
 ) -> Scene:
     """The scene for ``seed``: a rendered hand (default 1600x1200 or 1200x1600) and its truth.
 
@@ -657,6 +678,10 @@ def generate_scene(
     ``faces`` (tile code -> BGRA face of ``tile_art.FACE_SIZE``, e.g. ``real_faces.draw_faces``:
     crops of real tiles) paints the tiles instead of an art style; the scene's ``style`` is then
     ``"given"``.
+    ``tables`` are the table kinds the seed draws from (``textures``; the default, ``TABLE_KINDS``,
+    keeps every seed's scene as it was; ``BUSY_TABLE_KINDS`` adds mats and photographed tops).
+    ``props`` lays things that are no tiles on the table around them (``scene_props``: a rack,
+    dice, coins, a phone, fingers), from draws of their own.
     """
     rng = np.random.default_rng(seed)
     styles = [s for s in SCENE_STYLES if s in tile_art.available_styles()]
@@ -681,14 +706,18 @@ def generate_scene(
         placed = _layout(rng, groups)
     if size is None:
         size = (1600, 1200) if rng.random() < 0.85 else (1200, 1600)
-    table = str(rng.choice(TABLE_KINDS))
+    unknown = set(tables) - set(BUSY_TABLE_KINDS)
+    if not tables or unknown:
+        raise ValueError(f"unknown table kinds {sorted(unknown)}; expected some of {', '.join(BUSY_TABLE_KINDS)}")
+    table = str(rng.choice(tables))
     clutter_rng = np.random.default_rng([seed, 1]) if clutter else None
+    props_rng = np.random.default_rng([seed, 4]) if props else None
     if clutter_rng is not None:
         placed += _clutter_around(clutter_rng, placed, groups)
     if standing:
         turn_rng = np.random.default_rng([seed, 2])
         placed = _turned(placed, turn_rng.uniform(-STANDING_TURN, STANDING_TURN))
-    image, quads = _render(rng, placed, faces, size, table, clutter_rng)
+    image, quads = _render(rng, placed, faces, size, table, clutter_rng, props_rng)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
     if not ok:
         raise RuntimeError("JPEG encoding failed")

@@ -1,7 +1,12 @@
-"""Procedural table textures for synthetic scenes: felt, wood, white, cloth, dark and stone tops.
+"""Table textures for synthetic scenes: felt, wood, white, cloth, dark and stone tops, mats, photos.
 
 Each texture is a BGR uint8 image drawn from a ``numpy.random.Generator``, so a scene's seed fixes
-its table. Textures are smooth noise plus structure (grain, weave), never photographs.
+its table. ``TABLE_KINDS`` are smooth noise plus structure (grain, weave); the scenes of every seed
+drawn before are laid on them. ``MAT_KINDS`` are the mats players put on a bare table: a dark rubber
+mat studded with small nubs in a grid (a pattern of dots a finder may take for tiles' pips) and
+foam puzzle mats of coloured squares with toothed seams. ``PHOTO_KIND`` is a photographed surface
+(``photo_textures``: Debian's GIMP patterns and Plasma wallpapers, where installed; a procedural
+kind where not). ``BUSY_TABLE_KINDS`` holds them all.
 """
 
 from __future__ import annotations
@@ -12,6 +17,9 @@ import cv2
 import numpy as np
 
 TABLE_KINDS: tuple[str, ...] = ("felt", "wood", "white", "cloth", "dark", "stone")
+MAT_KINDS: tuple[str, ...] = ("rubber", "puzzle")
+PHOTO_KIND = "photo"
+BUSY_TABLE_KINDS: tuple[str, ...] = TABLE_KINDS + MAT_KINDS + (PHOTO_KIND,)
 
 
 def _noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.ndarray:
@@ -75,6 +83,68 @@ def _stone(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return base[None, None, :] * (1 - mix) + 0.5 * base[None, None, :] * mix
 
 
+def _rubber(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A dark rubber mat: a grid of round nubs, each lit on one side and shaded on the other."""
+    base = _colour(rng, [(35, 35, 35), (30, 60, 30), (60, 35, 25), (25, 25, 60)][rng.integers(4)], 12)
+    pitch = float(rng.uniform(0.008, 0.03)) * max(h, w)
+    radius = pitch * rng.uniform(0.2, 0.35)
+    angle = rng.uniform(0, np.pi / 2)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    u = (xx * np.cos(angle) + yy * np.sin(angle)) / pitch
+    v = (-xx * np.sin(angle) + yy * np.cos(angle)) / pitch
+    if rng.random() < 0.5:  # rows offset by half a pitch
+        u = u + 0.5 * (np.round(v) % 2)
+    du, dv = (u - np.round(u)) * pitch, (v - np.round(v)) * pitch
+    distance = np.sqrt(du**2 + dv**2)
+    nub = np.clip(1.0 - distance / radius, 0, 1)
+    light = rng.uniform(0, 2 * np.pi)
+    slope = (du * np.cos(light) + dv * np.sin(light)) / radius
+    lit = np.sqrt(nub) * np.clip(0.7 - 0.6 * slope, 0, None)  # the nub's side towards the light shines
+    shade = 1.0 + rng.uniform(0.8, 2.5) * lit + 0.04 * _noise(rng, h, w, 50)
+    return base[None, None, :] * shade[:, :, None] + rng.uniform(2, 6) * rng.standard_normal((h, w, 1)).astype(np.float32)
+
+
+_FOAM_COLOURS = ((60, 60, 200), (60, 170, 60), (200, 120, 40), (40, 200, 230), (150, 150, 150), (40, 40, 40),
+                 (180, 180, 190), (120, 60, 160))
+
+
+def _puzzle(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Foam puzzle mats: squares of two to four colours meeting in toothed seams, a fine
+    dimpled surface."""
+    side = int(rng.uniform(0.15, 0.5) * max(h, w))
+    count = int(rng.integers(2, 5))
+    palette = [np.float32(_FOAM_COLOURS[i]) for i in rng.choice(len(_FOAM_COLOURS), count, replace=False)]
+    tooth = max(4, int(side * rng.uniform(0.08, 0.16)))
+    yy, xx = np.mgrid[0:h, 0:w]
+    shift = rng.integers(0, side, 2)
+    gx, gy = (xx + shift[0]) // side, (yy + shift[1]) // side
+    fx, fy = (xx + shift[0]) % side, (yy + shift[1]) % side
+    # A tooth of the neighbour reaches over each seam, every other tooth from either side.
+    cx = np.where(((fy // tooth) % 2 == 0) & (fx < tooth), gx - 1, gx)
+    cx = np.where(((fy // tooth) % 2 == 1) & (fx >= side - tooth), gx + 1, cx)
+    cy = np.where(((fx // tooth) % 2 == 0) & (fy < tooth), gy - 1, gy)
+    cy = np.where(((fx // tooth) % 2 == 1) & (fy >= side - tooth), gy + 1, cy)
+    which = (cx + cy * 3) % count
+    out = np.zeros((h, w, 3), np.float32)
+    for i, colour in enumerate(palette):
+        out[which == i] = colour
+    seam = np.zeros((h, w), np.uint8)
+    seam[1:, :] |= (which[1:, :] != which[:-1, :]).astype(np.uint8)
+    seam[:, 1:] |= (which[:, 1:] != which[:, :-1]).astype(np.uint8)
+    seam = cv2.GaussianBlur(seam.astype(np.float32), (0, 0), 1.0)
+    dimples = 1.0 + 0.05 * rng.standard_normal((h, w)).astype(np.float32) + 0.05 * _noise(rng, h, w, 8)
+    return out * (dimples * (1 - 0.5 * np.clip(seam * 2, 0, 1)))[:, :, None]
+
+
+def _photo(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    from fanscan.datasets.photo_textures import photo_surface
+
+    surface = photo_surface(rng, h, w)
+    if surface is None:  # no photographed surfaces installed: a procedural table instead
+        return _MAKERS[TABLE_KINDS[int(rng.integers(len(TABLE_KINDS)))]](rng, h, w)
+    return surface
+
+
 _MAKERS: dict[str, Callable[[np.random.Generator, int, int], np.ndarray]] = {
     "felt": _felt,
     "wood": _wood,
@@ -82,11 +152,14 @@ _MAKERS: dict[str, Callable[[np.random.Generator, int, int], np.ndarray]] = {
     "cloth": _cloth,
     "dark": _dark,
     "stone": _stone,
+    "rubber": _rubber,
+    "puzzle": _puzzle,
+    PHOTO_KIND: _photo,
 }
 
 
 def table_texture(kind: str, rng: np.random.Generator, height: int, width: int) -> np.ndarray:
-    """A ``height`` x ``width`` BGR uint8 table top of ``kind`` (one of TABLE_KINDS)."""
+    """A ``height`` x ``width`` BGR uint8 table top of ``kind`` (one of BUSY_TABLE_KINDS)."""
     if kind not in _MAKERS:
-        raise ValueError(f"unknown table kind {kind!r}; expected one of {', '.join(TABLE_KINDS)}")
+        raise ValueError(f"unknown table kind {kind!r}; expected one of {', '.join(BUSY_TABLE_KINDS)}")
     return np.clip(_MAKERS[kind](rng, height, width), 0, 255).astype(np.uint8)

@@ -53,19 +53,23 @@ MAX_LR = 3e-3
 """The one-cycle schedule's peak learning rate (``--max-lr``)."""
 
 
-def make_example(seed: int, clutter_share: float = 0.0, standing_share: float = 0.0,
+def make_example(seed: int, clutter_share: float = 0.0, standing_share: float = 0.0, busy_share: float = 0.0,
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(image at the finder's working size, class map at half of it) for one generated scene, laid
     on a table with walls and discards (``generate_scene(clutter=True)``) at ``clutter_share`` of
-    the seeds, the hand standing mid-game (``standing=True``) at ``standing_share``; the table's
-    tiles that show no whole face are ``IGNORE``."""
+    the seeds, the hand standing mid-game (``standing=True``) at ``standing_share``, on a mat or a
+    photographed top with things that are no tiles around it (``BUSY_TABLE_KINDS``, ``props``) at
+    ``busy_share``; the table's tiles that show no whole face are ``IGNORE``."""
     from fanscan.datasets.scenes import generate_scene
+    from fanscan.datasets.textures import BUSY_TABLE_KINDS, TABLE_KINDS
 
     rng = np.random.default_rng(seed)
     size = (WORK_SIDE, WORK_SIDE * 3 // 4) if rng.random() < 0.8 else (WORK_SIDE * 3 // 4, WORK_SIDE)
     clutter = bool(clutter_share) and rng.random() < clutter_share
     standing = bool(standing_share) and rng.random() < standing_share
-    scene = generate_scene(seed, size=size, clutter=clutter, standing=standing)
+    busy = bool(busy_share) and rng.random() < busy_share
+    scene = generate_scene(seed, size=size, clutter=clutter, standing=standing,
+                           tables=BUSY_TABLE_KINDS if busy else TABLE_KINDS, props=busy)
     half = (scene.image.shape[0] // 2, scene.image.shape[1] // 2)
     quads = [t.quad / 2 for t in scene.tiles]
     mask = target_mask(half, quads, [t.code == "back" for t in scene.tiles])
@@ -294,18 +298,20 @@ def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.G
 
 
 def _examples(scenes: int, cache: Path | None, clutter_share: float = 0.0, standing_share: float = 0.0,
-              ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+              busy_share: float = 0.0) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The training scenes (``make_example``), from ``cache`` (an .npz) when it holds at least
-    that many drawn with the same shares (a cache of no shares was drawn with none)."""
-    shares = np.array([clutter_share, standing_share])
+    that many drawn with the same shares (a cache of no shares, or of fewer, drew none of the
+    missing kinds)."""
+    shares = np.array([clutter_share, standing_share, busy_share])
     if cache is not None and cache.is_file():
         with np.load(cache) as data:
-            cached_shares = data["shares"] if "shares" in data.files else np.zeros(2)
+            cached_shares = data["shares"] if "shares" in data.files else np.zeros(0)
+            cached_shares = np.concatenate([cached_shares, np.zeros(len(shares) - len(cached_shares))])
             if sum(f.startswith("image") for f in data.files) >= scenes and np.array_equal(cached_shares, shares):
                 return ([data[f"image{n}"] for n in range(scenes)], [data[f"mask{n}"] for n in range(scenes)])
     images, masks = [], []
     for n in range(scenes):
-        image, mask = make_example(TRAIN_SEED_BASE + n, clutter_share, standing_share)
+        image, mask = make_example(TRAIN_SEED_BASE + n, clutter_share, standing_share, busy_share)
         images.append(image)
         masks.append(mask)
         if n % 50 == 0:
@@ -353,14 +359,14 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
           real_share: float = 0.5, init: Path | None = None, unturned_only: bool = False,
           rotate: float = 0.0, one_per_source: bool = False, batch: int = 6,
           stretch: float | None = None, clutter_share: float = 0.0, standing_share: float = 0.0,
-          max_lr: float = MAX_LR) -> None:
+          max_lr: float = MAX_LR, busy_share: float = 0.0) -> None:
     """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
     ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
     export ONNX to ``out``, its sidecar (.json, ``sidecar``) and the weights beside it (.pt)."""
     import torch
 
     net, frozen_norms = start
-    images, masks = _examples(scenes, cache, clutter_share, standing_share)
+    images, masks = _examples(scenes, cache, clutter_share, standing_share, busy_share)
     draw = None
     if real_folds:
         real_images, real_masks = real_examples(real_folds, unturned_only, one_per_source)
@@ -403,6 +409,7 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         "stretch": stretch,
         "clutter_share": clutter_share,
         "standing_share": standing_share,
+        "busy_share": busy_share,
         "max_lr": max_lr,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
@@ -435,6 +442,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--standing-share", type=float, default=0.0, metavar="SHARE",
                         help="share of the generated scenes showing a hand standing mid-game "
                              "(0-1, default 0)")
+    parser.add_argument("--busy-share", type=float, default=0.0, metavar="SHARE",
+                        help="share of the generated scenes on a rubber or puzzle mat or a photographed "
+                             "top, with a rack, dice, coins, a phone or fingers about (0-1, default 0)")
     parser.add_argument("--stretch", type=float, metavar="RATIO",
                         help="foreshorten half of the training windows: one axis scaled against the "
                         "other by up to this ratio (e.g. 2; at most 4)")
@@ -459,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--zoom: LOW and HIGH must satisfy 0.55 <= LOW <= HIGH <= 4")
     if not 0 < args.real_share < 1:
         parser.error("--real-share must lie between 0 and 1")
-    for name in ("clutter_share", "standing_share"):
+    for name in ("clutter_share", "standing_share", "busy_share"):
         if not 0 <= getattr(args, name) <= 1:
             parser.error(f"--{name.replace('_', '-')} must lie between 0 and 1")
     if args.real_folds:
@@ -478,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only, args.rotate,
           args.one_per_source, args.batch, args.stretch, args.clutter_share, args.standing_share,
-          args.max_lr)
+          args.max_lr, args.busy_share)
     return 0
 
 

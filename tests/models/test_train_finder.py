@@ -360,8 +360,8 @@ def test_train_finder_scene_cache_is_kept_only_for_the_same_shares(tmp_path, mon
 
     drawn: list[tuple] = []
 
-    def example(seed: int, clutter_share: float = 0.0, standing_share: float = 0.0):
-        drawn.append((clutter_share, standing_share))
+    def example(seed: int, clutter_share: float = 0.0, standing_share: float = 0.0, busy_share: float = 0.0):
+        drawn.append((clutter_share, standing_share, busy_share))
         return np.zeros((4, 4, 3), np.uint8), np.zeros((2, 2), np.uint8)
 
     monkeypatch.setattr(train_finder, "make_example", example)
@@ -370,4 +370,13 @@ def test_train_finder_scene_cache_is_kept_only_for_the_same_shares(tmp_path, mon
     train_finder._examples(3, cache, 0.5, 0.0)
     assert len(drawn) == 3  # the second call read the cache
     train_finder._examples(2, cache, 0.0, 0.3)
-    assert drawn[3:] == [(0.0, 0.3)] * 2  # other shares: drawn again
+    assert drawn[3:] == [(0.0, 0.3, 0.0)] * 2  # other shares: drawn again
+    train_finder._examples(2, cache, 0.0, 0.3, 0.5)
+    assert drawn[5:] == [(0.0, 0.3, 0.5)] * 2  # a busy share is a share too
+    # A cache written before busy tables existed holds two shares: it drew no busy tables.
+    np.savez(cache, shares=np.array([0.0, 0.3]), image0=np.zeros((4, 4, 3), np.uint8),
+             mask0=np.zeros((2, 2), np.uint8))
+    train_finder._examples(1, cache, 0.0, 0.3)
+    assert len(drawn) == 7
+    train_finder._examples(1, cache, 0.0, 0.3, 0.2)
+    assert len(drawn) == 8
