@@ -359,7 +359,7 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
           real_share: float = 0.5, init: Path | None = None, unturned_only: bool = False,
           rotate: float = 0.0, one_per_source: bool = False, batch: int = 6,
           stretch: float | None = None, clutter_share: float = 0.0, standing_share: float = 0.0,
-          max_lr: float = MAX_LR, busy_share: float = 0.0) -> None:
+          max_lr: float = MAX_LR, busy_share: float = 0.0, seed: int = 0) -> None:
     """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
     ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
     export ONNX to ``out``, its sidecar (.json, ``sidecar``) and the weights beside it (.pt)."""
@@ -376,7 +376,8 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
                                    np.full(len(real_images), real_share / len(real_images))])
         images, masks = images + real_images, masks + real_masks
     weights = torch.tensor([1.0, 2.0, 4.0])
-    fit(net, _batches(images, masks, np.random.default_rng(0), batch, zoom, draw, rotate, stretch), steps,
+    torch.manual_seed(seed)
+    fit(net, _batches(images, masks, np.random.default_rng(seed), batch, zoom, draw, rotate, stretch), steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights,
                                                             ignore_index=IGNORE),
         25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms, max_lr=max_lr)
@@ -411,6 +412,7 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         "standing_share": standing_share,
         "busy_share": busy_share,
         "max_lr": max_lr,
+        "seed": seed,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
@@ -451,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rotate", type=float, default=0.0, metavar="DEGREES",
                         help="turn half of the training pictures by up to this many degrees either "
                         "way (at most 45; default 0: quarter turns and flips only)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the training windows' draws (default 0): two seeds of one recipe "
+                             "tell its effect from a run's luck")
     parser.add_argument("--max-lr", type=float, default=MAX_LR, metavar="RATE",
                         help=f"peak learning rate of the one-cycle schedule (default {MAX_LR:g}; lower "
                              "to fine-tune the shipped model gently)")
@@ -488,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only, args.rotate,
           args.one_per_source, args.batch, args.stretch, args.clutter_share, args.standing_share,
-          args.max_lr, args.busy_share)
+          args.max_lr, args.busy_share, args.seed)
     return 0
 
 

@@ -216,7 +216,8 @@ def _split_merged(quads: np.ndarray) -> list[tuple[np.ndarray, int]]:
     b = (sides[:, 1] + sides[:, 3]).astype(np.float64) / 2
     shorts, longs = np.minimum(a, b), np.maximum(a, b)
     areas = shorts * longs
-    single = np.abs(np.log(areas / median(areas))) < 0.4
+    with np.errstate(divide="ignore", invalid="ignore"):  # a blob of no area is no single tile
+        single = np.abs(np.log(areas / median(areas))) < 0.4
     if not single.any():  # two clusters of sizes and none between: no single tile to measure by
         return [(quad, i) for i, quad in enumerate(quads)]
     short0 = median(shorts[single])

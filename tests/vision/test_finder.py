@@ -113,3 +113,17 @@ def test_finder_blobs_report_each_blobs_box_and_area() -> None:
         inside = labels[y : y + h, x : x + w]
         assert (inside == inside[0, 0]).all() and inside[0, 0] > 0  # one label fills each box
         assert int((labels == inside[0, 0]).sum()) == area
+
+
+def test_finder_split_merged_takes_a_blob_of_no_area_quietly() -> None:
+    # A degenerate blob (all four corners on one line) has no area: no single tile, no warning.
+    import warnings
+
+    from fanscan.vision.finder import _split_merged
+
+    flat = np.float32([[0, 0], [9, 0], [9, 0], [0, 0]])
+    tiles = [np.float32([[x, 0], [x + 7, 0], [x + 7, 9], [x, 9]]) for x in (20, 30, 40)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a RuntimeWarning would fail the test
+        parts = _split_merged([flat, *tiles])
+    assert [i for _, i in parts] == [0, 1, 2, 3]
