@@ -3,7 +3,7 @@
 The tile finder boxes things that are no tile (a rack's rim, a table's wooden edge, felt, a tile's
 side, a box across two touching tiles), and the classifier, which knew only the 42 faces and the
 back, named each of them as some face. These crops teach it a 44th answer, ``none``
-(``fanscan.scoring.tiles.NO_TILE``). Four sources, each a crop folder in the ``fanscan export
+(``fanscan.scoring.tiles.NO_TILE``). Five sources, each a crop folder in the ``fanscan export
 --format crops`` layout (``labels.csv``, every label ``none``):
 
 1. ``tables``: generated tables (``scenes.generate_scene(clutter=True)``, a third standing hands):
@@ -20,6 +20,9 @@ back, named each of them as some face. These crops teach it a 44th answer, ``non
    the candidates and a contact sheet for that review. The file also holds the held-out fold's
    boxes, reviewed alike, for measuring the answer (``benchmarks/bench_no_tile.py``); crops are
    never cut from them.
+5. ``busy``: the same as ``tables`` on busy generated tables (``textures.BUSY_TABLE_KINDS``: rubber
+   and puzzle mats, photographed tops; ``scene_props``: a rack, dice, coins, a phone, fingers; half
+   of them with walls and discards): the pips of a die, a coin's rim, a mat's squares.
 
 Each crop is cut at the reader's crop size and decode scale, turned the way the reader would try
 the box (up or down its frame's ``up``, a sideways box either way along the row) and, for a
@@ -29,10 +32,10 @@ looks just so, and a first model taught such crops as "none" took 12 of the 41 l
 dragons of the held-out real photos for no tile.
 
     python -m fanscan.datasets.no_tile_crops --scenes 5000000:5000300 --no-tile-seeds 600000:600200 \
-        --real-folds 0,1,2,3 --out work_data/no_tile_crops
+        --real-folds 0,1,2,3 [--busy-seeds 5100000:5100600] --out work_data/no_tile_crops
 
-Seeds: generated tables from 5,000,000, photos of no tiles from 600,000 (``fit_tile_photo`` and
-``bench_tile_photo`` draw theirs below).
+Seeds: generated tables from 5,000,000, busy ones from 5,100,000, photos of no tiles from 600,000
+(``fit_tile_photo`` and ``bench_tile_photo`` draw theirs below).
 """
 
 from __future__ import annotations
@@ -193,6 +196,28 @@ def table_crops(seed: int, rng: np.random.Generator) -> dict[str, list[np.ndarra
     return {"tables": _frame_cuts(photo, boxes, frame, rng), "straddles": _frame_cuts(photo, across, frame, rng)}
 
 
+MOST_BUSY_BOXES = 12
+"""At most this many boxes of one busy table are cut, drawn at random: a patterned top the finder
+boxes all over would otherwise give hundreds of crops of one picture and crowd out the rest."""
+
+
+def busy_crops(seed: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """The boxes over no drawn tile on one busy generated table (``BUSY_TABLE_KINDS``, props; every
+    other seed with walls and discards), cut as the reader would cut them."""
+    from fanscan.datasets.scenes import generate_scene
+    from fanscan.datasets.textures import BUSY_TABLE_KINDS
+
+    scene = generate_scene(seed, clutter=seed % 2 == 0, tables=BUSY_TABLE_KINDS, props=True)
+    photo = load_photo(scene.jpeg)
+    _, found = locate(photo)
+    drawn = [t.quad for t in scene.tiles] + list(scene.unseen)
+    frame = found.quads if len(found) else np.stack(drawn)
+    boxes = [q for q in found.quads if not _overlaps_a_tile(q, drawn)]
+    if len(boxes) > MOST_BUSY_BOXES:
+        boxes = [boxes[i] for i in sorted(rng.choice(len(boxes), MOST_BUSY_BOXES, replace=False))]
+    return _frame_cuts(photo, boxes, frame, rng)
+
+
 def no_tile_crops(seed: int, rng: np.random.Generator) -> list[np.ndarray]:
     """Every box the reader finds on one generated photo of no tiles, cut as it would cut it."""
     from fanscan.datasets.no_tile_photos import no_tile_photo
@@ -323,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, type=Path, help="folder for the crop folders")
     parser.add_argument("--scenes", help="generated table seeds START:END")
     parser.add_argument("--no-tile-seeds", help="generated photos of no tiles, seeds START:END")
+    parser.add_argument("--busy-seeds", help="busy generated tables (mats, photographed tops, props), seeds START:END")
     parser.add_argument("--real-folds", help="rf-chinese folds whose reviewed boxes to cut (e.g. 0,1,2,3)")
     parser.add_argument("--propose", action="store_true",
                         help="with --real-folds: write candidate boxes and contact sheets to review "
@@ -342,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
                 across += made["straddles"]
             print(f"tables: {_write(args.out / 'tables', 'table', tables)} crops, "
                   f"straddles: {_write(args.out / 'straddles', 'straddle', across)}")
+        if args.busy_seeds:
+            crops = [c for made in _generated(parse_seeds(args.busy_seeds), busy_crops) for c in made]
+            print(f"busy: {_write(args.out / 'busy', 'busy', crops)} crops")
         if args.no_tile_seeds:
             crops = [c for made in _generated(parse_seeds(args.no_tile_seeds), no_tile_crops) for c in made]
             print(f"no tiles: {_write(args.out / 'no_tiles', 'photo', crops)} crops")

@@ -76,3 +76,35 @@ def test_reader_cut_is_the_readers_crop_size_in_any_turn():
     for sideways in (False, True):
         crop = reader_cut(photo, _tile(100), up, right, sideways, 1, rng)
         assert crop.shape == (CROP_H, CROP_W, 3)
+
+
+def test_busy_crops_cut_boxes_over_no_tile_and_at_most_a_tables_share(monkeypatch):
+    # A busy table whose finder boxed 40 things: every box over a drawn tile is left out, and of
+    # the rest at most MOST_BUSY_BOXES are cut, so no one patterned table crowds the others out.
+    import cv2
+
+    from fanscan.datasets import scenes
+    from fanscan.vision.detections import TileDetections
+
+    drawn = _tile(100)
+    picture = np.full((600, 800, 3), 120, np.uint8)
+
+    class _Scene:
+        jpeg = cv2.imencode(".jpg", picture)[1].tobytes()
+        tiles = [scenes.SceneTile("1m", drawn, 0, False, False)]
+        unseen = ()
+
+    asked = {}
+
+    def fake_scene(seed, **options):
+        asked.update(options)
+        return _Scene()
+
+    elsewhere = [_tile(200 + 12 * (k % 40), 300 + (k // 40) * 50, 10, 14) for k in range(40)]
+    found = TileDetections(np.stack([drawn, *elsewhere]), np.ones(41), np.zeros(41, bool))
+    monkeypatch.setattr(scenes, "generate_scene", fake_scene)
+    monkeypatch.setattr(no_tile_crops, "locate", lambda photo: (None, found))
+    crops = no_tile_crops.busy_crops(7, np.random.default_rng(0))
+    assert asked["props"] is True and set(asked["tables"]) > {"felt", "rubber", "puzzle", "photo"}
+    assert 0 < len(crops) <= no_tile_crops.MOST_BUSY_BOXES
+    assert all(crop.shape == (CROP_H, CROP_W, 3) for crop in crops)
