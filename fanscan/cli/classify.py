@@ -25,7 +25,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Classify crops that each hold one tile face: prints the tile code (1m..9m, "
         "1p..9p, 1s..9s, E S W N C F P, 1f..8f, or back for a face-down tile) and the model's "
         "confidence for every file, and how likely the image holds no tile at all (no_tile). "
-        "A whole photo of a hand gets a warning: read it with "
+        "The code and its confidence say which face the crop shows if it shows one; no_tile is "
+        "the model's own answer to whether it does. A plain back or a blank white dragon may "
+        "score high on both (a face with no drawing looks like felt); the photo reader keeps "
+        "those as tiles. A whole photo of a hand gets a warning: read it with "
         "`fanscan read`.",
         epilog="exit status: 0 every crop was named; 1 bad input (a file that is no image); "
         "2 usage error.",
