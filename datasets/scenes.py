@@ -548,7 +548,7 @@ def _render(
     camera = _make_camera(rng, hand, size, hand_low=clutter_rng is not None)
     canvas = table_texture(table_kind, rng, height, width).astype(np.float32)
     if props_rng is not None:
-        paint_props(canvas, _props_for(props_rng, placed, hand, camera, size), camera.project)
+        paint_props(canvas, _props_for(props_rng, placed, camera, size), camera.project)
     ivory = np.float32([rng.uniform(200, 235), rng.uniform(225, 245), rng.uniform(232, 250)])
     back_colour = np.float32(tile_art.BACK_COLOURS[str(rng.choice(list(tile_art.BACK_COLOURS)))])
     back_art = tile_art.render_back(tuple(int(c) for c in back_colour))[:, :, :3].astype(np.float32)
@@ -634,7 +634,7 @@ def _render(
     return image, [quads[i] for i in range(len(placed))]
 
 
-def _props_for(rng: np.random.Generator, placed: list[_Placed], hand: list[_Placed], camera: _Camera,
+def _props_for(rng: np.random.Generator, placed: list[_Placed], camera: _Camera,
                size: tuple[int, int]) -> list[Prop]:
     """Things on the table (``scene_props.lay_props``) clear of every tile, where the camera sees them."""
     footprints = [_box_corners(p)[:4, :2] for p in placed]
