@@ -180,18 +180,25 @@ def straddles(tiles: Sequence[np.ndarray], rng: np.random.Generator, count: int)
     return out
 
 
+def _boxes_over_no_tile(scene) -> tuple[Photo, np.ndarray, list[np.ndarray]]:
+    """A generated scene's photo, the frame its boxes are cut in (the reader's boxes, or the drawn
+    tiles where it found none), and the boxes the reader finds over no drawn tile (the truth's
+    tiles and its ``unseen`` ones)."""
+    photo = load_photo(scene.jpeg)
+    _, found = locate(photo)
+    drawn = [t.quad for t in scene.tiles] + list(scene.unseen)
+    frame = found.quads if len(found) else np.stack(drawn)
+    return photo, frame, [q for q in found.quads if not _overlaps_a_tile(q, drawn)]
+
+
 def table_crops(seed: int, rng: np.random.Generator) -> dict[str, list[np.ndarray]]:
     """The ``tables`` and ``straddles`` crops of one generated table."""
     from fanscan.datasets.scenes import generate_scene
 
     scene = generate_scene(seed, clutter=True, standing=seed % 3 == 0)
-    photo = load_photo(scene.jpeg)
-    _, found = locate(photo)
-    drawn = [t.quad for t in scene.tiles] + list(scene.unseen)
+    photo, frame, boxes = _boxes_over_no_tile(scene)
     # Straddles across face-up tiles only: two halves of plain backs look like a back.
     faces = [t.quad for t in scene.tiles if t.code != BACK]
-    frame = found.quads if len(found) else np.stack(drawn)
-    boxes = [q for q in found.quads if not _overlaps_a_tile(q, drawn)]
     across = [q for q in straddles(faces, rng, STRADDLES_PER_SCENE)]
     return {"tables": _frame_cuts(photo, boxes, frame, rng), "straddles": _frame_cuts(photo, across, frame, rng)}
 
@@ -208,11 +215,7 @@ def busy_crops(seed: int, rng: np.random.Generator) -> list[np.ndarray]:
     from fanscan.datasets.textures import BUSY_TABLE_KINDS
 
     scene = generate_scene(seed, clutter=seed % 2 == 0, tables=BUSY_TABLE_KINDS, props=True)
-    photo = load_photo(scene.jpeg)
-    _, found = locate(photo)
-    drawn = [t.quad for t in scene.tiles] + list(scene.unseen)
-    frame = found.quads if len(found) else np.stack(drawn)
-    boxes = [q for q in found.quads if not _overlaps_a_tile(q, drawn)]
+    photo, frame, boxes = _boxes_over_no_tile(scene)
     if len(boxes) > MOST_BUSY_BOXES:
         boxes = [boxes[i] for i in sorted(rng.choice(len(boxes), MOST_BUSY_BOXES, replace=False))]
     return _frame_cuts(photo, boxes, frame, rng)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
+from fanscan.datasets.photo_textures import photo_surface
 
 TABLE_KINDS: tuple[str, ...] = ("felt", "wood", "white", "cloth", "dark", "stone")
 MAT_KINDS: tuple[str, ...] = ("rubber", "puzzle")
@@ -137,8 +138,6 @@ def _puzzle(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 
 
 def _photo(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    from fanscan.datasets.photo_textures import photo_surface
-
     surface = photo_surface(rng, h, w)
     if surface is None:  # no photographed surfaces installed: a procedural table instead
         return _MAKERS[TABLE_KINDS[int(rng.integers(len(TABLE_KINDS)))]](rng, h, w)

@@ -464,6 +464,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--batch must be at least 1")
     if not args.max_lr > 0:
         parser.error("--max-lr must be above 0")
+    if args.seed < 0:
+        parser.error("--seed must be 0 or more")
     if args.unturned_only and args.one_per_source:
         parser.error("--unturned-only and --one-per-source choose the versions two ways: give one")
     if args.stretch is not None and not 1 <= args.stretch <= 4:

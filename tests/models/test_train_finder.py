@@ -87,6 +87,15 @@ def test_train_finder_refuses_a_peak_learning_rate_of_zero(capsys: pytest.Captur
     assert "--max-lr must be above 0" in capsys.readouterr().err
 
 
+def test_train_finder_refuses_a_negative_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    from fanscan.models import train_finder
+
+    with pytest.raises(SystemExit) as exit_info:
+        train_finder.main(["--seed", "-1"])
+    assert exit_info.value.code == 2
+    assert "--seed must be 0 or more" in capsys.readouterr().err
+
+
 def _random_norms(net, torch) -> None:
     """Batch-norm statistics and affine weights that are not the identity, as after training."""
     generator = torch.Generator().manual_seed(1)
