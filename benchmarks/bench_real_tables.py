@@ -167,6 +167,17 @@ def _links_file(text: str) -> Path:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _evidence_file(text: str) -> Path:
+    from fanscan.vision.evidence import load_evidence
+
+    path = Path(text)
+    try:
+        load_evidence(path)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise argparse.ArgumentTypeError(f"{text}: not a reading evidence file ({error})") from None
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", type=Path, action="append", default=[],
@@ -177,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="box refiner to compare (repeatable; default: the shipped one)")
     parser.add_argument("--hand-links", type=_links_file, action="append", default=[],
                         help="hand link and choice model (models/hand_links.json form) to compare "
+                             "(repeatable; default: the shipped one)")
+    parser.add_argument("--evidence", type=_evidence_file, action="append", default=[],
+                        help="reading search evidence (models/reading_evidence.json form) to compare "
                              "(repeatable; default: the shipped one)")
     parser.add_argument("--limit", type=int, help="only the first N held-out sources")
     parser.add_argument("--annotate", type=Path, help="folder for annotated pictures of failures")
@@ -192,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         HELD_OUT_FOLD, in_folds, least_turned, load_table_photos, upright_version)
     from fanscan.errors import FanscanError
     from fanscan.vision.classifier import TileClassifier, default_classifier
-    from fanscan.vision import finder, hand_links, refine
+    from fanscan.vision import evidence, finder, hand_links, refine
     from fanscan.vision.reader import read_photo
 
     photos = load_table_photos()
@@ -207,14 +221,16 @@ def main(argv: list[str] | None = None) -> int:
     finders = [(f.name, f) for f in args.finder] or [("shipped", finder.MODEL_PATH)]
     refiners = [(r.name, r) for r in args.refiner] or [("shipped", refine.MODEL_PATH)]
     links = [(h.name, h) for h in args.hand_links] or [("shipped", hand_links.MODEL_PATH)]
-    models = [("+".join([f_name] + [r_name] * bool(args.refiner) + [c_name] + [h_name] * bool(args.hand_links)),
-               f_path, r_path, h_path, classifier)
+    evidences = [(e.name, e) for e in args.evidence] or [("shipped", evidence.EVIDENCE_PATH)]
+    models = [("+".join([f_name] + [r_name] * bool(args.refiner) + [c_name] + [h_name] * bool(args.hand_links)
+                        + [e_name] * bool(args.evidence)),
+               f_path, r_path, h_path, classifier, e_path)
               for f_name, f_path in finders for r_name, r_path in refiners
-              for c_name, classifier in classifiers for h_name, h_path in links]
-    tallies = {name: Tally() for name, _, _, _, _ in models}
+              for c_name, classifier in classifiers for h_name, h_path in links for e_name, e_path in evidences]
+    tallies = {name: Tally() for name, *_ in models}
     # The photos the augmentation did not turn: their boxes are the labeller's own, where a
     # turned photo's are boxes around turned boxes (looser, and shifted on steep rows).
-    unturned = {name: Tally() for name, _, _, _, _ in models}
+    unturned = {name: Tally() for name, *_ in models}
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for number, photo in enumerate(chosen, start=1):
@@ -223,10 +239,11 @@ def main(argv: list[str] | None = None) -> int:
         labels_own = version is not None and version.turn == 0
         encoded = cv2.imencode(".png", image)[1].tobytes()
         line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}
-        for name, finder_path, refiner_path, links_path, classifier in models:
+        for name, finder_path, refiner_path, links_path, classifier, evidence_path in models:
             finder.MODEL_PATH, refine.MODEL_PATH = finder_path, refiner_path
             if links_path != hand_links.MODEL_PATH:
                 hand_links.use_model_file(links_path)
+            evidence.use_evidence_file(evidence_path)
             counted = [tallies[name]] + ([unturned[name]] if labels_own else [])
             started = time.perf_counter()
             try:

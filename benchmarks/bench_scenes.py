@@ -13,7 +13,9 @@ hand (``read_photo(hand="waiting")``, as ``fanscan waits PHOTO`` reads one). ``-
 each winning tile the riichi way: turned sideways against the concealed row's right end.
 ``--busy`` lays each scene on a mat or a photographed table top with things that are no tiles
 about (``textures.BUSY_TABLE_KINDS``, ``scene_props``: a rack, dice, coins, a phone, fingers);
-``phantoms`` counts the tiles read beyond the scene's, face by face. ``--real-faces`` paints each scene's tiles with crops of real tiles from rf-chinese's held-out
+``phantoms`` counts the tiles read beyond the scene's, face by face. ``--opponents`` (with
+``--clutter``, which it implies) stands the other players' hands on the table too, their backs to
+the camera (``scene_clutter.lay_opponents``). ``--real-faces`` paints each scene's tiles with crops of real tiles from rf-chinese's held-out
 sources (``datasets.real_faces``: one crop per face, drawn per scene; needs ../shared/data): the
 same layouts, declared sets and winning tiles, with real faces of sets no model trained on.
 """
@@ -60,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--finder", type=Path, help="tile finder ONNX (default: the shipped one)")
     parser.add_argument("--refiner", type=Path, help="box refiner ONNX (default: the shipped one)")
     parser.add_argument("--hand-links", type=_links_file, help="hand link model (default: the shipped one)")
+    parser.add_argument("--evidence", type=Path, help="reading search evidence (default: the shipped one)")
     parser.add_argument("--clutter", action="store_true",
                         help="the rest of a table around each hand: walls, discards, other melds")
     parser.add_argument("--riichi-win", action="store_true",
@@ -68,14 +71,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="each hand standing mid-game, waiting, seen from the seat")
     parser.add_argument("--busy", action="store_true",
                         help="mats, photographed table tops, and a rack, dice, coins, a phone or fingers")
+    parser.add_argument("--opponents", action="store_true",
+                        help="the other players' standing hands on the table too (implies --clutter)")
     parser.add_argument("--real-faces", action="store_true",
                         help="paint the tiles with crops of real held-out tiles (needs ../shared/data)")
     args = parser.parse_args(argv)
+    args.clutter = args.clutter or args.opponents
 
     from fanscan.datasets.scenes import generate_scene
     from fanscan.datasets.textures import BUSY_TABLE_KINDS, TABLE_KINDS
     from fanscan.vision.classifier import TileClassifier, default_classifier
-    from fanscan.vision import finder, hand_links, refine
+    from fanscan.vision import evidence, finder, hand_links, refine
     from fanscan.vision.reader import read_photo
 
     from fanscan.errors import FanscanError
@@ -86,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         refine.MODEL_PATH = args.refiner
     if args.hand_links:
         hand_links.use_model_file(args.hand_links)
+    if args.evidence:
+        evidence.use_evidence_file(args.evidence)
 
     classifier = TileClassifier(args.model) if args.model else default_classifier()
     pool = None
@@ -109,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         faces = None if pool is None else draw_faces(pool, np.random.default_rng([seed, 3]))
         scene = generate_scene(seed, clutter=args.clutter, standing=args.standing, riichi_win=args.riichi_win,
                                faces=faces, tables=BUSY_TABLE_KINDS if args.busy else TABLE_KINDS,
-                               props=args.busy)
+                               props=args.busy, opponents=args.opponents)
         start = time.perf_counter()
         try:
             reading = read_photo(scene.jpeg, classifier=classifier, hand="waiting" if args.standing else "win")
@@ -149,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         "riichi_win": args.riichi_win,
         "real_faces": args.real_faces,
         "busy": args.busy,
+        "opponents": args.opponents,
         "exact": exact,
         "exact_rate": round(exact / args.scenes, 4),
         "tile_recall": round(tiles_right / max(tiles_total, 1), 4),

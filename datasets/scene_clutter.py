@@ -15,6 +15,10 @@ The tiles it draws are the faces the hand and the others have left: at most four
 3. Discards in loose rows beyond the wall, each row turned towards one of the four seats.
 4. Sometimes a pile of discards thrown in anyhow, each tile turned its own way.
 5. Sometimes a neighbour's exposed melds at right angles beyond a side wall.
+6. Where asked (``lay_opponents``, from draws of its own, after the steps above), the other
+   players' standing hands: rows of tiles on edge, their faces to their own seats, so that the
+   camera sees their backs, tops and ends: across the table beyond everything else, and at right
+   angles beyond the sides.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ class ClutterTile:
     y: float
     z: float
     angle: float
+    standing: bool = False  # on edge (another player's hand): its footprint is the tile's thickness deep
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,8 @@ class HandExtent:
 
 
 def _footprint(tile: ClutterTile, extent: HandExtent, margin: float = 0.0) -> np.ndarray:
-    w, h = extent.tile_w / 2 + margin, extent.tile_h / 2 + margin
+    depth = extent.tile_t if tile.standing else extent.tile_h
+    w, h = extent.tile_w / 2 + margin, depth / 2 + margin
     c, s = np.cos(tile.angle), np.sin(tile.angle)
     corners = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) @ np.array([[c, s], [-s, c]])
     return (corners + [tile.x, tile.y]).astype(np.float32)
@@ -264,3 +270,57 @@ def lay_clutter(rng: np.random.Generator, extent: HandExtent, used: Counter[str]
     if rng.random() < 0.3:
         out += _side_melds(lay)
     return out
+
+
+OPPONENT_TILES = (7, 14)
+"""How many tiles another player's standing hand holds (fewest, most): 13 less those melded, or
+a tile more just drawn."""
+
+
+def _standing_row(middle: np.ndarray, facing: float, n: int, extent: HandExtent,
+                  rng: np.random.Generator) -> list[ClutterTile]:
+    """``n`` backs standing on edge side by side about ``middle``, each turned by ``facing`` (the
+    face towards the seat it belongs to: 0 towards the player, pi across the table), a hair apart."""
+    along = np.array([np.cos(facing), np.sin(facing)])
+    gaps = rng.uniform(0.5, 1.0, n)
+    length = n * extent.tile_w + gaps[:-1].sum()
+    at, out = -length / 2, []
+    for gap in gaps:
+        centre = middle + along * (at + extent.tile_w / 2)
+        out.append(ClutterTile(BACK, float(centre[0]), float(centre[1]), 0.0,
+                               float(facing + rng.normal(0, np.radians(1.0))), standing=True))
+        at += extent.tile_w + gap
+    return out
+
+
+def lay_opponents(rng: np.random.Generator, extent: HandExtent, laid: list[ClutterTile]) -> list[ClutterTile]:
+    """The other players' standing hands (step 6) on a table where the hand and ``laid`` (the
+    steps before) lie: across the table (nearly always) and, each half the time, at the left and
+    the right, beyond the walls and melds there: each row is tried at a few distances from the
+    hand and left out where it meets a laid tile at all of them."""
+    table = _Table(extent)
+    table.taken = [_footprint(t, extent) for t in laid if t.z == 0]
+    e, h = extent, extent.tile_h
+    out: list[ClutterTile] = []
+    seats = [np.pi] if rng.random() < 0.9 else []
+    seats += [side for side in (-np.pi / 2, np.pi / 2) if rng.random() < 0.5]
+    for facing in seats:
+        n = int(rng.integers(OPPONENT_TILES[0], OPPONENT_TILES[1] + 1))
+        turn = facing + rng.normal(0, np.radians(4))
+        for step in range(4):  # moved away from the hand a tile's height at a time until it fits
+            if facing == np.pi:
+                middle = np.array([(e.left + e.right) / 2 + rng.uniform(-0.4, 0.4) * (e.right - e.left),
+                                   e.far + (rng.uniform(3.0, 5.0) + step) * h])
+            else:  # the left seat's faces look to -x (facing -pi/2), the right seat's to +x
+                middle = np.array([lay_x(e, facing, (rng.uniform(2.0, 4.0) + step) * h),
+                                   e.near + rng.uniform(1.5, 5.0) * h])
+            row = table.lay(_standing_row(middle, turn, n, e, rng), 0.5 * h)
+            if row:
+                out += row
+                break
+    return out
+
+
+def lay_x(extent: HandExtent, facing: float, beyond: float) -> float:
+    """The x ``beyond`` mm past the hand's right end (a seat facing +x) or left end (-x)."""
+    return extent.right + beyond if facing > 0 else extent.left - beyond

@@ -8,8 +8,9 @@ The tiles are 3-D boxes (an ivory face layer over a coloured back layer) on a pr
 (``textures.py``), seen by a pinhole camera tilted up to 45 degrees and rolled, under a soft light
 with cast shadows, an uneven illumination, a shadow band and glare, then JPEG-compressed. With
 ``clutter`` the rest of a table lies around the hand (``scene_clutter``: walls, discards, other
-players' melds); with ``standing`` the hand is shown mid-game instead, waiting, its concealed tiles
-standing on edge with their faces to the player, seen from the seat.
+players' melds; with ``opponents``, their standing hands too); with ``standing`` the hand is shown
+mid-game instead, waiting, its concealed tiles standing on edge with their faces to the player,
+seen from the seat.
 
 The same seed always gives the same scene (``numpy.random.default_rng(seed)`` drives everything),
 and the ground truth is exact: the hand JSON, every tile's code, face quad in image pixels (corners
@@ -24,7 +25,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 from fanscan.datasets import tile_art
-from fanscan.datasets.scene_clutter import HandExtent, lay_clutter
+from fanscan.datasets.scene_clutter import ClutterTile, HandExtent, lay_clutter, lay_opponents
 from fanscan.datasets.scene_props import Prop, lay_props, paint_props
 from fanscan.datasets.textures import BUSY_TABLE_KINDS, TABLE_KINDS, table_texture
 from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
@@ -315,8 +316,10 @@ def _turned(placed: list[_Placed], angle: float) -> list[_Placed]:
                     angle=p.angle + angle) for p in placed]
 
 
-def _clutter_around(rng: np.random.Generator, placed: list[_Placed], groups: list[SceneGroup]) -> list[_Placed]:
-    """The table's other tiles (``scene_clutter.lay_clutter``) around the laid-out hand."""
+def _clutter_around(rng: np.random.Generator, placed: list[_Placed], groups: list[SceneGroup],
+                    opponents_rng: np.random.Generator | None = None) -> list[_Placed]:
+    """The table's other tiles (``scene_clutter.lay_clutter``) around the laid-out hand, and where
+    ``opponents_rng`` is given the other players' standing hands (``lay_opponents``) from its draws."""
     sizes = [_footprint(p) for p in placed]
     extent = HandExtent(
         left=min(p.x - w / 2 for p, (w, _) in zip(placed, sizes)),
@@ -326,10 +329,10 @@ def _clutter_around(rng: np.random.Generator, placed: list[_Placed], groups: lis
         tile_w=TILE_W, tile_h=TILE_H, tile_t=TILE_T,
     )
     used = Counter(code for group in groups for code in group.codes)
-    return [
-        _Placed(t.code, t.x, t.y, False, 1, NOT_THE_HANDS, t.z, t.angle)
-        for t in lay_clutter(rng, extent, used)
-    ]
+    tiles: list[ClutterTile] = lay_clutter(rng, extent, used)
+    if opponents_rng is not None:
+        tiles += lay_opponents(opponents_rng, extent, tiles)
+    return [_Placed(t.code, t.x, t.y, False, 1, NOT_THE_HANDS, t.z, t.angle, t.standing) for t in tiles]
 
 
 def _shows(p: _Placed, quad: np.ndarray, placed: list[_Placed], size: tuple[int, int]) -> bool:
@@ -483,11 +486,14 @@ def _face_art(face: np.ndarray, ivory: np.ndarray, margin_share: float) -> np.nd
 
 def _paint_standing(canvas: np.ndarray, camera: _Camera, corners: np.ndarray, ivory: np.ndarray,
                     back_colour: np.ndarray, layer: float, light: np.ndarray, art: np.ndarray,
-                    face_shade: float) -> np.ndarray:
+                    face_shade: float, back_art: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
     """Paint a tile standing on edge (``_box_corners``: its front, the face, is corners 0-1 and
-    4-5) and return its face's quad. Each side that faces the camera is painted: the top and the
-    two ends split front to back into the ivory face layer and the coloured back layer, the
-    back all back colour, the front the face art, lit by how squarely it faces the light."""
+    4-5) and return the quad of its big side the camera is meant to see, and whether it sees it.
+    Each side that faces the camera is painted: the top and the two ends split front to back into
+    the ivory face layer and the coloured back layer, the back all back colour, the front the face
+    art, lit by how squarely it faces the light. With ``back_art`` the tile is another player's,
+    seen from behind: its back gets that art and its quad is the back's (TL, TR, BR, BL as the
+    camera sees them), and its face is never painted."""
     bottom, top = corners[:4], corners[4:]
     centre = corners.mean(axis=0)
     # Where the ivory face layer meets the back layer on each of the four edges running front
@@ -511,11 +517,20 @@ def _paint_standing(canvas: np.ndarray, camera: _Camera, corners: np.ndarray, iv
             if part is not None:
                 cv2.fillConvexPoly(canvas, camera.project(np.array(part)).astype(np.int32),
                                    (colour * shade).tolist(), cv2.LINE_AA)
+    if back_art is not None:
+        middle = (bottom[2] + top[3]) / 2
+        normal = middle - centre
+        seen = bool(normal @ (camera.position - middle) > 0)
+        back = camera.project(np.array([top[2], top[3], bottom[3], bottom[2]]))
+        if seen:
+            lit = 0.55 + 0.35 * abs(float(normal @ unit_light)) / np.linalg.norm(normal)
+            _paste(canvas, back_art, back, face_shade * lit)
+        return back, seen
     face = camera.project(np.array([top[0], top[1], bottom[1], bottom[0]]))
     normal = (bottom[0] + top[1]) / 2 - centre
     lit = 0.7 + 0.3 * max(0.0, float(normal @ unit_light) / np.linalg.norm(normal))
     _paste(canvas, art, face, face_shade * lit)
-    return face
+    return face, True
 
 
 def _painting_order(camera: _Camera, placed: list[_Placed]) -> list[int]:
@@ -530,6 +545,33 @@ def _painting_order(camera: _Camera, placed: list[_Placed]) -> list[int]:
     return [int(i) for i in np.argsort(-distance, kind="stable")]
 
 
+BACK_SHOWN_SHARE = 0.5
+"""Another player's standing tile counts as shown where at least this share of its back is not
+hidden behind nearer tiles (a wall, a discard)."""
+
+
+def _hidden_backs(camera: _Camera, placed: list[_Placed], size: tuple[int, int]) -> set[int]:
+    """The other players' standing tiles (standing backs) whose back nearer tiles hide: each
+    tile's outline is filled with its index, farthest first, as the tiles are painted."""
+    backs = [i for i, p in enumerate(placed) if p.standing and p.code == "back"]
+    if not backs:
+        return set()
+    owner = np.full((size[1], size[0]), -1.0, np.float32)
+    for index in _painting_order(camera, placed):
+        hull = cv2.convexHull(camera.project(_box_corners(placed[index])).astype(np.float32))
+        cv2.fillConvexPoly(owner, hull.astype(np.int32), float(index))
+    hidden = set()
+    for index in backs:
+        corners = _box_corners(placed[index])
+        back = camera.project(np.array([corners[6], corners[7], corners[3], corners[2]]))
+        mask = np.zeros(owner.shape, np.uint8)
+        cv2.fillConvexPoly(mask, back.astype(np.int32), 1)
+        area = int(mask.sum())
+        if area == 0 or (owner[mask > 0] == index).sum() < BACK_SHOWN_SHARE * area:
+            hidden.add(index)
+    return hidden
+
+
 def _render(
     rng: np.random.Generator,
     placed: list[_Placed],
@@ -538,11 +580,12 @@ def _render(
     table_kind: str,
     clutter_rng: np.random.Generator | None = None,
     props_rng: np.random.Generator | None = None,
-) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The photo and each tile's face quad. The camera frames the hand's tiles; the table's other
-    tiles (group NOT_THE_HANDS) take their draws from ``clutter_rng``, and the things on the table
-    that are no tiles (``scene_props``) from ``props_rng``, so that a seed shows the same hand,
-    camera and light with or without them."""
+) -> tuple[np.ndarray, list[np.ndarray], set[int]]:
+    """The photo, each tile's face quad, and the tiles whose quad faces away from the camera
+    (another player's standing tile seen from its side). The camera frames the hand's tiles; the
+    table's other tiles (group NOT_THE_HANDS) take their draws from ``clutter_rng``, and the things
+    on the table that are no tiles (``scene_props``) from ``props_rng``, so that a seed shows the
+    same hand, camera and light with or without them."""
     width, height = size
     hand = [p for p in placed if p.group != NOT_THE_HANDS]
     camera = _make_camera(rng, hand, size, hand_low=clutter_rng is not None)
@@ -578,15 +621,22 @@ def _render(
         draws[index] = (margin_share, r.uniform(0.95, 1.05))
 
     quads: dict[int, np.ndarray] = {}
+    unseen: set[int] = set()
     for index in _painting_order(camera, placed):
         p = placed[index]
         margin_share, face_shade = draws[index]
         corners = _box_corners(p)
         image_pts = camera.project(corners)
         centre = corners.mean(axis=0)
+        if p.standing and p.code == "back":  # another player's hand, seen from behind
+            quads[index], seen = _paint_standing(canvas, camera, corners, ivory, back_colour, layer, light,
+                                                 back_art, face_shade, back_art=back_art)
+            if not seen:
+                unseen.add(index)
+            continue
         if p.standing:
-            quads[index] = _paint_standing(canvas, camera, corners, ivory, back_colour, layer, light,
-                                           _face_art(faces[p.code], ivory, margin_share), face_shade)
+            quads[index], _ = _paint_standing(canvas, camera, corners, ivory, back_colour, layer, light,
+                                              _face_art(faces[p.code], ivory, margin_share), face_shade)
             continue
         # Visible side walls, each split into the coloured back layer and the ivory face layer.
         for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)):
@@ -608,6 +658,8 @@ def _render(
         art = back_art if p.code == "back" else _face_art(faces[p.code], ivory, margin_share)
         _paste(canvas, art, face_quad, face_shade)
         quads[index] = face_quad
+
+    unseen |= _hidden_backs(camera, placed, size)
 
     # Illumination: a gradient, sometimes a soft shadow band, sometimes glare, colour cast, noise.
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
@@ -631,7 +683,7 @@ def _render(
     image = np.clip(canvas, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
         image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.0))
-    return image, [quads[i] for i in range(len(placed))]
+    return image, [quads[i] for i in range(len(placed))], unseen
 
 
 def _props_for(rng: np.random.Generator, placed: list[_Placed], camera: _Camera,
@@ -660,6 +712,7 @@ def generate_scene(
     faces: dict[str, np.ndarray] | None = None,
     tables: tuple[str, ...] = TABLE_KINDS,
     props: bool = False,
+    opponents: bool = False,
 ) -> Scene:
     """The scene for ``seed``: a rendered hand (default 1600x1200 or 1200x1600) and its truth.
 
@@ -682,7 +735,12 @@ def generate_scene(
     keeps every seed's scene as it was; ``BUSY_TABLE_KINDS`` adds mats and photographed tops).
     ``props`` lays things that are no tiles on the table around them (``scene_props``: a rack,
     dice, coins, a phone, fingers), from draws of their own.
+    ``opponents`` (with ``clutter``) also stands the other players' hands on the table, across it
+    and at its sides (``scene_clutter.lay_opponents``, from draws of their own): the camera sees
+    their backs, which the truth holds as ``back`` tiles (``standing``) where they show.
     """
+    if opponents and not clutter:
+        raise ValueError("the other players' hands stand among the table's clutter: pass clutter=True too")
     rng = np.random.default_rng(seed)
     styles = [s for s in SCENE_STYLES if s in tile_art.available_styles()]
     if faces is None and not style and not styles:
@@ -713,16 +771,18 @@ def generate_scene(
     clutter_rng = np.random.default_rng([seed, 1]) if clutter else None
     props_rng = np.random.default_rng([seed, 4]) if props else None
     if clutter_rng is not None:
-        placed += _clutter_around(clutter_rng, placed, groups)
+        opponents_rng = np.random.default_rng([seed, 5]) if opponents else None
+        placed += _clutter_around(clutter_rng, placed, groups, opponents_rng)
     if standing:
         turn_rng = np.random.default_rng([seed, 2])
         placed = _turned(placed, turn_rng.uniform(-STANDING_TURN, STANDING_TURN))
-    image, quads = _render(rng, placed, faces, size, table, clutter_rng, props_rng)
+    image, quads, facing_away = _render(rng, placed, faces, size, table, clutter_rng, props_rng)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
-    shown = [p.group != NOT_THE_HANDS or _shows(p, q, placed, size) for p, q in zip(placed, quads)]
+    shown = [p.group != NOT_THE_HANDS or (i not in facing_away and _shows(p, q, placed, size))
+             for i, (p, q) in enumerate(zip(placed, quads))]
     tiles = tuple(SceneTile(p.code, q.astype(np.float32), p.group, p.sideways, p.standing)
                   for p, q, show in zip(placed, quads, shown) if show)
     unseen = tuple(q.astype(np.float32) for q, show in zip(quads, shown) if not show)

@@ -4,9 +4,11 @@ Each texture is a BGR uint8 image drawn from a ``numpy.random.Generator``, so a 
 its table. ``TABLE_KINDS`` are smooth noise plus structure (grain, weave); the scenes of every seed
 drawn before are laid on them. ``MAT_KINDS`` are the mats players put on a bare table: a dark rubber
 mat studded with small nubs in a grid (a pattern of dots a finder may take for tiles' pips) and
-foam puzzle mats of coloured squares with toothed seams. ``PHOTO_KIND`` is a photographed surface
-(``photo_textures``: Debian's GIMP patterns and Plasma wallpapers, where installed; a procedural
-kind where not). ``BUSY_TABLE_KINDS`` holds them all.
+foam puzzle mats of coloured squares with toothed seams. ``AUTOMATIC_KIND`` is an automatic table's
+top: a fine, bright felt cut by the seams of the platforms the walls rise on, with the raised
+console in the middle (dice under a clear dome, the seats' lit displays). ``PHOTO_KIND`` is a
+photographed surface (``photo_textures``: Debian's GIMP patterns and Plasma wallpapers, where
+installed; a procedural kind where not). ``BUSY_TABLE_KINDS`` holds them all.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from fanscan.datasets.photo_textures import photo_surface
 
 TABLE_KINDS: tuple[str, ...] = ("felt", "wood", "white", "cloth", "dark", "stone")
 MAT_KINDS: tuple[str, ...] = ("rubber", "puzzle")
+AUTOMATIC_KIND = "automatic"
 PHOTO_KIND = "photo"
-BUSY_TABLE_KINDS: tuple[str, ...] = TABLE_KINDS + MAT_KINDS + (PHOTO_KIND,)
+BUSY_TABLE_KINDS: tuple[str, ...] = TABLE_KINDS + MAT_KINDS + (AUTOMATIC_KIND, PHOTO_KIND)
 
 
 def _noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.ndarray:
@@ -137,6 +140,64 @@ def _puzzle(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return out * (dimples * (1 - 0.5 * np.clip(seam * 2, 0, 1)))[:, :, None]
 
 
+_AUTOMATIC_FELTS = ((40, 140, 40), (50, 120, 20), (160, 100, 20), (140, 110, 60), (110, 110, 110), (60, 60, 150))
+
+
+def _console(rng: np.random.Generator, canvas: np.ndarray, centre: np.ndarray, side: float, angle: float) -> None:
+    """The raised console in an automatic table's middle, drawn on ``canvas`` in place: a rounded
+    square of dark or silver plastic, a clear dome over the dice, and a small lit display facing
+    each seat."""
+    c, s = np.cos(angle), np.sin(angle)
+    turn = np.array([[c, s], [-s, c]])
+    plastic = _colour(rng, [(30, 30, 30), (170, 170, 175), (40, 40, 50)][rng.integers(3)], 10)
+    r = side * 0.15
+    corners = []
+    for sx, sy, start in ((1, 1, 0), (-1, 1, 90), (-1, -1, 180), (1, -1, 270)):
+        arc_centre = np.array([sx * (side / 2 - r), sy * (side / 2 - r)])
+        for a in np.radians(np.linspace(start, start + 90, 6)):
+            corners.append(arc_centre + r * np.array([np.cos(a), np.sin(a)]))
+    outline = (np.array(corners) @ turn + centre).astype(np.int32)
+    cv2.fillPoly(canvas, [outline], (plastic * 0.6).tolist(), cv2.LINE_AA)  # the rim's shadow
+    cv2.fillPoly(canvas, [((np.array(corners) * 0.94) @ turn + centre).astype(np.int32)], plastic.tolist(), cv2.LINE_AA)
+    dome = side * rng.uniform(0.16, 0.24)
+    cv2.circle(canvas, tuple(int(v) for v in centre), int(dome), (plastic * 0.5 + 60).tolist(), -1, cv2.LINE_AA)
+    for _ in range(2):  # the dice under the dome
+        at = centre + rng.uniform(-0.4, 0.4, 2) * dome
+        die = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * dome * 0.18 @ turn + at
+        cv2.fillConvexPoly(canvas, die.astype(np.int32), (225, 225, 230), cv2.LINE_AA)
+    glint = centre + np.array([-0.35, -0.35]) * dome
+    cv2.circle(canvas, tuple(int(v) for v in glint), max(1, int(dome * 0.15)), (250, 250, 250), -1, cv2.LINE_AA)
+    lit = np.float32([(30, 30, 230), (40, 200, 240), (60, 220, 60)][rng.integers(3)])
+    for k in range(4):  # one display facing each seat
+        a = angle + k * np.pi / 2
+        at = centre + np.array([np.cos(a), np.sin(a)]) * side * 0.36
+        half = np.array([[-0.09, -0.035], [0.09, -0.035], [0.09, 0.035], [-0.09, 0.035]]) * side
+        ca, sa = np.cos(a + np.pi / 2), np.sin(a + np.pi / 2)
+        cv2.fillConvexPoly(canvas, (half @ np.array([[ca, sa], [-sa, ca]]) + at).astype(np.int32),
+                           lit.tolist(), cv2.LINE_AA)
+
+
+def _automatic(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """An automatic table's top: fine bright felt with a sheen, the seams around the four wall
+    platforms (a square frame of dark lines), and the console in the middle (``_console``)."""
+    base = _colour(rng, _AUTOMATIC_FELTS[rng.integers(len(_AUTOMATIC_FELTS))], 15)
+    sheen = 1.0 + 0.1 * _noise(rng, h, w, max(h, w) // 2) + 0.03 * rng.standard_normal((h, w)).astype(np.float32)
+    out = np.ascontiguousarray(base[None, None, :] * sheen[:, :, None])
+    scale = max(h, w)
+    centre = np.array([rng.uniform(0.2, 0.8) * w, rng.uniform(-0.2, 0.5) * h])
+    angle = rng.normal(0, np.radians(8))
+    c, s = np.cos(angle), np.sin(angle)
+    turn = np.array([[c, s], [-s, c]])
+    inner = rng.uniform(0.35, 0.6) * scale  # the platforms lie between the console and the table's edge
+    seam = (base * 0.45).tolist()
+    width = max(1, int(scale * rng.uniform(0.002, 0.005)))
+    for half in (inner / 2, inner / 2 + rng.uniform(0.12, 0.2) * scale):
+        square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ turn + centre
+        cv2.polylines(out, [square.astype(np.int32)], True, seam, width, cv2.LINE_AA)
+    _console(rng, out, centre, inner * rng.uniform(0.45, 0.7), angle)
+    return out
+
+
 def _photo(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     surface = photo_surface(rng, h, w)
     if surface is None:  # no photographed surfaces installed: a procedural table instead
@@ -153,6 +214,7 @@ _MAKERS: dict[str, Callable[[np.random.Generator, int, int], np.ndarray]] = {
     "stone": _stone,
     "rubber": _rubber,
     "puzzle": _puzzle,
+    AUTOMATIC_KIND: _automatic,
     PHOTO_KIND: _photo,
 }
 

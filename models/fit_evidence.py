@@ -36,7 +36,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from fanscan.models.hand_cases import UNKNOWN, HandCase, hand_key, kept_right, load
+from fanscan.models.hand_cases import BUSY_PREFIX, UNKNOWN, HandCase, hand_key, kept_right, load
 from fanscan.scoring.tiles import BACK, CLASS_LABELS, TILE_CODES
 from fanscan.vision import interpret, layout
 from fanscan.vision.layout_events import rows_without
@@ -202,11 +202,12 @@ def describe(cases: list[HandCase]) -> dict:
     """What cases are: the generated scenes' seed range, the real photos' source folds."""
     from fanscan.datasets.real_tables import source_fold
 
-    seeds = [int(c.name[len("scene"):]) for c in cases if c.hand is not None]
     real = [c.name for c in cases if c.hand is None]
     out: dict = {"cases": len(cases)}
-    if seeds:
-        out["generated_scenes"] = {"count": len(seeds), "seeds": f"{min(seeds)}-{max(seeds)}"}
+    for key, prefix in (("generated_scenes", "scene"), ("busy_scenes", BUSY_PREFIX)):
+        seeds = [int(c.name[len(prefix):]) for c in cases if c.hand is not None and c.name.startswith(prefix)]
+        if seeds:
+            out[key] = {"count": len(seeds), "seeds": f"{min(seeds)}-{max(seeds)}"}
     if real:
         out["real_photos"] = {"count": len(real), "set": "rf-chinese (CC BY 4.0)",
                               "source_folds": sorted({source_fold(name) for name in real})}

@@ -168,12 +168,18 @@ def truth_by_boxes(readings: list[TileReading], quads: list[np.ndarray], codes: 
     return out
 
 
-def scene_cases(seeds: Iterable[int], classifier: Any) -> Iterator[HandCase]:
-    """The cases of the generated scenes of ``seeds``, with their true hands."""
+BUSY_PREFIX = "busy"
+"""The name of a busy scene's case: this and its seed (a plain scene's is ``scene`` and its seed)."""
+
+
+def scene_cases(seeds: Iterable[int], classifier: Any, busy: bool = False) -> Iterator[HandCase]:
+    """The cases of the generated scenes of ``seeds``, with their true hands; ``busy`` lays them on
+    mats and photographed tops with things that are no tiles about (``bench_scenes.py --busy``)."""
     from fanscan.datasets.scenes import generate_scene
+    from fanscan.datasets.textures import BUSY_TABLE_KINDS, TABLE_KINDS
 
     for n, seed in enumerate(seeds, start=1):
-        scene = generate_scene(seed)
+        scene = generate_scene(seed, tables=BUSY_TABLE_KINDS if busy else TABLE_KINDS, props=busy)
         try:
             _, args = capture(scene.jpeg, classifier)
         except FanscanError as error:
@@ -182,7 +188,8 @@ def scene_cases(seeds: Iterable[int], classifier: Any) -> Iterator[HandCase]:
         if args is not None:
             quads = [np.asarray(t.quad, np.float32) for t in scene.tiles]
             truth = _truth_by_quads(args[0], quads, [t.code for t in scene.tiles])
-            yield _case(f"scene{seed}", args, truth, scene.hand, quads, [t.code for t in scene.tiles])
+            yield _case(f"{BUSY_PREFIX if busy else 'scene'}{seed}", args, truth, scene.hand, quads,
+                        [t.code for t in scene.tiles])
         if n % 50 == 0:
             print(f"{n} scenes", file=sys.stderr, flush=True)
 
@@ -247,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="collect hand cases for fitting the reading search")
     parser.add_argument("--scenes", default="", help="seed range FIRST-LAST of generated scenes")
     parser.add_argument("--folds", default="", help="comma-separated rf-chinese source folds")
+    parser.add_argument("--busy", action="store_true",
+                        help="the scenes on mats and photographed tops, with a rack, dice, coins, a phone or fingers")
     parser.add_argument("--limit", type=int, help="at most this many real photos")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--relabel", type=Path, help="work out the truth of the real cases in this file again")
@@ -267,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     classifier = default_classifier()
     cases: list[HandCase] = []
     if args.scenes:
-        cases += scene_cases(range(first, last + 1), classifier)
+        cases += scene_cases(range(first, last + 1), classifier, busy=args.busy)
     if args.folds:
         cases += table_cases(folds, classifier, args.limit)
     save(cases, args.out)

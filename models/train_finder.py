@@ -58,8 +58,9 @@ def make_example(seed: int, clutter_share: float = 0.0, standing_share: float = 
     """(image at the finder's working size, class map at half of it) for one generated scene, laid
     on a table with walls and discards (``generate_scene(clutter=True)``) at ``clutter_share`` of
     the seeds, the hand standing mid-game (``standing=True``) at ``standing_share``, on a mat or a
-    photographed top with things that are no tiles around it (``BUSY_TABLE_KINDS``, ``props``) at
-    ``busy_share``; the table's tiles that show no whole face are ``IGNORE``."""
+    photographed top with things that are no tiles around it (``BUSY_TABLE_KINDS``, ``props``; with
+    the other players' standing hands where the table is cluttered) at ``busy_share``; the table's
+    tiles that show no whole face are ``IGNORE``."""
     from fanscan.datasets.scenes import generate_scene
     from fanscan.datasets.textures import BUSY_TABLE_KINDS, TABLE_KINDS
 
@@ -69,7 +70,8 @@ def make_example(seed: int, clutter_share: float = 0.0, standing_share: float = 
     standing = bool(standing_share) and rng.random() < standing_share
     busy = bool(busy_share) and rng.random() < busy_share
     scene = generate_scene(seed, size=size, clutter=clutter, standing=standing,
-                           tables=BUSY_TABLE_KINDS if busy else TABLE_KINDS, props=busy)
+                           tables=BUSY_TABLE_KINDS if busy else TABLE_KINDS, props=busy,
+                           opponents=busy and clutter)
     half = (scene.image.shape[0] // 2, scene.image.shape[1] // 2)
     quads = [t.quad / 2 for t in scene.tiles]
     mask = target_mask(half, quads, [t.code == "back" for t in scene.tiles])

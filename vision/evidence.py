@@ -154,7 +154,18 @@ class Evidence:
                    LayoutEvidence(**obj["layout"]))
 
 
+def load_evidence(path: Path | None = None) -> Evidence:
+    """The fitted evidence of ``path`` (by default ``EVIDENCE_PATH``: the shipped file, unless a
+    benchmark chose another with ``use_evidence_file``)."""
+    return _evidence_of(Path(path) if path is not None else EVIDENCE_PATH)
+
+
 @lru_cache(maxsize=4)
-def load_evidence(path: Path = EVIDENCE_PATH) -> Evidence:
-    """The fitted evidence (the shipped file by default)."""
-    return Evidence.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+def _evidence_of(path: Path) -> Evidence:
+    return Evidence.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def use_evidence_file(path: Path) -> None:
+    """Read the evidence from ``path`` from now on, wherever none is passed (benchmarks comparing fits)."""
+    global EVIDENCE_PATH
+    EVIDENCE_PATH = Path(path)

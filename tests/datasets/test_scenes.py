@@ -199,3 +199,76 @@ def test_scenes_standing_faces_are_not_painted_over(seed: int, monkeypatch: pyte
         cv2.fillConvexPoly(mask, (centre + 0.7 * (tile.quad - centre)).astype(np.int32), 1)
         inside = grey[mask > 0]
         assert np.percentile(inside, 2) > 0.75 * np.median(inside), (seed, tile.code)
+
+
+def test_scenes_opponents_stand_their_hands_beside_and_across_the_table() -> None:
+    from fanscan.datasets.scene_clutter import OPPONENT_TILES, HandExtent, lay_clutter, lay_opponents
+
+    extent = HandExtent(left=0.0, right=14 * 26.0, near=0.0, far=35.0, tile_w=26.0, tile_h=35.0, tile_t=18.0)
+    seats: Counter[str] = Counter()
+    for seed in range(30):
+        laid = lay_clutter(np.random.default_rng(seed), extent, Counter())
+        rows = lay_opponents(np.random.default_rng([seed, 5]), extent, laid)
+        assert all(t.code == "back" and t.standing and t.z == 0 for t in rows)
+        footprints = []
+        for t in rows:  # a standing tile's footprint: its width by its thickness
+            c, s = np.cos(t.angle), np.sin(t.angle)
+            corners = np.array([[-13, -9], [13, -9], [13, 9], [-13, 9]]) @ [[c, s], [-s, c]] + [t.x, t.y]
+            footprints.append(corners.astype(np.float32))
+            assert not (extent.left - 17 < t.x < extent.right + 17 and t.y < extent.far + 17), seed
+            # faces to a seat: across (pi) or the sides (+-pi/2), never to the player (0)
+            seat = min((np.pi, np.pi / 2, -np.pi / 2), key=lambda a: abs(np.angle(np.exp(1j * (t.angle - a)))))
+            assert abs(np.angle(np.exp(1j * (t.angle - seat)))) < np.radians(20), seed
+            seats[{np.pi: "across", np.pi / 2: "right", -np.pi / 2: "left"}[seat]] += 1
+            if seat != np.pi:  # the side seats sit beyond the hand's ends
+                assert (t.x > extent.right) == (seat > 0), seed
+        others = [f for f in footprints]
+        for t in laid:
+            if t.z == 0:
+                c, s = np.cos(t.angle), np.sin(t.angle)
+                others.append((np.array([[-13, -17.5], [13, -17.5], [13, 17.5], [-13, 17.5]]) @ [[c, s], [-s, c]]
+                               + [t.x, t.y]).astype(np.float32))
+        for i, a in enumerate(footprints):  # on no laid tile and on no other standing tile
+            for b in others[i + 1:]:
+                assert cv2.intersectConvexConvex(a, b)[0] < 1.0, seed
+        by_seat = Counter(round(t.angle * 2 / np.pi) for t in rows)
+        assert all(OPPONENT_TILES[0] <= n <= OPPONENT_TILES[1] for n in by_seat.values()), seed
+    assert seats["across"] > 0 and seats["left"] > 0 and seats["right"] > 0
+
+
+def test_scenes_opponents_backs_are_in_the_truth_where_they_show() -> None:
+    with pytest.raises(ValueError, match="clutter"):
+        generate_scene(1, size=(640, 480), opponents=True)
+    shown = 0
+    for seed in range(12):
+        plain = generate_scene(seed, size=(800, 600), clutter=True)
+        busy = generate_scene(seed, size=(800, 600), clutter=True, opponents=True)
+        assert busy.hand == plain.hand
+        mine = [t for t in busy.tiles if t.group != NOT_THE_HANDS]
+        assert all(np.array_equal(a.quad, b.quad) for a, b in zip(mine, [t for t in plain.tiles if t.group != NOT_THE_HANDS]))
+        theirs = [t for t in busy.tiles if t.group == NOT_THE_HANDS and t.standing]
+        shown += len(theirs)
+        h, w = busy.image.shape[:2]
+        table = np.median(busy.image.reshape(-1, 3), axis=0)
+        for tile in theirs:
+            assert tile.code == "back"
+            assert (tile.quad >= 0).all() and (tile.quad[:, 0] < w).all() and (tile.quad[:, 1] < h).all()
+            assert cv2.contourArea(tile.quad.astype(np.float32)) > 20  # a side seen, not an edge
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(mask, tile.quad.astype(np.int32), 1)
+            assert np.abs(np.median(busy.image[mask > 0].astype(float), axis=0) - table).max() > 10
+    assert shown > 20
+
+
+def test_scenes_hidden_backs_are_not_in_the_truth(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fanscan.datasets.scenes as scenes
+
+    def shown(share: float) -> int:
+        monkeypatch.setattr(scenes, "BACK_SHOWN_SHARE", share)
+        return sum(t.standing and t.group == NOT_THE_HANDS for seed in (0, 5, 7)
+                   for t in generate_scene(seed, size=(800, 600), clutter=True, opponents=True).tiles)
+
+    # Seeds 0, 5 and 7 stand rows partly behind walls and discards: asking for more of a back
+    # to show leaves more of them out, and asking for none of it keeps them all.
+    assert shown(0.0) > shown(0.95) > 0
+    assert shown(1.01) == 0

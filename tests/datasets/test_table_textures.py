@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from fanscan.datasets import photo_textures
@@ -95,3 +96,18 @@ def test_puzzle_mat_is_squares_of_a_few_colours() -> None:
     mat = table_texture("puzzle", np.random.default_rng(2), 300, 400)
     colours = {tuple(int(c) // 40 for c in pixel) for pixel in mat[::7, ::7].reshape(-1, 3)}
     assert 2 <= len(colours) <= 40  # a few foam colours (with the dimples' spread), no noise field
+
+
+def test_automatic_table_is_bright_felt_with_platform_seams_and_a_console() -> None:
+    seams = consoles = 0
+    for seed in range(8):
+        top = table_texture("automatic", np.random.default_rng(seed), 300, 400).astype(np.float32)
+        felt = np.median(top.reshape(-1, 3), axis=0)
+        off_felt = np.abs(top - felt).max(axis=2) > 40
+        assert off_felt.mean() < 0.5  # mostly felt
+        # the seams: thin dark lines, darker than the felt, in long straight runs (where in view)
+        dark = (top.sum(axis=2) < 0.75 * felt.sum()).astype(np.uint8)
+        seams += cv2.HoughLinesP(dark * 255, 1, np.pi / 180, 60, minLineLength=80, maxLineGap=3) is not None
+        # the console: a solid block of plastic unlike the felt (where in view)
+        consoles += bool(off_felt.mean() > 0.01)
+    assert seams >= 5 and consoles >= 5

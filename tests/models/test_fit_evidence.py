@@ -75,9 +75,12 @@ def test_describe_names_the_seeds_and_folds_the_evidence_was_fitted_on() -> None
     scene = _case("1m 2m 3m 7s 8s 9s E E 6m 7m 8m | 4p 5p* 6p")
     cases = [HandCase(f"scene{seed}", scene.readings, scene.right, scene.up, scene.rows, (1, 1), [], {})
              for seed in (20004, 20001)]
+    cases += [HandCase(f"busy{seed}", scene.readings, scene.right, scene.up, scene.rows, (1, 1), [], {})
+              for seed in (72010, 72000, 72005)]
     cases.append(HandCase("realphoto", scene.readings, scene.right, scene.up, scene.rows, (1, 1), [], None))
     out = describe(cases)
     assert out["generated_scenes"] == {"count": 2, "seeds": "20001-20004"}
+    assert out["busy_scenes"] == {"count": 3, "seeds": "72000-72010"}
     assert out["real_photos"]["count"] == 1 and len(out["real_photos"]["source_folds"]) == 1
 
 

@@ -54,3 +54,12 @@ def test_bench_real_tables_tally_adds_photos_and_refusals(bench):
     assert (summary["hand_photos"], summary["hand_exact"], summary["put_in_hand"]) == (1, 0, 1)
     assert summary["seconds_per_photo"] == round(1 / 3, 3)
     assert tally.pairs == [("1m", "1m"), ("2m", "9m"), ("E", "E"), ("S", "S")]
+
+
+def test_bench_real_tables_refuses_a_file_that_is_no_evidence(bench, tmp_path, capsys):
+    broken = tmp_path / "evidence.json"
+    broken.write_text('{"tiles": {}}', encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        bench.main(["--evidence", str(broken)])
+    assert stop.value.code == 2
+    assert "not a reading evidence file" in capsys.readouterr().err

@@ -21,3 +21,10 @@ def test_bench_scenes_busy_counts_tiles_read_beyond_the_scenes(tmp_path, capsys)
     assert result["busy"] is True and result["scenes"] == 2
     assert isinstance(result["phantoms"], int) and result["phantoms"] >= 0
     assert 0 <= result["exact"] <= 2 and 0 < result["tile_recall"] <= 1
+
+
+def test_bench_scenes_opponents_lay_a_cluttered_table(tmp_path, capsys) -> None:
+    bench = load_benchmark("bench_scenes")
+    assert bench.main(["--scenes", "1", "--first", "3", "--opponents", "--failures", str(tmp_path)]) in (0, None)
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["opponents"] is True and result["clutter"] is True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -108,3 +109,15 @@ def test_the_shipped_tile_model_believes_a_row_of_tiles_and_doubts_a_sliver_of_t
     tiles = _row(10) + [_tile(100 + 31 * 10, 300, code="P", confidence=0.45, w=9.0, score=0.6)]
     p = load_evidence().tiles.tile_probability(box_features(tiles, (1400, 800)))
     assert p[:10].min() > 0.9 and p[-1] < p[:10].min()  # the sliver is the likelier to be no tile
+
+
+def test_use_evidence_file_switches_what_the_search_reads_by_default(tmp_path, monkeypatch) -> None:
+    from fanscan.vision import evidence as evidence_module
+
+    shipped = load_evidence()
+    other = Evidence(replace(shipped.tiles, temperature=shipped.tiles.temperature * 2), shipped.layout)
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(other.to_json()), encoding="utf-8")
+    monkeypatch.setattr(evidence_module, "EVIDENCE_PATH", EVIDENCE_PATH)  # undone after the test
+    evidence_module.use_evidence_file(path)
+    assert load_evidence() == other and load_evidence(EVIDENCE_PATH) == shipped
