@@ -38,6 +38,10 @@ Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], t
 SOURCES: tuple[str, ...] = ("model", "person")
 STATUSES: tuple[str, ...] = ("unreviewed", "reviewed")
 GROUP_KINDS: tuple[str, ...] = ("concealed", "win", "chow", "pung", "kong", "flowers", "unknown")
+CORNER_REACH = 0.5
+"""How far outside the photo a tile's corner may lie, as a share of the photo's width (x) or
+height (y): a tile the photo's edge cuts is labelled whole, but a tile mostly beyond the edge
+is not in the photo."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +205,12 @@ def labels_from_json(obj: Any, name: str = "label file") -> PhotoLabels:
         raise _fail(name, "'groups' and 'tiles' must be lists")
     groups = tuple(_group_from_json(group, i, name) for i, group in enumerate(raw_groups))
     tiles = tuple(_tile_from_json(tile, i, len(groups), name) for i, tile in enumerate(raw_tiles))
+    for index, tile in enumerate(tiles):
+        for x, y in tile.corners:
+            if not (-CORNER_REACH * width <= x <= (1 + CORNER_REACH) * width
+                    and -CORNER_REACH * height <= y <= (1 + CORNER_REACH) * height):
+                raise _fail(name, f"tile {index + 1} has a corner at ({x:.6g}, {y:.6g}), outside the "
+                                  f"{width} x {height} photo")
     return PhotoLabels(image, width, height, tiles, groups, status, reader, image_bytes)
 
 

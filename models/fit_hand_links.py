@@ -112,22 +112,27 @@ def table_link_cases(folds: list[int], classifier: Any) -> Iterator[LinkCase]:
             print(f"{n}/{len(chosen)} real photos", file=sys.stderr, flush=True)
 
 
-def scene_link_cases(seeds: range, classifier: Any, standing: bool = False) -> Iterator[LinkCase]:
+def scene_link_cases(seeds: range, classifier: Any, standing: bool = False, busy: bool = False,
+                     ) -> Iterator[LinkCase]:
     """The cases of generated hands on a table (``generate_scene(clutter=True)``: walls, discards,
-    other melds; with ``standing``, hands standing mid-game): a box on a tile of the hand is the
-    hand's, on a tile of the table's not, any other box unknown."""
+    other melds; with ``standing``, hands standing mid-game; with ``busy``, on mats and
+    photographed tops with the other players' standing hands and things that are no tiles about):
+    a box on a tile of the hand is the hand's, on a tile of the table's not, any other box unknown."""
     from fanscan.datasets.scenes import NOT_THE_HANDS, generate_scene
+    from fanscan.datasets.textures import BUSY_TABLE_KINDS, TABLE_KINDS
     from fanscan.models.hand_cases import _truth_by_quads
 
+    kind = "standing" if standing else "busy" if busy else "scene"
     for n, seed in enumerate(seeds, start=1):
-        scene = generate_scene(seed, clutter=True, standing=standing)
+        scene = generate_scene(seed, clutter=True, standing=standing, tables=BUSY_TABLE_KINDS if busy else TABLE_KINDS,
+                               props=busy, opponents=busy)
         got = captured(scene.jpeg, classifier)
         if got is not None:
             readings, up = got
             quads = [np.asarray(t.quad, np.float32) for t in scene.tiles]
             owners = ["table" if t.group == NOT_THE_HANDS else "hand" for t in scene.tiles]
             truth = _truth_by_quads(readings, quads, owners)
-            yield LinkCase(f"{'standing' if standing else 'scene'}{seed}", readings, up,
+            yield LinkCase(f"{kind}{seed}", readings, up,
                            [None if t is None else t == "hand" for t in truth])
         if n % 50 == 0:
             print(f"{n}/{len(seeds)} scenes", file=sys.stderr, flush=True)
@@ -268,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=_seeds, default="0-399", help="generated scene seeds to fit on (A-B)")
     parser.add_argument("--standing-scenes", type=_seeds,
                         help="seeds of generated hands standing mid-game on a table to fit on too (A-B)")
+    parser.add_argument("--busy-scenes", type=_seeds,
+                        help="seeds of generated hands on busy tables (mats, photographed tops, the other "
+                             "players' hands, props) to fit on too (A-B)")
     parser.add_argument("--scene-share", type=_share, default=0.5,
                         help="the generated photos' share of the links' fit, against the real ones (0-1)")
     parser.add_argument("--steps", type=int, default=3000)
@@ -285,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     laid = list(scene_link_cases(args.scenes, classifier))
     standing = list(scene_link_cases(args.standing_scenes, classifier, standing=True)) if args.standing_scenes else []
-    features, targets, weights = weighed_examples(cases, laid + standing, args.scene_share)
+    busy = list(scene_link_cases(args.busy_scenes, classifier, busy=True)) if args.busy_scenes else []
+    features, targets, weights = weighed_examples(cases, laid + standing + busy, args.scene_share)
     model = fit(features, targets, weights, args.steps)
     predicted = model.probabilities(features) > 0.5
     # The choice on the real photos alone: fitted on the generated tables too, it chose the
@@ -300,6 +309,9 @@ def main(argv: list[str] | None = None) -> int:
                       "standing_scenes": (f"{args.standing_scenes.start}-{args.standing_scenes.stop - 1} "
                                           f"({len(standing)} read, hands standing mid-game on tables)"
                                           if args.standing_scenes else None),
+                      "busy_scenes": (f"{args.busy_scenes.start}-{args.busy_scenes.stop - 1} "
+                                      f"({len(busy)} read, on busy tables with the other players' hands)"
+                                      if args.busy_scenes else None),
                       "links": int(targets.sum()), "not_links": int((1 - targets).sum())},
         "pairs_right_on_fit": round(float((predicted == (targets > 0.5)).mean()), 4),
         "scene_share": args.scene_share, "hidden": HIDDEN, "steps": args.steps,

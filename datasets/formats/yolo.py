@@ -58,6 +58,10 @@ def parse_yolo_data(
     return [to_code(str(item), name) for item in names]
 
 
+def _clipped(share: float) -> float:
+    return min(1.0, max(0.0, share))
+
+
 def _number(value: float) -> str:
     return f"{value:.6f}".rstrip("0").rstrip(".") if value else "0"
 
@@ -67,12 +71,15 @@ def format_yolo(photo: PhotoLabels, obb: bool = False) -> str:
     lines = []
     for tile in photo.tiles:
         index = CLASS_LABELS.index(tile.code)
-        if obb:
+        if obb:  # corners past the photo's edge (a tile it cuts) are clipped to it, as VOC's boxes
             values = [
-                value for x, y in tile.corners for value in (x / photo.width, y / photo.height)
+                value for x, y in tile.corners
+                for value in (_clipped(x / photo.width), _clipped(y / photo.height))
             ]
         else:
             x_min, y_min, x_max, y_max = tile.bounds
+            x_min, x_max = (photo.width * _clipped(v / photo.width) for v in (x_min, x_max))
+            y_min, y_max = (photo.height * _clipped(v / photo.height) for v in (y_min, y_max))
             values = [
                 (x_min + x_max) / 2 / photo.width,
                 (y_min + y_max) / 2 / photo.height,

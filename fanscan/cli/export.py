@@ -8,9 +8,14 @@ COCO JSON file, a YOLO dataset folder, a Pascal VOC folder, or per-class crop fo
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fanscan.errors import FanscanError
+
+if TYPE_CHECKING:
+    from fanscan.datasets.labels import PhotoLabels
 
 ORDER = 71
 FORMATS = ("coco", "yolo", "voc", "crops")
@@ -55,6 +60,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(handler=run)
 
 
+def _readable(photos: list[PhotoLabels], directory: Path) -> list[PhotoLabels]:
+    """The photos whose file is an image fanscan reads; each other one is named on stderr and
+    left out, so that one broken file does not stop the export of the rest."""
+    from fanscan.vision.image_io import load_photo
+
+    kept = []
+    for photo in photos:
+        try:
+            load_photo(directory / photo.image).size
+        except FanscanError as error:
+            print(f"fanscan: skipped {photo.image}: {error.message}", file=sys.stderr)
+            continue
+        kept.append(photo)
+    return kept
+
+
 def run(args: argparse.Namespace) -> int:
     from fanscan.datasets.labels import load_folder
 
@@ -73,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             "bad_path", f"{args.out} is a file: {args.format} is written to a folder"
         )
     photos = load_folder(args.directory)
-    chosen = [p for p in photos if args.all or p.status == "reviewed"]
+    chosen = _readable([p for p in photos if args.all or p.status == "reviewed"], args.directory)
     if not chosen:
         hint = (
             " (none is reviewed yet: review them with fanscan label, or pass --all)"

@@ -71,8 +71,13 @@ def _existing_label_file(photo: Path) -> Path | None:
         return None
 
 
+def _named(image: str) -> str:
+    """A photo's name as a message gives it: at most 80 characters."""
+    return image if len(image) <= 80 else image[:77] + "..."
+
+
 def _shown(image: str) -> str:
-    return repr(image) if len(image) <= 80 else repr(image[:77] + "...")
+    return repr(_named(image))
 
 
 class LabelFolder:
@@ -110,15 +115,24 @@ class LabelFolder:
             raise FanscanError("bad_labels", f"the labels of {_shown(image)} cannot be read ({error.strerror})") from None
         return f'"{hashlib.sha256(data).hexdigest()[:20]}"'
 
+    def size(self, image: str) -> tuple[int, int]:
+        """The photo's width and height as shown (EXIF orientation applied), from its header; a
+        file that is no image fanscan reads is refused, named as the folder names it."""
+        from fanscan.vision.image_io import load_photo
+
+        photo = self.photo(image)
+        try:
+            return load_photo(photo).size
+        except FanscanError as error:
+            raise FanscanError(error.code, error.message.replace(str(photo), _shown(image))) from None
+
     def labels(self, image: str) -> PhotoLabels:
         """The photo's labels (``image`` relative), empty and unreviewed when it has none yet."""
         photo = self.photo(image)
         path = _existing_label_file(photo)
         if path is not None:
             return replace(load_labels(path), image=image)
-        from fanscan.vision.image_io import load_photo
-
-        width, height = load_photo(photo).size
+        width, height = self.size(image)
         return PhotoLabels(image, width, height)
 
     def current(self, image: str) -> tuple[PhotoLabels, str]:
@@ -133,7 +147,14 @@ class LabelFolder:
         self.photo(image)
         if isinstance(obj, dict):
             obj = {**obj, "image": image}
-        labels = labels_from_json(obj, f"labels for {image}")
+        labels = labels_from_json(obj, f"labels for {_named(image)}")
+        width, height = self.size(image)
+        if (labels.width, labels.height) != (width, height):
+            raise FanscanError(
+                "bad_labels",
+                f"labels for {_named(image)} are for a {labels.width} x {labels.height} photo, "
+                f"but the photo is {width} x {height}",
+            )
         with self._saving:
             current = self.version(image)
             if if_match is not None and if_match.strip() != current:

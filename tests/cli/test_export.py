@@ -63,6 +63,21 @@ def test_export_crops_feed_a_labels_csv(tmp_path: Path) -> None:
     assert lines == ["file,label", "5p/a_001.png,5p", "N/a_002.png,N"]
 
 
+@pytest.mark.parametrize("fmt", ["crops", "yolo"])
+def test_export_skips_a_photo_that_is_no_image_and_exports_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    folder = _labelled_folder(tmp_path / "photos")
+    fake = folder / "fake.jpg"
+    fake.write_text("no picture")
+    save_labels(label_path(fake), PhotoLabels("fake.jpg", 100, 60, (TileLabel("E", BOX, 1.0, "person"),),
+                                              status="reviewed"))
+    assert main(["export", str(folder), "--format", fmt, "--out", str(tmp_path / "out")]) == 0
+    captured = capsys.readouterr()
+    assert "skipped fake.jpg:" in captured.err and "exported 1 photos, 2 tiles" in captured.out
+    assert not list((tmp_path / "out").rglob("fake*"))
+
+
 def test_export_with_nothing_reviewed_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -157,12 +157,13 @@ def test_the_generated_photos_weigh_their_share_of_the_fit() -> None:
 
 @pytest.mark.parametrize("argv, said", [(["--scenes", "abc"], "seeds are A-B"), (["--folds", "x,1"], "folds are numbers"),
                                         (["--scene-share", "1.5"], "the share is a number"),
-                                        (["--standing-scenes", "x-3"], "seeds are A-B")])
-def test_the_fit_refuses_bad_seeds_and_folds_in_one_line(argv, said, capsys) -> None:
+                                        (["--standing-scenes", "x-3"], "seeds are A-B"),
+                                        (["--busy-scenes", "1-x"], "seeds are A-B")])
+def test_the_fit_refuses_bad_seeds_and_folds_in_one_line(argv, said, capsys, tmp_path) -> None:
     from fanscan.models.fit_hand_links import main
 
-    with pytest.raises(SystemExit) as stopped:
-        main(argv)
+    with pytest.raises(SystemExit) as stopped:  # --out: were a bad value taken, no shipped file is refitted
+        main([*argv, "--out", str(tmp_path / "links.json")])
     assert stopped.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert said in error and "Traceback" not in error
@@ -193,3 +194,16 @@ def test_a_model_file_that_is_missing_or_of_other_features_is_refused_in_one_lin
         with pytest.raises(ValueError) as refused:
             hand_links.check_model_file(bad)
         assert str(bad) in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_busy_tables_give_cases_of_the_hand_and_of_the_rest_of_the_table() -> None:
+    from fanscan.datasets import tile_art
+    from fanscan.models.fit_hand_links import scene_link_cases
+    from fanscan.vision.classifier import default_classifier
+
+    if not tile_art.available_styles():
+        pytest.skip("no tile art to render scenes with")
+    (case,) = scene_link_cases(range(3, 4), default_classifier(), busy=True)
+    assert case.name == "busy3"
+    # seed 3 stands the other players' hands on a busy table: the hand's tiles and the table's
+    assert sum(t is True for t in case.in_hand) >= 10 and sum(t is False for t in case.in_hand) >= 3

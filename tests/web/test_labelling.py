@@ -119,6 +119,31 @@ def test_labelling_refuses_bad_labels_and_keeps_the_file(labelling: Any, folder:
     assert (folder / "sure.png.fanscan.json").read_text() == before
 
 
+def test_labelling_refuses_labels_of_another_size_or_far_off_the_photo(labelling: Any, folder: Path) -> None:
+    before = (folder / "sure.png.fanscan.json").read_text()
+    labels = labelling.get("/api/label/labels", params={"image": "sure.png"}).json()
+    resized = {**labels, "width": 99999, "height": 50}
+    response = labelling.put("/api/label/labels", params={"image": "sure.png"}, json=resized)
+    assert response.status_code == 400
+    assert response.json()["detail"] == "labels for sure.png are for a 99999 x 50 photo, but the photo is 60 x 40"
+    far = json.loads(json.dumps(labels))
+    far["tiles"][0]["corners"][0] = [1e308, -1e308]
+    response = labelling.put("/api/label/labels", params={"image": "sure.png"}, json=far)
+    assert response.status_code == 400 and "tile 1 has a corner at" in response.json()["detail"]
+    assert (folder / "sure.png.fanscan.json").read_text() == before
+
+
+def test_labelling_refuses_labels_for_a_file_that_is_no_image(labelling: Any, folder: Path) -> None:
+    (folder / "fake.png").write_text("no picture")
+    labels = {"format": "fanscan-labels/1", "image": "fake.png", "width": 60, "height": 40, "tiles": []}
+    response = labelling.put("/api/label/labels", params={"image": "fake.png"}, json=labels)
+    assert 400 <= response.status_code < 500
+    assert str(folder) not in response.json()["detail"] and "fake.png" in response.json()["detail"]
+    assert not label_path(folder / "fake.png").exists()
+    response = labelling.get("/api/label/labels", params={"image": "fake.png"})
+    assert 400 <= response.status_code < 500 and str(folder) not in response.json()["detail"]
+
+
 @pytest.mark.parametrize(
     "image", ["../secret.png", "/etc/passwd", "sure.png.fanscan.json", "gone.png"]
 )

@@ -63,6 +63,16 @@ def test_yolo_box_line_is_class_and_normalised_centre_size(scene: PhotoLabels) -
     assert tilted_line[0] == "42" and [float(v) for v in tilted_line[1:]] == [0.625, 0.5, 0.25, 0.4]
 
 
+def test_yolo_boxes_and_corners_past_the_photos_edge_are_clipped_to_it(scene: PhotoLabels) -> None:
+    tile = scene.tiles[0]
+    past = replace(tile, corners=((-10.0, -5.0), (30.0, -5.0), (30.0, 20.0), (-10.0, 20.0)))
+    cut = replace(scene, tiles=(past,))
+    x, y, w, h = (float(v) for v in format_yolo(cut).split()[1:])
+    assert (x - w / 2, y - h / 2) == pytest.approx((0.0, 0.0)) and (x + w / 2) * scene.width == pytest.approx(30)
+    corners = [float(v) for v in format_yolo(cut, obb=True).split()[1:]]
+    assert min(corners) == 0.0 and max(corners) <= 1.0
+
+
 def test_yolo_data_yaml_names_the_43_classes_in_order() -> None:
     yaml = pytest.importorskip("yaml")
     document = yaml.safe_load(format_yolo_data())
