@@ -117,11 +117,14 @@ class HandField:
     name: str
     default: Any
     help: str
+    choices: tuple[str, ...] = ()
+    """The values it takes, where they are a few words (the web page offers them as a list)."""
 
 
-def option(default: Any, help: str) -> Any:
-    """One field of a rule set's options record: its default and its help (``fanscan rules``)."""
-    return field(default=default, metadata={"help": help})
+def option(default: Any, help: str, choices: tuple[str, ...] = ()) -> Any:
+    """One field of a rule set's options record: its default, its help (``fanscan rules``) and,
+    for a word from a short list, the words."""
+    return field(default=default, metadata={"help": help, "choices": choices})
 
 
 def hand_fields(options_type: type) -> tuple[HandField, ...]:
@@ -129,7 +132,8 @@ def hand_fields(options_type: type) -> tuple[HandField, ...]:
     if options_type is NoOptions:
         return ()
     return tuple(
-        HandField(f.name, f.default, f.metadata["help"]) for f in dataclasses.fields(options_type)
+        HandField(f.name, f.default, f.metadata["help"], tuple(f.metadata.get("choices", ())))
+        for f in dataclasses.fields(options_type)
     )
 
 

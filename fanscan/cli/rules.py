@@ -110,7 +110,8 @@ def _summary(ruleset: Any) -> dict[str, Any]:
         "minimum": ruleset.minimum,
         "hand_size": ruleset.hand_size,
         "hand_fields": [
-            {"name": f.name, "default": f.default, "help": f.help} for f in ruleset.hand_fields
+            {"name": f.name, "default": f.default, "help": f.help, **({"choices": list(f.choices)} if f.choices else {})}
+            for f in ruleset.hand_fields
         ],
     }
 

@@ -22,7 +22,8 @@ class Scorer(Protocol):
         """The rule sets, the default first.
 
         Each is ``{"name", "title", "minimum", "hand_size", "fields"}``; ``fields`` lists the rule
-        set's own optional hand fields as ``{"name", "default", "help"}``.
+        set's own optional hand fields as ``{"name", "default", "help"}``, with ``"choices"``
+        (the words it takes) where they are few.
         """
         ...
 
@@ -65,7 +66,8 @@ class ProjectScorer:
                     "minimum": ruleset.minimum,
                     "hand_size": ruleset.hand_size,
                     "fields": [
-                        {"name": f.name, "default": f.default, "help": f.help}
+                        {"name": f.name, "default": f.default, "help": f.help,
+                         **({"choices": list(f.choices)} if f.choices else {})}
                         for f in ruleset.hand_fields
                     ],
                 }

@@ -26,6 +26,7 @@ class AppCustomOptions(SeatOptions):
         "none",
         "the wild tile (财神): none, flowers, same (翻混), previous (上滚混), next (下滚混); "
         + DEFAULT_WILD_NOTE,
+        choices=("none", "flowers", "same", "previous", "next"),
     )
     wild_indicator: str = option("", "the turned tile that sets the wild face, e.g. 4m")
     eight_point_minimum: bool = option(False, "play with the 8-point minimum (8分起和)")

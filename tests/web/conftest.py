@@ -183,7 +183,12 @@ class FakeScorer:
                 "title": "Fake other",
                 "minimum": 3,
                 "hand_size": 14,
-                "fields": [{"name": "heavenly", "default": False, "help": "won on the deal"}],
+                "fields": [
+                    {"name": "heavenly", "default": False, "help": "won on the deal"},
+                    {"name": "wild", "default": "none", "choices": ["none", "same", "next"],
+                     "help": "the wild tile: " + "a long explanation of every kind of wild tile " * 4},
+                    {"name": "base_money", "default": 1, "help": "money per point"},
+                ],
             },
         ]
 

@@ -85,6 +85,28 @@ def test_page_upload_correct_tile_and_win_condition_update_total(
     assert errors == []
 
 
+def test_page_counts_and_flags_only_the_hands_doubtful_tiles(
+    open_page: Any, fakes: Any, scorer: Any, reading: dict[str, Any], photo_file: Path
+) -> None:
+    # two more tiles off the hand, both read unsurely: not the referee's to check
+    off = [{"code": "5s", "confidence": 0.3, "box": [[x, 220], [x + 40, 220], [x + 40, 280], [x, 280]],
+            "orientation": 0, "in_hand": False} for x in (60, 120)]
+    reader = fakes.Reader({**reading, "tiles": reading["tiles"] + off})
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(photo_file))
+        expect(page.locator("#status")).to_contain_text("16 tiles found, 1 doubtful in the hand")
+        # the minimum is met, but with a doubtful tile in the hand the verdict says so, not green
+        expect(page.locator("#spot-minimum")).to_have_text("minimum 8: met ✓, 1 doubtful in the hand")
+        expect(page.locator("#spot")).to_have_class("spot met unsure")
+        page.locator("#concealed .tile.doubt").click()
+        page.locator('#picker-grid .tile[data-code="7p"]').click()
+        expect(page.locator("#spot-minimum")).to_have_text("minimum 8: met ✓")
+        expect(page.locator("#spot")).to_have_class("spot met")
+    assert errors == []
+
+
 def test_page_melds_winning_tile_winds_and_rule_fields_reach_the_scorer(
     open_page: Any, fakes: Any, reader: Any, scorer: Any, photo_file: Path
 ) -> None:
@@ -124,7 +146,8 @@ def test_page_melds_winning_tile_winds_and_rule_fields_reach_the_scorer(
         page.select_option("#seat_wind", "S")
         page.select_option("#rules", "other")
         page.locator("#field-heavenly").check()
-        expect(page.locator("#spot-minimum")).to_have_text("minimum 3: met ✓")
+        # the 7s read unsurely is still in the hand, as read: met, and said to be doubtful
+        expect(page.locator("#spot-minimum")).to_have_text("minimum 3: met ✓, 1 doubtful in the hand")
 
     hand, rules = scorer.hands[-1]
     assert rules == "other"
@@ -231,6 +254,35 @@ def test_page_offers_the_readers_alternative_layouts(
         expect(page.locator("#melds .meld .tile")).to_have_count(3)
         expect(page.locator("#spot-total")).to_have_text("11")
     assert scorer.hands[-1][0]["melds"] == other["melds"]
+    assert errors == []
+
+
+def test_page_rule_fields_are_a_list_of_words_and_a_number_box_under_short_names(
+    open_page: Any, fakes: Any, reader: Any, scorer: Any, photo_file: Path
+) -> None:
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(photo_file))
+        page.select_option("#rules", "other")
+        wild = page.locator("#field-wild")
+        assert wild.evaluate("e => e.tagName") == "SELECT"
+        assert wild.locator("option").all_inner_texts() == ["none", "same", "next"]
+        label = page.locator("label", has=wild)
+        expect(label).to_contain_text("wild")
+        assert "a long explanation" in (label.get_attribute("title") or "")
+        money = page.locator("#field-base_money")
+        assert money.bounding_box()["width"] >= 100  # a box to type in, not a 22-pixel square
+        wild.select_option("next")
+        money.fill("5")
+        money.dispatch_event("change")
+        # the fake scorer's total does not show them: wait for the hand it was sent last
+        for _ in range(100):
+            if scorer.hands and scorer.hands[-1][0].get("base_money") == 5:
+                break
+            page.wait_for_timeout(50)
+    page_hand = scorer.hands[-1][0]
+    assert page_hand["wild"] == "next" and page_hand["base_money"] == 5
     assert errors == []
 
 

@@ -153,7 +153,14 @@ def test_labels_beside_the_tiles_and_the_total_on_the_picture(
         x = round((face["left"] + face["right"]) / 2)
         for y in (round(face["top"] + 8), round((face["top"] + face["bottom"]) / 2)):
             assert _pixel(page, x, y) == TILE_FACE
-    # the total (14, the minimum of 8 met) in green in the top-left corner
+    # the total (14, the minimum of 8 met) in the top-left corner: amber while a tile of the
+    # hand is doubtful, green once it is set right
+    page.wait_for_function(
+        "() => { const d = document.getElementById('annotated').getContext('2d')"
+        ".getImageData(3, 3, 1, 1).data; return d[0] > 180 && d[1] > 60 && d[1] < 140 && d[2] < 60; }"
+    )
+    page.locator("#concealed .tile.doubt").click()
+    page.locator('#picker-grid .tile[data-code="7p"]').click()
     page.wait_for_function(
         "() => { const d = document.getElementById('annotated').getContext('2d')"
         ".getImageData(3, 3, 1, 1).data; return d[1] > 120 && d[0] < 60 && d[2] < 100; }"
@@ -299,14 +306,14 @@ def test_the_language_follows_the_browser_and_can_be_switched(
     # fan names in both scripts of the page: the fake scorer's 张数 in 繁體 first, then English
     expect(page.locator("#fans tbody tr td").nth(0)).to_have_text("張數")
     expect(page.locator("#fans tbody tr td").nth(1)).to_have_text("Tile count")
-    expect(page.locator("#spot-minimum")).to_have_text("起和 8 番：已達到 ✓")
+    expect(page.locator("#spot-minimum")).to_have_text("起和 8 番：已達到 ✓，手牌中 1 張存疑")
 
     page.select_option("#lang", "en")
     expect(page.locator("#undo")).to_have_text("↶ Undo")
     expect(page.locator("#fans tbody tr td").nth(0)).to_have_text("Tile count")
     expect(page.locator("#fans tbody tr td").nth(1)).to_have_text("张数")
     page.select_option("#lang", "zh-Hans")
-    expect(page.locator("#spot-minimum")).to_have_text("起和 8 番：已达到 ✓")
+    expect(page.locator("#spot-minimum")).to_have_text("起和 8 番：已达到 ✓，手牌中 1 张存疑")
     expect(page.locator("#hand-card h2 [data-i18n=hand]")).to_have_text("手牌")
     page.reload()  # the choice is remembered
     expect(page.locator("#lang")).to_have_value("zh-Hans")

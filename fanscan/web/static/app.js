@@ -428,6 +428,21 @@ function tileButton(code, classes, label, shown) {
 
 const isFixed = (it) => it.read !== null && it.code !== it.read;
 
+// The hand's tiles still as read that the reader was unsure of: what a referee should check.
+function doubtfulInHand() {
+  const r = reading();
+  if (!r) return 0;
+  const h = state.hand;
+  return [...h.concealed, ...h.melds.flatMap((m) => m.tiles), ...h.flowers].filter((it) =>
+    it.tile >= 0 && !isFixed(it) && r.tiles[it.tile] && r.tiles[it.tile].confidence < DOUBT).length;
+}
+
+// "minimum N: met" (or not); met with tiles of the hand still doubtful says so.
+function minimumText(result, doubtful) {
+  if (!result.meets_minimum) return t("minimumNotMet", { n: result.minimum });
+  return t(doubtful ? "minimumMetUnsure" : "minimumMet", { n: result.minimum, d: doubtful });
+}
+
 function itemClasses(it) {
   const r = reading();
   const box = r && it.tile >= 0 ? r.tiles[it.tile] : null;
@@ -643,30 +658,46 @@ function wirePicker() {
   $("picker").addEventListener("close", () => { selection = null; render(); });
 }
 
-// The chosen rule set's own hand fields (for example a first-turn win), as inputs.
+// A field's short name for its label ("wild_indicator" -> "wild indicator"); its help is the tooltip.
+const fieldName = (field) => field.name.replace(/_/g, " ");
+
+// The chosen rule set's own hand fields (for example a first-turn win), as inputs: a checkbox
+// labelled by its help, a list of its words, or a short text or number box under its name.
 function renderRuleFields() {
   const box = $("rule-fields");
   box.replaceChildren();
   for (const field of currentRuleSet().fields || []) {
     const label = document.createElement("label");
-    const input = document.createElement("input");
-    input.id = `field-${field.name}`;
+    label.title = field.help || "";
     const value = field.name in state.extra ? state.extra[field.name] : field.default;
     if (typeof field.default === "boolean") {
+      const input = document.createElement("input");
+      input.id = `field-${field.name}`;
       input.type = "checkbox";
       input.checked = !!value;
       input.addEventListener("change", () => { state.extra[field.name] = input.checked; changed(); });
       label.append(input, ` ${field.help || field.name}`);
     } else {
-      input.type = typeof field.default === "number" ? "number" : "text";
+      label.className = "value";
+      let input;
+      if (field.choices) {
+        input = document.createElement("select");
+        for (const choice of field.choices) input.append(new Option(choice, choice));
+      } else {
+        input = document.createElement("input");
+        input.type = typeof field.default === "number" ? "number" : "text";
+      }
+      input.id = `field-${field.name}`;
       input.value = value == null ? "" : String(value);
       input.addEventListener("change", () => {
         const raw = input.value.trim();
         if (raw === "") delete state.extra[field.name];
-        else state.extra[field.name] = input.type === "number" ? Number(raw) : raw;
+        else state.extra[field.name] = typeof field.default === "number" ? Number(raw) : raw;
         changed();
       });
-      label.append(`${field.help || field.name} `, input);
+      const help = document.createElement("small");
+      help.textContent = field.help || "";
+      label.append(fieldName(field), input, help);
     }
     box.append(label);
   }
@@ -746,10 +777,15 @@ function showResult(result) {
     return;
   }
   const met = !!result.meets_minimum;
+  const doubtful = doubtfulInHand();
   spot.classList.add(met ? "met" : "unmet");
   verdict.classList.add(met ? "met" : "unmet");
+  if (met && doubtful) {
+    spot.classList.add("unsure");
+    verdict.classList.add("unsure");
+  }
   $("spot-total").textContent = String(result.total);
-  const minimum = t(met ? "minimumMet" : "minimumNotMet", { n: result.minimum });
+  const minimum = minimumText(result, doubtful);
   $("spot-minimum").textContent = minimum;
   $("total").textContent = String(result.total);
   $("minimum").textContent = minimum;
@@ -835,7 +871,7 @@ async function readPhoto(file) {
   state.photo = id;
   focus = null;
   const found = (body.tiles || []).length;
-  const doubtful = (body.tiles || []).filter((tile) => tile.confidence < DOUBT).length;
+  const doubtful = (body.tiles || []).filter((tile) => tile.in_hand !== false && tile.confidence < DOUBT).length;
   setStatus(t(doubtful ? "foundDoubtful" : "found", { n: found, d: doubtful }), doubtful ? "warn" : "ok");
   loadHand(body.hand || emptyHand(), body);
   changed();
@@ -1016,12 +1052,13 @@ function drawTotal(ctx, canvas) {
   if (!result) return;
   const scored = result.total !== null && result.total !== undefined;
   const text = scored
-    ? `${t("fansTotal", { n: result.total })}  ${t(result.meets_minimum ? "minimumMet" : "minimumNotMet", { n: result.minimum })}`
+    ? `${t("fansTotal", { n: result.total })}  ${minimumText(result, doubtfulInHand())}`
     : t("cannotScore");
   const size = Math.max(16, Math.round(canvas.width / 32));
   ctx.font = `bold ${size}px system-ui, sans-serif`;
   const width = ctx.measureText(text).width + size;
-  ctx.fillStyle = !scored || !result.meets_minimum ? "rgba(211, 47, 47, 0.92)" : "rgba(0, 163, 68, 0.92)";
+  ctx.fillStyle = !scored || !result.meets_minimum ? "rgba(211, 47, 47, 0.92)"
+    : doubtfulInHand() ? "rgba(230, 98, 0, 0.92)" : "rgba(0, 163, 68, 0.92)";
   ctx.fillRect(0, 0, width, size * 1.6);
   ctx.fillStyle = "#fff";
   ctx.textBaseline = "middle";
