@@ -122,8 +122,10 @@ class HandField:
 
 
 def option(default: Any, help: str, choices: tuple[str, ...] = ()) -> Any:
-    """One field of a rule set's options record: its default, its help (``fanscan rules``) and,
-    for a word from a short list, the words."""
+    """One field of a rule set's options record.
+
+    Its default, its help (``fanscan rules``) and, for a word from a short list, the words.
+    """
     return field(default=default, metadata={"help": help, "choices": choices})
 
 
