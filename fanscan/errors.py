@@ -16,3 +16,24 @@ class FanscanError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+QUOTED_CHARS = 60
+"""A message quotes at most this much of what it was given: a line, not a pasted file."""
+
+
+def quoted(value: object, limit: int = QUOTED_CHARS) -> str:
+    """``value`` as a message quotes it: text in quotes, cut short (with an ellipsis) past
+    ``limit`` characters; anything else by its kind ("a list", "null"), never its whole repr."""
+    if isinstance(value, str):
+        return repr(value) if len(value) <= limit else repr(value[:limit]) + "..."
+    if value is None:
+        return "null"
+    if isinstance(value, bool | int | float):
+        text = repr(value)
+        return text if len(text) <= limit else text[:limit] + "..."
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"

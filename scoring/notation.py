@@ -98,7 +98,7 @@ from __future__ import annotations
 from fanscan.scoring.hand import Hand, Meld
 from fanscan.scoring.tiles import Tile, format_tiles, suited
 
-from fanscan.errors import FanscanError
+from fanscan.errors import FanscanError, quoted
 
 _HONORS = "ESWNCFP"
 _SUITS = "mps"
@@ -114,7 +114,7 @@ SHOWN_CHARS = 60
 
 def _shown(text: str) -> str:
     """``text`` quoted as in a message, cut short (with an ellipsis) past ``SHOWN_CHARS``."""
-    return repr(text) if len(text) <= SHOWN_CHARS else repr(text[:SHOWN_CHARS]) + "..."
+    return quoted(text, SHOWN_CHARS)
 
 
 class _Parser:

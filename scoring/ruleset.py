@@ -58,7 +58,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 from fanscan.scoring.decompose import FORMS
 from fanscan.scoring.hand import Hand
 
-from fanscan.errors import FanscanError
+from fanscan.errors import FanscanError, quoted
 
 #: Rule-set name -> "module:attribute" of its RuleSet instance, imported on first use.
 RULESETS: dict[str, str] = {
@@ -597,7 +597,7 @@ def get_ruleset(name: str) -> RuleSet:
     target = RULESETS.get(name)
     if target is None:
         raise FanscanError(
-            "unknown_rules", f"unknown rule set {name!r} (available: {', '.join(RULESETS)})"
+            "unknown_rules", f"unknown rule set {quoted(name)} (available: {', '.join(RULESETS)})"
         )
     module_name, attribute = target.split(":")
     ruleset: RuleSet = getattr(importlib.import_module(module_name), attribute)

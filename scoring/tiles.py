@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import IntEnum
 
-from fanscan.errors import FanscanError
+from fanscan.errors import FanscanError, quoted
 
 _SUITS = ("m", "p", "s")
 _HONOR_CODES = ("E", "S", "W", "N", "C", "F", "P")
@@ -98,7 +98,8 @@ class Tile(IntEnum):
         except (KeyError, TypeError):
             raise FanscanError(
                 "unknown_tile",
-                f"unknown tile code {code!r} (expected 1m-9m, 1p-9p, 1s-9s, E S W N C F P, 1f-8f)",
+                f"unknown tile code {quoted(code)} "
+                "(expected 1m-9m, 1p-9p, 1s-9s, E S W N C F P, 1f-8f)",
             ) from None
 
     @property

@@ -35,7 +35,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fanscan import __version__
-from fanscan.errors import FanscanError
+from fanscan.errors import FanscanError, quoted
 from fanscan.scoring.tiles import BACK, CHINESE_NAMES, CLASS_LABELS, TILE_CODES
 from fanscan.web.limits import MEGABYTE, BodySizeLimit
 from fanscan.web.services import ProjectScorer, Reader, Scorer, read_photo_json
@@ -98,20 +98,32 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+_FRAMEWORK_400 = {
+    "There was an error parsing the body": "the request body could not be parsed (JSON nested too "
+    "deeply, or a number thousands of digits long)",
+    "Invalid multipart data.": "the upload is not valid multipart form data (a part's header too long?)",
+}
+"""FastAPI's and Starlette's own words for a body they could not parse, and ours."""
+
+
 def _error(status: int, message: str, code: str) -> JSONResponse:
     return JSONResponse({"detail": message, "code": code}, status_code=status)
 
 
-def _validation_message(error: RequestValidationError) -> str:
+def _validation_message(error: RequestValidationError, content_type: str) -> str:
     """One sentence for FastAPI's list of validation errors (the first one says enough)."""
     first = error.errors()[0]
     location = [str(part) for part in first.get("loc", ()) if part != "body"]
     if first.get("type") == "missing":
         if not location:
-            return "the request body is empty (expected a hand JSON object)"
+            return "the request body is empty (expected a JSON object)"
         return f"the request has no {location[-1]!r} field"
     if first.get("type") in ("dict_type", "model_attributes_type"):
-        return "the request body must be a JSON object (a hand)"
+        if "json" not in content_type:
+            return "send the body as JSON (Content-Type: application/json)"
+        return "the request body must be a JSON object"
+    if "UploadFile" in str(first.get("msg", "")) and location:
+        return f"the {location[-1]!r} field must be a file upload"
     if first.get("type") == "json_invalid":
         return "the request body is not valid JSON"
     where = f" at {'.'.join(location)}" if location else ""
@@ -157,15 +169,17 @@ def create_app(
         return _error(_STATUS_BY_CODE.get(error.code, 400), error.message, error.code)
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
-        return _error(422, _validation_message(error), "bad_request")
+    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(422, _validation_message(error, request.headers.get("content-type", "")), "bad_request")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        if error.status_code == 400 and str(error.detail) in _FRAMEWORK_400:
+            return _error(400, _FRAMEWORK_400[str(error.detail)], "bad_request")
         code = "too_large" if error.status_code == 413 else f"http_{error.status_code}"
         return _error(error.status_code, str(error.detail), code)
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html", headers={"cache-control": "no-cache"})
 
@@ -220,7 +234,7 @@ def create_app(
         photo_format(data, photo.filename or "photo")
         known = [rule_set["name"] for rule_set in scoring.rule_sets()]
         if rules is not None and rules not in known:
-            raise FanscanError("unknown_rules", f"unknown rule set {rules!r} (available: {', '.join(known)})")
+            raise FanscanError("unknown_rules", f"unknown rule set {quoted(rules)} (available: {', '.join(known)})")
         if not limiter:
             limiter.append(anyio.CapacityLimiter(read_slots))
         job = read if rules is None else functools.partial(read, rules=rules)
@@ -241,7 +255,7 @@ def create_app(
         known = [rule_set["name"] for rule_set in scoring.rule_sets()]
         if rules_name not in known:
             raise FanscanError(
-                "unknown_rules", f"unknown rule set {rules_name!r} (available: {', '.join(known)})"
+                "unknown_rules", f"unknown rule set {quoted(rules_name)} (available: {', '.join(known)})"
             )
         return scoring.score(body, rules_name)
 

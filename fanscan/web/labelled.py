@@ -74,7 +74,9 @@ def save_labelled(directory: Path, data: bytes, filename: str, tiles_json: str) 
     tiles = _tiles(tiles_json)
     from fanscan.vision.image_io import load_photo
 
-    width, height = load_photo(data).size
+    picture = load_photo(data)
+    width, height = picture.size
+    picture.decode(8)  # a file cut short has a header but no picture: refused, as the reader does
     for i, tile in enumerate(tiles):
         if any(not (-1 <= x <= width + 1 and -1 <= y <= height + 1) for x, y in tile.corners):
             raise FanscanError("bad_request", f"tiles[{i}]: box lies outside the photo")

@@ -71,6 +71,13 @@ def _existing_label_file(photo: Path) -> Path | None:
         return None
 
 
+def _matches(if_match: str, version: str) -> bool:
+    """Whether an ``If-Match`` header names ``version``: one of its ETags, or ``*`` when a label
+    file exists (RFC 9110: ``*`` matches any current version, and a photo without labels has none)."""
+    tags = [tag.strip() for tag in if_match.split(",")]
+    return version in tags or ("*" in tags and version != NEW_VERSION)
+
+
 def _named(image: str) -> str:
     """A photo's name as a message gives it: at most 80 characters."""
     return image if len(image) <= 80 else image[:77] + "..."
@@ -157,7 +164,7 @@ class LabelFolder:
             )
         with self._saving:
             current = self.version(image)
-            if if_match is not None and if_match.strip() != current:
+            if if_match is not None and not _matches(if_match, current):
                 raise StaleLabels(self.labels(image), current)
             try:
                 save_in_folder(self.root, labels)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -213,6 +214,44 @@ def test_app_score_bad_body_is_422(client: TestClient, content: bytes, fragment:
     )
     assert response.status_code == 422
     assert fragment in response.json()["detail"]
+
+
+def test_app_score_a_hand_sent_as_text_is_told_to_send_json(client: TestClient) -> None:
+    response = client.post("/api/score", content=json.dumps(seven_pairs()), headers={"content-type": "text/plain"})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "send the body as JSON (Content-Type: application/json)"
+
+
+@pytest.mark.parametrize(
+    ("rules", "said"),
+    [
+        pytest.param("x" * 100_000, "unknown rule set 'xxxxxxxxxx", id="long"),
+        pytest.param(["mcr"], "unknown rule set a list (available", id="list"),
+        pytest.param(None, "unknown rule set null (available", id="null"),
+    ],
+)
+def test_app_score_bad_rules_are_named_shortly(client: TestClient, rules: Any, said: str) -> None:
+    response = client.post("/api/score", json={**seven_pairs(), "rules": rules})
+    assert response.status_code == 400
+    assert said in response.json()["detail"] and len(response.text) < 300
+
+
+def test_app_a_body_too_deep_to_parse_is_a_400_in_our_words(client: TestClient) -> None:
+    response = client.post("/api/score", content=b"[" * 100_000 + b"]" * 100_000,
+                           headers={"content-type": "application/json"})
+    assert response.status_code in (400, 422)
+    assert "parsing the body" not in response.json()["detail"]
+    assert response.json()["code"] == "bad_request"
+
+
+def test_app_a_text_field_for_the_photo_is_told_to_upload_a_file(client: TestClient) -> None:
+    response = client.post("/api/read", data={"photo": "hello"})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "the 'photo' field must be a file upload"
+
+
+def test_app_the_page_answers_head_too(client: TestClient) -> None:
+    assert client.head("/").status_code == 200
 
 
 def test_app_rules_lists_the_scorers_rule_sets(client: TestClient) -> None:

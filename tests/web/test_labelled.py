@@ -86,6 +86,20 @@ def test_junk_photo_and_missing_field(reader: Any, scorer: Any, photo: bytes, tm
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_photo_cut_short_is_refused_and_nothing_saved(reader: Any, scorer: Any, tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    noise = np.random.default_rng(0).integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    encoded = cv2.imencode(".jpg", noise)[1].tobytes()
+    cut = encoded[: len(encoded) // 2]  # the whole header, half the picture
+    with _client(reader, scorer, tmp_path) as client:
+        response = client.post("/api/labelled", files={"photo": ("hand.jpg", cut, "image/jpeg")},
+                               data={"tiles": "[]"})
+    assert 400 <= response.status_code < 500
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_off_unless_turned_on(client: Any, photo: bytes) -> None:
     assert client.get("/api/config").json()["save_labelled"] is False
     response = _post(client, photo, [])

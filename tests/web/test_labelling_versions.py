@@ -89,6 +89,17 @@ def test_labelling_versions_a_photo_without_labels_is_version_new(client: Any, f
     assert load_labels(label_path(folder / "new.png")).status == "reviewed"
 
 
+def test_labelling_versions_if_match_star_is_any_version_of_an_existing_file(client: Any, folder: Path) -> None:
+    labels, _ = _get(client)
+    labels["status"] = "reviewed"
+    assert client.put(URL, params={"image": "hand.png"}, json=labels, headers={"if-match": "*"}).status_code == 200
+    assert load_labels(label_path(folder / "hand.png")).status == "reviewed"
+    # a photo without labels has no version for * to match (RFC 9110)
+    first, _ = _get(client, "new.png")
+    assert client.put(URL, params={"image": "new.png"}, json=first, headers={"if-match": "*"}).status_code == 409
+    assert not label_path(folder / "new.png").exists()
+
+
 def test_labelling_versions_a_save_without_if_match_is_unconditional(client: Any, folder: Path) -> None:
     labels, _ = _get(client)
     labels["tiles"] = []
