@@ -141,3 +141,64 @@ def test_labelling_page_drag_a_corner_then_delete_a_tile(page: Any, folder: Path
     _expect(page.locator("#tiles li")).to_have_count(1)
     left = _saved(folder / "hand.png.fanscan.json", lambda labels: len(labels.tiles) == 1)
     assert [t.code for t in left.tiles] == ["7s"]
+
+
+def test_labelling_page_a_save_the_server_did_not_take_is_shown_and_sent_again(page: Any, folder: Path) -> None:
+    failures = {"left": 2}
+
+    def flaky(route: Any) -> None:  # the first two saves never reach the server
+        if route.request.method == "PUT" and failures["left"]:
+            failures["left"] -= 1
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/api/label/labels*", flaky)
+    page.goto(f"{page.base}/label")
+    page.wait_for_selector("#tiles li")
+    page.keyboard.type("5p")
+    _expect(page.locator("#save-state")).to_contain_text("NOT SAVED")
+    _expect(page.locator("#save-state")).to_have_class("save error")
+    _expect(page.locator("#save-state")).to_be_in_viewport()
+    # sent again until the server takes it, without the person doing anything (waited for in
+    # Playwright: its route handler runs only while the test is inside a Playwright call)
+    _expect(page.locator("#save-state")).to_have_text("saved", timeout=15_000)
+    assert load_labels(folder / "hand.png.fanscan.json").tiles[1].code == "5p" and failures["left"] == 0
+
+
+def test_labelling_page_a_long_photo_name_leaves_accept_and_the_save_state_on_screen(
+    folder: Path, fakes: Any, browser: Any
+) -> None:
+    import shutil
+
+    from fanscan.web.app import create_app
+
+    long_name = "393097366_908914357265722_6031157077674950656_n_jpg.rf.11744594bc48c2cd3e212cb2881ddfc6.png"
+    shutil.copy(folder / "other.png", folder / long_name)
+    with fakes.live_server(create_app(labelling_dir=folder)) as base:
+        for width, height in ((1280, 900), (390, 844)):
+            context = browser.new_context(viewport={"width": width, "height": height})
+            tab = context.new_page()
+            tab.goto(f"{base}/label#{long_name}")
+            _expect(tab.locator("#position")).to_contain_text("393097366")
+            for element in ("#accept", "#save-state", "#next"):
+                box = tab.locator(element).bounding_box()
+                assert box["x"] + box["width"] <= width, (width, element, box)
+            assert tab.evaluate("document.documentElement.scrollWidth") <= width
+            context.close()
+
+
+def test_labelling_page_skips_a_photo_it_cannot_open(folder: Path, fakes: Any, browser: Any) -> None:
+    from fanscan.web.app import create_app
+
+    (folder / "broken.png").write_text("no picture")  # unlabelled: it comes first in review order
+    with fakes.live_server(create_app(labelling_dir=folder)) as base:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{base}/label")
+        _expect(tab.locator("#position")).to_contain_text("hand.png")  # the next one opened
+        _expect(tab.locator("#save-state")).to_contain_text("skipped broken.png")
+        assert "error" not in (tab.locator("#save-state").get_attribute("class") or "")
+        tab.keyboard.type("5p")
+        _expect(tab.locator("#save-state")).to_have_text("saved")  # the note goes with the next save
+        context.close()

@@ -12,6 +12,7 @@ const state = {
   labels: null,   // the current photo's label file (JSON as the API gives it)
   selected: -1,
   opening: 0,     // counts openPhoto calls, so that only the latest one shows its photo
+  skipped: null,  // the photo just skipped as it cannot be opened, and why
   typed: "",      // a digit waiting for its suit letter
   drag: null,
   pending: null,  // a new box drawn but not given a code yet (never saved without one)
@@ -25,6 +26,16 @@ const pointers = new Map();  // the pointers down on the photo, for pinch zoom
 // ---- saving: one request at a time, in order, so the last change is the one kept ----
 let saveChain = Promise.resolve();
 const versions = new Map(); // image -> the ETag of its labels as this page last loaded or saved them
+// image -> the labels (JSON) of its last change the server has not taken yet: sent again every
+// RETRY_MS while the server cannot be reached or fails, and the page asks before it is left.
+const unsaved = new Map();
+const RETRY_MS = 3000;
+let retryTimer = null;
+window.addEventListener("beforeunload", (event) => {
+  if (!unsaved.size) return;
+  event.preventDefault();
+  event.returnValue = "";
+});
 
 function showSave(text, isError = false) {
   const element = $("save-state");
@@ -41,11 +52,15 @@ async function detail(response) {
 }
 
 function save() {
-  const image = state.labels.image;
-  const body = JSON.stringify(state.labels);
+  return send(state.labels.image, JSON.stringify(state.labels));
+}
+
+function send(image, body) {
+  unsaved.set(image, body);
   showSave("saving…");
   saveChain = saveChain
     .then(async () => {
+      if (unsaved.get(image) !== body) return; // a later change of this photo is on its way
       const headers = { "content-type": "application/json" };
       if (versions.has(image)) headers["if-match"] = versions.get(image);
       const response = await fetch(labelsUrl(image), {
@@ -54,12 +69,28 @@ function save() {
         body,
         keepalive: body.length < 60000, // finishes even if the tab is closed right now
       });
-      if (response.status === 409) return showConflict(image, JSON.parse(body), await response.json());
-      if (!response.ok) throw new Error(await detail(response));
+      if (response.status === 409) {
+        unsaved.delete(image); // the person chooses in the dialog
+        return showConflict(image, JSON.parse(body), await response.json());
+      }
+      if (response.status >= 400 && response.status < 500) {
+        unsaved.delete(image); // refused as it is: sending it again would be refused again
+        throw new Error(await detail(response));
+      }
+      if (!response.ok) throw Object.assign(new Error(await detail(response)), { retry: true });
       versions.set(image, response.headers.get("etag"));
-      showSave("saved");
+      if (unsaved.get(image) === body) unsaved.delete(image);
+      showSave(unsaved.size ? "saving…" : "saved");
     })
-    .catch((error) => showSave(`not saved: ${error.message}`, true));
+    .catch((error) => {
+      const retry = error.retry || error instanceof TypeError; // a 5xx, or no server reached
+      showSave(`NOT SAVED (${unsaved.get(image) ? image : "this change"}): ${error.message}`
+        + (retry ? "; trying again…" : ""), true);
+      if (retry) {
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(() => { for (const [name, labels] of unsaved) send(name, labels); }, RETRY_MS);
+      }
+    });
   return saveChain;
 }
 
@@ -135,7 +166,9 @@ async function loadList() {
   $("folder").textContent = list.folder;
 }
 
-async function openPhoto(index) {
+// Open photo ``index``; one that cannot be opened (a file that is no image) is skipped in the
+// direction ``step``, and named in the save state until another photo opens.
+async function openPhoto(index, step = index < state.index ? -1 : 1) {
   if (!state.photos.length) {
     $("position").textContent = "no photos in this folder";
     return;
@@ -145,11 +178,25 @@ async function openPhoto(index) {
   const image = state.photos[wanted].image;
   const response = await fetch(labelsUrl(image));
   if (!response.ok) {
-    showSave(`cannot open ${image}: ${await detail(response)}`, true);
+    if (ticket !== state.opening) return;
+    const why = await detail(response);
+    state.skipped = `${image}: ${why}`;
+    showSave(`cannot open ${image}: ${why}`, true);
+    const next = wanted + step;
+    if (response.status < 500 && next >= 0 && next < state.photos.length && next !== state.index) {
+      return openPhoto(next, step);
+    }
+    if (!state.labels) $("position").textContent = "no photo here can be opened";
     return;
   }
   const labels = await response.json();
   if (ticket !== state.opening) return;
+  if (state.skipped) { // the photo before could not be opened: say so once, not as an error
+    showSave(`skipped ${state.skipped}`);
+    state.skipped = null;
+  } else if (!unsaved.size && $("save-state").classList.contains("error")) {
+    showSave("–");
+  }
   versions.set(image, response.headers.get("etag"));
   state.index = wanted;
   state.labels = labels;
@@ -182,6 +229,7 @@ function render() {
   const reviewed = labels.status === "reviewed";
   const done = state.photos.filter((p) => p.status === "reviewed").length;
   $("position").textContent = `${state.index + 1} of ${state.photos.length} (${done} reviewed): ${labels.image}`;
+  $("position").title = labels.image;
   $("status").textContent = labels.status;
   $("status").classList.toggle("reviewed", reviewed);
   $("typed").textContent = state.typed;
