@@ -174,7 +174,8 @@ def _check_meld(meld: Meld) -> None:
     if kind not in MELD_KINDS:
         raise _bad(f"meld {shown} has kind {kind!r}; expected chow, pung or kong")
     if len(tiles) != size:
-        raise _bad(f"the {kind} {shown} has {len(tiles)} tiles; a {kind} has {size}")
+        count = f"{len(tiles)} tile" + ("" if len(tiles) == 1 else "s")
+        raise _bad(f"the {kind} {shown} has {count}; a {kind} has {size}")
     if any(t.is_flower for t in tiles):
         raise _bad(f"the {kind} {shown} holds a flower; flowers are never part of a set")
     if not ok and kind == "chow":
@@ -288,7 +289,8 @@ class Hand:
             if self.melds:
                 parts += f" + {len(self.melds)} meld{'s' if len(self.melds) > 1 else ''} x 3"
             kind = "a complete" if size % 3 == 2 else "a waiting"
-            raise _bad(f"the hand has {count} tiles ({parts}); {kind} hand here has {size}")
+            tiles = "tile" if count == 1 else "tiles"
+            raise _bad(f"the hand has {count} {tiles} ({parts}); {kind} hand here has {size}")
         for name in ("seat_wind", "round_wind"):
             if getattr(self, name) not in WINDS:
                 raise _bad(f"{name} is {getattr(self, name).code}; expected one of E S W N")

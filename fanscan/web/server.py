@@ -5,6 +5,7 @@ Used by ``fanscan serve`` (and any other command that serves this app, such as l
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import socket
 
@@ -41,6 +42,7 @@ def bind(host: str, port: int) -> socket.socket:
         sock.close()
         raise FanscanError(
             "cannot_listen", f"cannot listen on {host}:{port}: {error.strerror or error}"
+            + ("; choose another with --port N" if error.errno == errno.EADDRINUSE else "")
         ) from None
     sock.set_inheritable(True)
     return sock

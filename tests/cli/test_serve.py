@@ -73,7 +73,8 @@ def test_serve_busy_port_is_one_line_exit_1(capsys: pytest.CaptureFixture[str]) 
         port = busy.getsockname()[1]
         assert main(["serve", "--port", str(port)]) == 1
     err = capsys.readouterr().err
-    assert err == f"fanscan: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert err == (f"fanscan: error: cannot listen on 127.0.0.1:{port}: Address already in use; "
+                   "choose another with --port N\n")
 
 
 def test_serve_without_web_extra_names_it(

@@ -94,6 +94,16 @@ def test_hand_from_json_accepts_declared_extra_fields() -> None:
             {"melds": [{"type": "pair", "tiles": ["9m", "9m"]}]}, "has type 'pair'", id="meld-type"
         ),
         pytest.param(
+            {"melds": [{"type": "pung", "tiles": ["9m"], "concealed": False}]},
+            "the pung 9m has 1 tile; a pung has 3",
+            id="pung-of-one",
+        ),
+        pytest.param(
+            {"melds": [{"type": "pung", "tiles": ["9m"] * 2, "concealed": False}]},
+            "the pung 99m has 2 tiles; a pung has 3",
+            id="pung-of-two",
+        ),
+        pytest.param(
             {"melds": [{"type": "pung", "tiles": ["9m"] * 3, "open": True}]},
             "unknown field 'open' in meld 1",
             id="meld-field",

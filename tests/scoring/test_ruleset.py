@@ -85,7 +85,7 @@ def test_ruleset_result_json_has_contract_keys_and_details_only_when_set() -> No
 def test_ruleset_score_dict_with_bad_hand_gives_error_result() -> None:
     result = score({"concealed": ["1m"], "win_tile": "1m"})
     assert result.total is None
-    assert result.error == "the hand has 1 tiles (1 concealed); a complete hand here has 14"
+    assert result.error == "the hand has 1 tile (1 concealed); a complete hand here has 14"
     assert result.to_json()["fans"] == []
 
 

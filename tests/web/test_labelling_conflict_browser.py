@@ -59,8 +59,8 @@ def test_labelling_conflict_a_stale_tab_is_shown_both_versions(tabs: tuple[Any, 
     stale.keyboard.type("9m")  # the other tab still holds the unreviewed 1p
     dialog = stale.locator("#conflict")
     expect(dialog).to_be_visible()
-    expect(dialog.locator(".saved-version")).to_have_text("reviewed, 1 tiles: 5p")
-    expect(dialog.locator(".page-version")).to_have_text("unreviewed, 1 tiles: 9m")
+    expect(dialog.locator(".saved-version")).to_have_text("reviewed, 1 tile: 5p")
+    expect(dialog.locator(".page-version")).to_have_text("unreviewed, 1 tile: 9m")
     saved = load_labels(path)
     assert (saved.status, saved.tiles[0].code) == ("reviewed", "5p")  # nothing overwritten
 

@@ -98,7 +98,8 @@ function send(image, body) {
 // both versions and let the person choose; nothing is overwritten without being asked.
 function showConflict(image, mine, answer) {
   const summary = (labels) =>
-    `${labels.status}, ${labels.tiles.length} tiles: ${labels.tiles.map((t) => t.code).join(" ") || "–"}`;
+    `${labels.status}, ${labels.tiles.length} tile${labels.tiles.length === 1 ? "" : "s"}: `
+    + `${labels.tiles.map((t) => t.code).join(" ") || "–"}`;
   let dialog = $("conflict");
   if (!dialog) {
     dialog = document.createElement("dialog");
