@@ -238,7 +238,11 @@ def create_app(
         if not limiter:
             limiter.append(anyio.CapacityLimiter(read_slots))
         job = read if rules is None else functools.partial(read, rules=rules)
-        return await anyio.to_thread.run_sync(job, data, limiter=limiter[0])
+        try:
+            return await anyio.to_thread.run_sync(job, data, limiter=limiter[0])
+        except FanscanError as error:  # the reader names bytes "the image data": name the upload
+            raise FanscanError(error.code, error.message.replace(
+                "the image data", quoted(photo.filename) if photo.filename else "the photo")) from None
 
     @app.post(
         "/api/score",

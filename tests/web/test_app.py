@@ -113,6 +113,17 @@ def test_app_read_reader_error_is_a_4xx_with_its_message(scorer: FakeScorer, pho
     assert response.json() == {"detail": "no tiles found in the photo", "code": "no_tiles"}
 
 
+def test_app_read_errors_name_the_upload_not_the_image_data(scorer: FakeScorer, photo: bytes) -> None:
+    from fanscan.errors import FanscanError
+
+    def failing(_data: bytes) -> dict[str, Any]:
+        raise FanscanError("no_tiles", "no mahjong tiles were found in the image data")
+
+    with TestClient(create_app(reader=failing, scorer=scorer)) as client:
+        response = client.post("/api/read", files={"photo": ("hand 3.png", photo, "image/png")})
+    assert response.json()["detail"] == "no mahjong tiles were found in 'hand 3.png'"
+
+
 def test_app_read_declared_over_limit_is_413_before_reading(
     reader: FakeReader, scorer: FakeScorer
 ) -> None:

@@ -141,10 +141,11 @@ def test_labels_beside_the_tiles_and_the_total_on_the_picture(
     errors: list[str] = []
     page = open_page(serve(), errors)
     _upload(page, photo_file)
+    page.wait_for_function("() => window.fanscanPhotoLabels && window.fanscanPhotoLabels.badge")
     placed = page.evaluate("() => window.fanscanPhotoLabels")
     faces, labels = placed["faces"], placed["labels"]
     for label in labels:
-        for face in faces:
+        for face in [*faces, placed["badge"]]:  # nor under the total in the corner
             apart = (label["right"] <= face["left"] or face["right"] <= label["left"]
                      or label["bottom"] <= face["top"] or face["bottom"] <= label["top"])
             assert apart, (label, face)
@@ -175,6 +176,25 @@ def test_labels_beside_the_tiles_and_the_total_on_the_picture(
     with Image.open(picture) as image:
         assert image.size == (820, 300) and image.format == "PNG"
         assert list(image.convert("RGB").getpixel((3, 3)))[1] > 120
+    assert errors == []
+
+
+def test_no_label_goes_under_the_total_in_the_corner(
+    serve: Any, open_page: Any, fakes: Any, reading: dict[str, Any], photo_file: Path
+) -> None:
+    # the row just below the total's band: a label above its first tiles would sit under the total
+    raised = {**reading, "tiles": [{**tile, "box": [[x, y - 70] for x, y in tile["box"]]}
+                                   for tile in reading["tiles"]]}
+    errors: list[str] = []
+    page = open_page(serve(reader=fakes.Reader(raised)), errors)
+    _upload(page, photo_file)
+    page.wait_for_function("() => window.fanscanPhotoLabels && window.fanscanPhotoLabels.badge")
+    placed = page.evaluate("() => window.fanscanPhotoLabels")
+    badge = placed["badge"]
+    assert badge["bottom"] > 50 - 35  # the total's band reaches down to where labels above the row go
+    for label in placed["labels"]:
+        assert (label["right"] <= badge["left"] or badge["right"] <= label["left"]
+                or label["bottom"] <= badge["top"] or badge["bottom"] <= label["top"]), (label, badge)
     assert errors == []
 
 

@@ -1000,7 +1000,9 @@ function drawPhoto() {
   const tiles = r.tiles || [];
   const quads = tiles.map((tile) => tile.box.map(([x, y]) => [x * scale, y * scale]));
   const faces = quads.map(bounds);
-  const cores = faces.map(faceCore);
+  const badge = totalBadge(ctx, canvas);
+  // the labels keep off every face and off the total in the corner, drawn last
+  const cores = [...faces.map(faceCore), ...(badge ? [badge.place] : [])];
   const labels = [];
   const texts = [];
   // Outlines only, so every face stays visible; the code goes beside the tile.
@@ -1042,14 +1044,15 @@ function drawPhoto() {
     ctx.textBaseline = "middle";
     ctx.fillText(text, place.left + size * 0.25, (place.top + place.bottom) / 2);
   });
-  window.fanscanPhotoLabels = { faces, labels, texts }; // for the tests: where the labels went
-  drawTotal(ctx, canvas);
+  window.fanscanPhotoLabels = { faces, labels, texts, badge: badge && badge.place }; // for the tests
+  if (badge) drawTotal(ctx, badge);
 }
 
-// The score in the photo's top-left corner, so the annotated picture says it all by itself.
-function drawTotal(ctx, canvas) {
+// The score for the photo's top-left corner, so the annotated picture says it all by itself:
+// its text, size, colour and place (null before a hand is scored).
+function totalBadge(ctx, canvas) {
   const result = lastResult;
-  if (!result) return;
+  if (!result) return null;
   const scored = result.total !== null && result.total !== undefined;
   const text = scored
     ? `${t("fansTotal", { n: result.total })}  ${minimumText(result, doubtfulInHand())}`
@@ -1057,12 +1060,18 @@ function drawTotal(ctx, canvas) {
   const size = Math.max(16, Math.round(canvas.width / 32));
   ctx.font = `bold ${size}px system-ui, sans-serif`;
   const width = ctx.measureText(text).width + size;
-  ctx.fillStyle = !scored || !result.meets_minimum ? "rgba(211, 47, 47, 0.92)"
+  const colour = !scored || !result.meets_minimum ? "rgba(211, 47, 47, 0.92)"
     : doubtfulInHand() ? "rgba(230, 98, 0, 0.92)" : "rgba(0, 163, 68, 0.92)";
-  ctx.fillRect(0, 0, width, size * 1.6);
+  return { text, size, colour, place: { left: 0, top: 0, right: width, bottom: size * 1.6 } };
+}
+
+function drawTotal(ctx, badge) {
+  ctx.font = `bold ${badge.size}px system-ui, sans-serif`;
+  ctx.fillStyle = badge.colour;
+  ctx.fillRect(0, 0, badge.place.right, badge.place.bottom);
   ctx.fillStyle = "#fff";
   ctx.textBaseline = "middle";
-  ctx.fillText(text, size / 2, size * 0.8);
+  ctx.fillText(badge.text, badge.size / 2, badge.size * 0.8);
 }
 
 function inside(point, quad) {
