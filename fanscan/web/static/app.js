@@ -1236,7 +1236,10 @@ async function start() {
     renderRuleFields();
     current = snapshot();
     if (restoreSession()) refresh();
-    else render();
+    else {
+      render();
+      showResult(null); // the empty hand's hint: take a photo, or add tiles by hand
+    }
     document.body.dataset.ready = "true";
   } catch {
     setStatus(t("noServerReload"), "error");
