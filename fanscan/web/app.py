@@ -216,7 +216,7 @@ def create_app(
     @app.post(
         "/api/read",
         summary="Read a photo of a hand",
-        description="Multipart upload, field `photo` (JPEG, PNG, WebP, BMP or TIFF, at most "
+        description="Multipart upload, field `photo` (JPEG, PNG, WebP, BMP, TIFF or GIF, at most "
         f"{max_upload_bytes // MEGABYTE} MB). Returns what `fanscan read PHOTO --json` prints: "
         "`tiles` (code, confidence, box, orientation), `hand` and `doubts`.",
         responses={

@@ -29,7 +29,7 @@ from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.web.uploads import photo_format
 
 READER = f"fanscan {__version__} referee page"
-_EXTENSIONS = {"jpeg": ".jpg", "png": ".png", "webp": ".webp", "bmp": ".bmp", "tiff": ".tif"}
+_EXTENSIONS = {"jpeg": ".jpg", "png": ".png", "webp": ".webp", "bmp": ".bmp", "tiff": ".tif", "gif": ".gif"}
 
 
 def _tile(obj: Any, index: int) -> TileLabel:

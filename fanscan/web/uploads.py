@@ -6,7 +6,7 @@ microseconds with a message that names the upload, instead of occupying a reader
 
 from __future__ import annotations
 
-from fanscan.errors import FanscanError
+from fanscan.errors import FanscanError, quoted
 
 _SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"\xff\xd8\xff", "jpeg"),
@@ -14,14 +14,16 @@ _SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"BM", "bmp"),
     (b"II*\x00", "tiff"),
     (b"MM\x00*", "tiff"),
+    (b"GIF87a", "gif"),  # its first frame, as `fanscan read` reads one
+    (b"GIF89a", "gif"),
 )
-ACCEPTED = "JPEG, PNG, WebP, BMP or TIFF"
+ACCEPTED = "JPEG, PNG, WebP, BMP, TIFF or GIF"
 
 
 def photo_format(data: bytes, name: str) -> str:
     """The image format of an upload (``jpeg``, ``png``, ...), or FanscanError naming ``name``."""
     if not data:
-        raise FanscanError("empty_upload", f"the uploaded photo {name!r} is empty")
+        raise FanscanError("empty_upload", f"the uploaded photo {quoted(name)} is empty")
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "webp"
     for signature, kind in _SIGNATURES:
@@ -30,7 +32,7 @@ def photo_format(data: bytes, name: str) -> str:
     if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"hevc"):
         raise FanscanError(
             "unsupported_image",
-            f"{name!r} is a HEIC photo, which is not supported; upload a JPEG "
+            f"{quoted(name)} is a HEIC photo, which is not supported; upload a JPEG "
             "(on an iPhone: Settings > Camera > Formats > Most Compatible)",
         )
-    raise FanscanError("unsupported_image", f"{name!r} is not a {ACCEPTED} image")
+    raise FanscanError("unsupported_image", f"{quoted(name)} is not a {ACCEPTED} image")

@@ -207,7 +207,7 @@ def test_page_bad_upload_shows_the_servers_message(
         page = open_page(url, errors)
         page.set_input_files("#upload", str(junk))
         expect(page.locator("#status")).to_have_text(
-            "Cannot read this photo: 'notes.txt' is not a JPEG, PNG, WebP, BMP or TIFF image"
+            "Cannot read this photo: 'notes.txt' is not a JPEG, PNG, WebP, BMP, TIFF or GIF image"
         )
     assert reader.calls == []
     # the browser logs the refused request itself; nothing else may fail
