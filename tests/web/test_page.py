@@ -8,6 +8,8 @@ test that scores with the project's MCR rule set.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,17 @@ pytest.importorskip("python_multipart")
 from fanscan.web.app import create_app  # noqa: E402
 
 expect = sync_api.expect
+
+
+@contextmanager
+def _uploaded(open_page: Any, fakes: Any, reader: Any, scorer: Any, photo_file: Path) -> Iterator[Any]:
+    """The page on an app of ``reader`` and ``scorer``, ``photo_file`` uploaded; no script errors."""
+    errors: list[str] = []
+    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
+        page = open_page(url, errors)
+        page.set_input_files("#upload", str(photo_file))
+        yield page
+    assert errors == []
 
 
 def test_page_upload_correct_tile_and_win_condition_update_total(
@@ -92,10 +105,7 @@ def test_page_counts_and_flags_only_the_hands_doubtful_tiles(
     off = [{"code": "5s", "confidence": 0.3, "box": [[x, 220], [x + 40, 220], [x + 40, 280], [x, 280]],
             "orientation": 0, "in_hand": False} for x in (60, 120)]
     reader = fakes.Reader({**reading, "tiles": reading["tiles"] + off})
-    errors: list[str] = []
-    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
-        page = open_page(url, errors)
-        page.set_input_files("#upload", str(photo_file))
+    with _uploaded(open_page, fakes, reader, scorer, photo_file) as page:
         expect(page.locator("#status")).to_contain_text("16 tiles found, 1 doubtful in the hand")
         # the minimum is met, but with a doubtful tile in the hand the verdict says so, not green
         expect(page.locator("#spot-minimum")).to_have_text("minimum 8: met ✓, 1 doubtful in the hand")
@@ -104,7 +114,6 @@ def test_page_counts_and_flags_only_the_hands_doubtful_tiles(
         page.locator('#picker-grid .tile[data-code="7p"]').click()
         expect(page.locator("#spot-minimum")).to_have_text("minimum 8: met ✓")
         expect(page.locator("#spot")).to_have_class("spot met")
-    assert errors == []
 
 
 def test_page_melds_winning_tile_winds_and_rule_fields_reach_the_scorer(
@@ -260,10 +269,7 @@ def test_page_offers_the_readers_alternative_layouts(
 def test_page_rule_fields_are_a_list_of_words_and_a_number_box_under_short_names(
     open_page: Any, fakes: Any, reader: Any, scorer: Any, photo_file: Path
 ) -> None:
-    errors: list[str] = []
-    with fakes.live_server(create_app(reader=reader, scorer=scorer)) as url:
-        page = open_page(url, errors)
-        page.set_input_files("#upload", str(photo_file))
+    with _uploaded(open_page, fakes, reader, scorer, photo_file) as page:
         page.select_option("#rules", "other")
         wild = page.locator("#field-wild")
         assert wild.evaluate("e => e.tagName") == "SELECT"
@@ -283,7 +289,6 @@ def test_page_rule_fields_are_a_list_of_words_and_a_number_box_under_short_names
             page.wait_for_timeout(50)
     page_hand = scorer.hands[-1][0]
     assert page_hand["wild"] == "next" and page_hand["base_money"] == 5
-    assert errors == []
 
 
 def test_page_crosses_out_a_box_the_reader_left_out(
