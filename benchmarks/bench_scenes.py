@@ -44,6 +44,16 @@ def _what_differs(got: dict, want: dict) -> str:
     return "-".join(parts) or "none"
 
 
+def _evidence_file(text: str) -> Path:
+    from fanscan.vision.evidence import load_evidence
+
+    try:
+        load_evidence(Path(text))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise argparse.ArgumentTypeError(f"{text}: not a reading evidence file ({error})") from None
+    return Path(text)
+
+
 def _links_file(text: str) -> Path:
     from fanscan.vision.hand_links import check_model_file
 
@@ -62,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--finder", type=Path, help="tile finder ONNX (default: the shipped one)")
     parser.add_argument("--refiner", type=Path, help="box refiner ONNX (default: the shipped one)")
     parser.add_argument("--hand-links", type=_links_file, help="hand link model (default: the shipped one)")
-    parser.add_argument("--evidence", type=Path, help="reading search evidence (default: the shipped one)")
+    parser.add_argument("--evidence", type=_evidence_file, help="reading search evidence (default: the shipped one)")
     parser.add_argument("--clutter", action="store_true",
                         help="the rest of a table around each hand: walls, discards, other melds")
     parser.add_argument("--riichi-win", action="store_true",

@@ -205,13 +205,20 @@ def labels_from_json(obj: Any, name: str = "label file") -> PhotoLabels:
         raise _fail(name, "'groups' and 'tiles' must be lists")
     groups = tuple(_group_from_json(group, i, name) for i, group in enumerate(raw_groups))
     tiles = tuple(_tile_from_json(tile, i, len(groups), name) for i, tile in enumerate(raw_tiles))
-    for index, tile in enumerate(tiles):
+    return PhotoLabels(image, width, height, tiles, groups, status, reader, image_bytes)
+
+
+def check_corners_reach(labels: PhotoLabels, name: str = "label file") -> None:
+    """Refuse (``bad_labels``) labels with a corner further than ``CORNER_REACH`` off the photo.
+    Checked on what comes in to be saved (the labelling page's saves, the referee's), not on
+    files read back: a file written before, or by an importer, still loads, and a person can fix it."""
+    width, height = labels.width, labels.height
+    for index, tile in enumerate(labels.tiles):
         for x, y in tile.corners:
             if not (-CORNER_REACH * width <= x <= (1 + CORNER_REACH) * width
                     and -CORNER_REACH * height <= y <= (1 + CORNER_REACH) * height):
                 raise _fail(name, f"tile {index + 1} has a corner at ({x:.6g}, {y:.6g}), outside the "
                                   f"{width} x {height} photo")
-    return PhotoLabels(image, width, height, tiles, groups, status, reader, image_bytes)
 
 
 def labels_to_json(labels: PhotoLabels) -> dict[str, Any]:

@@ -312,7 +312,7 @@ def lay_opponents(rng: np.random.Generator, extent: HandExtent, laid: list[Clutt
                 middle = np.array([(e.left + e.right) / 2 + rng.uniform(-0.4, 0.4) * (e.right - e.left),
                                    e.far + (rng.uniform(3.0, 5.0) + step) * h])
             else:  # the left seat's faces look to -x (facing -pi/2), the right seat's to +x
-                middle = np.array([lay_x(e, facing, (rng.uniform(2.0, 4.0) + step) * h),
+                middle = np.array([_beyond_hand_end(e, facing, (rng.uniform(2.0, 4.0) + step) * h),
                                    e.near + rng.uniform(1.5, 5.0) * h])
             row = table.lay(_standing_row(middle, turn, n, e, rng), 0.5 * h)
             if row:
@@ -321,6 +321,6 @@ def lay_opponents(rng: np.random.Generator, extent: HandExtent, laid: list[Clutt
     return out
 
 
-def lay_x(extent: HandExtent, facing: float, beyond: float) -> float:
+def _beyond_hand_end(extent: HandExtent, facing: float, beyond: float) -> float:
     """The x ``beyond`` mm past the hand's right end (a seat facing +x) or left end (-x)."""
     return extent.right + beyond if facing > 0 else extent.left - beyond

@@ -486,13 +486,13 @@ def _face_art(face: np.ndarray, ivory: np.ndarray, margin_share: float) -> np.nd
 
 def _paint_standing(canvas: np.ndarray, camera: _Camera, corners: np.ndarray, ivory: np.ndarray,
                     back_colour: np.ndarray, layer: float, light: np.ndarray, art: np.ndarray,
-                    face_shade: float, back_art: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
+                    face_shade: float, from_behind: bool = False) -> tuple[np.ndarray, bool]:
     """Paint a tile standing on edge (``_box_corners``: its front, the face, is corners 0-1 and
     4-5) and return the quad of its big side the camera is meant to see, and whether it sees it.
     Each side that faces the camera is painted: the top and the two ends split front to back into
     the ivory face layer and the coloured back layer, the back all back colour, the front the face
-    art, lit by how squarely it faces the light. With ``back_art`` the tile is another player's,
-    seen from behind: its back gets that art and its quad is the back's (TL, TR, BR, BL as the
+    art, lit by how squarely it faces the light. ``from_behind``: the tile is another player's,
+    seen from behind: ``art`` is its back's, its quad is the back's (TL, TR, BR, BL as the
     camera sees them), and its face is never painted."""
     bottom, top = corners[:4], corners[4:]
     centre = corners.mean(axis=0)
@@ -517,14 +517,14 @@ def _paint_standing(canvas: np.ndarray, camera: _Camera, corners: np.ndarray, iv
             if part is not None:
                 cv2.fillConvexPoly(canvas, camera.project(np.array(part)).astype(np.int32),
                                    (colour * shade).tolist(), cv2.LINE_AA)
-    if back_art is not None:
+    if from_behind:
         middle = (bottom[2] + top[3]) / 2
         normal = middle - centre
         seen = bool(normal @ (camera.position - middle) > 0)
         back = camera.project(np.array([top[2], top[3], bottom[3], bottom[2]]))
         if seen:
             lit = 0.55 + 0.35 * abs(float(normal @ unit_light)) / np.linalg.norm(normal)
-            _paste(canvas, back_art, back, face_shade * lit)
+            _paste(canvas, art, back, face_shade * lit)
         return back, seen
     face = camera.project(np.array([top[0], top[1], bottom[1], bottom[0]]))
     normal = (bottom[0] + top[1]) / 2 - centre
@@ -581,8 +581,9 @@ def _render(
     clutter_rng: np.random.Generator | None = None,
     props_rng: np.random.Generator | None = None,
 ) -> tuple[np.ndarray, list[np.ndarray], set[int]]:
-    """The photo, each tile's face quad, and the tiles whose quad faces away from the camera
-    (another player's standing tile seen from its side). The camera frames the hand's tiles; the
+    """The photo, each tile's face quad, and the other players' standing tiles the truth leaves
+    out (their back turned from the camera, or less than ``BACK_SHOWN_SHARE`` of it in view
+    behind nearer tiles). The camera frames the hand's tiles; the
     table's other tiles (group NOT_THE_HANDS) take their draws from ``clutter_rng``, and the things
     on the table that are no tiles (``scene_props``) from ``props_rng``, so that a seed shows the
     same hand, camera and light with or without them."""
@@ -630,7 +631,7 @@ def _render(
         centre = corners.mean(axis=0)
         if p.standing and p.code == "back":  # another player's hand, seen from behind
             quads[index], seen = _paint_standing(canvas, camera, corners, ivory, back_colour, layer, light,
-                                                 back_art, face_shade, back_art=back_art)
+                                                 back_art, face_shade, from_behind=True)
             if not seen:
                 unseen.add(index)
             continue
@@ -776,12 +777,12 @@ def generate_scene(
     if standing:
         turn_rng = np.random.default_rng([seed, 2])
         placed = _turned(placed, turn_rng.uniform(-STANDING_TURN, STANDING_TURN))
-    image, quads, facing_away = _render(rng, placed, faces, size, table, clutter_rng, props_rng)
+    image, quads, backs_unseen = _render(rng, placed, faces, size, table, clutter_rng, props_rng)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
-    shown = [p.group != NOT_THE_HANDS or (i not in facing_away and _shows(p, q, placed, size))
+    shown = [p.group != NOT_THE_HANDS or (i not in backs_unseen and _shows(p, q, placed, size))
              for i, (p, q) in enumerate(zip(placed, quads))]
     tiles = tuple(SceneTile(p.code, q.astype(np.float32), p.group, p.sideways, p.standing)
                   for p, q, show in zip(placed, quads, shown) if show)

@@ -24,6 +24,9 @@ MAT_KINDS: tuple[str, ...] = ("rubber", "puzzle")
 AUTOMATIC_KIND = "automatic"
 PHOTO_KIND = "photo"
 BUSY_TABLE_KINDS: tuple[str, ...] = TABLE_KINDS + MAT_KINDS + (AUTOMATIC_KIND, PHOTO_KIND)
+"""Since session 31 with the automatic table: a busy seed may lie on another table than it did in
+session 30 (the busy benchmarks, no-tile crops and finder caches of session 30 are of the nine
+kinds before it)."""
 
 
 def _noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.ndarray:

@@ -80,6 +80,8 @@ def format_yolo(photo: PhotoLabels, obb: bool = False) -> str:
             x_min, y_min, x_max, y_max = tile.bounds
             x_min, x_max = (photo.width * _clipped(v / photo.width) for v in (x_min, x_max))
             y_min, y_max = (photo.height * _clipped(v / photo.height) for v in (y_min, y_max))
+            if x_max - x_min < 1 or y_max - y_min < 1:  # wholly off the photo: nothing to learn
+                continue
             values = [
                 (x_min + x_max) / 2 / photo.width,
                 (y_min + y_max) / 2 / photo.height,

@@ -60,17 +60,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(handler=run)
 
 
-def _readable(photos: list[PhotoLabels], directory: Path) -> list[PhotoLabels]:
-    """The photos whose file is an image fanscan reads; each other one is named on stderr and
-    left out, so that one broken file does not stop the export of the rest."""
+def _readable(photos: list[PhotoLabels], directory: Path, decode: bool = False) -> list[PhotoLabels]:
+    """The photos whose file is an image fanscan reads (with ``decode``, whose picture decodes
+    too: a file cut short has a header); each other one is named on stderr and left out, so
+    that one broken file does not stop the export of the rest."""
     from fanscan.vision.image_io import load_photo
 
     kept = []
     for photo in photos:
+        path = directory / photo.image
         try:
-            load_photo(directory / photo.image).size
+            picture = load_photo(path)
+            if decode:
+                picture.decode(8)
         except FanscanError as error:
-            print(f"fanscan: skipped {photo.image}: {error.message}", file=sys.stderr)
+            why = error.message.replace(str(path), "it")
+            print(f"fanscan: skipped {photo.image}: {why}", file=sys.stderr)
             continue
         kept.append(photo)
     return kept
@@ -94,11 +99,13 @@ def run(args: argparse.Namespace) -> int:
             "bad_path", f"{args.out} is a file: {args.format} is written to a folder"
         )
     photos = load_folder(args.directory)
-    chosen = _readable([p for p in photos if args.all or p.status == "reviewed"], args.directory)
+    wanted = [p for p in photos if args.all or p.status == "reviewed"]
+    chosen = _readable(wanted, args.directory, decode=args.format == "crops")
+    skipped = len(wanted) - len(chosen)
     if not chosen:
         hint = (
-            " (none is reviewed yet: review them with fanscan label, or pass --all)"
-            if photos
+            f" ({skipped} skipped: no image fanscan reads)" if skipped
+            else " (none is reviewed yet: review them with fanscan label, or pass --all)" if photos
             else ""
         )
         raise FanscanError(
@@ -121,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
 
         save_crops(args.out, chosen, args.directory)
     tiles = sum(len(p.tiles) for p in chosen)
-    left = len(photos) - len(chosen)
-    note = f" ({left} unreviewed left out; --all includes them)" if left else ""
+    left = len(photos) - len(wanted)
+    notes = ([f"{left} unreviewed left out; --all includes them"] if left else []) + (
+        [f"{skipped} skipped: no image fanscan reads"] if skipped else [])
+    note = f" ({'; '.join(notes)})" if notes else ""
     print(f"exported {len(chosen)} photos, {tiles} tiles, as {args.format} to {args.out}{note}")
     return 0

@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 
 from fanscan import __version__
 from fanscan.atomic import atomic_path
-from fanscan.datasets.labels import PhotoLabels, TileLabel, label_path, save_labels
+from fanscan.datasets.labels import PhotoLabels, TileLabel, check_corners_reach, label_path, save_labels
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.web.uploads import photo_format
@@ -77,9 +77,11 @@ def save_labelled(directory: Path, data: bytes, filename: str, tiles_json: str) 
     picture = load_photo(data)
     width, height = picture.size
     picture.decode(8)  # a file cut short has a header but no picture: refused, as the reader does
-    for i, tile in enumerate(tiles):
-        if any(not (-1 <= x <= width + 1 and -1 <= y <= height + 1) for x, y in tile.corners):
-            raise FanscanError("bad_request", f"tiles[{i}]: box lies outside the photo")
+    # a tile the photo's edge cuts may reach past it, as in the labelling tool's files
+    try:
+        check_corners_reach(PhotoLabels("photo", width, height, tiles), "the tiles")
+    except FanscanError as error:
+        raise FanscanError("bad_request", f"{error.message.removeprefix('the tiles: ')} (box lies outside the photo)") from None
     name = f"referee-{hashlib.sha256(data).hexdigest()[:16]}{_EXTENSIONS.get(kind, '.jpg')}"
     photo = directory / name
     labels_file = label_path(photo)

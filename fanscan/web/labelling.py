@@ -33,6 +33,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 
 from fanscan.datasets.labels import (
     PhotoLabels,
+    check_corners_reach,
     find_photos,
     is_photo,
     label_path,
@@ -133,6 +134,15 @@ class LabelFolder:
         except FanscanError as error:
             raise FanscanError(error.code, error.message.replace(str(photo), _shown(image))) from None
 
+    def _stored_size(self, image: str) -> tuple[int, int]:
+        """The photo's size as stored, before its EXIF turn: label files imported from COCO or
+        VOC may give that; they are saved as they came (the boxes are the file's concern)."""
+        from fanscan.vision.image_io import load_photo
+
+        photo = load_photo(self.photo(image))
+        width, height = photo.size
+        return (height, width) if photo.orientation in (5, 6, 7, 8) else (width, height)
+
     def labels(self, image: str) -> PhotoLabels:
         """The photo's labels (``image`` relative), empty and unreviewed when it has none yet."""
         photo = self.photo(image)
@@ -155,8 +165,9 @@ class LabelFolder:
         if isinstance(obj, dict):
             obj = {**obj, "image": image}
         labels = labels_from_json(obj, f"labels for {_named(image)}")
+        check_corners_reach(labels, f"labels for {_named(image)}")
         width, height = self.size(image)
-        if (labels.width, labels.height) != (width, height):
+        if (labels.width, labels.height) not in ((width, height), self._stored_size(image)):
             raise FanscanError(
                 "bad_labels",
                 f"labels for {_named(image)} are for a {labels.width} x {labels.height} photo, "
@@ -165,7 +176,12 @@ class LabelFolder:
         with self._saving:
             current = self.version(image)
             if if_match is not None and not _matches(if_match, current):
-                raise StaleLabels(self.labels(image), current)
+                on_disk = self.labels(image)
+                if current != NEW_VERSION and on_disk == labels:
+                    # the file holds these very labels: a save sent again after its answer was
+                    # lost (the page retries) is done, not a conflict
+                    return labels, current
+                raise StaleLabels(on_disk, current)
             try:
                 save_in_folder(self.root, labels)
             except OSError as error:

@@ -72,10 +72,26 @@ def test_export_skips_a_photo_that_is_no_image_and_exports_the_rest(
     fake.write_text("no picture")
     save_labels(label_path(fake), PhotoLabels("fake.jpg", 100, 60, (TileLabel("E", BOX, 1.0, "person"),),
                                               status="reviewed"))
-    assert main(["export", str(folder), "--format", fmt, "--out", str(tmp_path / "out")]) == 0
+    out = tmp_path / "out"
+    assert main(["export", str(folder), "--format", fmt, "--out", str(out)]) == 0
     captured = capsys.readouterr()
-    assert "skipped fake.jpg:" in captured.err and "exported 1 photos, 2 tiles" in captured.out
-    assert not list((tmp_path / "out").rglob("fake*"))
+    assert captured.err == "fanscan: skipped fake.jpg: it is not an image file fanscan can read\n"
+    assert captured.out == (f"exported 1 photos, 2 tiles, as {fmt} to {out} "
+                            "(1 unreviewed left out; --all includes them; 1 skipped: no image fanscan reads)\n")
+    assert not list(out.rglob("fake*"))
+
+
+def test_export_crops_skips_a_photo_cut_short(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import cv2
+
+    folder = _labelled_folder(tmp_path / "photos")
+    noise = np.random.default_rng(0).integers(0, 255, (60, 100, 3), dtype=np.uint8)
+    encoded = cv2.imencode(".jpg", noise)[1].tobytes()
+    (folder / "cut.jpg").write_bytes(encoded[: len(encoded) // 2])
+    save_labels(label_path(folder / "cut.jpg"), PhotoLabels("cut.jpg", 100, 60, (TileLabel("E", BOX, 1.0, "person"),),
+                                                           status="reviewed"))
+    assert main(["export", str(folder), "--format", "crops", "--out", str(tmp_path / "out")]) == 0
+    assert "skipped cut.jpg:" in capsys.readouterr().err
 
 
 def test_export_with_nothing_reviewed_says_so(

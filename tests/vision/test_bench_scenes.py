@@ -25,6 +25,11 @@ def test_bench_scenes_busy_counts_tiles_read_beyond_the_scenes(tmp_path, capsys)
 
 def test_bench_scenes_opponents_lay_a_cluttered_table(tmp_path, capsys) -> None:
     bench = load_benchmark("bench_scenes")
-    assert bench.main(["--scenes", "1", "--first", "3", "--opponents", "--failures", str(tmp_path)]) in (0, None)
-    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert result["opponents"] is True and result["clutter"] is True
+    recall = {}
+    for flag in ("--clutter", "--opponents"):
+        assert bench.main(["--scenes", "1", "--first", "3", flag, "--failures", str(tmp_path)]) in (0, None)
+        result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert result["clutter"] is True and result["opponents"] is (flag == "--opponents")
+        recall[flag] = result["tile_recall"]
+    # the other players' backs are in the truth: the same table with them has more tiles to find
+    assert recall["--opponents"] != recall["--clutter"]

@@ -77,6 +77,17 @@ def test_bad_tiles_are_a_400(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_tile_the_photos_edge_cuts_may_reach_past_it(reader: Any, scorer: Any, photo: bytes, tmp_path: Path) -> None:
+    from PIL import Image
+    import io
+
+    width = Image.open(io.BytesIO(photo)).size[0]
+    cut = [[width - 20, 1], [width + 5, 1], [width + 5, 9], [width - 20, 9]]  # 5 px past the right edge
+    with _client(reader, scorer, tmp_path) as client:
+        response = _post(client, photo, [{"code": "1m", "box": cut, "confidence": 0.9}])
+    assert response.status_code == 201, response.text
+
+
 def test_junk_photo_and_missing_field(reader: Any, scorer: Any, photo: bytes, tmp_path: Path) -> None:
     with _client(reader, scorer, tmp_path) as client:
         junk = _post(client, b"not a photo", [])

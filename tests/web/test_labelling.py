@@ -133,6 +133,21 @@ def test_labelling_refuses_labels_of_another_size_or_far_off_the_photo(labelling
     assert (folder / "sure.png.fanscan.json").read_text() == before
 
 
+def test_labelling_saves_labels_of_a_turned_photo_in_either_frame(labelling: Any, folder: Path) -> None:
+    from PIL import Image
+
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored 60 x 40, shown turned a quarter: 40 x 60
+    Image.new("RGB", (60, 40), (120, 120, 120)).save(folder / "turned.jpg", exif=exif)
+    labels = labelling.get("/api/label/labels", params={"image": "turned.jpg"}).json()
+    assert (labels["width"], labels["height"]) == (40, 60)
+    assert labelling.put("/api/label/labels", params={"image": "turned.jpg"}, json=labels).status_code == 200
+    stored = {**labels, "width": 60, "height": 40}  # as a COCO or VOC import records it
+    assert labelling.put("/api/label/labels", params={"image": "turned.jpg"}, json=stored).status_code == 200
+    wrong = {**labels, "width": 50, "height": 60}
+    assert labelling.put("/api/label/labels", params={"image": "turned.jpg"}, json=wrong).status_code == 400
+
+
 def test_labelling_refuses_labels_for_a_file_that_is_no_image(labelling: Any, folder: Path) -> None:
     (folder / "fake.png").write_text("no picture")
     labels = {"format": "fanscan-labels/1", "image": "fake.png", "width": 60, "height": 40, "tiles": []}

@@ -202,3 +202,28 @@ def test_labelling_page_skips_a_photo_it_cannot_open(folder: Path, fakes: Any, b
         tab.keyboard.type("5p")
         _expect(tab.locator("#save-state")).to_have_text("saved")  # the note goes with the next save
         context.close()
+
+
+def test_labelling_page_a_refused_save_does_not_drop_the_newer_change_behind_it(page: Any, folder: Path) -> None:
+    held: list[Any] = []
+
+    def hold_first(route: Any) -> None:  # the first save waits for the test's answer
+        if route.request.method == "PUT" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/label/labels*", hold_first)
+    page.goto(f"{page.base}/label")
+    page.wait_for_selector("#tiles li")
+    page.keyboard.type("5p")  # sent, held
+    page.keyboard.type("6p")  # queued behind it
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    held[0].fulfill(status=400, content_type="application/json", body='{"detail": "refused", "code": "bad_labels"}')
+    _expect(page.locator("#save-state")).to_have_text("saved", timeout=10_000)
+    shown = _codes(page)
+    assert "6p" in shown  # the newer change reached the file, though the older one was refused
+    assert [t.code for t in load_labels(folder / "hand.png.fanscan.json").tiles] == shown

@@ -100,6 +100,16 @@ def test_labelling_versions_if_match_star_is_any_version_of_an_existing_file(cli
     assert not label_path(folder / "new.png").exists()
 
 
+def test_labelling_versions_a_save_sent_again_after_its_answer_was_lost_is_no_conflict(client: Any) -> None:
+    labels, old = _get(client)
+    labels["tiles"][0]["code"] = "3s"
+    first = client.put(URL, params={"image": "hand.png"}, json=labels, headers={"if-match": old})
+    again = client.put(URL, params={"image": "hand.png"}, json=labels, headers={"if-match": old})
+    assert again.status_code == 200 and again.headers["etag"] == first.headers["etag"]
+    labels["tiles"][0]["code"] = "4s"  # a different change against the old version still conflicts
+    assert client.put(URL, params={"image": "hand.png"}, json=labels, headers={"if-match": old}).status_code == 409
+
+
 def test_labelling_versions_a_save_without_if_match_is_unconditional(client: Any, folder: Path) -> None:
     labels, _ = _get(client)
     labels["tiles"] = []

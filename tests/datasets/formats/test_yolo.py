@@ -73,6 +73,11 @@ def test_yolo_boxes_and_corners_past_the_photos_edge_are_clipped_to_it(scene: Ph
     assert min(corners) == 0.0 and max(corners) <= 1.0
 
 
+def test_yolo_a_tile_wholly_off_the_photo_gets_no_box(scene: PhotoLabels) -> None:
+    off = replace(scene.tiles[0], corners=((-40.0, 5.0), (-10.0, 5.0), (-10.0, 40.0), (-40.0, 40.0)))
+    assert format_yolo(replace(scene, tiles=(off, scene.tiles[1]))).count("\n") == 1
+
+
 def test_yolo_data_yaml_names_the_43_classes_in_order() -> None:
     yaml = pytest.importorskip("yaml")
     document = yaml.safe_load(format_yolo_data())

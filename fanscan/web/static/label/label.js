@@ -29,8 +29,11 @@ const versions = new Map(); // image -> the ETag of its labels as this page last
 // image -> the labels (JSON) of its last change the server has not taken yet: sent again every
 // RETRY_MS while the server cannot be reached or fails, and the page asks before it is left.
 const unsaved = new Map();
-const RETRY_MS = 3000;
+const RETRY_MS = 3000;      // the first wait before a change is sent again; doubled up to RETRY_MAX_MS
+const RETRY_MAX_MS = 60000;
+const TRANSIENT = new Set([408, 425, 429]); // refusals that may pass later, as a 5xx may
 let retryTimer = null;
+let retryDelay = RETRY_MS;
 window.addEventListener("beforeunload", (event) => {
   if (!unsaved.size) return;
   event.preventDefault();
@@ -67,28 +70,33 @@ function send(image, body) {
         method: "PUT",
         headers,
         body,
-        keepalive: body.length < 60000, // finishes even if the tab is closed right now
+        keepalive: new Blob([body]).size < 60000, // finishes even if the tab is closed right now
       });
+      // Only this body is settled by the answer: a newer change of the photo queued behind it
+      // is still sent, and judged on its own.
+      const settle = () => { if (unsaved.get(image) === body) unsaved.delete(image); };
       if (response.status === 409) {
-        unsaved.delete(image); // the person chooses in the dialog
+        settle(); // the person chooses in the dialog
         return showConflict(image, JSON.parse(body), await response.json());
       }
-      if (response.status >= 400 && response.status < 500) {
-        unsaved.delete(image); // refused as it is: sending it again would be refused again
+      if (response.status >= 400 && response.status < 500 && !TRANSIENT.has(response.status)) {
+        settle(); // refused as it is: sending it again would be refused again
         throw new Error(await detail(response));
       }
       if (!response.ok) throw Object.assign(new Error(await detail(response)), { retry: true });
       versions.set(image, response.headers.get("etag"));
-      if (unsaved.get(image) === body) unsaved.delete(image);
+      settle();
+      retryDelay = RETRY_MS;
       showSave(unsaved.size ? "saving…" : "saved");
     })
     .catch((error) => {
-      const retry = error.retry || error instanceof TypeError; // a 5xx, or no server reached
+      const retry = error.retry || error instanceof TypeError; // a 5xx or 429, or no server reached
       showSave(`NOT SAVED (${unsaved.get(image) ? image : "this change"}): ${error.message}`
         + (retry ? "; trying again…" : ""), true);
       if (retry) {
         clearTimeout(retryTimer);
-        retryTimer = setTimeout(() => { for (const [name, labels] of unsaved) send(name, labels); }, RETRY_MS);
+        retryTimer = setTimeout(() => { for (const [name, labels] of unsaved) send(name, labels); }, retryDelay);
+        retryDelay = Math.min(RETRY_MAX_MS, retryDelay * 2);
       }
     });
   return saveChain;
