@@ -110,10 +110,12 @@ def test_page_counts_and_flags_only_the_hands_doubtful_tiles(
         # the minimum is met, but with a doubtful tile in the hand the verdict says so, not green
         expect(page.locator("#spot-minimum")).to_have_text("minimum 8: met ✓, 1 doubtful in the hand")
         expect(page.locator("#spot")).to_have_class("spot met unsure")
+        # the referee looks at it and keeps the reading (the same face picked): no longer in doubt
         page.locator("#concealed .tile.doubt").click()
-        page.locator('#picker-grid .tile[data-code="7p"]').click()
+        page.locator('#picker-grid .tile[data-code="7s"]').click()
         expect(page.locator("#spot-minimum")).to_have_text("minimum 8: met ✓")
         expect(page.locator("#spot")).to_have_class("spot met")
+        expect(page.locator("#concealed .tile.doubt")).to_have_count(0)
 
 
 def test_page_melds_winning_tile_winds_and_rule_fields_reach_the_scorer(

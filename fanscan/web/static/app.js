@@ -434,7 +434,7 @@ function doubtfulInHand() {
   if (!r) return 0;
   const h = state.hand;
   return [...h.concealed, ...h.melds.flatMap((m) => m.tiles), ...h.flowers].filter((it) =>
-    it.tile >= 0 && !isFixed(it) && r.tiles[it.tile] && r.tiles[it.tile].confidence < DOUBT).length;
+    it.tile >= 0 && !isFixed(it) && !it.checked && r.tiles[it.tile] && r.tiles[it.tile].confidence < DOUBT).length;
 }
 
 // "minimum N: met" (or not); met with tiles of the hand still doubtful says so.
@@ -450,7 +450,7 @@ function itemClasses(it) {
     it.win ? "win" : "",
     isFixed(it) ? "fixed" : "",
     it.read === null && r ? "added" : "",
-    box && !isFixed(it) && box.confidence < DOUBT ? "doubt" : "",
+    box && !isFixed(it) && !it.checked && box.confidence < DOUBT ? "doubt" : "",
     it === focus ? "focus" : "",
   ];
 }
@@ -591,6 +591,7 @@ function pick(code) {
   const sel = selection;
   if (!sel) return;
   if (!("add" in sel)) {
+    if (code === sel.item.code) sel.item.checked = true; // looked at and kept: no longer in doubt
     replaceItem(sel.item, code);
     closePicker();
     changed();
@@ -1009,7 +1010,7 @@ function drawPhoto() {
   tiles.forEach((tile, i) => {
     const it = byBox.get(i);
     const fixed = it && isFixed(it);
-    const doubtful = it && !fixed && tile.confidence < DOUBT;
+    const doubtful = it && !fixed && !it.checked && tile.confidence < DOUBT;
     const colour = !it ? "#9e9e9e" : fixed ? "#2979ff" : doubtful ? "#ff6d00" : "#00c853";
     ctx.beginPath();
     quads[i].forEach(([x, y], k) => (k ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
