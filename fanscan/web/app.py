@@ -54,6 +54,7 @@ _STATUS_BY_CODE = {
     "no_tiles": 422,
     "reader_unavailable": 503,
     "already_saved": 409,
+    "precondition_failed": 412,
 }
 
 _SECURITY_HEADERS = [

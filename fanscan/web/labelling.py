@@ -124,7 +124,7 @@ class LabelFolder:
         return f'"{hashlib.sha256(data).hexdigest()[:20]}"'
 
     def size(self, image: str) -> tuple[int, int]:
-        """The photo's width and height as shown (EXIF orientation applied), from its header; a
+        """The photo's width and height as shown (EXIF orientation applied), its header parsed; a
         file that is no image fanscan reads is refused, named as the folder names it."""
         from fanscan.vision.image_io import load_photo
 
@@ -181,6 +181,9 @@ class LabelFolder:
                     # the file holds these very labels: a save sent again after its answer was
                     # lost (the page retries) is done, not a conflict
                     return labels, current
+                if if_match.strip() == "*":  # RFC 9110: * asks for a version; a photo without labels has none
+                    raise FanscanError("precondition_failed",
+                                       f"{_shown(image)} has no label file yet for If-Match: * to match")
                 raise StaleLabels(on_disk, current)
             try:
                 save_in_folder(self.root, labels)

@@ -96,7 +96,8 @@ def test_labelling_versions_if_match_star_is_any_version_of_an_existing_file(cli
     assert load_labels(label_path(folder / "hand.png")).status == "reviewed"
     # a photo without labels has no version for * to match (RFC 9110)
     first, _ = _get(client, "new.png")
-    assert client.put(URL, params={"image": "new.png"}, json=first, headers={"if-match": "*"}).status_code == 409
+    refused = client.put(URL, params={"image": "new.png"}, json=first, headers={"if-match": "*"})
+    assert refused.status_code == 412 and refused.json()["code"] == "precondition_failed"
     assert not label_path(folder / "new.png").exists()
 
 
