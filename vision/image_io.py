@@ -344,14 +344,19 @@ def _heif_support(name: str) -> None:
     _heif_ready = True
 
 
-def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFAULT_BUDGET) -> Photo:
+def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFAULT_BUDGET,
+               name: str | None = None) -> Photo:
     """Open a photo (path or bytes), check it is an image of acceptable size; nothing is decoded yet.
+
+    ``name`` is what its messages call it (by default its path, or "the image data" for bytes):
+    a server names a photo as its user knows it, not by the server's own path.
 
     HEIC / HEIF photos are read through pillow-heif when it is installed (the ``heif`` extra).
     Raises FanscanError ``not_found``, ``unreadable_image`` or ``image_too_large`` (also when even
     the smallest decode would not fit ``budget``).
     """
-    data, name = _read_source(source)
+    data, source_name = _read_source(source)
+    name = name or source_name
     if not data:
         raise FanscanError("unreadable_image", f"{name} is empty")
     if is_heif(data):

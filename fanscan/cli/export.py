@@ -68,14 +68,12 @@ def _readable(photos: list[PhotoLabels], directory: Path, decode: bool = False) 
 
     kept = []
     for photo in photos:
-        path = directory / photo.image
         try:
-            picture = load_photo(path)
+            picture = load_photo(directory / photo.image, name="it")
             if decode:
                 picture.decode(8)
         except FanscanError as error:
-            why = error.message.replace(str(path), "it")
-            print(f"fanscan: skipped {photo.image}: {why}", file=sys.stderr)
+            print(f"fanscan: skipped {photo.image}: {error.message}", file=sys.stderr)
             continue
         kept.append(photo)
     return kept

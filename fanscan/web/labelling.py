@@ -128,20 +128,16 @@ class LabelFolder:
         file that is no image fanscan reads is refused, named as the folder names it."""
         from fanscan.vision.image_io import load_photo
 
-        photo = self.photo(image)
-        try:
-            return load_photo(photo).size
-        except FanscanError as error:
-            raise FanscanError(error.code, error.message.replace(str(photo), _shown(image))) from None
+        return self.sizes(image)[0]
 
-    def _stored_size(self, image: str) -> tuple[int, int]:
-        """The photo's size as stored, before its EXIF turn: label files imported from COCO or
-        VOC may give that; they are saved as they came (the boxes are the file's concern)."""
+    def sizes(self, image: str) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The photo's size as shown and as stored (before its EXIF turn: label files imported
+        from COCO or VOC may give that; they are saved as they came), from one header read."""
         from fanscan.vision.image_io import load_photo
 
-        photo = load_photo(self.photo(image))
+        photo = load_photo(self.photo(image), name=_shown(image))
         width, height = photo.size
-        return (height, width) if photo.orientation in (5, 6, 7, 8) else (width, height)
+        return (width, height), ((height, width) if photo.orientation in (5, 6, 7, 8) else (width, height))
 
     def labels(self, image: str) -> PhotoLabels:
         """The photo's labels (``image`` relative), empty and unreviewed when it has none yet."""
@@ -166,8 +162,9 @@ class LabelFolder:
             obj = {**obj, "image": image}
         labels = labels_from_json(obj, f"labels for {_named(image)}")
         check_corners_reach(labels, f"labels for {_named(image)}")
-        width, height = self.size(image)
-        if (labels.width, labels.height) not in ((width, height), self._stored_size(image)):
+        shown, stored = self.sizes(image)
+        width, height = shown
+        if (labels.width, labels.height) not in (shown, stored):
             raise FanscanError(
                 "bad_labels",
                 f"labels for {_named(image)} are for a {labels.width} x {labels.height} photo, "

@@ -1055,14 +1055,15 @@ function totalBadge(ctx, canvas) {
   const result = lastResult;
   if (!result) return null;
   const scored = result.total !== null && result.total !== undefined;
+  const doubtful = doubtfulInHand();
   const text = scored
-    ? `${t("fansTotal", { n: result.total })}  ${minimumText(result, doubtfulInHand())}`
+    ? `${t("fansTotal", { n: result.total })}  ${minimumText(result, doubtful)}`
     : t("cannotScore");
   const size = Math.max(16, Math.round(canvas.width / 32));
   ctx.font = `bold ${size}px system-ui, sans-serif`;
   const width = ctx.measureText(text).width + size;
   const colour = !scored || !result.meets_minimum ? "rgba(211, 47, 47, 0.92)"
-    : doubtfulInHand() ? "rgba(230, 98, 0, 0.92)" : "rgba(0, 163, 68, 0.92)";
+    : doubtful ? "rgba(230, 98, 0, 0.92)" : "rgba(0, 163, 68, 0.92)";
   return { text, size, colour, place: { left: 0, top: 0, right: width, bottom: size * 1.6 } };
 }
 
