@@ -34,6 +34,9 @@ from fanscan.scoring.hand import Hand, Meld
 from fanscan.scoring.tiles import Tile, format_tiles
 
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
+SIXTEEN_TILE_HAND = 17
+"""The complete hand of the 16-tile games (five sets and a pair): the photo reader reads it and
+``fanscan waits`` lists a waiting one's winning tiles, but no rule set here scores it."""
 
 ORPHANS: tuple[Tile, ...] = tuple(
     Tile(i) for i in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)

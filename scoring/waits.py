@@ -1,5 +1,9 @@
 """Wait analysis: which tiles complete a waiting hand, and what each win would score.
 
+``waits`` scores each winning tile under a rule set (every rule set here plays 14-tile hands: a
+waiting hand of 13). ``unscored_waits`` lists the winning tiles of a 16-tile game's waiting hand
+(Taiwanese: five sets and a pair when won), which no rule set here scores.
+
 >>> from fanscan.scoring.notation import parse_notation
 >>> options = waits(parse_notation("123m456p789s123sE", complete=False))
 >>> [(o.tile.code, o.discard.total, o.self_drawn.total) for o in options]
@@ -11,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from fanscan.scoring.decompose import FORMS, waiting_tiles
+from fanscan.scoring.decompose import FORMS, SIXTEEN_TILE_HAND, waiting_tiles
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.ruleset import ScoreResult, get_ruleset, score
 from fanscan.scoring.tiles import Tile
@@ -19,19 +23,21 @@ from fanscan.scoring.tiles import Tile
 
 @dataclass(frozen=True)
 class WaitOption:
-    """One winning tile: how many copies are still unseen by the hand, and both ways to win."""
+    """One winning tile: how many copies are still unseen by the hand, and both ways to win (None
+    for a hand no rule set here scores: ``unscored_waits``).
+    """
 
     tile: Tile
     remaining: int
-    discard: ScoreResult
-    self_drawn: ScoreResult
+    discard: ScoreResult | None
+    self_drawn: ScoreResult | None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "tile": self.tile.code,
             "remaining": self.remaining,
-            "discard": self.discard.to_json(),
-            "self_drawn": self.self_drawn.to_json(),
+            "discard": None if self.discard is None else self.discard.to_json(),
+            "self_drawn": None if self.self_drawn is None else self.self_drawn.to_json(),
         }
 
 
@@ -71,3 +77,14 @@ def waits(hand: Hand, rules: str = "mcr") -> list[WaitOption]:
             results.append(score(complete, rules))
         options.append(WaitOption(tile, remaining, results[0], results[1]))
     return options
+
+
+def unscored_waits(hand: Hand) -> list[WaitOption]:
+    """The winning tiles of the 16-tile waiting ``hand`` (no win tile), in tile order: the tiles
+    that make it five sets and a pair (the 16-tile games have no seven pairs or thirteen orphans of
+    14 tiles), each with the copies the hand leaves unseen and no scores.
+    """
+    hand.check(SIXTEEN_TILE_HAND - 1)
+    held = hand.all_tiles()
+    return [WaitOption(tile, 4 - held.count(tile), None, None)
+            for tile in waiting_tiles(hand, ("standard",))]

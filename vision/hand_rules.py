@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from fanscan.scoring.decompose import FORMS, waiting_tiles
+from fanscan.scoring.decompose import FORMS, SIXTEEN_TILE_HAND, waiting_tiles
 from fanscan.scoring.decompose import readings as hand_readings
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import BACK, TILE_CODES
@@ -30,8 +30,9 @@ class HandRules:
     kind: HandKind = "win"
 
 
-SIXTEEN_TILE_GAMES = 17
-"""The complete size of the 16-tile games (Taiwanese): read, though no rule set here scores them."""
+SIXTEEN_TILE_GAMES = SIXTEEN_TILE_HAND
+"""The complete size of the 16-tile games (Taiwanese): read, though no rule set here scores them
+(``fanscan waits`` lists a waiting one's winning tiles, ``scoring.waits.unscored_waits``)."""
 
 
 def hand_rules(rules: str | None = None, kind: HandKind = "win") -> HandRules:

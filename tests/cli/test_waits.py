@@ -32,19 +32,35 @@ def test_waits_not_waiting(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_waits_rejects_complete_hand(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["waits", "123m456p789s123sEE"]) == 1
-    assert "a waiting hand here has 13" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "a waiting hand here has 13 (or 16 in the 16-tile games)" in err and err.count("\n") == 1
 
 
-def _photo_of_the_waiting_sample(path, standing: bool = False) -> None:
+def test_waits_lists_a_sixteen_tile_hands_tiles_without_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["waits", "123m456p789s123s45m77p"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "123m456p789s123s45m77p: waits on 2 tiles"
+    assert "no rule set here scores those" in lines[1]
+    assert [line.split() for line in lines[2:]] == [["Tile", "Left"], ["3m", "3"], ["6m", "4"]]
+    assert main(["waits", "123m456p789s123s45m77p", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["rules"] is None and "16-tile" in obj["note"]
+    assert obj["waits"] == [{"tile": "3m", "remaining": 3, "discard": None, "self_drawn": None},
+                            {"tile": "6m", "remaining": 4, "discard": None, "self_drawn": None}]
+
+
+def _photo_of_the_waiting_sample(path, standing: bool = False, sixteen: bool = False) -> None:
     """The sample's hand less its winning tile: 234m 23s 55p, a chow of 234p, a concealed red
     dragon kong and a flower, waiting on 1s or 4s (4s makes the mixed triple chow); laid down,
-    or with ``standing`` as a player keeps it mid-game (the concealed tiles on edge)."""
+    or with ``standing`` as a player keeps it mid-game (the concealed tiles on edge); with
+    ``sixteen`` a 16-tile game's, 678m more."""
     from fanscan.datasets import tile_art
     from fanscan.datasets.scenes import SceneGroup, generate_scene
 
     if "xmahjongg-real" not in tile_art.available_styles():
         pytest.skip("xmahjongg not installed")
-    groups = [SceneGroup("concealed", ("2m", "3m", "4m", "2s", "3s", "5p", "5p")),
+    more = ("6m", "7m", "8m") if sixteen else ()
+    groups = [SceneGroup("concealed", ("2m", "3m", "4m", *more, "2s", "3s", "5p", "5p")),
               SceneGroup("chow", ("3p", "2p", "4p"), 0), SceneGroup("concealed_kong", ("C",) * 4),
               SceneGroup("flowers", ("4f",))]
     path.write_bytes(generate_scene(2032, size=(1280, 960), style="xmahjongg-real", groups=groups,
@@ -71,6 +87,28 @@ def test_waits_reads_a_hand_standing_mid_game_seen_from_the_seat(tmp_path, capsy
     obj = json.loads(capsys.readouterr().out)
     assert [w["tile"] for w in obj["waits"]] == ["1s", "4s"]
     assert len(obj["reading"]["tiles"]) == 15
+
+
+@pytest.mark.parametrize("standing", [False, True])
+def test_waits_reads_a_photo_of_a_sixteen_tile_hand(tmp_path, capsys: pytest.CaptureFixture[str],
+                                                    standing: bool) -> None:
+    photo = tmp_path / "sixteen.jpg"
+    _photo_of_the_waiting_sample(photo, standing=standing, sixteen=True)
+    assert main(["waits", str(photo), "--tiles", "16", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert [(w["tile"], w["discard"]) for w in obj["waits"]] == [("1s", None), ("4s", None)]
+    hand = obj["reading"]["hand"]
+    assert sorted(hand["concealed"]) == sorted(
+        ["2m", "3m", "4m", "6m", "7m", "8m", "2s", "3s", "5p", "5p"])
+    assert sorted(m["type"] for m in hand["melds"]) == ["chow", "kong"]
+
+
+def test_waits_a_photo_of_thirteen_asked_as_sixteen_is_one_line(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = tmp_path / "waiting.jpg"
+    _photo_of_the_waiting_sample(photo)
+    assert main(["waits", str(photo), "--tiles", "16"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"fanscan: error: {photo} does not read as a waiting hand") and err.count("\n") == 1
 
 
 def test_waits_photo_of_a_complete_hand_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fanscan.scoring.notation import parse_notation
 from fanscan.scoring.tiles import Tile
-from fanscan.scoring.waits import waits
+from fanscan.scoring.waits import unscored_waits, waits
 
 from fanscan.errors import FanscanError
 
@@ -40,3 +40,23 @@ def test_waits_json_names_the_tile() -> None:
     (option,) = waits(parse_notation("123m456p789s123sE", complete=False))
     obj = option.to_json()
     assert obj["tile"] == "E" and obj["discard"]["total"] == 12
+
+
+def test_unscored_waits_lists_a_sixteen_tile_hands_winning_tiles() -> None:
+    # Five sets and a pair when won: 123m 456p 789s 123s and 45m wait on 3m or 6m, 77p the pair;
+    # the hand holds one 3m (3 left) and no 6m (4 left).
+    options = unscored_waits(parse_notation("123m456p789s123s45m77p", complete=False, size=16))
+    assert [(o.tile, o.remaining) for o in options] == [(Tile.M3, 3), (Tile.M6, 4)]
+    assert all(o.discard is None and o.self_drawn is None for o in options)
+    assert options[0].to_json() == {"tile": "3m", "remaining": 3, "discard": None, "self_drawn": None}
+
+
+def test_unscored_waits_knows_no_fourteen_tile_forms() -> None:
+    # Eight pairs: no tile makes them five sets and a pair (the 14-tile rules' seven pairs is no
+    # form of the 16-tile games).
+    assert unscored_waits(parse_notation("1133m5577p1199s22sEE", complete=False, size=16)) == []
+
+
+def test_unscored_waits_asks_for_sixteen_tiles() -> None:
+    with pytest.raises(FanscanError, match="a waiting hand here has 16"):
+        unscored_waits(parse_notation("123m456p789s123sE", complete=False))
