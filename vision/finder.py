@@ -126,17 +126,16 @@ def _network_logits(tensor: np.ndarray) -> np.ndarray:
     return out
 
 
-def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """Connected tile blobs; blobs joined by a weak bridge are cut apart by a watershed from
-    their confident cores."""
+    their confident cores. Returns the label count, the labels, each label's stats (as
+    ``cv2.connectedComponentsWithStats``) and the flat indices of the labelled pixels."""
     cores = (tile > CORE_ABOVE).astype(np.uint8)
     count, markers = cv2.connectedComponents(cores, connectivity=4)
     region = tile > 1.0 - TILE_BELOW
-    markers[~region] = 0
-    markers[region & (cores == 0)] = 0
-    markers = markers.astype(np.int32)
     background = count
-    markers[~region] = background
+    # Seeds on the cores; the rest of the tile region unknown (0); off it, the background.
+    markers = np.where(region, markers, background).astype(np.int32)
     relief = cv2.cvtColor(((1.0 - tile) * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     cv2.watershed(relief, markers)
     labels = np.where((markers > 0) & (markers < background), markers, 0).astype(np.int32)
@@ -148,10 +147,10 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     lo_x, hi_x = _spans(blob_of, columns, count, labels.shape[1])
     lo_y, hi_y = _spans(blob_of, rows, count, labels.shape[0])
     boxes = np.stack([lo_x, lo_y, hi_x, hi_y], axis=1)
-    labels, area = _merge_fragments(labels, area, boxes)
+    labels, area = _merge_fragments(labels, area, boxes)  # relabels pixels, never unlabels one
     stats = np.stack([boxes[:, 0], boxes[:, 1], boxes[:, 2] - boxes[:, 0] + 1,
                       boxes[:, 3] - boxes[:, 1] + 1, area], axis=1)
-    return count, labels, stats
+    return count, labels, stats, inside
 
 
 def _spans(blob_of: np.ndarray, places: np.ndarray, count: int, length: int) -> tuple[np.ndarray, np.ndarray]:
@@ -252,10 +251,9 @@ def _split_merged(quads: np.ndarray) -> list[tuple[np.ndarray, int]]:
 def find_tiles(small: np.ndarray) -> TileDetections:
     """Tile quads in the working image (see ``working_image``), with a face/back flag each."""
     probs = tile_maps(small)
-    count, components, stats = _blobs(1.0 - probs[:, :, 0])
+    count, components, stats, inside = _blobs(1.0 - probs[:, :, 0])
     # Each blob's summed face and back probabilities, all blobs at once, over the blobs' pixels
     # only (the same sums, pixel by pixel in the same order; the table's label 0 is not needed).
-    inside = np.flatnonzero(components)
     blob_of = components.ravel()[inside]
     pixels = probs.reshape(-1, 3)[inside]
     face_sum = np.bincount(blob_of, weights=pixels[:, 1], minlength=count)

@@ -217,9 +217,11 @@ def clusters(boxes: list[np.ndarray]) -> list[int]:
     ``CLUSTER_REACH`` tile lengths (the median box's long side) are linked, and linked boxes are
     one cluster. A hand's rows and groups lie closer than that; another player's tiles, a wall or
     the discards lie further off."""
-    centres = np.array([b.mean(axis=0) for b in boxes])
-    long_side = median([max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1])) for b in boxes])
-    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= CLUSTER_REACH * long_side
+    quads = np.asarray(boxes)
+    centres = quads.mean(axis=1)
+    long_sides = np.maximum(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1),
+                            np.linalg.norm(quads[:, 2] - quads[:, 1], axis=1))
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= CLUSTER_REACH * median(long_sides)
     cluster = -np.ones(len(boxes), int)
     for start in range(len(boxes)):
         if cluster[start] >= 0:

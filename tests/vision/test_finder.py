@@ -106,7 +106,8 @@ def test_finder_blobs_report_each_blobs_box_and_area() -> None:
     tile[10:20, 5:25] = 1.0  # a blob 20 wide and 10 high
     tile[30:52, 40:52] = 1.0  # one 12 wide and 22 high
     tile[40:44, 70:73] = 1.0  # a speck, its own blob
-    count, labels, stats = finder._blobs(tile)
+    count, labels, stats, pixels = finder._blobs(tile)
+    assert np.array_equal(pixels, np.flatnonzero(labels))
     found = sorted(tuple(int(v) for v in stats[i]) for i in range(1, count) if stats[i, 4] > 0)
     assert found == [(5, 10, 20, 10, 200), (40, 30, 12, 22, 264), (70, 40, 3, 4, 12)]
     for x, y, w, h, area in found:
