@@ -35,12 +35,18 @@ SIXTEEN_TILE_GAMES = SIXTEEN_TILE_HAND
 (``fanscan waits`` lists a waiting one's winning tiles, ``scoring.waits.unscored_waits``)."""
 
 
-def hand_rules(rules: str | None = None, kind: HandKind = "win") -> HandRules:
-    """The hand sizes of rule set ``rules`` (every rule set's, and the 16-tile games', when None)."""
+def hand_rules(rules: str | None = None, kind: HandKind = "win", size: int | None = None) -> HandRules:
+    """The hand sizes of rule set ``rules`` (every rule set's, and the 16-tile games', when None);
+    ``size``: the one complete size asked for outright (``SIXTEEN_TILE_GAMES`` for a 16-tile game's
+    hand, which no rule set here plays)."""
     from fanscan.scoring.ruleset import HAND_SIZES, get_ruleset
 
     if kind not in ("win", "waiting", "any"):
         raise FanscanError("bad_option", f"a hand is win, waiting or any, not {kind!r}")
+    if size is not None:
+        if size % 3 != 2 or not 2 <= size <= SIXTEEN_TILE_GAMES:
+            raise FanscanError("bad_option", f"a complete hand holds 2, 5, ... or 17 tiles, not {size}")
+        return HandRules((size,), kind)
     if rules is not None:
         return HandRules((get_ruleset(rules).hand_size,), kind)
     sizes = set(HAND_SIZES.values()) | {SIXTEEN_TILE_GAMES}

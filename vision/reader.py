@@ -119,6 +119,7 @@ def read_photo(
     flower_looks: bool | FlowerLooks = True,
     rules: str | None = None,
     hand: HandKind = "win",
+    hand_size: int | None = None,
 ) -> PhotoReading:
     """Read a photo of a declared hand. Raises FanscanError ``not_found``, ``unreadable_image``,
     ``image_too_large`` or ``no_tiles``. The hand is the rows of touching tiles nearest the camera
@@ -129,12 +130,13 @@ def read_photo(
     the hand, nothing left out, every tile ``in_hand``.
     ``rules`` (a rule set's name) gives the hand's size (by default any rule set's, or a
     16-tile game's); ``hand`` says what the photo shows: a ``win`` (a complete hand), a hand
-    ``waiting`` to win (one tile short), or ``any`` (no size asked).
+    ``waiting`` to win (one tile short), or ``any`` (no size asked); ``hand_size`` asks for a
+    complete hand of that many tiles whatever the rule set (17: a 16-tile game's).
     ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
     ``FlowerLooks`` gives them with other models (the shipped ones by default). Afterwards the
     memory the read freed goes back to the system if the process holds too much (``memory``)."""
     try:
-        return _read(source, classifier, debug_dir, one_hand, flower_looks, hand_rules(rules, hand))
+        return _read(source, classifier, debug_dir, one_hand, flower_looks, hand_rules(rules, hand, hand_size))
     finally:
         memory.hand_back_if_over()
 

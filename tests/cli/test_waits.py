@@ -47,6 +47,35 @@ def test_waits_lists_a_sixteen_tile_hands_tiles_without_scores(capsys: pytest.Ca
     assert obj["rules"] is None and "16-tile" in obj["note"]
     assert obj["waits"] == [{"tile": "3m", "remaining": 3, "discard": None, "self_drawn": None},
                             {"tile": "6m", "remaining": 4, "discard": None, "self_drawn": None}]
+    # The rule set's own fields are still taken (and have nothing to score).
+    assert main(["waits", "123m456p789s123s45m77p", "--rules", "sichuan", "--base", "5"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "123m456p789s123s45m77p: waits on 2 tiles"
+
+
+def test_waits_a_sixteen_tile_hand_not_waiting_claims_no_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["waits", "1133m5577p1199s22sEE", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["rules"] is None and obj["waits"] == [] and "16-tile" in obj["note"]
+    assert main(["waits", "1133m5577p1199s22sEE"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "1133m5577p1199s22sEE: not waiting (no tile completes it as five sets and a pair)"
+    assert "no rule set here scores those" in out[1]
+
+
+def test_waits_a_sixteen_tile_wait_with_no_copy_left_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["waits", "1111m234p567s789s123s"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split() == ["1m", "0", "all", "four", "in", "the", "hand"]
+
+
+@pytest.mark.parametrize(("notation", "tiles", "said"), [
+    ("123m456p789s123s45m77p", "13", "a waiting hand here has 13"),
+    ("123m456p789s123sE", "16", "a waiting hand here has 16"),
+])
+def test_waits_tiles_given_must_be_the_notations(capsys: pytest.CaptureFixture[str], notation: str,
+                                                 tiles: str, said: str) -> None:
+    assert main(["waits", notation, "--tiles", tiles]) == 1
+    err = capsys.readouterr().err
+    assert said in err and "16-tile games" not in err and err.count("\n") == 1
 
 
 def _photo_of_the_waiting_sample(path, standing: bool = False, sixteen: bool = False) -> None:
@@ -109,6 +138,19 @@ def test_waits_a_photo_of_thirteen_asked_as_sixteen_is_one_line(tmp_path, capsys
     assert main(["waits", str(photo), "--tiles", "16"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"fanscan: error: {photo} does not read as a waiting hand") and err.count("\n") == 1
+    assert "of 16 tiles" in err
+
+
+def test_waits_a_photo_is_read_as_thirteen_unless_told(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A 16-tile game's hand with its concealed kong laid apart is also a waiting hand of 13 (the
+    # kong set apart): without --tiles 16 the photo is read as the 13 it may be, and says so.
+    photo = tmp_path / "sixteen.jpg"
+    _photo_of_the_waiting_sample(photo, sixteen=True)
+    assert main(["waits", str(photo), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["rules"] == "mcr" and all(w["discard"] is not None for w in obj["waits"])
+    assert len(obj["reading"]["hand"]["concealed"]) + 3 * len(obj["reading"]["hand"]["melds"]) == 13
+    assert any("lie apart from the hand" in d for d in obj["reading"]["doubts"])
 
 
 def test_waits_photo_of_a_complete_hand_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:

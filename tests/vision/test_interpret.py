@@ -207,6 +207,14 @@ def test_hand_rules_come_from_the_rule_set() -> None:
         hand_rules("riichi-ish")
 
 
+def test_hand_rules_take_a_size_asked_for_outright() -> None:
+    assert hand_rules("mcr", "waiting", SIXTEEN_TILE_GAMES) == HandRules((SIXTEEN_TILE_GAMES,), "waiting")
+    assert hand_rules(None, "win", 14) == HandRules((14,), "win")
+    for size in (13, 16, 20, -1):
+        with pytest.raises(FanscanError, match="not " + str(size)):
+            hand_rules(None, "win", size)
+
+
 def test_a_photo_of_more_tiles_than_any_hand_asks_only_for_the_copies() -> None:
     # 40 tiles of a wall: no reading within the budget has 14 or 17 tiles, so the search lays out
     # two readings (as made, and mending only faces read more often than a set holds them), not hundreds.
