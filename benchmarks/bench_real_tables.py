@@ -158,6 +158,16 @@ def reader_boxes(reading) -> tuple[np.ndarray, list[str]]:
     return np.array(boxes, np.float32).reshape(-1, 4), [t.code for t in reading.tiles]
 
 
+def turned_clockwise(image: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned ``degrees`` (0, 90, 180, 270) clockwise, and its x0 y0 x1 y1 boxes with it."""
+    for _ in range(degrees // 90 % 4):
+        height = image.shape[0]
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        # (x, y) -> (height - y, x): a box's corners (x0, y0), (x1, y1) go to (h - y1, x0), (h - y0, x1).
+        boxes = np.stack([height - boxes[:, 3], boxes[:, 0], height - boxes[:, 1], boxes[:, 2]], axis=1)
+    return image, boxes
+
+
 def _links_file(text: str) -> Path:
     from fanscan.vision.hand_links import check_model_file
 
@@ -199,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="read every tile (read_photo one_hand=False), not one hand")
     parser.add_argument("--folds", default=None,
                         help="comma-separated source folds to read (default: the held-out fold)")
+    parser.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
+                        help="turn every photo (and its labels) this many degrees clockwise first: "
+                        "a hand photographed from another side of the table")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.real_table_crops import photo_as_taken
@@ -235,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for number, photo in enumerate(chosen, start=1):
         version = upright_version(photo)
-        image, truth = photo_as_taken(photo, judge, version)
+        image, truth = turned_clockwise(*photo_as_taken(photo, judge, version), args.turn)
         labels_own = version is not None and version.turn == 0
         encoded = cv2.imencode(".png", image)[1].tobytes()
         line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}

@@ -11,11 +11,12 @@ from the hand (``apart_doubts``).
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from fanscan.vision import annotate, interpret
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.hand_region import STRAY_CLUSTER
-from fanscan.vision.hand_rules import HandRules
+from fanscan.vision.hand_rules import HandRules, copies_allowed
 from fanscan.vision.interpret import HandRead
 
 
@@ -104,12 +105,27 @@ def unsatisfied_doubts(read: HandRead, rules: HandRules, readings: list[TileRead
     the least sure tiles (where a misreading most likely hides)."""
     if read.best is None or read.best.satisfied or rules.kind == "any" or not readings:
         return []
+    over = copies_broken(readings)
+    if over:
+        code, times = over
+        named = ", ".join(f"{r.confidence:.0%}" for r in readings if r.code == code)
+        limit = copies_allowed(code)
+        return [f"{code} is read {times} times ({named}), but a set has {limit if limit > 1 else 'one'}, "
+                "and no likely change of a tile mends it: check those tiles."]
     kind = "complete hand" if rules.kind == "win" else "hand waiting to win"
     sizes = " or ".join(str(s - (rules.kind == "waiting")) for s in rules.sizes)
     doubtful = sorted(range(len(readings)), key=lambda i: readings[i].confidence)[:3]
     named = ", ".join(f"{readings[i].code} ({readings[i].confidence:.0%})" for i in doubtful)
     return [f"The tiles as read make no {kind} of {sizes} tiles, and no likely change of a tile "
             f"makes one: check the least sure tiles ({named}), or a tile missing or read twice."]
+
+
+def copies_broken(readings: list[TileReading]) -> tuple[str, int] | None:
+    """The face read more often than a set holds it (the most over), and how often; None when
+    none is (the search returns such a reading only when no affordable change mends it)."""
+    counts = Counter(r.code for r in readings)
+    over = [(n - copies_allowed(code), code, n) for code, n in counts.items() if n > copies_allowed(code)]
+    return None if not over else max(over)[1:]
 
 
 def margin_doubts(read: HandRead) -> list[str]:

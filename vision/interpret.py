@@ -210,7 +210,8 @@ class _Search:
                 reason = (f"it is more likely no tile ({option.probability:.0%}) than a tile" if k == 0
                           else f"the hand is possible only without it (no tile at {option.probability:.0%})")
             elif read[tile.code] > copies_allowed(tile.code):
-                reason = f"a set has only {copies_allowed(tile.code)} {tile.code}"
+                limit = copies_allowed(tile.code)
+                reason = f"a set has only {limit if limit > 1 else 'one'} {tile.code}"
             elif reading.satisfied and not (as_read and as_read.satisfied) and self.rules.kind != "any":
                 reason = "that completes the hand" if self.rules.kind == "win" else "that makes a waiting hand"
             elif fewer:

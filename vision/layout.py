@@ -273,12 +273,16 @@ def analyse(
             if row_index == main_row:
                 doubts.append(
                     f"The tiles {_describe(member_codes)} stand apart but do not form a set; they "
-                    "were counted as concealed tiles."
+                    "were counted as concealed tiles." if len(member_codes) > 1 else
+                    f"The tile {_describe(member_codes)} stands apart but is no set; it was counted as "
+                    "a concealed tile."
                 )
             else:
                 doubts.append(
                     f"The row {_describe(member_codes)} is not a chow, pung or kong; its tiles "
-                    "were counted as concealed tiles."
+                    "were counted as concealed tiles." if len(member_codes) > 1 else
+                    f"The tile {_describe(member_codes)} lies in a row of its own; it was counted as a "
+                    "concealed tile."
                 )
     for row_index, members, kind, tiles in set_groups:
         meld = {"type": kind, "tiles": tiles, "concealed": False}
@@ -290,8 +294,8 @@ def analyse(
     backs = [i for i in concealed if codes[i] == BACK]
     if backs:
         doubts.append(
-            f"{len(backs)} face-down tile(s) lie among the concealed tiles: turn them face up and "
-            "take the photo again."
+            (f"{len(backs)} face-down tiles lie" if len(backs) > 1 else "A face-down tile lies")
+            + " among the concealed tiles: turn them face up and take the photo again."
         )
         hand["concealed"] = [c for c in hand["concealed"] if c != BACK]
     if win is not None:
@@ -330,7 +334,7 @@ def analyse(
     count = len(hand["concealed"]) + 3 * len(hand["melds"])
     if complete and count % 3 != 2:
         doubts.append(
-            f"The photo shows {count} playing tiles (a kong counted as three), which cannot be a "
+            f"The photo shows {count} playing tile{'' if count == 1 else 's'} (a kong counted as three), which cannot be a "
             "complete hand: look for a tile that is missing, hidden or read twice."
         )
     layout_groups = tuple(groups)

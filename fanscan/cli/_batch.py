@@ -68,7 +68,7 @@ def read_one(name: str, data: bytes | None, options: ReadOptions = ReadOptions()
     try:
         reading = read_photo(data if data is not None else name, classifier=_classifier,
                              one_hand=options.one_hand, rules=options.rules, hand=options.hand)  # type: ignore[arg-type]
-        return Outcome(name, reading.to_json(), summary(reading))
+        return Outcome(name, reading.to_json(), summary(reading, waiting=options.hand == "waiting"))
     except FanscanError as error:
         return Outcome(name, error=error.message, code=error.code)
     except MemoryError:

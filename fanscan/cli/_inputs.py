@@ -14,6 +14,8 @@ STDIN = "-"
 
 def stdin_bytes(what: str) -> bytes:
     """All of standard input, which must not be empty; ``what`` names it in the message."""
+    if sys.stdin is None:  # started with standard input closed
+        raise FanscanError("unreadable_image", f"standard input is closed (expected {what})")
     data = sys.stdin.buffer.read()
     if not data:
         raise FanscanError("unreadable_image", f"standard input is empty (expected {what})")
@@ -22,6 +24,8 @@ def stdin_bytes(what: str) -> bytes:
 
 def stdin_text(what: str) -> str:
     """Standard input as text, stripped; an error when nothing is there."""
+    if sys.stdin is None:
+        raise FanscanError("bad_notation", f"standard input is closed (expected {what})")
     text = sys.stdin.read().strip()
     if not text:
         raise FanscanError("bad_notation", f"standard input is empty (expected {what})")

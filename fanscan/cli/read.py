@@ -85,16 +85,23 @@ def _positive(text: str) -> int:
     return value
 
 
-def hand_line(hand: Hand) -> str:
-    """One line for people: the tiles, the sets, the winning tile and the flowers of ``hand``."""
+def tiles_counted(count: int) -> str:
+    """``count`` tiles, in words: "1 tile", "14 tiles"."""
+    return f"{count} tile{'' if count == 1 else 's'}"
+
+
+def hand_line(hand: Hand, waiting: bool = False) -> str:
+    """One line for people: the tiles, the sets, the winning tile and the flowers of ``hand``
+    (``waiting``: a hand one tile short of a win, whose JSON names a winning tile only because
+    the hand JSON holds one)."""
     sets = [
         ("concealed " if m.concealed else "exposed ") + m.kind for m in hand.melds
     ]
-    parts = [f"{hand.tile_count()} tiles", f"{len(hand.concealed)} standing"]
+    parts = [tiles_counted(hand.tile_count()), f"{len(hand.concealed)} standing"]
     parts += sets
     text = ", ".join(parts)
     win = hand.win_tile
-    text += f"; winning tile {win.code}" if win is not None else "; no winning tile"
+    text += "; waiting to win" if waiting else f"; winning tile {win.code}" if win is not None else "; no winning tile"
     if hand.flowers:
         text += f"; flower{'s' if len(hand.flowers) > 1 else ''} " + " ".join(
             f.code for f in hand.flowers
@@ -109,21 +116,22 @@ def hand_notation(hand: Hand) -> str:
     return format_notation(hand) if hand.concealed or hand.melds else "-"
 
 
-def summary(reading: Any) -> str:
-    """The reading in a few lines for people."""
+def summary(reading: Any, waiting: bool = False) -> str:
+    """The reading in a few lines for people (``waiting``: read as a hand waiting to win)."""
     hand = reading.hand
     width, height = reading.image_size
-    lines = [f"{len(reading.tiles)} tiles found in a {width}x{height} photo"]
+    lines = [f"{tiles_counted(len(reading.tiles))} found in a {width}x{height} photo"]
     apart = sum(not t.in_hand for t in reading.tiles)
     if apart:
         lines[0] += f", {apart} of them outside the hand (not read as part of it)"
     lines.append(f"hand: {hand_notation(hand)}")
-    lines.append(hand_line(hand))
+    lines.append(hand_line(hand, waiting))
     lines.append("concealed: " + (" ".join(t.code for t in hand.concealed) or "-"))
     for meld in hand.melds:
         kind = ("concealed " if meld.concealed else "exposed ") + meld.kind
         lines.append(f"{kind}: {' '.join(t.code for t in meld.tiles)}")
-    lines.append(f"winning tile: {hand.win_tile.code if hand.win_tile is not None else '-'}")
+    if not waiting:
+        lines.append(f"winning tile: {hand.win_tile.code if hand.win_tile is not None else '-'}")
     if hand.flowers:
         lines.append("flowers: " + " ".join(f.code for f in hand.flowers))
     for description, _ in reading.alternatives:
@@ -168,7 +176,7 @@ def _run_one(args: argparse.Namespace, name: str) -> int:
     if args.json:
         print(json.dumps({"file": name, **reading.to_json()}, ensure_ascii=False))
     else:
-        print(summary(reading))
+        print(summary(reading, waiting=args.hand == "waiting"))
     return 0
 
 

@@ -277,7 +277,7 @@ def _exit_status(result: Any) -> int:
 
 
 def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
-    from fanscan.scoring.ruleset import score
+    from fanscan.scoring.ruleset import get_ruleset, score
     from fanscan.vision.reader import read_photo
 
     from fanscan.cli.read import hand_line, hand_notation
@@ -307,6 +307,10 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         print(path if path != "-" else "the photo on standard input")
         print(f"  hand: {hand_notation(reading.hand)}")
         print(f"  {hand_line(reading.hand)}")
+        shown = [f.code for f in reading.hand.flowers]
+        if "flowers" in overrides and sorted(overrides["flowers"]) != sorted(shown):
+            given = " ".join(overrides["flowers"]) or "none"
+            print(f"  flowers scored: {given} (as given; the photo shows {' '.join(shown) or 'none'})")
         if not result.error:
             print(format_table(result))
         for doubt in reading.doubts:
@@ -316,6 +320,11 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
             print(f"  another reading: {description}: {shown}")
         if args.annotate:
             print(f"  annotated photo: {args.annotate}")
+    if result.error and reading.hand.tile_count() == get_ruleset(args.rules).hand_size - 1:
+        shown = path if path != "-" else "PHOTO"
+        print(f"fanscan: error: {result.error} (a hand waiting to win? `fanscan waits {shown}` lists "
+              "its winning tiles)", file=sys.stderr)
+        return 1
     return _exit_status(result)
 
 

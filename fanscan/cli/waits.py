@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     reading = None
     if Path(args.notation).is_file():
         reading, obj = _photographed(args.notation, ruleset.name, args.tiles or size)
+    elif Path(args.notation).is_dir():
+        raise FanscanError("bad_path", f"{args.notation} is a folder: fanscan waits reads one photo or a notation")
     elif any(mark in args.notation for mark in "./\\"):  # no notation holds these: a path mistyped
         raise FanscanError("not_found", f"no such file: {args.notation}")
     else:

@@ -133,6 +133,18 @@ def test_read_photo_from_standard_input(monkeypatch: pytest.MonkeyPatch, capsys)
     assert result["file"] == "-" and result["hand"] == _sample_hand()
 
 
+def test_read_closed_standard_input_says_so(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setattr("sys.stdin", None)  # as Python starts with its standard input closed
+    assert main(["read", "-"]) == 1
+    assert capsys.readouterr().err == "fanscan: error: standard input is closed (expected a photo)\n"
+
+
+def test_read_counts_tiles_in_words() -> None:
+    from fanscan.cli.read import tiles_counted
+
+    assert [tiles_counted(n) for n in (0, 1, 2, 14)] == ["0 tiles", "1 tile", "2 tiles", "14 tiles"]
+
+
 def test_read_empty_standard_input_says_so(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     from types import SimpleNamespace
 

@@ -93,6 +93,19 @@ def test_score_photo_incomplete_hand_exits_1_with_doubts(
     assert "doubt:" in captured.out
     assert "  hand: 123m456p789123sE\n" in captured.out  # what was read, though no win
     assert "the hand has 13 tiles" in captured.err
+    assert "`fanscan waits hand.jpg` lists its winning tiles" in captured.err and captured.err.count("\n") == 1
+
+
+def test_score_photo_says_which_flowers_it_scored_when_the_flag_gives_others(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "hand.jpg", "--flowers", "1f2f"]) == 0
+    out = capsys.readouterr().out
+    assert "  flowers scored: 1f 2f (as given; the photo shows none)\n" in out
+    assert "Flower Tiles" in out
+    reading.hand = Hand.from_json({**HAND, "flowers": ["1f", "2f"]})
+    assert main(["score", "hand.jpg", "--flowers", "2f1f"]) == 0  # the same flowers: nothing to say
+    assert "flowers scored" not in capsys.readouterr().out
 
 
 def test_score_photo_shows_the_hand_read_before_the_fans(

@@ -162,6 +162,23 @@ def test_waits_photo_of_a_complete_hand_is_one_line_and_exit_1(capsys: pytest.Ca
     assert "make no hand waiting to win of 13 tiles" in err and err.count("\n") == 1
 
 
+def test_waits_of_a_folder_is_one_line(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["waits", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"fanscan: error: {tmp_path} is a folder: fanscan waits reads one photo or a notation\n")
+
+
+def test_a_waiting_hands_photo_read_and_scored_says_it_waits(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = tmp_path / "waiting.jpg"
+    _photo_of_the_waiting_sample(photo)
+    assert main(["read", str(photo), "--hand", "waiting"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2] == "13 tiles, 7 standing, exposed chow, concealed kong; waiting to win; flower 4f"
+    assert not any(line.startswith("winning tile:") for line in lines)
+    assert main(["score", str(photo)]) == 1
+    assert f"`fanscan waits {photo}` lists its winning tiles" in capsys.readouterr().err
+
+
 def test_waits_a_mistyped_photo_path_is_no_such_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["waits", "photos/hand.jpg"]) == 1
     assert "no such file: photos/hand.jpg" in capsys.readouterr().err

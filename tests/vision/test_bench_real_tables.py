@@ -63,3 +63,15 @@ def test_bench_real_tables_refuses_a_file_that_is_no_evidence(bench, tmp_path, c
         bench.main(["--evidence", str(broken)])
     assert stop.value.code == 2
     assert "not a reading evidence file" in capsys.readouterr().err
+
+
+def test_bench_real_tables_turns_a_photo_and_its_boxes_together(bench):
+    image = np.zeros((40, 60, 3), np.uint8)
+    image[5:15, 10:30] = 255  # a box x 10-30, y 5-15
+    boxes = np.float32([[10, 5, 30, 15]])
+    turned, moved = bench.turned_clockwise(image, boxes, 90)
+    assert turned.shape[:2] == (60, 40)
+    ys, xs = np.nonzero(turned[..., 0])
+    assert moved.tolist() == [[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]]
+    back, again = bench.turned_clockwise(*bench.turned_clockwise(turned, moved, 180), 90)
+    assert np.array_equal(back, image) and np.array_equal(again, boxes)

@@ -45,6 +45,18 @@ def test_at_most_five_doubts_the_least_sure_tiles_first() -> None:
     assert "with only 30% confidence" in said[0] and "with only 42% confidence" in said[4]
 
 
+def test_a_reading_that_breaks_the_copies_a_set_holds_names_the_face() -> None:
+    # The search returns a reading with a flower twice only when no affordable change mends it:
+    # the doubt names that flower, not the least sure tiles of a hand that is otherwise complete.
+    readings = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m 5f 5f")
+    readings[-1] = replace(readings[-1], confidence=0.83)
+    said = doubts.ranked(_read(readings, satisfied=False), RULES, [])
+    assert said[0] == ("5f is read 2 times (99%, 83%), but a set has one, and no likely change of a tile "
+                       "mends it: check those tiles.")
+    assert doubts.copies_broken(_row("1m 1m 1m 1m 1m 1m 5f 5f")) == ("1m", 6)  # the most over first
+    assert doubts.copies_broken(_row("1m 1m 1m 1m back back back back back 5f")) is None
+
+
 def test_a_hand_no_likely_reading_makes_is_said_first_then_what_the_search_changed() -> None:
     readings = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 1s")
     readings[0] = replace(readings[0], confidence=0.2)
