@@ -10,12 +10,20 @@ from typing import TYPE_CHECKING
 from fanscan.errors import FanscanError
 
 if TYPE_CHECKING:
+    import numpy as np
     from fanscan.vision.image_io import Photo
 
 ORDER = 30
 
 CROP_LONG_SIDE = 500
 """Images up to this many pixels on their long side are taken as crops without a look."""
+TILE_SIDE = 64
+"""``one_tile_when_small``: the image shrunk to this long side, a tile's size to the finder..."""
+TABLE_SIDE = 224
+"""...in the middle of a plain table this many pixels square."""
+TABLE_BGR = (40, 110, 40)
+ONE_TILE_COVERS = 0.5
+"""...is one tile when the finder finds one box there covering at least this share of it."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -48,26 +56,30 @@ def run(args: argparse.Namespace) -> int:
     from fanscan.cli._inputs import STDIN, photo_source
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision.flowers import FlowerLooks, default_flower_looks
+    from fanscan.vision.annotate import DOUBT_BELOW
     from fanscan.vision.image_io import load_photo
+    from fanscan.vision.tile_reading import NO_TILE_ABOVE
 
     if args.crops.count(STDIN) > 1:
         raise FanscanError("bad_arguments", "standard input (-) can be read only once")
     photos = [load_photo(photo_source(path)) for path in args.crops]
-    for path, photo in zip(args.crops, photos, strict=True):
-        found = tiles_in_photo(photo)
-        if found > 1:
-            shown = "the image on standard input" if path == STDIN else path
-            print(
-                f"fanscan: warning: {shown} looks like a whole photo ({found} tiles found); "
-                "classify expects one tile per image (read photos with fanscan read)",
-                file=sys.stderr,
-            )
     images = [photo.decode(1) for photo in photos]
     classifier = TileClassifier(args.model) if args.model else default_classifier()
     looks = default_flower_looks()
     if args.no_numerals:
         looks = FlowerLooks(looks.specialist, None)
     codes, confidences, no_tile = classifier.named(images, looks)
+    for path, photo, image, confidence, none in zip(args.crops, photos, images, confidences, no_tile, strict=True):
+        found = tiles_in_photo(photo)
+        # A large crop of one tile shows the finder pieces of its face: it is a crop still when,
+        # shrunk to a tile's size, it is one tile, and the classifier is sure of its face.
+        if found > 1 and not (confidence >= DOUBT_BELOW and none <= NO_TILE_ABOVE and one_tile_when_small(image)):
+            shown = "the image on standard input" if path == STDIN else path
+            print(
+                f"fanscan: warning: {shown} looks like a whole photo ({found} tiles found); "
+                "classify expects one tile per image (read photos with fanscan read)",
+                file=sys.stderr,
+            )
     if args.json:
         for path, code, confidence, none in zip(args.crops, codes, confidences, no_tile, strict=True):
             line = {"file": path, "code": code, "confidence": round(float(confidence), 4)}
@@ -93,3 +105,23 @@ def tiles_in_photo(photo: Photo) -> int:
         return len(locate(photo)[1])
     except FanscanError:
         return 0
+
+
+def one_tile_when_small(image: np.ndarray) -> bool:
+    """Whether ``image`` (BGR), shrunk to a tile's size (``TILE_SIDE``) and laid on a plain table,
+    is one tile to the finder: one box covering most of it (``ONE_TILE_COVERS``). A whole photo so
+    shrunk is mostly several boxes or none."""
+    import cv2
+    import numpy as np
+    from fanscan.vision import finder
+    from fanscan.vision.numeric import quad_areas
+
+    height, width = image.shape[:2]
+    factor = TILE_SIDE / max(height, width)
+    small = cv2.resize(image, (max(1, round(width * factor)), max(1, round(height * factor))),
+                       interpolation=cv2.INTER_AREA)
+    table = np.full((TABLE_SIDE, TABLE_SIDE, 3), TABLE_BGR, np.uint8)
+    top, left = (TABLE_SIDE - small.shape[0]) // 2, (TABLE_SIDE - small.shape[1]) // 2
+    table[top : top + small.shape[0], left : left + small.shape[1]] = small
+    found = finder.find_tiles(table)
+    return len(found) == 1 and float(quad_areas(found.quads)[0]) >= ONE_TILE_COVERS * small.shape[0] * small.shape[1]

@@ -133,3 +133,21 @@ def test_classify_warns_that_a_whole_photo_is_no_crop(sample_crop, capsys):
 def test_classify_reads_standard_input_once_only(capsys):
     assert main(["classify", "-", "-"]) == 2
     assert "can be read only once" in capsys.readouterr().err
+
+
+@needs_model
+def test_classify_takes_a_large_crop_of_one_tile_for_a_crop(tmp_path, capsys):
+    # The finder sees pieces of a face that fills a large image; shrunk to a tile's size it is one
+    # tile, and the classifier is sure of it: no warning.
+    if STYLE is None:
+        pytest.skip("no tile art packages installed")
+    from fanscan.cli.classify import one_tile_when_small
+    from fanscan.vision.samples import SAMPLE_PATH
+
+    face = cv2.resize(tile_art.load_faces(STYLE)["7m"][..., :3], (600, 800), interpolation=cv2.INTER_CUBIC)
+    path = tmp_path / "big7m.png"
+    cv2.imwrite(str(path), face)
+    assert one_tile_when_small(face) and not one_tile_when_small(cv2.imread(str(SAMPLE_PATH)))
+    assert main(["classify", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["code"] == "7m" and captured.err == ""
