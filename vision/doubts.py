@@ -16,7 +16,7 @@ from collections import Counter
 from fanscan.vision import annotate, interpret
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.hand_region import STRAY_CLUSTER
-from fanscan.vision.hand_rules import HandRules, copies_allowed
+from fanscan.vision.hand_rules import HandRules, copies_allowed, tile_count
 from fanscan.vision.interpret import HandRead
 
 
@@ -116,6 +116,16 @@ def unsatisfied_doubts(read: HandRead, rules: HandRules, readings: list[TileRead
     sizes = " or ".join(str(s - (rules.kind == "waiting")) for s in rules.sizes)
     doubtful = sorted(range(len(readings)), key=lambda i: readings[i].confidence)[:3]
     named = ", ".join(f"{readings[i].code} ({readings[i].confidence:.0%})" for i in doubtful)
+    count = tile_count(read.best.layout.hand)
+    if rules.kind == "waiting" and count in rules.sizes:
+        return [f"The hand as read holds {count} playing tiles, as a complete hand does, not one waiting "
+                "to win, and no likely change of a tile makes one: if it is a win, score it (fanscan "
+                f"score); otherwise check the least sure tiles ({named}), or a tile read twice."]
+    if count > max(rules.sizes):  # more than any hand: loose tiles, no one hand
+        return [f"The hand as read holds {count} playing tiles, more than a hand of {sizes} tiles, and no "
+                "likely change of a tile makes one: if the photo shows loose tiles rather than one "
+                "hand, read every tile as it lies (fanscan read --all-tiles); otherwise check the least "
+                f"sure tiles ({named})."]
     return [f"The tiles as read make no {kind} of {sizes} tiles, and no likely change of a tile "
             f"makes one: check the least sure tiles ({named}), or a tile missing or read twice."]
 

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import numpy as np
+from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
 from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
 from fanscan.scoring.tiles import BACK, TILE_CODES
 from fanscan.vision.detections import HandLayout, LayoutGroup, TileReading
@@ -305,11 +306,15 @@ def analyse(
     elif hand["concealed"]:
         last = hand["concealed"][-1]
         hand["win_tile"] = last
+        # Another winning tile is worth offering only to a hand of a size some hand has.
+        held = len(hand["concealed"]) + 3 * len(melds)
+        sized = held % 3 == 2 and held <= SIXTEEN_TILE_HAND
         doubts.append(
             f"No tile stands apart as the winning tile, so the last concealed tile ({last}) was "
-            "taken; put the winning tile a little apart at the right end, or pick another reading."
+            "taken; put the winning tile a little apart at the right end"
+            + (", or pick another reading." if sized else ".")
         )
-        for code in dict.fromkeys(hand["concealed"][:-1]):
+        for code in dict.fromkeys(hand["concealed"][:-1]) if sized else ():
             if code != last:
                 other = _copy_hand(hand)
                 other["win_tile"] = code

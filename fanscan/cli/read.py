@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--rules", metavar="NAME",
                         help="rule set whose hand size the reading must have (see `fanscan rules`; "
                         "default: any rule set's, or a 16-tile game's)")
-    parser.add_argument("--hand", choices=("win", "waiting", "any"), default="win",
+    parser.add_argument("--hand", choices=("win", "waiting", "any"), default=None,
                         help="what the photo shows: a complete winning hand (default), a hand "
                         "waiting to win (one tile short), or any tiles of a hand (no size asked)")
     parser.add_argument(
@@ -142,6 +142,9 @@ def summary(reading: Any, waiting: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.all_tiles and (args.rules is not None or args.hand is not None):
+        raise FanscanError("bad_usage", "--all-tiles reads no hand: --rules and --hand do not go with it")
+    args.hand = args.hand or "win"
     if args.rules is not None:
         from fanscan.scoring.ruleset import get_ruleset
 

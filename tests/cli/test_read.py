@@ -300,11 +300,11 @@ def test_read_the_rule_sets_hand_size_and_the_hand_kind(capsys) -> None:
     assert main(["read", str(SAMPLE_PATH), "--json", "--rules", "sichuan", "--hand", "any"]) == 0
     assert json.loads(capsys.readouterr().out)["hand"] == _sample_hand()
     # Read as a hand waiting to win (13 tiles), the sample's 14 fit no such hand: the reading says
-    # so rather than leaving a sure tile out.
+    # so (a complete hand's count) rather than leaving a sure tile out.
     assert main(["read", str(SAMPLE_PATH), "--json", "--hand", "waiting"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert len(result["tiles"]) == SAMPLE_TILES
-    assert any("make no hand waiting to win of 13 or 16 tiles" in d for d in result["doubts"])
+    assert any("holds 14 playing tiles, as a complete hand does" in d for d in result["doubts"])
 
 
 def test_read_unknown_rule_set_or_hand_kind_is_one_line_before_reading(capsys) -> None:
@@ -314,3 +314,10 @@ def test_read_unknown_rule_set_or_hand_kind_is_one_line_before_reading(capsys) -
     with pytest.raises(SystemExit) as stop:
         main(["read", str(SAMPLE_PATH), "--hand", "standing"])
     assert stop.value.code == 2
+
+
+@pytest.mark.parametrize("extra", [["--rules", "mcr"], ["--hand", "waiting"], ["--hand", "win"]])
+def test_read_all_tiles_takes_no_hand_options(capsys, extra: list[str]) -> None:
+    assert main(["read", str(SAMPLE_PATH), "--all-tiles", *extra]) == 2
+    assert capsys.readouterr().err == (
+        "fanscan: error: --all-tiles reads no hand: --rules and --hand do not go with it\n")

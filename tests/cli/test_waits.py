@@ -159,7 +159,7 @@ def test_waits_photo_of_a_complete_hand_is_one_line_and_exit_1(capsys: pytest.Ca
     assert main(["waits", str(SAMPLE_PATH)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"fanscan: error: {SAMPLE_PATH} does not read as a waiting hand: ")
-    assert "make no hand waiting to win of 13 tiles" in err and err.count("\n") == 1
+    assert "holds 14 playing tiles, as a complete hand does" in err and err.count("\n") == 1
 
 
 def test_waits_of_a_folder_is_one_line(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:

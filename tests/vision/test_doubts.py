@@ -45,6 +45,20 @@ def test_at_most_five_doubts_the_least_sure_tiles_first() -> None:
     assert "with only 30% confidence" in said[0] and "with only 42% confidence" in said[4]
 
 
+def test_a_hand_of_more_tiles_than_any_hand_suggests_reading_every_tile() -> None:
+    readings = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m 1s 2s 3s 4s 5s 6s 9s")
+    said = doubts.ranked(_read(readings, satisfied=False), RULES, [])
+    assert said[0].startswith("The hand as read holds 21 playing tiles, more than a hand of 14 tiles")
+    assert "fanscan read --all-tiles" in said[0]
+    fifteen = doubts.ranked(_read(readings[:15], satisfied=False), RULES, [])
+    assert fifteen[0].startswith("The hand as read holds 15")
+    fourteen = doubts.ranked(_read(readings[:14], satisfied=False), RULES, [])
+    assert fourteen[0].startswith("The tiles as read make no complete hand of 14 tiles")
+    waiting = doubts.ranked(_read(readings[:14], satisfied=False), HandRules((14,), "waiting"), [])
+    assert waiting[0].startswith("The hand as read holds 14 playing tiles, as a complete hand does")
+    assert "score it (fanscan score)" in waiting[0]
+
+
 def test_a_reading_that_breaks_the_copies_a_set_holds_names_the_face() -> None:
     # The search returns a reading with a flower twice only when no affordable change mends it:
     # the doubt names that flower, not the least sure tiles of a hand that is otherwise complete.
