@@ -8,8 +8,7 @@ smallest decode that still holds the requested detail. A complete colour JPEG is
 OpenCV straight into its BGR array; anything else (other formats, grey or CMYK JPEGs, a file cut
 short) by PIL, which also reads every header.
 
-All coordinates are in pixels of the photo as the user sees it (EXIF orientation applied) at full
-resolution.
+Coordinates: pixels of the photo as the user sees it (EXIF orientation applied), at full size.
 
 Memory: every read has a ``ReadBudget`` (pixels decoded over the read, bytes held at once: the
 file, the decodes kept and one decode's working buffers). Each decode's cost is worked out from
@@ -225,6 +224,16 @@ class Photo:
                 f"{self.budget.bytes // MEGABYTE} MB a read may hold",
             )
         self.decoded_pixels += pixels
+
+    def decode_as_taken(self, scale: int = 1) -> np.ndarray:
+        """``decode`` without the colour ``balance`` (decoded afresh, not kept): the photo to draw on."""
+        if self._balance is None:
+            return self.decode(scale)
+        kept, (self._balance, self._cache) = (self._balance, self._cache), (None, {})
+        try:
+            return self.decode(scale)
+        finally:
+            self._balance, self._cache = kept
 
     @property
     def balanced(self) -> bool:

@@ -88,7 +88,7 @@ class PhotoReading:
         scale = 1
         while scale < 8 and max(self.image_size) / (scale * 2) >= max_side:
             scale *= 2
-        image = self._photo.decode(scale)
+        image = self._photo.decode_as_taken(scale)  # not through the colour balance the reader used
         factor = image.shape[1] / self.image_size[0]
         groups = [(g["role"], g["tiles"]) for g in self.groups]
         apart = [i for i, t in enumerate(self.tiles) if not t.in_hand]

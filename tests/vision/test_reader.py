@@ -461,3 +461,19 @@ def test_reader_drops_the_boxes_its_classifier_reads_as_no_tile(scene) -> None:
     # A plain face (a blank white dragon, a back) looks like a plain patch: its place decides.
     blanks = read_photo(scene.jpeg, classifier=_NoTileFor(0.9, "P"), flower_looks=False, one_hand=False)
     assert len(blanks.tiles) == len(kept.tiles)
+
+
+def test_reader_draws_on_the_photo_as_taken_not_as_balanced() -> None:
+    # Under a strong cast the reader balances the whole photo before finding the tiles; the
+    # annotated picture is still the owner's photo (its colours), not the balanced copy.
+    from fanscan.vision.samples import SAMPLE_PATH
+
+    original = cv2.imread(str(SAMPLE_PATH))
+    tinted = np.clip(original * np.float32([0.55, 0.85, 1.35]), 0, 255).astype(np.uint8)
+    reading = read_photo(cv2.imencode(".png", tinted)[1].tobytes())
+    assert reading._photo.balanced  # the read did balance it
+    drawn = reading.annotated(max_side=10_000, banner=None)
+    assert drawn.shape == tinted.shape
+    assert np.abs(np.median(drawn.reshape(-1, 3), axis=0) - np.median(tinted.reshape(-1, 3), axis=0)).max() <= 3
+    balanced = reading._photo.decode(1)
+    assert np.abs(np.median(balanced.reshape(-1, 3), axis=0) - np.median(tinted.reshape(-1, 3), axis=0)).max() > 10
