@@ -85,7 +85,7 @@ def read_all(
 ) -> Iterator[Outcome]:
     """Read ``photos`` (name, bytes or None to read the file), yielding outcomes in order."""
     _set_classifier(model)  # a bad --model fails here, once, before any photo
-    if workers <= 1 or len(photos) <= 1:
+    if min(workers, available_cpus()) <= 1 or len(photos) <= 1:
         for name, data in photos:
             yield read_one(name, data, options)
             if progress:
@@ -95,7 +95,8 @@ def read_all(
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    workers = min(workers, len(photos))
+    # More processes than CPUs only take turns (20 photos on 2 CPUs: 16 workers 4.9 s, 2 workers 2.2 s).
+    workers = min(workers, len(photos), available_cpus())
     threads = max(1, available_cpus() // workers)
     # Spawned, not forked: a child forked after OpenCV has used its thread pool can deadlock.
     context = multiprocessing.get_context("spawn")

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from fanscan.vision.flowers import FlowerLooks, default_flower_looks
     from fanscan.vision.annotate import DOUBT_BELOW
     from fanscan.vision.image_io import load_photo
-    from fanscan.vision.tile_reading import NO_TILE_ABOVE
+    from fanscan.vision.tile_reading import NO_TILE_ABOVE, PLAIN_FACES
 
     if args.crops.count(STDIN) > 1:
         raise FanscanError("bad_arguments", "standard input (-) can be read only once")
@@ -69,17 +69,22 @@ def run(args: argparse.Namespace) -> int:
     if args.no_numerals:
         looks = FlowerLooks(looks.specialist, None)
     codes, confidences, no_tile = classifier.named(images, looks)
-    for path, photo, image, confidence, none in zip(args.crops, photos, images, confidences, no_tile, strict=True):
+    for path, photo, image, code, confidence, none in zip(args.crops, photos, images, codes, confidences, no_tile,
+                                                          strict=True):
         found = tiles_in_photo(photo)
         # A large crop of one tile shows the finder pieces of its face: it is a crop still when,
         # shrunk to a tile's size, it is one tile, and the classifier is sure of its face.
+        shown = "the image on standard input" if path == STDIN else path
         if found > 1 and not (confidence >= DOUBT_BELOW and none <= NO_TILE_ABOVE and one_tile_when_small(image)):
-            shown = "the image on standard input" if path == STDIN else path
             print(
                 f"fanscan: warning: {shown} looks like a whole photo ({found} tiles found); "
                 "classify expects one tile per image (read photos with fanscan read)",
                 file=sys.stderr,
             )
+        elif classifier.answers_no_tile and none > NO_TILE_ABOVE:
+            plain = " or a face with no drawing (a white dragon, a back: they look alike to the model)"
+            print(f"fanscan: warning: {shown} seems to hold no tile (no_tile {none:.2f}){plain if code in PLAIN_FACES else ''}; "
+                  "its code is the likeliest face if it holds one", file=sys.stderr)
     if args.json:
         for path, code, confidence, none in zip(args.crops, codes, confidences, no_tile, strict=True):
             line = {"file": path, "code": code, "confidence": round(float(confidence), 4)}

@@ -38,6 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="List the winning tiles of a 13-tile hand (melds count as three) and what "
         "each would score on a discard and self-drawn; of a 16-tile game's hand of 16, the "
         "winning tiles without scores.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "notation", metavar="NOTATION|PHOTO",
@@ -50,6 +52,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "game's, read from a photo as such and listed without scores)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
+
+
+EPILOG = """\
+exit status:
+  0  the winning tiles were listed (or the hand was found to be waiting on none)
+  1  bad input: an unreadable notation or photo, or a photo that reads as no waiting hand
+  2  usage error"""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,14 +95,20 @@ def run(args: argparse.Namespace) -> int:
         from fanscan.cli.read import hand_notation
 
         name = f"{args.notation} (read as {hand_notation(hand)})"
-        for doubt in reading.doubts:
-            print(f"doubt: {doubt}")
+    _print_waits(name, options, scored)
+    for doubt in reading.doubts if reading is not None else ():
+        print(f"  doubt: {doubt}")
+    return 0
+
+
+def _print_waits(name: str, options: list[Any], scored: bool) -> None:
+    """The winning tiles as a table for people: with each win's total and fans when ``scored``."""
     if not options:
         shape = "" if scored else " as five sets and a pair"
         print(f"{name}: not waiting (no tile completes it{shape})")
         if not scored:
             print(f"  ({UNSCORED_NOTE})")
-        return 0
+        return
     print(f"{name}: waits on {len(options)} tile{'s' if len(options) > 1 else ''}")
     if not scored:
         print(f"  ({UNSCORED_NOTE})")
@@ -102,27 +117,16 @@ def run(args: argparse.Namespace) -> int:
         widths = [max(len(r[i]) for r in rows) for i in range(2)]
         for tile, left, remark in rows:
             print(f"  {tile.ljust(widths[0])}  {left.rjust(widths[1])}  {remark}".rstrip())
-        return 0
+        return
     rows = [("Tile", "Left", "Discard", "Self-drawn", "Fans (discard)")]
     for option in options:
-        rows.append(
-            (
-                option.tile.code,
-                str(option.remaining),
-                _total(option.discard),
-                _total(option.self_drawn),
-                ", ".join(
-                    f.name + (f" x{f.count}" if f.count > 1 else "") for f in option.discard.fans
-                )
-                or option.discard.error
-                or "",
-            )
-        )
+        fans = ", ".join(f.name + (f" x{f.count}" if f.count > 1 else "") for f in option.discard.fans)
+        rows.append((option.tile.code, str(option.remaining), _total(option.discard),
+                     _total(option.self_drawn), fans or option.discard.error or ""))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     for row in rows:
         cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2, 3)]
         print("  " + "  ".join([*cells, row[4]]).rstrip())
-    return 0
 
 
 def _parsed(text: str, size: int, tiles: int | None) -> Any:

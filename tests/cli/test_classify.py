@@ -151,3 +151,16 @@ def test_classify_takes_a_large_crop_of_one_tile_for_a_crop(tmp_path, capsys):
     assert main(["classify", str(path), "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["code"] == "7m" and captured.err == ""
+
+
+@needs_model
+def test_classify_warns_of_an_image_that_seems_to_hold_no_tile(tmp_path, capsys):
+    ramp = np.tile(np.linspace(0, 255, 96, dtype=np.uint8), (128, 1))
+    path = tmp_path / "ramp.png"
+    cv2.imwrite(str(path), cv2.merge([ramp, ramp, ramp]))
+    assert main(["classify", str(path), "--json"]) == 0  # still named: the warning only advises
+    captured = capsys.readouterr()
+    line = json.loads(captured.out)
+    assert line["no_tile"] > 0.8
+    (warning,) = captured.err.splitlines()
+    assert warning.startswith(f"fanscan: warning: {path} seems to hold no tile (no_tile ")
