@@ -287,9 +287,10 @@ def main(argv: list[str] | None = None) -> int:
         if number % 10 == 0:
             print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
     for name, tally in tallies.items():
-        print(json.dumps({"model": name, **tally.summary()}))
+        print(json.dumps({"model": name, "turn": args.turn, **tally.summary()}))
     for name, tally in unturned.items():
-        print(json.dumps({"model": name, "photos_kept": "unturned (labels the labeller's own)", **tally.summary()}))
+        print(json.dumps({"model": name, "photos_kept": "unturned (labels the labeller's own)", "turn": args.turn,
+                          **tally.summary()}))
     if args.picture:
         from eval_classifier import confusion_picture  # a script beside this one
 

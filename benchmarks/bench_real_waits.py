@@ -5,7 +5,8 @@
 No labelled real photo of a hand waiting to win is at hand, so this makes them from what is: of
 each rf-chinese hand photo (sources named ``hand_*``, the labels the player's hand alone) of the
 given folds (default: the held-out fold) that the augmentation did not turn (its boxes are the
-labeller's own), whose hand is complete (14 playing tiles, or 17 for the 16-tile games), the
+labeller's own), whose hand is complete (14 playing tiles, or 17 for the 16-tile games) and holds
+no face four times (the labels do not say which four of a face are a kong, counted as three), the
 photo is cut just inside the left edge of its rightmost tile, when that tile is no flower and no
 other labelled tile reaches past the cut (a sliver of the cut tile stays, as a neighbour's edge
 would). The labelled tiles left of the cut are the waiting hand. Each cut photo is read by
@@ -82,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             version = upright_version(photo)
             if not photo.source.startswith(HAND_PHOTO_PREFIX) or version is None or version.turn != 0:
                 continue
-            if sum(not c.endswith("f") for c in photo.codes) not in COMPLETE_SIZES:
+            playing = Counter(c for c in photo.codes if not c.endswith("f"))
+            if sum(playing.values()) not in COMPLETE_SIZES or max(playing.values()) >= 4:
                 continue
             image, boxes = photo_as_taken(photo, judge, version)
             made = cut_photo(image, boxes, photo.codes)

@@ -16,7 +16,7 @@ from collections import Counter
 from fanscan.vision import annotate, interpret
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.hand_region import STRAY_CLUSTER
-from fanscan.vision.hand_rules import HandRules, copies_allowed, tile_count
+from fanscan.vision.hand_rules import SIXTEEN_TILE_GAMES, HandRules, copies_allowed, tile_count
 from fanscan.vision.interpret import HandRead
 
 
@@ -105,27 +105,29 @@ def unsatisfied_doubts(read: HandRead, rules: HandRules, readings: list[TileRead
     the least sure tiles (where a misreading most likely hides)."""
     if read.best is None or read.best.satisfied or rules.kind == "any" or not readings:
         return []
-    over = copies_broken(readings)
-    if over:
-        code, times = over
-        named = ", ".join(f"{r.confidence:.0%}" for r in readings if r.code == code)
-        limit = copies_allowed(code)
-        return [f"{code} is read {times} times ({named}), but a set has {limit if limit > 1 else 'one'}, "
-                "and no likely change of a tile mends it: check those tiles."]
     kind = "complete hand" if rules.kind == "win" else "hand waiting to win"
     sizes = " or ".join(str(s - (rules.kind == "waiting")) for s in rules.sizes)
     doubtful = sorted(range(len(readings)), key=lambda i: readings[i].confidence)[:3]
     named = ", ".join(f"{readings[i].code} ({readings[i].confidence:.0%})" for i in doubtful)
     count = tile_count(read.best.layout.hand)
-    if rules.kind == "waiting" and count in rules.sizes:
-        return [f"The hand as read holds {count} playing tiles, as a complete hand does, not one waiting "
-                "to win, and no likely change of a tile makes one: if it is a win, score it (fanscan "
-                f"score); otherwise check the least sure tiles ({named}), or a tile read twice."]
     if count > max(rules.sizes):  # more than any hand: loose tiles, no one hand
         return [f"The hand as read holds {count} playing tiles, more than a hand of {sizes} tiles, and no "
                 "likely change of a tile makes one: if the photo shows loose tiles rather than one "
-                "hand, read every tile as it lies (fanscan read --all-tiles); otherwise check the least "
-                f"sure tiles ({named})."]
+                "hand, read every tile as it lies, not as a hand (fanscan read --all-tiles); "
+                f"otherwise check the least sure tiles ({named})."]
+    over = copies_broken(readings)
+    if over:
+        code, times = over
+        shown = ", ".join(f"{r.confidence:.0%}" for r in sorted(readings, key=lambda r: r.confidence) if r.code == code)
+        limit = copies_allowed(code)
+        return [f"{code} is read {times} times ({shown}), but a set has {limit if limit > 1 else 'one'}, "
+                "and no likely change of a tile mends it: check those tiles."]
+    if rules.kind == "waiting" and count in rules.sizes:
+        what = ("a 16-tile game's complete hand, which no rule set here scores" if count == SIXTEEN_TILE_GAMES
+                else "a complete hand: if it is a win, score it (fanscan score)")
+        return [f"The hand as read holds {count} playing tiles, as a complete hand does, not one waiting "
+                f"to win, and no likely change of a tile makes one: {what}; otherwise check the least "
+                f"sure tiles ({named}), or a tile read twice."]
     return [f"The tiles as read make no {kind} of {sizes} tiles, and no likely change of a tile "
             f"makes one: check the least sure tiles ({named}), or a tile missing or read twice."]
 

@@ -44,6 +44,8 @@ def hand_rules(rules: str | None = None, kind: HandKind = "win", size: int | Non
     if kind not in ("win", "waiting", "any"):
         raise FanscanError("bad_option", f"a hand is win, waiting or any, not {kind!r}")
     if size is not None:
+        if rules is not None:
+            get_ruleset(rules)  # an unknown name is still an error
         if size % 3 != 2 or not 2 <= size <= SIXTEEN_TILE_GAMES:
             raise FanscanError("bad_option", f"a complete hand holds 2, 5, ... or 17 tiles, not {size}")
         return HandRules((size,), kind)

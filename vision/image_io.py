@@ -226,7 +226,7 @@ class Photo:
         self.decoded_pixels += pixels
 
     def decode_as_taken(self, scale: int = 1) -> np.ndarray:
-        """``decode`` without the colour ``balance`` (decoded afresh, not kept): the photo to draw on."""
+        """``decode`` without the colour ``balance`` (afresh, not kept; the budget sees only it): to draw on."""
         if self._balance is None:
             return self.decode(scale)
         kept, (self._balance, self._cache) = (self._balance, self._cache), (None, {})

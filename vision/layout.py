@@ -339,8 +339,8 @@ def analyse(
     count = len(hand["concealed"]) + 3 * len(hand["melds"])
     if complete and count % 3 != 2:
         doubts.append(
-            f"The photo shows {count} playing tile{'' if count == 1 else 's'} (a kong counted as three), which cannot be a "
-            "complete hand: look for a tile that is missing, hidden or read twice."
+            f"The photo shows {count} playing tile{'' if count == 1 else 's'} (a kong counted as three), "
+            "which cannot be a complete hand: look for a tile that is missing, hidden or read twice."
         )
     layout_groups = tuple(groups)
     return HandLayout(

@@ -82,8 +82,9 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         elif classifier.answers_no_tile and none > NO_TILE_ABOVE:
-            plain = " or a face with no drawing (a white dragon, a back: they look alike to the model)"
-            print(f"fanscan: warning: {shown} seems to hold no tile (no_tile {none:.2f}){plain if code in PLAIN_FACES else ''}; "
+            plain = (" or a face with no drawing (a white dragon, a back: they look alike to the model)"
+                     if code in PLAIN_FACES else "")
+            print(f"fanscan: warning: {shown} seems to hold no tile (no_tile {none:.2f}){plain}; "
                   "its code is the likeliest face if it holds one", file=sys.stderr)
     if args.json:
         for path, code, confidence, none in zip(args.crops, codes, confidences, no_tile, strict=True):

@@ -101,7 +101,11 @@ def hand_line(hand: Hand, waiting: bool = False) -> str:
     parts += sets
     text = ", ".join(parts)
     win = hand.win_tile
-    text += "; waiting to win" if waiting else f"; winning tile {win.code}" if win is not None else "; no winning tile"
+    if waiting:
+        waits = hand.tile_count() % 3 == 1
+        text += "; waiting to win" if waits else "; read as waiting, but not a waiting hand's count"
+    else:
+        text += f"; winning tile {win.code}" if win is not None else "; no winning tile"
     if hand.flowers:
         text += f"; flower{'s' if len(hand.flowers) > 1 else ''} " + " ".join(
             f.code for f in hand.flowers

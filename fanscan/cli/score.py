@@ -240,8 +240,10 @@ def _run_stdin(args: argparse.Namespace) -> int:
 
 
 def _as_text(data: bytes) -> str | None:
-    """``data`` as stripped text, or None when it is binary (a photo)."""
-    if b"\0" in data[:4096]:
+    """``data`` as stripped text, or None when it is binary or starts as an image does (a photo)."""
+    from fanscan.image_signatures import image_format
+
+    if b"\0" in data[:4096] or image_format(data) is not None:
         return None
     try:
         return data.decode("utf-8-sig").strip()

@@ -1,7 +1,7 @@
 """``fanscan waits``: the tiles a waiting hand wins on, and what each win scores.
 
 fanscan waits "123m456p789s123sE"
-fanscan waits "[567m2]4445m678pFF" --seat S --json
+fanscan waits "[567m2]44456m678pFF" --seat S --json
 fanscan waits hand.jpg            (a photo of the waiting hand: read as one tile short of a win)
 fanscan waits 123m456p789s123s234mE   (a 16-tile game's hand: its winning tiles, unscored)
 fanscan waits hand.jpg --tiles 16     (a photo of a 16-tile game's waiting hand)
@@ -19,7 +19,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fanscan.cli.score import add_condition_flags, condition_overrides, with_conditions
+from fanscan.cli._inputs import STDIN, stdin_bytes
+from fanscan.cli.score import _as_text, add_condition_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
 from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
 
@@ -43,13 +44,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "notation", metavar="NOTATION|PHOTO",
-        help="the waiting hand, e.g. 123m456p789s123sE, or a photo of it (a path that is a file); "
+        help="the waiting hand, e.g. 123m456p789s123sE, or a photo of it (a path that is a file; "
+        "- for either on standard input); "
         "a 16-tile game's hand of 16 gets its winning tiles without scores",
     )
     add_condition_flags(parser)
     parser.add_argument("--tiles", type=int, choices=(13, SIXTEEN_TILE_HAND - 1),
-                        help="the waiting hand's tiles, melds as three (default 13; 16: a 16-tile "
-                        "game's, read from a photo as such and listed without scores)")
+                        help="the waiting hand's tiles, melds as three: 13, or 16 for a 16-tile game's "
+                        "(listed without scores). A photo is read as 13 unless told; a notation is "
+                        "taken by its own count unless told. The seat, round and flower options do "
+                        "not apply to an unscored hand")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
 
@@ -69,16 +73,25 @@ def run(args: argparse.Namespace) -> int:
 
     ruleset = get_ruleset(args.rules)
     size = ruleset.hand_size - 1
-    reading = None
-    if Path(args.notation).is_file():
-        reading, obj = _photographed(args.notation, ruleset.name, args.tiles or size)
-    elif Path(args.notation).is_dir():
+    reading, source = None, args.notation
+    if not args.notation.strip():
+        raise FanscanError("bad_notation", "the hand notation is empty")
+    if args.notation == STDIN:  # a photo's bytes or a notation's text
+        data = stdin_bytes("a photo or a hand in the notation")
+        text = _as_text(data)
+        if text == "":
+            raise FanscanError("bad_notation", "standard input is empty (expected a photo or a hand in the notation)")
+        source = text if text is not None else data
+    shown = "the photo on standard input" if isinstance(source, bytes) else source
+    if isinstance(source, bytes) or Path(source).is_file():
+        reading, obj = _photographed(source, shown, ruleset.name, args.tiles or size)
+    elif Path(source).is_dir():
         raise FanscanError("bad_path", f"{args.notation} is a folder: fanscan waits reads one photo or a notation")
-    elif any(mark in args.notation for mark in "./\\"):  # no notation holds these: a path mistyped
+    elif source is args.notation and any(mark in source for mark in "./\\"):  # no notation holds these: a path mistyped
         raise FanscanError("not_found", f"no such file: {args.notation}")
     else:
-        obj = _parsed(args.notation, size, args.tiles).to_json()
-    obj = with_conditions(obj, args, args.notation) if reading is None else {**obj, **condition_overrides(args)}
+        obj = _parsed(source, size, args.tiles).to_json()
+    obj = with_conditions(obj, args, shown) if reading is None else {**obj, **condition_overrides(args)}
     scored = tile_count(obj) == size
     hand = Hand.from_json(obj, extra_fields=extra_field_defaults(ruleset), size=tile_count(obj))
     options = waits(hand, ruleset.name) if scored else unscored_waits(hand)
@@ -90,14 +103,17 @@ def run(args: argparse.Namespace) -> int:
             out["reading"] = reading.to_json()
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    name = args.notation
+    name = shown
     if reading is not None:
         from fanscan.cli.read import hand_notation
 
-        name = f"{args.notation} (read as {hand_notation(hand)})"
+        name = f"{shown} (read as {hand_notation(hand)})"
     _print_waits(name, options, scored)
     for doubt in reading.doubts if reading is not None else ():
         print(f"  doubt: {doubt}")
+    apart = 0 if reading is None else sum(not t.in_hand and not t.code.endswith("f") for t in reading.tiles)
+    if scored and args.tiles is None and apart >= SIXTEEN_TILE_HAND - 1 - size:
+        print(f"  ({apart} tiles lie apart from the hand: if it is a 16-tile game's hand, add --tiles 16)")
     return 0
 
 
@@ -144,11 +160,12 @@ def _parsed(text: str, size: int, tiles: int | None) -> Any:
         except FanscanError:
             wrong_count = f"a waiting hand here has {size}"
             if error.message.endswith(wrong_count):
-                raise FanscanError(error.code, f"{error.message} (or {SIXTEEN_TILE_HAND - 1} in the 16-tile games)") from None
+                also = f" (or {SIXTEEN_TILE_HAND - 1} in the 16-tile games)"
+                raise FanscanError(error.code, error.message + also) from None
             raise error from None
 
 
-def _photographed(path: str, rules: str, tiles: int) -> tuple[Any, dict]:
+def _photographed(path: str | bytes, shown: str, rules: str, tiles: int) -> tuple[Any, dict]:
     """The reading of a photo of a waiting hand of ``tiles`` (the rule set's 13, or a 16-tile
     game's 16), and its hand JSON with the tile the layout set apart counted among the concealed
     ones (a waiting hand has no winning tile). A photo that reads as no such hand is a one-line
@@ -163,7 +180,7 @@ def _photographed(path: str, rules: str, tiles: int) -> tuple[Any, dict]:
         Hand.from_json(obj, size=tiles)
     except FanscanError as error:
         first = reading.doubts[0] if reading.doubts else error.message
-        raise FanscanError("bad_hand", f"{path} does not read as a waiting hand: {first}") from None
+        raise FanscanError("bad_hand", f"{shown} does not read as a waiting hand: {first}") from None
     return reading, obj
 
 

@@ -305,6 +305,8 @@ def test_read_the_rule_sets_hand_size_and_the_hand_kind(capsys) -> None:
     result = json.loads(capsys.readouterr().out)
     assert len(result["tiles"]) == SAMPLE_TILES
     assert any("holds 14 playing tiles, as a complete hand does" in d for d in result["doubts"])
+    assert main(["read", str(SAMPLE_PATH), "--hand", "waiting"]) == 0
+    assert "; read as waiting, but not a waiting hand's count" in capsys.readouterr().out.splitlines()[2]
 
 
 def test_read_unknown_rule_set_or_hand_kind_is_one_line_before_reading(capsys) -> None:

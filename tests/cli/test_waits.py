@@ -151,6 +151,8 @@ def test_waits_a_photo_is_read_as_thirteen_unless_told(tmp_path, capsys: pytest.
     assert obj["rules"] == "mcr" and all(w["discard"] is not None for w in obj["waits"])
     assert len(obj["reading"]["hand"]["concealed"]) + 3 * len(obj["reading"]["hand"]["melds"]) == 13
     assert any("lie apart from the hand" in d for d in obj["reading"]["doubts"])
+    assert main(["waits", str(photo)]) == 0
+    assert "tiles lie apart from the hand: if it is a 16-tile game's hand, add --tiles 16)" in capsys.readouterr().out
 
 
 def test_waits_photo_of_a_complete_hand_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
@@ -160,6 +162,11 @@ def test_waits_photo_of_a_complete_hand_is_one_line_and_exit_1(capsys: pytest.Ca
     err = capsys.readouterr().err
     assert err.startswith(f"fanscan: error: {SAMPLE_PATH} does not read as a waiting hand: ")
     assert "holds 14 playing tiles, as a complete hand does" in err and err.count("\n") == 1
+
+
+def test_waits_of_nothing_is_an_empty_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["waits", " "]) == 1
+    assert capsys.readouterr().err == "fanscan: error: the hand notation is empty\n"
 
 
 def test_waits_of_a_folder_is_one_line(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,3 +194,22 @@ def test_waits_a_mistyped_photo_path_is_no_such_file(capsys: pytest.CaptureFixtu
 def test_waits_flowers_named_twice_differently_are_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["waits", "123m456p789s12sEE +1f", "--flowers", "3f"]) == 1
     assert "names its flowers (1f) and --flowers names 3f" in capsys.readouterr().err
+
+
+def test_waits_reads_a_notation_or_a_photo_on_standard_input(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    from types import SimpleNamespace
+
+    monkeypatch.setattr("sys.stdin", SimpleNamespace(buffer=io.BytesIO(b"123m456p789s123sE\n")))
+    assert main(["waits", "-"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "123m456p789s123sE: waits on 1 tile"
+    monkeypatch.setattr("sys.stdin", SimpleNamespace(buffer=io.BytesIO(b"  \n")))
+    assert main(["waits", "-"]) == 1
+    assert capsys.readouterr().err == (
+        "fanscan: error: standard input is empty (expected a photo or a hand in the notation)\n")
+    # A photo cut short after its signature is refused as a photo, not parsed as a hand.
+    monkeypatch.setattr("sys.stdin", SimpleNamespace(buffer=io.BytesIO(b"GIF89a\x01")))
+    assert main(["waits", "-"]) == 1
+    err = capsys.readouterr().err
+    assert "unexpected" not in err and err.count("\n") == 1

@@ -65,7 +65,7 @@ def test_a_reading_that_breaks_the_copies_a_set_holds_names_the_face() -> None:
     readings = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m 5f 5f")
     readings[-1] = replace(readings[-1], confidence=0.83)
     said = doubts.ranked(_read(readings, satisfied=False), RULES, [])
-    assert said[0] == ("5f is read 2 times (99%, 83%), but a set has one, and no likely change of a tile "
+    assert said[0] == ("5f is read 2 times (83%, 99%), but a set has one, and no likely change of a tile "
                        "mends it: check those tiles.")
     assert doubts.copies_broken(_row("1m 1m 1m 1m 1m 1m 5f 5f")) == ("1m", 6)  # the most over first
     assert doubts.copies_broken(_row("1m 1m 1m 1m back back back back back 5f")) is None
@@ -81,3 +81,16 @@ def test_a_hand_no_likely_reading_makes_is_said_first_then_what_the_search_chang
     assert said[1] == ("The 6th tile of the concealed tiles looks most like 8p (50%) but was taken as 6p "
                        "(30%) because that completes the hand: check that tile.")
     assert any("with only 20% confidence" in d for d in said[2:])
+
+
+def test_a_pile_is_said_to_be_more_tiles_than_a_hand_before_its_copies() -> None:
+    readings = _row("1m 1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m 1s 2s 3s")
+    said = doubts.ranked(_read(readings, satisfied=False), RULES, [])
+    assert said[0].startswith("The hand as read holds 21 playing tiles, more than a hand")
+
+
+def test_a_sixteen_tile_games_complete_hand_read_as_waiting_is_not_sent_to_scoring() -> None:
+    readings = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E E 6m 7m 8m 2s 2s")
+    said = doubts.ranked(_read(readings, satisfied=False), HandRules((14, 17), "waiting"), [])
+    assert "a 16-tile game's complete hand, which no rule set here scores" in said[0]
+    assert "fanscan score" not in said[0]

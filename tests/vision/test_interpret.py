@@ -210,6 +210,8 @@ def test_hand_rules_come_from_the_rule_set() -> None:
 def test_hand_rules_take_a_size_asked_for_outright() -> None:
     assert hand_rules("mcr", "waiting", SIXTEEN_TILE_GAMES) == HandRules((SIXTEEN_TILE_GAMES,), "waiting")
     assert hand_rules(None, "win", 14) == HandRules((14,), "win")
+    with pytest.raises(FanscanError, match="unknown rule set"):
+        hand_rules("riichi-ish", "win", 17)
     for size in (13, 16, 20, -1):
         with pytest.raises(FanscanError, match="not " + str(size)):
             hand_rules(None, "win", size)

@@ -342,3 +342,21 @@ def test_layout_groups_that_form_no_set_together_stay_apart() -> None:
     layout = _analyse(tiles)
     assert not any(m["type"] == "kong" for m in layout.hand["melds"])
     assert any("face-down" in d for d in layout.doubts)
+
+
+def test_layout_offers_another_winning_tile_only_to_a_hand_of_a_possible_size() -> None:
+    # No tile stands apart: the last is taken as the winning tile and the others offered, but
+    # only where the count is a hand's (a pile of 21 had 18 offers, each failing).
+    fourteen = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m"))
+    assert [d for d, _ in fourteen.alternatives if d.startswith("winning tile")]
+    assert any(d.endswith("or pick another reading.") for d in fourteen.doubts)
+    pile = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m 1s 2s 3s 4s 5s 6s 9s"))
+    assert not [d for d, _ in pile.alternatives if d.startswith("winning tile")]
+    assert any(d.startswith("No tile stands apart") and d.endswith("at the right end.") for d in pile.doubts)
+
+
+def test_layout_doubts_speak_of_one_tile_as_one() -> None:
+    lone = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E") + _row("6m", y=300.0) + _row("7m 8m", y=500.0))
+    assert any(d.startswith("The tile 6m lies in a row of its own") for d in lone.doubts)
+    back = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E back 7m | 8m"))
+    assert any(d.startswith("A face-down tile lies among the concealed tiles") for d in back.doubts)

@@ -45,3 +45,11 @@ def test_uploads_heic_gets_its_own_advice() -> None:
     heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00"
     with pytest.raises(FanscanError, match=r"HEIC photo.*Most Compatible"):
         photo_format(heic, "IMG_1.HEIC")
+
+
+def test_image_signatures_name_each_format_and_nothing_else() -> None:
+    from fanscan.image_signatures import image_format
+
+    assert image_format(b"\xff\xd8\xff\xe0") == "jpeg" and image_format(b"GIF89a\x01") == "gif"
+    assert image_format(b"RIFF\0\0\0\0WEBPVP8 ") == "webp" and image_format(b"\0\0\0\x18ftypheic") == "heic"
+    assert image_format(b"123m456p") is None and image_format(b"") is None

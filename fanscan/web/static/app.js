@@ -881,7 +881,9 @@ async function readPhoto(file) {
 // The reader's doubts, most important first: what stops the hand from scoring, then the tiles
 // read with the least confidence, then the layout; at most DOUBTS_SHOWN open.
 function doubtRank(text) {
-  if (/cannot be a complete hand|face-down|cannot be read|No concealed tiles/i.test(text)) return [0, 0];
+  if (/cannot be a complete hand|face-down|cannot be read|No concealed tiles|make no (complete )?hand|is read \d+ times|more than a hand|as a complete hand does/i.test(text)) {
+    return [0, 0];
+  }
   const percent = /(\d+)%/.exec(text);
   if (percent) return [1, Number(percent[1])];
   return [2, 0];
