@@ -68,11 +68,15 @@ CLOSE_UP_AGREES = 0.5
 SPECK_AREA = 0.3
 """A box with less than this share of the median box's area is no tile (tiles of one hand differ
 by perspective, well under a factor of two)."""
+FACE_ASPECT = 1.35
+"""A tile face's length over its width."""
 STREAK_ASPECT = 4.5
 """A box more than this many times as long as it is wide is no tile: a tile's face is 1.35 times as
 long as wide and a claimed tile looks about twice as long as high with the camera tilted 45
 degrees, its box up to about 3.2 times. A strip along the photo's edge read as a face-down tile was
-about 10."""
+about 10. On a photo stretched in export (a wide photo squeezed to a square, as data sets do)
+every tile is stretched alike: the bound grows with the photo's typical box over a face
+(``without_specks``), which kept the tiles of such photos (their boxes 5-7 times as long as wide)."""
 PAIR_ALONG = (1.7, 2.8)
 """A box this many typical tiles long along its row (two tiles at the near end of a slanted row,
 their sides boxed too, run to about 2.5)..."""
@@ -133,8 +137,9 @@ def without_specks(detections: TileDetections) -> TileDetections:
     (``STREAK_ASPECT``): a strip along the photo's edge was read as a face-down tile."""
     if len(detections) < 5:
         return detections
-    areas = quad_areas(detections.quads)
-    return detections.subset((areas >= SPECK_AREA * median(areas)) & (_aspects(detections.quads) <= STREAK_ASPECT))
+    areas, aspects = quad_areas(detections.quads), _aspects(detections.quads)
+    stretch = max(1.0, median(aspects) / FACE_ASPECT)  # a photo stretched in export stretches every tile
+    return detections.subset((areas >= SPECK_AREA * median(areas)) & (aspects <= STREAK_ASPECT * stretch))
 
 
 def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetections]:

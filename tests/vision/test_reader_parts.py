@@ -57,6 +57,24 @@ def test_streaks_far_longer_than_a_tile_are_dropped() -> None:
     assert not any(np.allclose(q, streak) for q in kept.quads)
 
 
+def test_a_photo_stretched_in_export_keeps_its_stretched_tiles() -> None:
+    # A photo exported stretched (a wide photo squeezed to a square) stretches every tile alike:
+    # faces 30 wide and 200 high are this photo's tiles, not streaks; a strip twice as long for
+    # its width as they are still is one.
+    from fanscan.vision.detections import TileDetections
+    from fanscan.vision.locate import FACE_ASPECT, STREAK_ASPECT, without_specks
+
+    def box(x: float, w: float, h: float) -> np.ndarray:
+        return np.float32([[x, 0], [x + w, 0], [x + w, h], [x, h]])
+
+    tiles = [box(32 * i, 30, 200) for i in range(14)]  # 6.7 times as high as wide
+    assert 200 / 30 > STREAK_ASPECT
+    strip = box(500, 20, 20 * 2 * STREAK_ASPECT * (200 / 30) / FACE_ASPECT)
+    found = TileDetections(np.stack([*tiles, strip]), np.ones(15), np.zeros(15, bool))
+    kept = without_specks(found)
+    assert len(kept) == 14 and not any(np.allclose(q, strip) for q in kept.quads)
+
+
 def _row_box(x: float, y: float, w: float, h: float) -> np.ndarray:
     return np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
 
