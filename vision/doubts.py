@@ -16,7 +16,7 @@ from collections import Counter
 from fanscan.vision import annotate, interpret
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.hand_region import STRAY_CLUSTER
-from fanscan.vision.hand_rules import SIXTEEN_TILE_GAMES, HandRules, copies_allowed, tile_count
+from fanscan.vision.hand_rules import SIXTEEN_TILE_HAND, HandRules, copies_allowed, tile_count
 from fanscan.vision.interpret import HandRead
 
 
@@ -123,7 +123,7 @@ def unsatisfied_doubts(read: HandRead, rules: HandRules, readings: list[TileRead
         return [f"{code} is read {times} times ({shown}), but a set has {limit if limit > 1 else 'one'}, "
                 "and no likely change of a tile mends it: check those tiles."]
     if rules.kind == "waiting" and count in rules.sizes:
-        what = ("a 16-tile game's complete hand, which no rule set here scores" if count == SIXTEEN_TILE_GAMES
+        what = ("a 16-tile game's complete hand, which no rule set here scores" if count == SIXTEEN_TILE_HAND
                 else "a complete hand: if it is a win, score it (fanscan score)")
         return [f"The hand as read holds {count} playing tiles, as a complete hand does, not one waiting "
                 f"to win, and no likely change of a tile makes one: {what}; otherwise check the least "

@@ -30,14 +30,9 @@ class HandRules:
     kind: HandKind = "win"
 
 
-SIXTEEN_TILE_GAMES = SIXTEEN_TILE_HAND
-"""The complete size of the 16-tile games (Taiwanese): read, though no rule set here scores them
-(``fanscan waits`` lists a waiting one's winning tiles, ``scoring.waits.unscored_waits``)."""
-
-
 def hand_rules(rules: str | None = None, kind: HandKind = "win", size: int | None = None) -> HandRules:
     """The hand sizes of rule set ``rules`` (every rule set's, and the 16-tile games', when None);
-    ``size``: the one complete size asked for outright (``SIXTEEN_TILE_GAMES`` for a 16-tile game's
+    ``size``: the one complete size asked for outright (``SIXTEEN_TILE_HAND`` for a 16-tile game's
     hand, which no rule set here plays)."""
     from fanscan.scoring.ruleset import HAND_SIZES, get_ruleset
 
@@ -46,12 +41,12 @@ def hand_rules(rules: str | None = None, kind: HandKind = "win", size: int | Non
     if size is not None:
         if rules is not None:
             get_ruleset(rules)  # an unknown name is still an error
-        if size % 3 != 2 or not 2 <= size <= SIXTEEN_TILE_GAMES:
+        if size % 3 != 2 or not 2 <= size <= SIXTEEN_TILE_HAND:
             raise FanscanError("bad_option", f"a complete hand holds 2, 5, ... or 17 tiles, not {size}")
         return HandRules((size,), kind)
     if rules is not None:
         return HandRules((get_ruleset(rules).hand_size,), kind)
-    sizes = set(HAND_SIZES.values()) | {SIXTEEN_TILE_GAMES}
+    sizes = set(HAND_SIZES.values()) | {SIXTEEN_TILE_HAND}
     return HandRules(tuple(sorted(sizes)), kind)
 
 

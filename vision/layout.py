@@ -299,6 +299,7 @@ def analyse(
             + " among the concealed tiles: turn them face up and take the photo again."
         )
         hand["concealed"] = [c for c in hand["concealed"] if c != BACK]
+    count = len(hand["concealed"]) + 3 * len(hand["melds"])  # playing tiles, a kong as three
     if win is not None:
         hand["win_tile"] = codes[win]
     elif hand["concealed"] and not complete:
@@ -307,8 +308,7 @@ def analyse(
         last = hand["concealed"][-1]
         hand["win_tile"] = last
         # Another winning tile is worth offering only to a hand of a size some hand has.
-        held = len(hand["concealed"]) + 3 * len(melds)
-        sized = held % 3 == 2 and held <= SIXTEEN_TILE_HAND
+        sized = count % 3 == 2 and count <= SIXTEEN_TILE_HAND
         doubts.append(
             f"No tile stands apart as the winning tile, so the last concealed tile ({last}) was "
             "taken; put the winning tile a little apart at the right end"
@@ -336,7 +336,6 @@ def analyse(
             "declared (exposed); if it is part of the concealed hand, use the alternative reading."
         )
 
-    count = len(hand["concealed"]) + 3 * len(hand["melds"])
     if complete and count % 3 != 2:
         doubts.append(
             f"The photo shows {count} playing tile{'' if count == 1 else 's'} (a kong counted as three), "

@@ -32,6 +32,19 @@ def stdin_text(what: str) -> str:
     return text
 
 
+def text_or_none(data: bytes) -> str | None:
+    """Standard input's ``data`` as stripped text (a notation, a hand JSON), or None when it is
+    binary or starts as an image does (a photo, perhaps cut short)."""
+    from fanscan.image_signatures import image_format
+
+    if b"\0" in data[:4096] or image_format(data) is not None:
+        return None
+    try:
+        return data.decode("utf-8-sig").strip()
+    except UnicodeDecodeError:
+        return None
+
+
 def photo_source(name: str) -> str | bytes:
     """A photo argument as ``read_photo`` takes it: the path, or the bytes for ``-``."""
     return stdin_bytes("a photo") if name == STDIN else name

@@ -215,10 +215,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_stdin(args: argparse.Namespace) -> int:
     """``score -``: standard input holds a photo, a hand in the notation or one hand JSON."""
-    from fanscan.cli._inputs import stdin_bytes
+    from fanscan.cli._inputs import stdin_bytes, text_or_none
 
     data = stdin_bytes("a photo or a hand")
-    text = _as_text(data)
+    text = text_or_none(data)
     if text is None:
         return _run_photo(args, data)
     if not text.startswith("{"):
@@ -237,18 +237,6 @@ def _run_stdin(args: argparse.Namespace) -> int:
         raise FanscanError("invalid_hand", "standard input is not a hand JSON object")
     return _score_and_print(args, with_conditions(obj, args, "the hand on standard input"),
                             "the hand on standard input")
-
-
-def _as_text(data: bytes) -> str | None:
-    """``data`` as stripped text, or None when it is binary or starts as an image does (a photo)."""
-    from fanscan.image_signatures import image_format
-
-    if b"\0" in data[:4096] or image_format(data) is not None:
-        return None
-    try:
-        return data.decode("utf-8-sig").strip()
-    except UnicodeDecodeError:
-        return None
 
 
 def _run_notation(args: argparse.Namespace, text: str) -> int:
@@ -271,9 +259,9 @@ def _score_and_print(args: argparse.Namespace, hand: dict[str, Any], title: str)
     return _exit_status(result)
 
 
-def _exit_status(result: Any) -> int:
+def _exit_status(result: Any, hint: str = "") -> int:
     if result.error:
-        print(f"fanscan: error: {result.error}", file=sys.stderr)
+        print(f"fanscan: error: {result.error}{hint}", file=sys.stderr)
         return 1
     return 0
 
@@ -322,12 +310,10 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
             print(f"  another reading: {description}: {shown}")
         if args.annotate:
             print(f"  annotated photo: {args.annotate}")
-    if result.error and reading.hand.tile_count() == get_ruleset(args.rules).hand_size - 1:
-        shown = path if path != "-" else "PHOTO"
-        print(f"fanscan: error: {result.error} (a hand waiting to win? `fanscan waits {shown}` lists "
-              "its winning tiles)", file=sys.stderr)
-        return 1
-    return _exit_status(result)
+    one_short = reading.hand.tile_count() == get_ruleset(args.rules).hand_size - 1
+    shown = path if path != "-" else "PHOTO"
+    hint = f" (a hand waiting to win? `fanscan waits {shown}` lists its winning tiles)" if one_short else ""
+    return _exit_status(result, hint)
 
 
 def total_banner(result: Any) -> str:

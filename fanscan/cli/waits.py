@@ -19,8 +19,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fanscan.cli._inputs import STDIN, stdin_bytes
-from fanscan.cli.score import _as_text, add_condition_flags, condition_overrides, with_conditions
+from fanscan.cli._inputs import STDIN, stdin_bytes, text_or_none
+from fanscan.cli.score import add_condition_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
 from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
 
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise FanscanError("bad_notation", "the hand notation is empty")
     if args.notation == STDIN:  # a photo's bytes or a notation's text
         data = stdin_bytes("a photo or a hand in the notation")
-        text = _as_text(data)
+        text = text_or_none(data)
         if text == "":
             raise FanscanError("bad_notation", "standard input is empty (expected a photo or a hand in the notation)")
         source = text if text is not None else data

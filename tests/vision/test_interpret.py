@@ -16,7 +16,7 @@ from fanscan.vision import interpret
 from fanscan.vision.detections import TileReading
 from fanscan.vision.evidence import FEATURES, Evidence, LayoutEvidence, TileEvidence
 from fanscan.vision.hand_rules import (
-    SIXTEEN_TILE_GAMES, HandRules, copies_allowed, hand_rules, is_complete, is_waiting, tile_count)
+    SIXTEEN_TILE_HAND, HandRules, copies_allowed, hand_rules, is_complete, is_waiting, tile_count)
 from fanscan.vision.geometry import hand_frame, rows_and_groups
 
 from fanscan.errors import FanscanError
@@ -199,7 +199,7 @@ def test_no_readings_means_no_interpretations() -> None:
 
 def test_hand_rules_come_from_the_rule_set() -> None:
     assert hand_rules("mcr").sizes == (14,)
-    assert hand_rules(None).sizes == (14, SIXTEEN_TILE_GAMES)
+    assert hand_rules(None).sizes == (14, SIXTEEN_TILE_HAND)
     assert hand_rules("sichuan", "waiting") == HandRules((14,), "waiting")
     with pytest.raises(FanscanError, match="win, waiting or any"):
         hand_rules("mcr", "standing")  # type: ignore[arg-type]
@@ -208,7 +208,7 @@ def test_hand_rules_come_from_the_rule_set() -> None:
 
 
 def test_hand_rules_take_a_size_asked_for_outright() -> None:
-    assert hand_rules("mcr", "waiting", SIXTEEN_TILE_GAMES) == HandRules((SIXTEEN_TILE_GAMES,), "waiting")
+    assert hand_rules("mcr", "waiting", SIXTEEN_TILE_HAND) == HandRules((SIXTEEN_TILE_HAND,), "waiting")
     assert hand_rules(None, "win", 14) == HandRules((14,), "win")
     with pytest.raises(FanscanError, match="unknown rule set"):
         hand_rules("riichi-ish", "win", 17)
