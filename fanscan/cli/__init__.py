@@ -65,6 +65,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     modules = [importlib.import_module(f"{__name__}.{name}") for name in _module_names(argv)]
     for module in sorted(modules, key=lambda m: getattr(m, "ORDER", 100)):
         module.register(subparsers)
+    parser.set_defaults(command_parsers=subparsers.choices)  # for errors in a command's own words
     return parser
 
 
@@ -72,7 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fanscan`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # argparse would blame the top-level usage; show the command's own
+        command_parser = args.command_parsers.get(args.command, parser)
+        command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

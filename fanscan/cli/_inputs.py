@@ -3,6 +3,7 @@ and output paths checked before any work is done."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -10,6 +11,19 @@ from fanscan.errors import FanscanError
 
 STDIN = "-"
 """The file name that means standard input (a photo's bytes, a hand's notation or JSON lines)."""
+
+
+def named(text: str) -> str:
+    """An argparse type for a file or folder argument: any name but an empty one (``Path("")`` is
+    the current folder, which a command must never read or serve unasked)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name is no file or folder")
+    return text
+
+
+def named_path(text: str) -> Path:
+    """``named``, as a ``Path``."""
+    return Path(named(text))
 
 
 def stdin_bytes(what: str) -> bytes:

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from fanscan.cli._inputs import named
 from fanscan.errors import FanscanError
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "2 usage error.",
     )
     parser.add_argument(
-        "crops", nargs="+", metavar="CROP", help="image file of one tile (- for stdin)"
+        "crops", nargs="+", metavar="CROP", type=named, help="image file of one tile (- for stdin)"
     )
     parser.add_argument("--json", action="store_true",
                         help='one JSON object per line: {"file", "code", "confidence", "no_tile"}')

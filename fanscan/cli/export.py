@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fanscan.cli._inputs import named_path
 from fanscan.errors import FanscanError
 
 if TYPE_CHECKING:
@@ -30,11 +31,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "copies of the photos. crops: one upright image per tile in a folder per code, and a "
         "labels.csv (file,label) for training the classifier.",
     )
-    parser.add_argument("directory", type=Path, metavar="DIR", help="labelled folder of photos")
+    parser.add_argument("directory", type=named_path, metavar="DIR", help="labelled folder of photos")
     parser.add_argument("--format", choices=FORMATS, required=True, help="what to write")
     parser.add_argument(
         "--out",
-        type=Path,
+        type=named_path,
         required=True,
         metavar="PATH",
         help="COCO: the JSON file; others: the folder to write",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from fanscan.cli._inputs import named_path
 from fanscan.errors import FanscanError
 
 ORDER = 72
@@ -27,16 +28,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument(
         "source",
-        type=Path,
+        type=named_path,
         metavar="SOURCE",
         help="COCO: the JSON file; YOLO, VOC: the dataset folder",
     )
     parser.add_argument("--format", choices=FORMATS, required=True, help="what SOURCE is")
     parser.add_argument(
         "--images",
-        type=Path,
+        type=named_path,
         metavar="DIR",
-        help="the folder the photos are in (default: see above)",
+        help="the folder the photos are in (default: the COCO file's folder, the YOLO dataset's "
+        "images/, the VOC dataset's JPEGImages/)",
     )
     parser.add_argument(
         "--map",

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from fanscan.cli._inputs import named_path
 from fanscan.errors import FanscanError
 
 ORDER = 70
@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "to fix boxes and codes and accept each photo. See docs/labelling.md.",
     )
     parser.add_argument(
-        "directory", type=Path, metavar="DIR", help="folder of photos (searched recursively)"
+        "directory", type=named_path, metavar="DIR", help="folder of photos (searched recursively)"
     )
     parser.add_argument(
         "--prelabel", action="store_true", help="read the photos and write label files, then exit"
@@ -69,6 +69,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--force", action="store_true", help="read again photos whose labels no person has touched"
     )
     batch.add_argument(
+        "--quiet", action="store_true", help="no progress bar on standard error"
+    )
+    batch.add_argument(
         "--reader",
         default=None,
         metavar="MODULE:FUNCTION",
@@ -87,10 +90,10 @@ def run(args: argparse.Namespace) -> int:
         raise FanscanError("not_found", f"{args.directory} is not a folder")
     if args.prelabel:
         return _prelabel(args)
-    if args.scheduler or args.dask_local or args.workers or args.force or args.reader:
+    if args.scheduler or args.dask_local or args.workers or args.force or args.reader or args.quiet:
         raise FanscanError(
             "bad_usage",
-            "--workers, --scheduler, --dask-local, --force and --reader go with --prelabel",
+            "--workers, --scheduler, --dask-local, --force, --quiet and --reader go with --prelabel",
         )
     return _serve(args)
 
@@ -105,6 +108,7 @@ def _prelabel(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         dask_local=args.dask_local,
         force=args.force,
+        progress=not args.quiet,
     )
     print(
         f"labelled {report.labelled} photos, {report.skipped} already current, "

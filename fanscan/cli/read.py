@@ -12,6 +12,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from fanscan.cli._inputs import named
 from fanscan.errors import FanscanError
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("photos", nargs="+", metavar="PHOTO",
+    parser.add_argument("photos", nargs="+", metavar="PHOTO", type=named,
                         help="photo of a hand, a folder of photos, or - for standard input")
     parser.add_argument("--json", action="store_true",
                         help='one JSON object per photo and line: {"file", "tiles", "hand", '

@@ -174,7 +174,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_win_flags(parser)
     parser.add_argument("--json", action="store_true", help="print the result JSON")
     parser.add_argument("--annotate", metavar="OUT", help="with a photo: save an annotated copy")
+    parser.add_argument(
+        "--win", type=_tile_code, metavar="CODE",
+        help="with a photo: the winning tile, one of the standing tiles read (when the photo "
+        "sets no tile apart, or the wrong one)",
+    )
     parser.set_defaults(handler=run)
+
+
+def _tile_code(text: str) -> str:
+    """A ``--win`` value: one playing tile's code."""
+    from fanscan.scoring.tiles import FLOWER_CODES, TILE_BY_CODE
+
+    code = text.strip()
+    if code not in TILE_BY_CODE or code in FLOWER_CODES or code == "back":
+        raise argparse.ArgumentTypeError(f"expected a playing tile's code such as 3m or E, not {text!r}")
+    return code
 
 
 def run(args: argparse.Namespace) -> int:
@@ -185,6 +200,9 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.annotate and not (args.photo or args.sample):
         raise FanscanError("bad_arguments", "--annotate needs a PHOTO (or --sample)")
+    if args.win and not (args.photo or args.sample):
+        raise FanscanError("bad_arguments", "--win goes with a PHOTO; a notation or a hand JSON "
+                           "names its own winning tile")
     if args.annotate:
         from fanscan.cli._inputs import check_image_out
 
@@ -279,6 +297,9 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         path = str(sample_photo_path())
     reading = read_photo(data if data is not None else path, rules=args.rules)
     overrides = condition_overrides(args)
+    if args.win:
+        _check_win_read(args.win, reading.hand)
+        overrides["win_tile"] = args.win
     result = score({**reading.hand.to_json(), **overrides}, args.rules)
     alternatives = [
         (description, score({**hand.to_json(), **overrides}, args.rules))
@@ -301,19 +322,41 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         if "flowers" in overrides and sorted(overrides["flowers"]) != sorted(shown):
             given = " ".join(overrides["flowers"]) or "none"
             print(f"  flowers scored: {given} (as given; the photo shows {' '.join(shown) or 'none'})")
+        read_win = reading.hand.win_tile.code if reading.hand.win_tile is not None else None
+        if args.win and args.win != read_win:
+            print(f"  winning tile scored: {args.win} (as given; read as {read_win or 'none'})")
         if not result.error:
             print(format_table(result))
         for doubt in reading.doubts:
             print(f"  doubt: {doubt}")
-        for description, alt in alternatives:
-            shown = alt.total if alt.total is not None else f"not a win ({alt.error})"
-            print(f"  another reading: {description}: {shown}")
+        for (description, hand), (_, alt) in zip(reading.alternatives, alternatives):
+            if alt.total is None:
+                print(f"  other reading: {description}: not a win ({alt.error})")
+            else:
+                print(f"  other reading: {description}: {alt.total}{_win_hint(reading.hand, hand, args.win)}")
         if args.annotate:
             print(f"  annotated photo: {args.annotate}")
     one_short = reading.hand.tile_count() == get_ruleset(args.rules).hand_size - 1
     shown = path if path != "-" else "PHOTO"
     hint = f" (a hand waiting to win? `fanscan waits {shown}` lists its winning tiles)" if one_short else ""
     return _exit_status(result, hint)
+
+
+def _check_win_read(code: str, hand: Any) -> None:
+    """Refuse ``--win CODE`` when the photo's standing tiles hold no ``code``."""
+    standing = [t.code for t in hand.concealed]
+    if code not in standing:
+        read = " ".join(standing) or "none"
+        raise FanscanError("bad_arguments", f"--win {code}: the standing tiles read hold no {code} ({read})")
+
+
+def _win_hint(read: Any, other: Any, win: str | None) -> str:
+    """`` (--win CODE)`` for another reading that differs from the hand read only by its winning
+    tile: how to score it."""
+    same_tiles = (other.concealed, other.melds, other.flowers) == (read.concealed, read.melds, read.flowers)
+    if other.win_tile is None or not same_tiles:
+        return ""
+    return "" if other.win_tile.code == win else f" (to score it: --win {other.win_tile.code})"
 
 
 def total_banner(result: Any) -> str:

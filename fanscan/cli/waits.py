@@ -103,14 +103,17 @@ def run(args: argparse.Namespace) -> int:
             out["reading"] = reading.to_json()
         print(json.dumps(out, ensure_ascii=False))
         return 0
+    from fanscan.cli.read import hand_notation
+
     name = shown
     if reading is not None:
-        from fanscan.cli.read import hand_notation
-
         name = f"{shown} (read as {hand_notation(hand)})"
     _print_waits(name, options, scored)
     for doubt in reading.doubts if reading is not None else ():
         print(f"  doubt: {doubt}")
+    for description, other in reading.alternatives if reading is not None else ():
+        # A notation the user can pass to `fanscan waits` when that reading is the right one.
+        print(f"  other reading: {description}: {hand_notation(other)}")
     apart = 0 if reading is None else sum(not t.in_hand and not t.code.endswith("f") for t in reading.tiles)
     if scored and args.tiles is None and apart >= SIXTEEN_TILE_HAND - 1 - size:
         print(f"  ({apart} tiles lie apart from the hand: if it is a 16-tile game's hand, add --tiles 16)")

@@ -66,3 +66,37 @@ def test_dispatch_unexpected_error_is_one_line_not_a_traceback(
     assert err.count("\n") == 1 and "internal error (ZeroDivisionError: boom)" in err
     with pytest.raises(ZeroDivisionError):
         main(["--debug", "rules"])
+
+
+def test_dispatch_unknown_option_shows_the_commands_own_usage(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["read", "x.jpg", "--bogus"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: fanscan read ")
+    assert err.endswith("fanscan read: error: unrecognized arguments: --bogus\n")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["read", ""],
+        ["read", "a.jpg", " "],
+        ["classify", ""],
+        ["label", "", "--prelabel"],
+        ["export", "", "--format", "coco", "--out", "x.json"],
+        ["import", "", "--format", "coco"],
+        ["import", "x.json", "--format", "coco", "--images", ""],
+    ],
+)
+def test_dispatch_an_empty_name_is_refused_not_the_current_folder(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # Path("") is this folder: nothing here may be read or written
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert "an empty name is no file or folder" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

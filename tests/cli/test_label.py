@@ -66,6 +66,16 @@ def test_label_prelabel_writes_labels_and_reports(
     assert "labelled 0 photos, 2 already current" in capsys.readouterr().out
 
 
+def test_label_prelabel_quiet_shows_no_progress(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["label", str(folder), "--prelabel", "--workers", "1", "--reader", "cli_fake_reader:read"]
+    assert main([*args, "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main([*args, "--force"]) == 0
+    assert "pre-labelling" in capsys.readouterr().err  # the progress bar, without --quiet
+
+
 def test_label_prelabel_names_failed_photos(
     folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -88,6 +98,8 @@ def test_label_batch_options_need_prelabel(
 ) -> None:
     assert main(["label", str(folder), "--workers", "2"]) == 2
     assert "go with --prelabel" in capsys.readouterr().err
+    assert main(["label", str(folder), "--quiet"]) == 2
+    assert "--quiet" in capsys.readouterr().err
 
 
 def _free_port() -> int:

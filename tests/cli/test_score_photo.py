@@ -61,7 +61,7 @@ def test_score_photo_prints_table_doubts_and_alternatives(
     out = capsys.readouterr().out
     assert "Total: 12; minimum 8: met" in out
     assert "doubt: tile 5 could be 5p or 6p" in out
-    assert "another reading: the last tile is 3s: 12" in out
+    assert "other reading: the last tile is 3s: 12 (to score it: --win 3s)" in out
     assert reading.saved == ["out.jpg"]
 
 
@@ -106,6 +106,55 @@ def test_score_photo_says_which_flowers_it_scored_when_the_flag_gives_others(
     reading.hand = Hand.from_json({**HAND, "flowers": ["1f", "2f"]})
     assert main(["score", "hand.jpg", "--flowers", "2f1f"]) == 0  # the same flowers: nothing to say
     assert "flowers scored" not in capsys.readouterr().out
+
+
+def test_score_photo_win_scores_the_named_winning_tile(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "hand.jpg"]) == 0
+    out = capsys.readouterr().out
+    assert "Single Wait" in out and "Edge Wait" not in out  # EE completed on E
+    assert main(["score", "hand.jpg", "--win", "3s"]) == 0
+    out = capsys.readouterr().out
+    assert "  winning tile scored: 3s (as given; read as E)\n" in out
+    assert "Edge Wait" in out and "Single Wait" not in out  # 12s completed on 3s
+    assert "(to score it: --win 3s)" not in out  # the reading scored is not offered again
+    assert main(["score", "hand.jpg", "--win", "3s", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["reading"]["hand"]["win_tile"] == "E"  # as read
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["hand.jpg", "--win", "5m"], "--win 5m: the standing tiles read hold no 5m (1m 2m 3m"),
+        (["--hand", "123m456p789s123sEE", "--win", "E"], "--win goes with a PHOTO"),
+    ],
+)
+def test_score_photo_win_refuses_a_tile_it_cannot_score(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["score", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_score_photo_win_takes_only_a_playing_tile(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["score", "hand.jpg", "--win", "1f"])
+    assert stopped.value.code == 2
+    assert "argument --win: expected a playing tile's code" in capsys.readouterr().err
+
+
+def test_score_photo_offers_no_win_flag_for_a_reading_that_is_no_win(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reading.alternatives = [("the last tile is 5m", Hand.from_json({**HAND, "win_tile": "5m",
+        "concealed": HAND["concealed"][:-1] + ["5m"]}))]
+    assert main(["score", "hand.jpg"]) == 0
+    line = next(l for l in capsys.readouterr().out.splitlines() if "other reading" in l)
+    assert "not a win" in line and "--win" not in line
 
 
 def test_score_photo_shows_the_hand_read_before_the_fans(

@@ -213,3 +213,30 @@ def test_waits_reads_a_notation_or_a_photo_on_standard_input(monkeypatch: pytest
     assert main(["waits", "-"]) == 1
     err = capsys.readouterr().err
     assert "unexpected" not in err and err.count("\n") == 1
+
+
+def test_waits_photo_lists_the_other_readings_as_notations_to_retype(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+    import types
+
+    from fanscan.scoring.hand import Hand
+
+    read = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1s", "2s", "3s", "E"],
+            "win_tile": "E"}
+    other = {**read, "concealed": read["concealed"][:-1] + ["S"], "win_tile": "S"}
+    reading = types.SimpleNamespace(
+        hand=Hand.from_json(read, size=13), tiles=[], doubts=["the last tile may be S"],
+        alternatives=[("the 13th tile as S", Hand.from_json(other, size=13))])
+    reader = types.ModuleType("fanscan.vision.reader")
+    reader.read_photo = lambda source, **options: reading  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fanscan.vision.reader", reader)
+    photo = tmp_path / "waiting.jpg"
+    photo.write_bytes(b"not read: the reader is a stand-in")
+    assert main(["waits", str(photo)]) == 0
+    out = capsys.readouterr().out
+    assert "  doubt: the last tile may be S\n" in out
+    assert "  other reading: the 13th tile as S: 123m456p789123sS\n" in out
+    assert main(["waits", "123m456p789123sS"]) == 0  # the notation shown is one waits takes
+    assert "waits on 1 tile" in capsys.readouterr().out
