@@ -18,6 +18,10 @@ about (``textures.BUSY_TABLE_KINDS``, ``scene_props``: a rack, dice, coins, a ph
 the camera (``scene_clutter.lay_opponents``). ``--real-faces`` paints each scene's tiles with crops of real tiles from rf-chinese's held-out
 sources (``datasets.real_faces``: one crop per face, drawn per scene; needs ../shared/data): the
 same layouts, declared sets and winning tiles, with real faces of sets no model trained on.
+``--far SHORT`` photographs each scene from far: shrunk until its tiles' short sides span SHORT
+pixels (a median over its tiles) and laid at a random place in a 4,000 x 3,000 photo (12 MP) whose
+table is the scene's own, blurred and stretched to fill it (issue 23 item 5: tiles 20 px wide in a
+12 MP photo).
 """
 
 from __future__ import annotations
@@ -42,6 +46,28 @@ def _what_differs(got: dict, want: dict) -> str:
     names = ("concealed", "melds", "win_tile", "flowers")
     parts = [name for name, a, b in zip(names, _key(got), _key(want)) if a != b]
     return "-".join(parts) or "none"
+
+
+FAR_SIZE = (4000, 3000)
+
+
+def far_photo(scene, short: float, rng: np.random.Generator) -> bytes:
+    """The scene as a JPEG of ``FAR_SIZE``, shrunk so its tiles' median short side is ``short``
+    pixels, at a random place on its own table blurred and stretched to the whole photo."""
+    import cv2
+
+    sides = [np.linalg.norm(np.roll(t.quad, -1, axis=0) - t.quad, axis=1) for t in scene.tiles]
+    factor = short / float(np.median([min((s[0] + s[2]) / 2, (s[1] + s[3]) / 2) for s in sides]))
+    small = cv2.resize(scene.image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    width, height = FAR_SIZE
+    table = cv2.GaussianBlur(cv2.resize(scene.image, (64, 48), interpolation=cv2.INTER_AREA), (0, 0), 4)
+    photo = cv2.resize(table, FAR_SIZE, interpolation=cv2.INTER_CUBIC)
+    noise = rng.normal(0, 4, photo.shape)
+    photo = np.clip(photo + noise, 0, 255).astype(np.uint8)
+    y = int(rng.integers(0, height - small.shape[0]))
+    x = int(rng.integers(0, width - small.shape[1]))
+    photo[y : y + small.shape[0], x : x + small.shape[1]] = small
+    return cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
 
 
 def _evidence_file(text: str) -> Path:
@@ -85,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the other players' standing hands on the table too (implies --clutter)")
     parser.add_argument("--real-faces", action="store_true",
                         help="paint the tiles with crops of real held-out tiles (needs ../shared/data)")
+    parser.add_argument("--far", type=float, metavar="SHORT",
+                        help="each scene shrunk to tiles of this short side (px) in a 12 MP photo")
     args = parser.parse_args(argv)
     args.clutter = args.clutter or args.opponents
 
@@ -128,9 +156,10 @@ def main(argv: list[str] | None = None) -> int:
         scene = generate_scene(seed, clutter=args.clutter, standing=args.standing, riichi_win=args.riichi_win,
                                faces=faces, tables=BUSY_TABLE_KINDS if args.busy else TABLE_KINDS,
                                props=args.busy, opponents=args.opponents)
+        photo = scene.jpeg if args.far is None else far_photo(scene, args.far, np.random.default_rng([seed, 5]))
         start = time.perf_counter()
         try:
-            reading = read_photo(scene.jpeg, classifier=classifier, hand="waiting" if args.standing else "win")
+            reading = read_photo(photo, classifier=classifier, hand="waiting" if args.standing else "win")
             got = reading.hand.to_json()
             if args.standing:
                 got["win_tile"] = None  # a waiting hand has none (the JSON names its last tile)
@@ -168,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         "real_faces": args.real_faces,
         "busy": args.busy,
         "opponents": args.opponents,
+        "far": args.far,
         "exact": exact,
         "exact_rate": round(exact / args.scenes, 4),
         "tile_recall": round(tiles_right / max(tiles_total, 1), 4),

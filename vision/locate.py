@@ -50,6 +50,13 @@ the tiles whole (on the real close-ups a search at half the first pass's scale l
 HAND_CLUSTER = 3
 """A cluster of at least this many boxes (a set) may be the hand whose tiles set the scale of the
 search again (``_nearest_cluster``)."""
+FEW_TILES = 5
+"""A first pass that finds fewer boxes than this has found no hand (a hand shows 13 tiles or more):
+the photo is searched again finer (``_farther``), for a hand too far to see at the finder's working
+size (its tiles a few pixels wide there: a hand 20 px a tile in a 12 MP photo is 3 px)..."""
+FINER_SIDES = (2 * finder.WORK_SIDE, 4 * finder.WORK_SIDE)
+"""...at these long sides (the finder's working size twice and four times over: a tile's short
+side of 20-40 px in a 4,000 px photo then spans 13-26 px)."""
 CLOSE_UP_SIDES = (400, 256, 160)
 """Long sides of the smaller copies searched when the boxes found at the finder's working size
 disagree in size (a close-up whose tiles are too large for the network)."""
@@ -165,6 +172,10 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
         image = photo.decode(scale)
         small, back_factor = finder.working_image(image)
         detections = finder.find_tiles(small)
+    if (far := _farther(photo, detections)) is not None:
+        image, small, detections = far
+        back_factor = image.shape[1] / small.shape[1]
+        to_photo = photo.width / image.shape[1]
     close = _close_up(image, detections)
     if close is not None:
         small, found, back_factor = close
@@ -187,6 +198,29 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
             break
         small, detections, searched_at = again_image, again, region[2]
     return small, _kept(photo, detections, refine)
+
+
+def _farther(photo: Photo, detections: TileDetections) -> tuple[np.ndarray, np.ndarray, TileDetections] | None:
+    """A hand too far for the finder's working size: when the first pass (``detections``) found
+    fewer than ``FEW_TILES`` boxes and those smaller than the scale the finder separates tiles at
+    (``REFIND_SHORT``: tiles it sees at that size or larger, a close-up's few, need no finer
+    look; as in ``_refind_region``, never finer than that), the whole photo is searched at
+    ``FINER_SIDES`` (never past its own pixels), and the first pass kept that finds
+    ``FEW_TILES`` boxes. Returns the decode searched, the image the finder saw and its boxes (in
+    that image's pixels), or None."""
+    found = without_specks(detections)
+    if len(found) >= FEW_TILES or (len(found) and median(_short_sides(found.quads)) >= REFIND_SHORT):
+        return None
+    for side in FINER_SIDES:
+        if side > max(photo.size):
+            break
+        scale = next((c for c in (8, 4, 2) if max(photo.size) / c >= side), 1)
+        image = photo.decode(scale)
+        fine, _ = finder.working_image(image, side)
+        found = finder.find_tiles(fine)
+        if len(without_specks(found)) >= FEW_TILES:
+            return image, fine, found
+    return None
 
 
 def _balanced_for_cast(photo: Photo, small: np.ndarray, detections: TileDetections) -> bool:

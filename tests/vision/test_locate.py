@@ -197,3 +197,49 @@ def test_boxes_that_disagree_in_size_at_the_finder_s_scale_are_no_close_up(monke
     assert locate_module.tile_size_spread(large_and_mixed) > locate_module.SPREAD_AGREES
     assert locate_module._close_up(image, large_and_mixed) is not None
     assert searched and max(searched[0]) == locate_module.CLOSE_UP_SIDES[0]
+
+
+def _far_sample(short: float) -> bytes:
+    """The bundled sample photo shrunk until its tiles' short sides span ``short`` pixels, on a
+    plain table of its own colour filling a 4,000 x 3,000 photo (12 MP)."""
+    image = cv2.imread(str(sample_photo_path()))
+    small = cv2.resize(image, None, fx=short / 66.0, fy=short / 66.0, interpolation=cv2.INTER_AREA)
+    table = np.median(image[:20].reshape(-1, 3), axis=0)
+    noise = np.random.default_rng(0).normal(0, 5, (3000, 4000, 3))
+    photo = np.clip(table + noise, 0, 255).astype(np.uint8)
+    photo[1800 : 1800 + small.shape[0], 1200 : 1200 + small.shape[1]] = small
+    return cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+
+
+@pytest.mark.slow
+def test_a_hand_too_far_for_the_finder_s_working_size_is_found_finer() -> None:
+    # Tiles 22 px wide in a 4,000-px photo are 3.5 px at the finder's 640: the first pass sees no
+    # hand there (it found one box, a blob over several tiles), the whole photo searched finer does.
+    from fanscan.vision.reader import read_photo
+
+    reading = read_photo(_far_sample(22.0))
+    sample = read_photo(sample_photo_path())
+    assert reading.hand == sample.hand
+    assert len(reading.tiles) == len(sample.tiles) == 16
+
+
+def test_a_few_tiles_the_first_pass_saw_large_are_not_searched_finer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Searched finer, a photo of four large tiles gives pieces of them: only tiles smaller than
+    # the finder's own scale (or none at all) ask for a finer look.
+    photo = load_photo(_far_sample(22.0))
+    seen: list[int] = []
+    monkeypatch.setattr(finder, "find_tiles", lambda image: seen.append(max(image.shape[:2])) or _tiles(30.0, 8))
+    large = _tiles(locate_module.REFIND_SHORT + 10, count=locate_module.FEW_TILES - 1)
+    assert locate_module._farther(photo, large) is None and seen == []
+    small = _tiles(locate_module.REFIND_SHORT / 3, count=locate_module.FEW_TILES - 1)
+    image, fine, found = locate_module._farther(photo, small)
+    assert seen == [locate_module.FINER_SIDES[0]] and max(fine.shape[:2]) == seen[0] and len(found) == 8
+    assert max(image.shape[:2]) >= seen[0]  # a decode with the pixels the finer search needs
+
+
+def test_a_finer_search_goes_no_further_than_the_photo_s_own_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = load_photo(sample_photo_path())  # 1,280 px long: twice the working size, not four times
+    seen: list[int] = []
+    monkeypatch.setattr(finder, "find_tiles", lambda image: seen.append(max(image.shape[:2])) or _tiles(10.0, 2))
+    assert locate_module._farther(photo, TileDetections.empty()) is None
+    assert seen == [2 * finder.WORK_SIDE]
