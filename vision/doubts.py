@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from fanscan.vision import annotate, interpret
+from fanscan.vision import annotate, interpret, layout
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.hand_region import STRAY_CLUSTER
 from fanscan.vision.hand_rules import SIXTEEN_TILE_HAND, HandRules, copies_allowed, tile_count
@@ -115,6 +115,9 @@ def unsatisfied_doubts(read: HandRead, rules: HandRules, readings: list[TileRead
                 "likely change of a tile makes one: if the photo shows loose tiles rather than one "
                 "hand, read every tile as it lies, not as a hand (fanscan read --all-tiles); "
                 f"otherwise check the least sure tiles ({named})."]
+    smallest = min(rules.sizes) - (rules.kind == "waiting")
+    if count < smallest - 1:  # far too few: no tile's reading is to blame
+        return [layout.count_doubt(count, smallest)]
     over = copies_broken(readings)
     if over:
         code, times = over
@@ -166,7 +169,7 @@ MAX_DOUBTS = 5
 
 
 def ranked(read: HandRead, rules: HandRules, apart: list[TileReading]) -> list[str]:
-    """The reading's doubts, most important first, at most ``MAX_DOUBTS`` of them: a hand no
+    """The reading's doubts, most important first, each once, at most ``MAX_DOUBTS`` of them: a hand no
     likely reading makes, the tiles the search took as another face, a runner-up reading nearly
     as likely, the boxes left out, the layout's guesses, the tiles read unsurely (the least sure
     first), the tiles lying apart."""
@@ -174,4 +177,4 @@ def ranked(read: HandRead, rules: HandRules, apart: list[TileReading]) -> list[s
             + changed_doubts(read.readings, read.layout, read.corrections) + margin_doubts(read)
             + left_out_doubts(read.left_out) + list(read.layout.doubts)
             + unsure_doubts(read.readings, read.layout, read.corrections) + apart_doubts(apart))
-    return said[:MAX_DOUBTS]
+    return list(dict.fromkeys(said))[:MAX_DOUBTS]  # a sentence once, however many tiles it fits

@@ -125,6 +125,21 @@ def _riichi_split(plain_groups: list[tuple[int, list[int]]], readings: list[Tile
     return out, split
 
 
+SMALLEST_HAND = 14
+"""The fewest playing tiles a complete hand holds (a kong counted as three)."""
+
+
+def count_doubt(count: int, smallest: int = SMALLEST_HAND) -> str:
+    """The sentence for a hand of ``count`` playing tiles that no hand (of at least ``smallest``)
+    can be: a tile or two astray, or only part of a hand in the photo."""
+    tiles = f"{count} playing tile{'' if count == 1 else 's'} (a kong counted as three)"
+    if count < smallest - 1:
+        return (f"The photo shows {tiles}, fewer than a hand of {smallest} tiles holds: photograph the "
+                "whole hand, or look for tiles hidden, cut off by the photo's edge or left out as no tile.")
+    return (f"The photo shows {tiles}, which cannot be a complete hand: look for a tile that is "
+            "missing, hidden or read twice.")
+
+
 def _describe(codes: list[str]) -> str:
     return " ".join(codes)
 
@@ -337,10 +352,7 @@ def analyse(
         )
 
     if complete and count % 3 != 2:
-        doubts.append(
-            f"The photo shows {count} playing tile{'' if count == 1 else 's'} (a kong counted as three), "
-            "which cannot be a complete hand: look for a tile that is missing, hidden or read twice."
-        )
+        doubts.append(count_doubt(count))
     layout_groups = tuple(groups)
     return HandLayout(
         layout_groups, hand, tuple(alternatives), tuple(doubts), _group_of(layout_groups, len(readings))

@@ -51,9 +51,10 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps([_summary(r) for r in sets], ensure_ascii=False))
         else:
+            width = max(len(r.name) for r in sets)
             for ruleset in sets:
                 print(
-                    f"{ruleset.name:10} {ruleset.title}: {_fan_count(ruleset)}, "
+                    f"{ruleset.name:{width}} {ruleset.title}: {_fan_count(ruleset)}, "
                     f"minimum {ruleset.minimum}"
                 )
         return 0

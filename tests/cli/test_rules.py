@@ -11,7 +11,13 @@ from fanscan.cli import main
 
 def test_rules_lists_rule_sets(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
-    assert capsys.readouterr().out.startswith("mcr ")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("mcr ")
+    # the titles line up in one column, however long a rule set's name
+    names = {line.split()[0] for line in lines}
+    assert {"mcr", "guobiao-plus", "changsha"} <= names
+    starts = {len(line) - len(line[len(line.split()[0]):].lstrip()) for line in lines}
+    assert len(starts) == 1 and starts.pop() == max(len(n) for n in names) + 1
 
 
 def test_rules_mcr_prints_fan_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -94,3 +94,25 @@ def test_a_sixteen_tile_games_complete_hand_read_as_waiting_is_not_sent_to_scori
     said = doubts.ranked(_read(readings, satisfied=False), HandRules((14, 17), "waiting"), [])
     assert "a 16-tile game's complete hand, which no rule set here scores" in said[0]
     assert "fanscan score" not in said[0]
+
+
+def test_far_too_few_tiles_for_a_hand_say_so_not_the_least_sure_tiles() -> None:
+    # Four sure 1m apart are no misreading: the photo shows part of a hand.
+    readings = _row("1m 1m 1m 1m")
+    for i, x in enumerate((0, 200, 400, 600)):
+        readings[i] = replace(readings[i], box=readings[i].box + np.float32([x, 90 * (i % 2)]), position=x)
+    said = doubts.ranked(_read(readings, satisfied=False), RULES, [])
+    assert said[0].startswith("The photo shows 4 playing tiles (a kong counted as three), fewer than a hand of 14 tiles holds")
+    assert not any("least sure tiles" in d for d in said)
+    waiting = doubts.ranked(_read(readings, satisfied=False), HandRules((14,), "waiting"), [])
+    assert "fewer than a hand of 13 tiles holds" in waiting[0]
+    # a tile short is still worth a look at the least sure tiles
+    short = doubts.ranked(_read(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m"), satisfied=False), RULES, [])
+    assert short[0].startswith("The tiles as read make no complete hand of 14 tiles")
+
+
+def test_the_same_sentence_is_said_once() -> None:
+    readings = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m")
+    read = _read(readings)
+    read = replace(read, layout=replace(read.layout, doubts=("The tile 1m lies apart.",) * 3))
+    assert doubts.ranked(read, RULES, []).count("The tile 1m lies apart.") == 1
