@@ -5,7 +5,7 @@
 Scores one hand JSON per line (the contract's hand object, ../shared/docs/tiles-and-hands.md)
 with the MIL fan calculator (``pymahjonggb``, the Python binding of the C++
 ChineseOfficialMahjongHelper; in the ``test`` extra) and writes one result JSON per line. The
-wrapper is fanscan's own: the same line loop as ``fanscan score --jsonl`` (``_stream``: each line
+wrapper is fanscan's own: the same line loop as ``fanscan score --jsonl`` (``stream``: each line
 decoded, ``json.loads``, an error result for a bad line, ``ScoreResult.json_text`` out, result
 rows built once per distinct row), so that only the scorer differs. It checks nothing itself:
 what the calculator refuses gets an ``error``. ``bench_score.py --reference`` times it beside
@@ -19,7 +19,7 @@ from typing import Any
 
 import MahjongGB  # the binding's own name
 
-from fanscan.cli.score import _stream
+from fanscan.cli._score_lines import stream
 from fanscan.scoring.ruleset import FanCount, ScoreResult
 
 _SUIT = {"m": "W", "p": "B", "s": "T"}
@@ -87,10 +87,10 @@ def main() -> int:
         print(__doc__.splitlines()[2].strip(), file=sys.stderr)
         return 2
     if sys.argv[1] == "-":
-        _stream(sys.stdin.buffer, sys.stdout, "mcr", None, reference_score)
+        stream(sys.stdin.buffer, sys.stdout, "mcr", None, reference_score)
     else:
         with open(sys.argv[1], "rb") as handle:
-            _stream(handle, sys.stdout, "mcr", None, reference_score)
+            stream(handle, sys.stdout, "mcr", None, reference_score)
     return 0
 
 

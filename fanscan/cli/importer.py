@@ -9,7 +9,6 @@ another tool's class names into tile codes (``datasets/formats/class_map.py``).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from fanscan.cli._inputs import named_path
 from fanscan.errors import FanscanError

@@ -12,13 +12,12 @@ Every hand, whatever its source, becomes a hand JSON object and goes through
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 import unicodedata
-from collections.abc import Iterable
-from typing import Any, BinaryIO, TextIO
+from typing import Any
 
+from fanscan.cli._win_conditions import add_condition_flags, add_win_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
 
 ORDER = 20
@@ -31,120 +30,6 @@ exit status:
      when any line failed
   2  usage error (unknown option, two sources at once)
 """
-
-_WINDS = ("E", "S", "W", "N")
-MAX_OPTION_CHARS = 200
-"""An ``--option`` value longer than this is refused (no rule set's field needs more)."""
-
-
-def add_condition_flags(parser: argparse.ArgumentParser) -> None:
-    """The win conditions a photo cannot show, as flags (shared with ``fanscan waits``)."""
-    parser.add_argument(
-        "--rules", default="mcr", help="rule set (see `fanscan rules`); default mcr"
-    )
-    parser.add_argument("--seat", choices=_WINDS, help="seat wind (default E)")
-    parser.add_argument("--round", choices=_WINDS, help="round (prevalent) wind (default E)")
-    parser.add_argument("--flowers", metavar="CODES", help="flowers held, e.g. 1f6f")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rule set's own hand field (see `fanscan rules NAME`), VALUE as JSON",
-    )
-    parser.add_argument(
-        "--base", type=_whole_number, metavar="N",
-        help="--rules sichuan: the money per 1 番 (the same as --option base=N)",
-    )
-
-
-def _whole_number(text: str) -> int:
-    """An ``int`` flag of at most ``MAX_OPTION_CHARS`` characters (a longer one would make a
-    result too large to print)."""
-    if len(text) > MAX_OPTION_CHARS:
-        raise argparse.ArgumentTypeError(f"at most {MAX_OPTION_CHARS} characters, not {len(text)}")
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-
-
-def add_win_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--self-drawn", action="store_true", help="won on a self-drawn tile (自摸)")
-    parser.add_argument(
-        "--fourth-tile",
-        action="store_true",
-        help="the winning tile was the last of its kind (和绝张)",
-    )
-    parser.add_argument(
-        "--kong",
-        action="store_true",
-        help="with --self-drawn: kong replacement (杠上开花); else robbed a kong",
-    )
-    parser.add_argument(
-        "--last-tile",
-        action="store_true",
-        help="with --self-drawn: last tile of the wall (妙手回春); else last discard",
-    )
-
-
-def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    """The hand JSON fields the flags set (only those given)."""
-    fields: dict[str, Any] = {}
-    for flag in ("self_drawn", "fourth_tile", "kong", "last_tile"):
-        if getattr(args, flag, False):
-            fields[flag] = True
-    if args.seat:
-        fields["seat_wind"] = args.seat
-    if args.round:
-        fields["round_wind"] = args.round
-    if args.flowers:
-        fields["flowers"] = _flower_codes(args.flowers)
-    if getattr(args, "base", None) is not None:
-        fields["base"] = args.base
-    for item in args.option:
-        name, sep, raw = item.partition("=")
-        if not sep or not name:
-            raise FanscanError("bad_option", f"--option {item!r} is not NAME=VALUE")
-        name = name.replace("-", "_")
-        if len(raw) > MAX_OPTION_CHARS:
-            raise FanscanError(
-                "bad_option",
-                f"--option {name[:40]}: the value is {len(raw)} characters long, "
-                f"more than the {MAX_OPTION_CHARS} allowed",
-            )
-        try:
-            fields[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            fields[name] = raw
-        except (RecursionError, ValueError):  # nested too deeply, or a number too long to convert
-            raise FanscanError("bad_option", f"--option {name[:40]}: the value is no option value") from None
-    return fields
-
-
-def with_conditions(hand: dict[str, Any], args: argparse.Namespace, where: str) -> dict[str, Any]:
-    """``hand`` (a hand the user wrote: notation or JSON) with the flags' fields set over its own.
-    Flowers the hand already names and ``--flowers`` names otherwise are an error, not a choice
-    made silently between the two (a photo's read flowers are corrected by the flag instead)."""
-    fields = condition_overrides(args)
-    named = hand.get("flowers")
-    if "flowers" in fields and named and sorted(named) != sorted(fields["flowers"]):
-        raise FanscanError(
-            "bad_flowers",
-            f"{where[:60]} names its flowers ({' '.join(map(str, named))}) and --flowers names "
-            f"{' '.join(fields['flowers']) or 'none'}: give them once",
-        )
-    return {**hand, **fields}
-
-
-def _flower_codes(text: str) -> list[str]:
-    from fanscan.scoring.notation import parse_flowers
-
-    try:
-        return [t.code for t in parse_flowers(text)]
-    except FanscanError as error:
-        raise FanscanError("bad_flowers", f"--flowers: {error.message}") from None
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -216,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
                 "bad_arguments",
                 "win-condition flags apply to --hand and PHOTO; put them in each JSON line",
             )
-        return _run_jsonl(args.jsonl, args.rules)
+        from fanscan.cli._score_lines import run_jsonl
+
+        return run_jsonl(args.jsonl, args.rules)
     if args.hand is not None:
         text = args.hand
         if text == "-":
@@ -364,107 +251,6 @@ def total_banner(result: Any) -> str:
     if result.error:
         return f"{result.rules}: not scored ({result.error_code or 'error'})"
     return f"{result.rules}: {result.total} fans"
-
-
-def _run_jsonl(source: str, rules: str) -> int:
-    from fanscan.scoring.ruleset import get_ruleset, score
-
-    ruleset = get_ruleset(rules)
-    if source == "-":
-        failed, total = _stream(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout, rules, ruleset, score)
-    else:
-        try:
-            handle = open(source, "rb")  # bytes: each line is decoded alone (_line_text)
-        except OSError as error:
-            raise FanscanError("not_found", f"cannot read {source}: {error.strerror}") from None
-        with handle:
-            failed, total = _stream(handle, sys.stdout, rules, ruleset, score)
-    if failed:
-        print(f"fanscan: error: {failed} of {total} lines failed (their results say why)",
-              file=sys.stderr)
-    return 1 if failed else 0
-
-
-def _stream(
-    lines: Iterable[str] | BinaryIO, out: TextIO, rules: str, ruleset: Any, score: Any
-) -> tuple[int, int]:
-    """Write one result line per line read; (results with an error, lines)."""
-    write = out.write
-    failed = number = 0
-    # What exists before the loop outlives it: kept out of the collector's full passes, which
-    # would otherwise walk it again and again as the scorers' memos grow.
-    gc.freeze()
-    try:
-        for number, line in enumerate(lines, 1):
-            text, ok = _score_line(number, line, rules, ruleset, score)
-            failed += not ok
-            write(text + "\n")
-    finally:
-        gc.unfreeze()
-    out.flush()
-    return failed, number
-
-
-def _line_text(number: int, line: str | bytes) -> str:
-    """One line as text: bytes are decoded alone, so a bad byte spoils only its own line."""
-    if isinstance(line, str):
-        return line.removeprefix("\ufeff") if number == 1 else line
-    if number == 1:
-        line = line.removeprefix(b"\xef\xbb\xbf")
-    try:
-        return line.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise _LineError(
-            f"line {number} is not UTF-8 text (byte 0x{line[error.start]:02x} at column {error.start + 1})"
-        ) from None
-
-
-class _LineError(Exception):
-    """A line that gets an error result instead of a score, with its error code: ``invalid_hand``
-    for a line that holds no hand JSON (as ``score`` says of a JSON that is no hand)."""
-
-    def __init__(self, message: str, code: str = "invalid_hand") -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _score_line(number: int, line: str | bytes, rules: str, ruleset: Any, score: Any) -> tuple[str, bool]:
-    """The result of one JSON line as one line of JSON text, and whether it has no error; whatever
-    is wrong with the line gives that line an error result, never stops the lines after it."""
-    try:
-        return _scored_text(number, _line_text(number, line), rules, score)
-    except _LineError as error:
-        return _failed(rules, ruleset, str(error), error.code), False
-
-
-def _scored_text(number: int, line: str, rules: str, score: Any) -> tuple[str, bool]:
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as error:
-        message = (
-            f"line {number} is not JSON ({error.msg})"
-            if line.strip()
-            else (f"line {number} is empty")
-        )
-        raise _LineError(message) from None
-    except RecursionError:
-        raise _LineError(f"line {number} is JSON nested too deeply to be a hand") from None
-    except ValueError:  # an integer of more digits than int() converts (sys.get_int_max_str_digits)
-        raise _LineError(f"line {number} has a number too long to be part of a hand") from None
-    try:
-        result = score(obj, rules)
-    except Exception as error:  # noqa: BLE001 - one line's failure must not stop the others
-        raise _LineError(f"line {number} could not be scored ({type(error).__name__})", "internal_error") from None
-    try:
-        return str(result.json_text()), result.error is None
-    except (ValueError, OverflowError, RecursionError):
-        raise _LineError(f"line {number}: the result is too large to print", "result_too_large") from None
-
-
-def _failed(rules: str, ruleset: Any, message: str, code: str) -> str:
-    from fanscan.scoring.ruleset import ScoreResult
-
-    return ScoreResult.failed(rules, ruleset.minimum, message, code).json_text()
 
 
 def _width(text: str) -> int:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fanscan.cli._inputs import STDIN, stdin_bytes, text_or_none
-from fanscan.cli.score import add_condition_flags, condition_overrides, with_conditions
+from fanscan.cli._win_conditions import add_condition_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
 from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
 

@@ -161,7 +161,7 @@ hands = st.fixed_dictionaries(
 @settings(BOUNDED, max_examples=300)
 @given(hand=hands | json_values, rules=st.sampled_from(["mcr", "sichuan", "changsha", "guobiao-plus", "app-custom", "mingxing"]))
 def test_fuzz_hand_json_gives_a_result_or_its_error(hand: Any, rules: str) -> None:
-    from fanscan.cli.score import _score_line
+    from fanscan.cli._score_lines import _score_line
     from fanscan.scoring.ruleset import get_ruleset, score
 
     result = score(hand, rules)
