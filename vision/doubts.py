@@ -31,10 +31,6 @@ def apart_doubts(apart: list[TileReading]) -> list[str]:
             "on the annotated photo; if the hand is elsewhere, photograph it alone."]
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
 def _tile_places(hand_layout: HandLayout) -> dict[int, str]:
     """Where each tile lies, in words a player finds it by ("the 3rd tile of the concealed tiles")."""
     place: dict[int, str] = {}
@@ -47,7 +43,7 @@ def _tile_places(hand_layout: HandLayout) -> dict[int, str]:
             if len(group.members) == 1:
                 place[i] = single.get(group.role, "tile")
             else:
-                place[i] = f"{_ordinal(k + 1)} tile of the {plural.get(group.role, 'group')}"
+                place[i] = f"{layout.ordinal(k + 1)} tile of the {plural.get(group.role, 'group')}"
     return place
 
 

@@ -140,6 +140,34 @@ def count_doubt(count: int, smallest: int = SMALLEST_HAND) -> str:
             "missing, hidden or read twice.")
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+LONG_GROUP = 4
+"""A group of more tiles than a kong is named by its sideways tiles, not as a whole: "check those
+tiles" of a row of 14 points at none."""
+
+
+def _claimed_not_a_set_doubt(group: list[str], sideways: list[int]) -> str:
+    """The sentence for a group with a sideways (claimed) tile that forms no set; ``sideways`` are
+    the places in ``group`` of the tiles lying sideways."""
+    if len(group) == 1:
+        return (f"The tile {group[0]} lies sideways as a claimed tile does, but alone it is no chow, "
+                "pung or kong: check whether it lies sideways; it was counted as a concealed tile.")
+    if len(group) <= LONG_GROUP or not sideways:
+        return (f"The group {_describe(group)} has a sideways (claimed) tile but is not a chow, pung "
+                "or kong: check those tiles; they were counted as concealed.")
+    places = " and ".join(ordinal(k + 1) for k in sideways)
+    named = " ".join(group[k] for k in sideways)
+    one = len(sideways) == 1
+    return (f"The {places} tile{'' if one else 's'} ({named}) of the row {_describe(group)} "
+            f"{'lies' if one else 'lie'} sideways as a claimed tile does, but the row is no chow, pung "
+            f"or kong: check whether {'it lies' if one else 'they lie'} sideways; the row was counted "
+            "as concealed tiles.")
+
+
 def _describe(codes: list[str]) -> str:
     return " ".join(codes)
 
@@ -206,7 +234,7 @@ def analyse(
         groups.append(LayoutGroup(tuple(flowers), row_of[flowers[0]], "flowers"))
     melds: list[dict] = []
     free: list[tuple[int, list[int]]] = []
-    not_a_set: list[list[int]] = []  # groups with a sideways tile that form no set
+    not_a_set: list[tuple[list[int], list[int]]] = []  # groups with sideways tiles (and those) that form no set
     for row_index, members in plain_groups:
         member_codes = [codes[i] for i in members]
         sideways = [i for i in members if readings[i].sideways]
@@ -231,18 +259,16 @@ def analyse(
                 melds.append(meld)
                 groups.append(LayoutGroup(tuple(members), row_index, "meld", meld))
             else:
-                not_a_set.append(members)  # said below, unless it is the winning tile
+                not_a_set.append((members, sideways))  # said below, unless it is the winning tile
                 free.append((row_index, members))
             continue
         free.append((row_index, members))
 
     def claimed_not_a_set(win: int | None) -> None:
-        for members in not_a_set:
+        for members, sideways in not_a_set:
             if members != [win]:
-                doubts.append(
-                    f"The group {_describe([codes[i] for i in members])} has a sideways (claimed) tile "
-                    "but is not a chow, pung or kong: check those tiles; they were counted as concealed."
-                )
+                doubts.append(_claimed_not_a_set_doubt([codes[i] for i in members],
+                                                       [members.index(i) for i in sideways]))
 
     if not free:
         claimed_not_a_set(None)

@@ -110,6 +110,19 @@ def test_layout_sideways_group_that_is_no_set_is_a_doubt() -> None:
     assert layout.hand["melds"] == []
 
 
+def test_layout_a_long_row_with_a_sideways_tile_names_that_tile() -> None:
+    # "Check those tiles" of a row of 14 points at none: the doubt names the sideways tile.
+    layout = _analyse(_row("1m 2m 3m 4p 5p _C 7s 8s 9s E E 6m 7m 8m"))
+    said = [d for d in layout.doubts if "sideways" in d]
+    assert said == ["The 6th tile (C) of the row 1m 2m 3m 4p 5p C 7s 8s 9s E E 6m 7m 8m lies sideways as a "
+                    "claimed tile does, but the row is no chow, pung or kong: check whether it lies "
+                    "sideways; the row was counted as concealed tiles."]
+    short = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E | 8m | _1s 5p 9m"))
+    assert any(d.startswith("The group 1s 5p 9m has a sideways (claimed) tile") for d in short.doubts)
+    alone = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m | 8m | _S"))
+    assert any(d.startswith("The tile S lies sideways as a claimed tile does, but alone") for d in alone.doubts)
+
+
 @pytest.mark.parametrize(("up", "degrees"), [((0, -1), 0), ((-1, 0), 90), ((0, 1), 180), ((1, 0), 270)])
 def test_layout_orientation_degrees(up: tuple[int, int], degrees: float) -> None:
     assert orientation_degrees(np.array(up, float)) == pytest.approx(degrees)

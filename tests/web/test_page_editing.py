@@ -299,18 +299,20 @@ def test_doubts_at_most_five_most_important_first(
         "The photo shows 13 playing tiles (a kong counted as three), which cannot be a complete hand.",
         "The 9th tile of the concealed tiles was read as 9s with only 78% confidence: check that tile.",
         "5f is read 2 times (83%, 99%), but a set has one, and no likely change of a tile mends it: check those tiles.",
+        "The photo shows 4 playing tiles (a kong counted as three), fewer than a hand of 14 tiles holds: "
+        "photograph the whole hand, or look for tiles hidden, cut off by the photo's edge or left out as no tile.",
     ]
     errors: list[str] = []
     page = open_page(serve(reader=fakes.Reader({**reading, "doubts": doubts})), errors)
     _upload(page, photo_file)
     expect(page.locator("#doubts li")).to_have_text(  # what stops the hand first, however sure its tiles
-        [doubts[5], doubts[7], doubts[2], doubts[4], doubts[1]]
+        [doubts[5], doubts[7], doubts[8], doubts[2], doubts[4]]
     )
     folded = page.locator("#more-doubts-list li")
-    expect(page.locator("#more-doubts summary")).to_have_text("3 more doubts")
+    expect(page.locator("#more-doubts summary")).to_have_text("4 more doubts")
     expect(folded.first).to_be_hidden()
     page.locator("#more-doubts summary").click()
-    expect(folded).to_have_text([doubts[6], doubts[0], doubts[3]])
+    expect(folded).to_have_text([doubts[1], doubts[6], doubts[0], doubts[3]])
     expect(folded.first).to_be_visible()
     assert errors == []
 

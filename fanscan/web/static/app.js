@@ -881,7 +881,7 @@ async function readPhoto(file) {
 // The reader's doubts, most important first: what stops the hand from scoring, then the tiles
 // read with the least confidence, then the layout; at most DOUBTS_SHOWN open.
 function doubtRank(text) {
-  if (/cannot be a complete hand|face-down|cannot be read|No concealed tiles|make no (complete )?hand|is read \d+ times|more than a hand|as a complete hand does/i.test(text)) {
+  if (/cannot be a complete hand|fewer than a hand of|face-down|cannot be read|No concealed tiles|make no (complete )?hand|is read \d+ times|more than a hand|as a complete hand does/i.test(text)) {
     return [0, 0];
   }
   const percent = /(\d+)%/.exec(text);
