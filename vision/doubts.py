@@ -113,7 +113,7 @@ def unsatisfied_doubts(read: HandRead, rules: HandRules, readings: list[TileRead
                 f"otherwise check the least sure tiles ({named})."]
     smallest = min(rules.sizes) - (rules.kind == "waiting")
     if count < smallest - 1:  # far too few: no tile's reading is to blame
-        return [layout.count_doubt(count, smallest)]
+        return [layout.count_doubt(count, smallest)] if count else []  # none: the layout says so
     over = copies_broken(readings)
     if over:
         code, times = over

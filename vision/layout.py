@@ -132,11 +132,11 @@ SMALLEST_HAND = 14
 def count_doubt(count: int, smallest: int = SMALLEST_HAND) -> str:
     """The sentence for a hand of ``count`` playing tiles that no hand (of at least ``smallest``)
     can be: a tile or two astray, or only part of a hand in the photo."""
-    tiles = f"{count} playing tile{'' if count == 1 else 's'} (a kong counted as three)"
+    tiles = f"{count} playing tile{'' if count == 1 else 's'}"
     if count < smallest - 1:
         return (f"The photo shows {tiles}, fewer than a hand of {smallest} tiles holds: photograph the "
                 "whole hand, or look for tiles hidden, cut off by the photo's edge or left out as no tile.")
-    return (f"The photo shows {tiles}, which cannot be a complete hand: look for a tile that is "
+    return (f"The photo shows {tiles} (a kong counted as three), which cannot be a complete hand: look for a tile that is "
             "missing, hidden or read twice.")
 
 
@@ -349,7 +349,7 @@ def analyse(
         last = hand["concealed"][-1]
         hand["win_tile"] = last
         # Another winning tile is worth offering only to a hand of a size some hand has.
-        sized = count % 3 == 2 and count <= SIXTEEN_TILE_HAND
+        sized = count % 3 == 2 and SMALLEST_HAND <= count <= SIXTEEN_TILE_HAND
         doubts.append(
             f"No tile stands apart as the winning tile, so the last concealed tile ({last}) was "
             "taken; put the winning tile a little apart at the right end"
@@ -377,7 +377,7 @@ def analyse(
             "declared (exposed); if it is part of the concealed hand, use the alternative reading."
         )
 
-    if complete and count % 3 != 2:
+    if complete and count % 3 != 2 and count:  # none at all: "No concealed tiles were found"
         doubts.append(count_doubt(count))
     layout_groups = tuple(groups)
     return HandLayout(

@@ -172,7 +172,7 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
         image = photo.decode(scale)
         small, back_factor = finder.working_image(image)
         detections = finder.find_tiles(small)
-    if (far := _farther(photo, detections)) is not None:
+    if (far := _farther(photo, small, detections)) is not None:
         image, small, detections = far
         back_factor = image.shape[1] / small.shape[1]
         to_photo = photo.width / image.shape[1]
@@ -200,17 +200,21 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
     return small, _kept(photo, detections, refine)
 
 
-def _farther(photo: Photo, detections: TileDetections) -> tuple[np.ndarray, np.ndarray, TileDetections] | None:
-    """A hand too far for the finder's working size: when the first pass (``detections``) found
-    fewer than ``FEW_TILES`` boxes and those smaller than the scale the finder separates tiles at
-    (``REFIND_SHORT``: tiles it sees at that size or larger, a close-up's few, need no finer
+def _farther(photo: Photo, small: np.ndarray, detections: TileDetections,
+             ) -> tuple[np.ndarray, np.ndarray, TileDetections] | None:
+    """A hand too far for the finder's working size: when the first pass (``detections``, on
+    ``small``) found fewer than ``FEW_TILES`` boxes, not all of them as large as the scale the
+    finder separates tiles at (``REFIND_SHORT``: a close-up's few large tiles need no finer
     look; as in ``_refind_region``, never finer than that), the whole photo is searched at
     ``FINER_SIDES`` (never past its own pixels), and the first pass kept that finds
-    ``FEW_TILES`` boxes. Returns the decode searched, the image the finder saw and its boxes (in
-    that image's pixels), or None."""
+    ``FEW_TILES`` boxes outside the large boxes found first (searched finer, a large tile comes
+    out in pieces; a stray large box elsewhere must not hide a far hand). Returns the decode
+    searched, the image the finder saw and its boxes (in that image's pixels), or None."""
     found = without_specks(detections)
-    if len(found) >= FEW_TILES or (len(found) and median(_short_sides(found.quads)) >= REFIND_SHORT):
+    large = _short_sides(found.quads) >= REFIND_SHORT
+    if len(found) >= FEW_TILES or (len(found) and large.all()):
         return None
+    seen_whole = found.quads[large] * np.float32(photo.width / small.shape[1])
     for side in FINER_SIDES:
         if side > max(photo.size):
             break
@@ -218,9 +222,20 @@ def _farther(photo: Photo, detections: TileDetections) -> tuple[np.ndarray, np.n
         image = photo.decode(scale)
         fine, _ = finder.working_image(image, side)
         found = finder.find_tiles(fine)
-        if len(without_specks(found)) >= FEW_TILES:
+        centres = without_specks(found).quads.mean(axis=1) * np.float32(photo.width / fine.shape[1])
+        if int((~_inside_any(centres, seen_whole)).sum()) >= FEW_TILES:
             return image, fine, found
     return None
+
+
+def _inside_any(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Which points (n, 2) lie inside any of the convex quads (m, 4, 2, corners in order)."""
+    if len(quads) == 0 or len(points) == 0:
+        return np.zeros(len(points), bool)
+    edges = np.roll(quads, -1, axis=1) - quads  # (m, 4, 2)
+    to_point = points[:, None, None, :] - quads[None]  # (n, m, 4, 2)
+    cross = edges[None, ..., 0] * to_point[..., 1] - edges[None, ..., 1] * to_point[..., 0]
+    return ((cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)).any(axis=1)
 
 
 def _balanced_for_cast(photo: Photo, small: np.ndarray, detections: TileDetections) -> bool:

@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # argparse would blame the top-level usage; show the command's own
         command_parser = args.command_parsers.get(args.command, parser)
-        command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+        command_parser.error(f"unrecognized arguments: {' '.join(u if u.strip() else repr(u) for u in unknown)}")
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

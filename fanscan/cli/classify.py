@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument("--json", action="store_true",
                         help='one JSON object per line: {"file", "code", "confidence", "no_tile"}')
-    parser.add_argument("--model", metavar="ONNX", help="classifier model (default: the shipped one)")
+    parser.add_argument("--model", metavar="ONNX", type=named, help="classifier model (default: the shipped one)")
     parser.add_argument("--no-numerals", action="store_true",
                         help="skip the second look at the number printed on a flower or season")
     parser.set_defaults(handler=run)

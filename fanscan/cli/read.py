@@ -50,10 +50,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--json", action="store_true",
                         help='one JSON object per photo and line: {"file", "tiles", "hand", '
                         '"doubts", "groups", ...}, or {"file", "error", "code"}')
-    parser.add_argument("--annotate", metavar="OUT.jpg",
+    parser.add_argument("--annotate", metavar="OUT.jpg", type=named,
                         help="(one photo) also write the photo with every tile's box, code and "
                         "confidence")
-    parser.add_argument("--debug", dest="debug_dir", metavar="DIR",
+    parser.add_argument("--debug", dest="debug_dir", metavar="DIR", type=named,
                         help="(one photo) write the intermediate images (finder maps, "
                         "detections, crops) to DIR")
     parser.add_argument("--all-tiles", action="store_true",
@@ -67,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="what the photo shows: a complete winning hand (default), a hand "
                         "waiting to win (one tile short), or any tiles of a hand (no size asked)")
     parser.add_argument(
-        "--model", metavar="ONNX", help="classifier model (default: the shipped one)"
+        "--model", metavar="ONNX", type=named, help="classifier model (default: the shipped one)"
     )
     parser.add_argument("--workers", type=_positive, default=1, metavar="N",
                         help="read in N processes (default 1)")

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     marked = " (marked *)" if rulings else ""
     print(
-        f"{ruleset.title}: {_fan_count(ruleset)}{marked}; minimum {ruleset.minimum} points "
+        f"{ruleset.title}: {_fan_count(ruleset)}{marked}; minimum {ruleset.minimum} point{'' if ruleset.minimum == 1 else 's'} "
         "(flowers excluded)"
     )
     names = {f.id: f.name for f in ruleset.fans}

@@ -17,6 +17,7 @@ import sys
 import unicodedata
 from typing import Any
 
+from fanscan.cli._inputs import named
 from fanscan.cli._win_conditions import add_condition_flags, add_win_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
 
@@ -44,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "photo",
         nargs="?",
         metavar="PHOTO",
+        type=named,
         help="photo of the hand to read; - reads standard input: a photo, a hand in the "
         "notation or one hand JSON",
     )
@@ -53,12 +55,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NOTATION",
         help='hand notation, e.g. "123m456p789s123sEE" or "[567m,2]..." (- for stdin)',
     )
-    source.add_argument("--jsonl", metavar="FILE", help="hand JSON per line (- for stdin)")
+    source.add_argument("--jsonl", metavar="FILE", type=named, help="hand JSON per line (- for stdin)")
     source.add_argument("--sample", action="store_true", help="score the bundled sample photo")
     add_condition_flags(parser)
     add_win_flags(parser)
     parser.add_argument("--json", action="store_true", help="print the result JSON")
-    parser.add_argument("--annotate", metavar="OUT", help="with a photo: save an annotated copy")
+    parser.add_argument("--annotate", metavar="OUT", type=named, help="with a photo: save an annotated copy")
     parser.add_argument(
         "--win", type=_tile_code, metavar="CODE",
         help="with a photo: the winning tile, one of the standing tiles read (when the photo "
@@ -113,8 +115,6 @@ def run(args: argparse.Namespace) -> int:
         return _run_notation(args, text)
     if args.photo == "-":
         return _run_stdin(args)
-    if args.photo == "":
-        raise FanscanError("not_found", "the photo's path is empty")
     return _run_photo(args)
 
 
@@ -126,6 +126,9 @@ def _run_stdin(args: argparse.Namespace) -> int:
     text = text_or_none(data)
     if text is None:
         return _run_photo(args, data)
+    if args.win:
+        raise FanscanError("bad_arguments", "--win goes with a photo; a notation or a hand JSON names "
+                           "its own winning tile")
     if not text.startswith("{"):
         return _run_notation(args, text)
     try:
@@ -184,13 +187,19 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         path = str(sample_photo_path())
     reading = read_photo(data if data is not None else path, rules=args.rules)
     overrides = condition_overrides(args)
+    others = list(reading.alternatives)
+    read_win = reading.hand.win_tile.code if reading.hand.win_tile is not None else None
+    scored_hand = reading.hand.to_json()
     if args.win:
         _check_win_read(args.win, reading.hand)
-        overrides["win_tile"] = args.win
-    result = score({**reading.hand.to_json(), **overrides}, args.rules)
+        scored_hand["win_tile"] = args.win
+        if args.win != read_win:  # the reading as read is now another reading, the one scored none
+            others = [(f"winning tile {read_win} (as read)", reading.hand),
+                      *[(d, h) for d, h in others if not _only_win_differs(reading.hand, h, args.win)]]
+    result = score({**scored_hand, **overrides}, args.rules)
     alternatives = [
         (description, score({**hand.to_json(), **overrides}, args.rules))
-        for description, hand in reading.alternatives
+        for description, hand in others
     ]
     if args.annotate:
         reading.save_annotated(args.annotate, banner=total_banner(result))
@@ -209,18 +218,17 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         if "flowers" in overrides and sorted(overrides["flowers"]) != sorted(shown):
             given = " ".join(overrides["flowers"]) or "none"
             print(f"  flowers scored: {given} (as given; the photo shows {' '.join(shown) or 'none'})")
-        read_win = reading.hand.win_tile.code if reading.hand.win_tile is not None else None
         if args.win and args.win != read_win:
             print(f"  winning tile scored: {args.win} (as given; read as {read_win or 'none'})")
         if not result.error:
             print(format_table(result))
         for doubt in reading.doubts:
             print(f"  doubt: {doubt}")
-        for (description, hand), (_, alt) in zip(reading.alternatives, alternatives):
+        for (description, hand), (_, alt) in zip(others, alternatives):
             if alt.total is None:
                 print(f"  other reading: {description}: not a win ({alt.error})")
             else:
-                print(f"  other reading: {description}: {alt.total}{_win_hint(reading.hand, hand, args.win)}")
+                print(f"  other reading: {description}: {alt.total}{_win_hint(reading.hand, hand, args.win or read_win)}")
         if args.annotate:
             print(f"  annotated photo: {args.annotate}")
     one_short = reading.hand.tile_count() == get_ruleset(args.rules).hand_size - 1
@@ -237,13 +245,19 @@ def _check_win_read(code: str, hand: Any) -> None:
         raise FanscanError("bad_arguments", f"--win {code}: the standing tiles read hold no {code} ({read})")
 
 
-def _win_hint(read: Any, other: Any, win: str | None) -> str:
-    """`` (--win CODE)`` for another reading that differs from the hand read only by its winning
-    tile: how to score it."""
+def _only_win_differs(read: Any, other: Any, win: str | None = None) -> bool:
+    """Whether ``other`` holds the tiles of the hand ``read`` with another winning tile (``win``,
+    when given)."""
     same_tiles = (other.concealed, other.melds, other.flowers) == (read.concealed, read.melds, read.flowers)
-    if other.win_tile is None or not same_tiles:
+    return same_tiles and other.win_tile is not None and (win is None or other.win_tile.code == win)
+
+
+def _win_hint(read: Any, other: Any, win: str | None) -> str:
+    """`` (to score it: --win CODE)`` for another reading that differs from the hand read only by
+    its winning tile, unless that tile is ``win``, the one scored."""
+    if not _only_win_differs(read, other) or other.win_tile.code == win:
         return ""
-    return "" if other.win_tile.code == win else f" (to score it: --win {other.win_tile.code})"
+    return f" (to score it: --win {other.win_tile.code})"
 
 
 def total_banner(result: Any) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from fanscan.cli._inputs import named_path
 from fanscan.errors import FanscanError
 
 ORDER = 60
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
     parser.add_argument(
         "--save-labelled",
-        type=Path,
+        type=named_path,
         metavar="DIR",
         help="offer \"Save as labelled data\" on the page: corrected readings and their photos "
         "are kept in DIR, for `fanscan label DIR` and `fanscan export DIR --format crops` "

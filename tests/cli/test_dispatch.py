@@ -100,3 +100,10 @@ def test_dispatch_an_empty_name_is_refused_not_the_current_folder(
     assert exit_info.value.code == 2
     assert "an empty name is no file or folder" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_dispatch_an_empty_unknown_argument_is_shown_quoted(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["rules", "mcr", ""])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: ''\n")

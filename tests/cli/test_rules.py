@@ -64,3 +64,9 @@ def test_rules_mcr_and_the_readme_agree_on_the_fans(capsys: pytest.CaptureFixtur
     assert main(["rules", "mcr", "--json"]) == 0
     fans = json.loads(capsys.readouterr().out)["fans"]
     assert sum(not f.get("ruling") for f in fans) == int(said)
+
+
+def test_rules_one_point_is_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "sichuan"]) == 0  # Sichuan's minimum is 1
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "minimum 1 point " in first or first.endswith("minimum 1 point")

@@ -148,8 +148,11 @@ def test_score_flowers_named_twice_differently_are_an_error(capsys: pytest.Captu
 def test_score_an_empty_hand_or_path_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "--hand", ""]) == 1
     assert "the hand notation is empty" in capsys.readouterr().err
-    assert main(["score", ""]) == 1
-    assert "path is empty" in capsys.readouterr().err
+    for empty in (["score", ""], ["score", "--jsonl", ""]):  # a name, never the current folder
+        with pytest.raises(SystemExit) as stopped:
+            main(empty)
+        assert stopped.value.code == 2
+        assert "an empty name is no file or folder" in capsys.readouterr().err
 
 
 def test_score_a_long_bad_notation_is_quoted_short(capsys: pytest.CaptureFixture[str]) -> None:

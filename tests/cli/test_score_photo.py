@@ -181,6 +181,30 @@ def test_score_photo_from_standard_input(
     assert capsys.readouterr().out.startswith("the photo on standard input\n  hand: ")
 
 
+def test_score_win_with_a_notation_on_standard_input_is_refused(
+    reading: FakeReading, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(b"123m456p789s123sEE")))
+    assert main(["score", "-", "--win", "3m"]) == 2
+    assert "--win goes with a photo" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(b"\xff\xd8photo")))
+    assert main(["score", "-", "--win", "3s"]) == 0  # a photo on standard input takes it
+    assert "winning tile scored: 3s" in capsys.readouterr().out
+
+
+def test_score_photo_win_scores_the_other_readings_as_they_are(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The flag sets the scored hand's winning tile, not the other readings': the hand as read
+    # becomes one of them, and the reading the flag picked is not offered again.
+    assert main(["score", "hand.jpg", "--win", "3s", "--json"]) == 0
+    alternatives = json.loads(capsys.readouterr().out)["alternatives"]
+    assert [a["description"] for a in alternatives] == ["winning tile E (as read)"]
+    assert main(["score", "hand.jpg", "--json"]) == 0
+    as_read = json.loads(capsys.readouterr().out)["total"]
+    assert alternatives[0]["total"] == as_read
+
+
 def test_score_annotate_draws_the_total_on_the_picture(
     reading: FakeReading, capsys: pytest.CaptureFixture[str]
 ) -> None:

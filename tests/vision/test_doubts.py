@@ -102,7 +102,7 @@ def test_far_too_few_tiles_for_a_hand_say_so_not_the_least_sure_tiles() -> None:
     for i, x in enumerate((0, 200, 400, 600)):
         readings[i] = replace(readings[i], box=readings[i].box + np.float32([x, 90 * (i % 2)]), position=x)
     said = doubts.ranked(_read(readings, satisfied=False), RULES, [])
-    assert said[0].startswith("The photo shows 4 playing tiles (a kong counted as three), fewer than a hand of 14 tiles holds")
+    assert said[0].startswith("The photo shows 4 playing tiles, fewer than a hand of 14 tiles holds")
     assert not any("least sure tiles" in d for d in said)
     waiting = doubts.ranked(_read(readings, satisfied=False), HandRules((14,), "waiting"), [])
     assert "fewer than a hand of 13 tiles holds" in waiting[0]

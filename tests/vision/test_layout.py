@@ -91,6 +91,18 @@ def test_layout_no_tile_apart_gives_win_alternatives() -> None:
     assert wins == {"1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "6m", "7m"}
 
 
+def test_layout_offers_other_winning_tiles_only_to_a_hand_of_a_size_some_hand_has() -> None:
+    eleven = _analyse(_row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E"))  # 11 % 3 == 2, but no hand holds 11
+    assert not any(why.startswith("winning tile") for why, _ in eleven.alternatives)
+    assert not any("pick another reading" in d for d in eleven.doubts)
+
+
+def test_layout_only_flowers_says_no_concealed_tiles_once() -> None:
+    layout = _analyse(_row("1f 2f 3f 4f"))
+    assert "No concealed tiles were found." in layout.doubts
+    assert not any(d.startswith("The photo shows 0") for d in layout.doubts)
+
+
 def test_layout_sixteen_tile_hand_is_not_forced_to_fourteen() -> None:
     tiles = _row("1m 2m 3m 4m 5m 6m 7p 8p 9p 1s 2s 3s 4s 5s 6s E | E")
     layout = _analyse(tiles)

@@ -223,23 +223,53 @@ def test_a_hand_too_far_for_the_finder_s_working_size_is_found_finer() -> None:
     assert len(reading.tiles) == len(sample.tiles) == 16
 
 
+WORKING = np.zeros((480, 640, 3), np.uint8)  # the first pass's image of a 4,000 x 3,000 photo
+
+
+def _boxes_at(short: float, corners: list[tuple[float, float]]) -> TileDetections:
+    """Upright boxes ``short`` wide, 1.35 times as high, with their top-left corners at ``corners``."""
+    quads = [[[x, y], [x + short, y], [x + short, y + 1.35 * short], [x, y + 1.35 * short]] for x, y in corners]
+    return TileDetections(np.float32(quads), np.ones(len(quads), np.float32), np.zeros(len(quads), bool))
+
+
 def test_a_few_tiles_the_first_pass_saw_large_are_not_searched_finer(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Searched finer, a photo of four large tiles gives pieces of them: only tiles smaller than
-    # the finder's own scale (or none at all) ask for a finer look.
+    # Searched finer, a photo of four large tiles gives pieces of them: only a first pass whose
+    # few boxes are not all as large as the finder's own scale (or that found none) looks finer.
     photo = load_photo(_far_sample(22.0))
     seen: list[int] = []
     monkeypatch.setattr(finder, "find_tiles", lambda image: seen.append(max(image.shape[:2])) or _tiles(30.0, 8))
     large = _tiles(locate_module.REFIND_SHORT + 10, count=locate_module.FEW_TILES - 1)
-    assert locate_module._farther(photo, large) is None and seen == []
+    assert locate_module._farther(photo, WORKING, large) is None and seen == []
     small = _tiles(locate_module.REFIND_SHORT / 3, count=locate_module.FEW_TILES - 1)
-    image, fine, found = locate_module._farther(photo, small)
+    image, fine, found = locate_module._farther(photo, WORKING, small)
     assert seen == [locate_module.FINER_SIDES[0]] and max(fine.shape[:2]) == seen[0] and len(found) == 8
     assert max(image.shape[:2]) >= seen[0]  # a decode with the pixels the finer search needs
+
+
+def test_a_stray_large_box_hides_no_far_hand_but_its_own_pieces_are_no_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = load_photo(_far_sample(22.0))
+    big = locate_module.REFIND_SHORT + 20  # 56 px at 640: 350 px of the 4,000-px photo
+    first = TileDetections(np.concatenate([_boxes_at(big, [(100, 100)]).quads, _boxes_at(6, [(400, 300)]).quads]),
+                           np.ones(2, np.float32), np.zeros(2, bool))
+    # At 1,280 px (twice the first pass's scale) the large box spans x 200-312, y 200-351.
+    pieces = _boxes_at(20, [(210 + 22 * (k % 4), 220 + 30 * (k // 4)) for k in range(8)])
+    elsewhere = _boxes_at(12, [(700 + 13 * k, 600) for k in range(8)])
+
+
+    def at_scale(found: TileDetections):  # the same places of the photo at whatever scale it is searched
+        return lambda image: TileDetections(found.quads * np.float32(max(image.shape[:2]) / 1280),
+                                            found.scores, found.backs)
+
+    monkeypatch.setattr(finder, "find_tiles", at_scale(pieces))
+    assert locate_module._farther(photo, WORKING, first) is None  # only pieces of what was seen whole
+    monkeypatch.setattr(finder, "find_tiles", at_scale(elsewhere))
+    _, fine, found = locate_module._farther(photo, WORKING, first)
+    assert max(fine.shape[:2]) == 1280 and np.allclose(found.quads, elsewhere.quads)  # a far hand beside it
 
 
 def test_a_finer_search_goes_no_further_than_the_photo_s_own_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
     photo = load_photo(sample_photo_path())  # 1,280 px long: twice the working size, not four times
     seen: list[int] = []
     monkeypatch.setattr(finder, "find_tiles", lambda image: seen.append(max(image.shape[:2])) or _tiles(10.0, 2))
-    assert locate_module._farther(photo, TileDetections.empty()) is None
+    assert locate_module._farther(photo, WORKING, TileDetections.empty()) is None
     assert seen == [2 * finder.WORK_SIDE]

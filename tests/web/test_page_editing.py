@@ -299,7 +299,7 @@ def test_doubts_at_most_five_most_important_first(
         "The photo shows 13 playing tiles (a kong counted as three), which cannot be a complete hand.",
         "The 9th tile of the concealed tiles was read as 9s with only 78% confidence: check that tile.",
         "5f is read 2 times (83%, 99%), but a set has one, and no likely change of a tile mends it: check those tiles.",
-        "The photo shows 4 playing tiles (a kong counted as three), fewer than a hand of 14 tiles holds: "
+        "The photo shows 4 playing tiles, fewer than a hand of 14 tiles holds: "
         "photograph the whole hand, or look for tiles hidden, cut off by the photo's edge or left out as no tile.",
     ]
     errors: list[str] = []
