@@ -222,13 +222,13 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
             print(f"  winning tile scored: {args.win} (as given; read as {read_win or 'none'})")
         if not result.error:
             print(format_table(result))
-        for doubt in reading.doubts:
-            print(f"  doubt: {doubt}")
-        for (description, hand), (_, alt) in zip(others, alternatives):
+        for (description, hand), (_, alt) in zip(others, alternatives):  # as `read`: readings, then doubts
             if alt.total is None:
                 print(f"  other reading: {description}: not a win ({alt.error})")
             else:
                 print(f"  other reading: {description}: {alt.total}{_win_hint(reading.hand, hand, args.win or read_win)}")
+        for doubt in reading.doubts:
+            print(f"  doubt: {doubt}")
         if args.annotate:
             print(f"  annotated photo: {args.annotate}")
     one_short = reading.hand.tile_count() == get_ruleset(args.rules).hand_size - 1

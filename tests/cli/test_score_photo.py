@@ -62,6 +62,7 @@ def test_score_photo_prints_table_doubts_and_alternatives(
     assert "Total: 12; minimum 8: met" in out
     assert "doubt: tile 5 could be 5p or 6p" in out
     assert "other reading: the last tile is 3s: 12 (to score it: --win 3s)" in out
+    assert out.index("other reading:") < out.index("doubt:")  # as `fanscan read` orders them
     assert reading.saved == ["out.jpg"]
 
 
