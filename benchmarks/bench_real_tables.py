@@ -2,7 +2,7 @@
 
     python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--refiner R.onnx ...]
         [--model A.onnx ...] [--limit N]
-        [--annotate DIR] [--picture CONFUSION.png] [--all-tiles]
+        [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180] [--far 22]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
 photos, never a version of a trained one), its least turned version, turned back upright where
@@ -10,7 +10,10 @@ its turn allows (``real_tables.upright_version``) and flipped back when the augm
 it (decided from the labels as ``real_table_crops`` does). Every pairing of
 the ``--finder``, ``--refiner`` (box refiner) and ``--model`` (tile classifier) files given
 (default: the shipped ones) reads every photo, side by side in one run; the first pairing's
-failures are annotated.
+failures are annotated. ``--turn`` turns every photo and its labels first (a hand photographed
+from another side); ``--far SHORT`` shrinks it until its labelled tiles' short sides span SHORT
+pixels and lays it, edges faded, at a random place of a 12 MP photo of its own table (a hand
+photographed from far; ``bench_scenes.far_canvas``).
 
 Per photo and in total, for each model:
 - ``found``: labelled tiles with a reader box of IoU >= 0.5 (boxes compared as upright rectangles),
@@ -168,6 +171,18 @@ def turned_clockwise(image: np.ndarray, boxes: np.ndarray, degrees: int) -> tupl
     return image, boxes
 
 
+def far_away(image: np.ndarray, boxes: np.ndarray, short: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo shrunk until its labelled tiles' median short side is ``short`` pixels and laid in
+    a 12 MP photo of its own table (``bench_scenes.far_canvas``), and its x0 y0 x1 y1 boxes with it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_scenes import far_canvas
+
+    sides = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    factor = short / max(float(np.median(sides)), 1e-6)
+    photo, (x, y) = far_canvas(image, factor, np.random.default_rng([seed, 9]))
+    return photo, boxes * np.float32(factor) + np.float32([x, y, x, y])
+
+
 def _links_file(text: str) -> Path:
     from fanscan.vision.hand_links import check_model_file
 
@@ -209,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="read every tile (read_photo one_hand=False), not one hand")
     parser.add_argument("--folds", default=None,
                         help="comma-separated source folds to read (default: the held-out fold)")
+    parser.add_argument("--far", type=float, metavar="SHORT",
+                        help="each photo shrunk until its labelled tiles' short sides span SHORT px and laid "
+                        "in a 12 MP photo of its own table (a hand photographed from far)")
     parser.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
                         help="turn every photo (and its labels) this many degrees clockwise first: "
                         "a hand photographed from another side of the table")
@@ -249,8 +267,10 @@ def main(argv: list[str] | None = None) -> int:
     for number, photo in enumerate(chosen, start=1):
         version = upright_version(photo)
         image, truth = turned_clockwise(*photo_as_taken(photo, judge, version), args.turn)
+        if args.far is not None and len(truth):
+            image, truth = far_away(image, truth, args.far, number)
         labels_own = version is not None and version.turn == 0
-        encoded = cv2.imencode(".png", image)[1].tobytes()
+        encoded = cv2.imencode(".png" if args.far is None else ".jpg", image)[1].tobytes()
         line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}
         for name, finder_path, refiner_path, links_path, classifier, evidence_path in models:
             finder.MODEL_PATH, refine.MODEL_PATH = finder_path, refiner_path
@@ -287,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         if number % 10 == 0:
             print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
     for name, tally in tallies.items():
-        print(json.dumps({"model": name, "turn": args.turn, **tally.summary()}))
+        print(json.dumps({"model": name, "turn": args.turn, "far": args.far, **tally.summary()}))
     for name, tally in unturned.items():
         print(json.dumps({"model": name, "photos_kept": "unturned (labels the labeller's own)", "turn": args.turn,
                           **tally.summary()}))

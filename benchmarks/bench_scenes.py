@@ -20,8 +20,8 @@ sources (``datasets.real_faces``: one crop per face, drawn per scene; needs ../s
 same layouts, declared sets and winning tiles, with real faces of sets no model trained on.
 ``--far SHORT`` photographs each scene from far: shrunk until its tiles' short sides span SHORT
 pixels (a median over its tiles) and laid at a random place in a 4,000 x 3,000 photo (12 MP) whose
-table is the scene's own, blurred and stretched to fill it (issue 23 item 5: tiles 20 px wide in a
-12 MP photo).
+table is the scene's own, blurred and stretched to fill it, the scene's edges faded into it
+(issue 23 item 5: tiles 20 px wide in a 12 MP photo).
 """
 
 from __future__ import annotations
@@ -53,21 +53,40 @@ FAR_SIZE = (4000, 3000)
 
 def far_photo(scene, short: float, rng: np.random.Generator) -> bytes:
     """The scene as a JPEG of ``FAR_SIZE``, shrunk so its tiles' median short side is ``short``
-    pixels, at a random place on its own table blurred and stretched to the whole photo."""
+    pixels (``far_canvas``)."""
     import cv2
 
     sides = [np.linalg.norm(np.roll(t.quad, -1, axis=0) - t.quad, axis=1) for t in scene.tiles]
     factor = short / float(np.median([min((s[0] + s[2]) / 2, (s[1] + s[3]) / 2) for s in sides]))
-    small = cv2.resize(scene.image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    width, height = FAR_SIZE
-    table = cv2.GaussianBlur(cv2.resize(scene.image, (64, 48), interpolation=cv2.INTER_AREA), (0, 0), 4)
-    photo = cv2.resize(table, FAR_SIZE, interpolation=cv2.INTER_CUBIC)
-    noise = rng.normal(0, 4, photo.shape)
-    photo = np.clip(photo + noise, 0, 255).astype(np.uint8)
-    y = int(rng.integers(0, height - small.shape[0]))
-    x = int(rng.integers(0, width - small.shape[1]))
-    photo[y : y + small.shape[0], x : x + small.shape[1]] = small
+    photo, _ = far_canvas(scene.image, factor, rng)
     return cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+
+
+FAR_BLEND = 0.03
+"""The band, as a share of the shrunk picture's shorter side, over which its edges fade into the
+table around it: a sharp rectangle is a large box to the finder, which no real photo shows."""
+
+
+def far_canvas(image: np.ndarray, factor: float, rng: np.random.Generator) -> tuple[np.ndarray, tuple[int, int]]:
+    """``image`` shrunk by ``factor``, laid at a random place of a ``FAR_SIZE`` photo whose table is
+    the image itself blurred and stretched to fill it, its edges faded in (``FAR_BLEND``); and the
+    place (x, y) of its top-left corner."""
+    import cv2
+
+    small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    width, height = FAR_SIZE
+    table = cv2.GaussianBlur(cv2.resize(image, (64, 48), interpolation=cv2.INTER_AREA), (0, 0), 4)
+    photo = cv2.resize(table, FAR_SIZE, interpolation=cv2.INTER_CUBIC).astype(np.float32)
+    photo += rng.normal(0, 4, photo.shape).astype(np.float32)
+    h, w = small.shape[:2]
+    y, x = int(rng.integers(0, height - h)), int(rng.integers(0, width - w))
+    band = max(1.0, FAR_BLEND * min(h, w))
+    ramp_y = np.minimum(np.arange(h), np.arange(h)[::-1])[:, None] / band
+    ramp_x = np.minimum(np.arange(w), np.arange(w)[::-1])[None, :] / band
+    alpha = np.clip(np.minimum(ramp_y, ramp_x), 0.0, 1.0)[..., None]
+    region = photo[y : y + h, x : x + w]
+    photo[y : y + h, x : x + w] = alpha * small + (1 - alpha) * region
+    return np.clip(photo, 0, 255).astype(np.uint8), (x, y)
 
 
 def _evidence_file(text: str) -> Path:

@@ -75,3 +75,17 @@ def test_bench_real_tables_turns_a_photo_and_its_boxes_together(bench):
     assert moved.tolist() == [[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]]
     back, again = bench.turned_clockwise(*bench.turned_clockwise(turned, moved, 180), 90)
     assert np.array_equal(back, image) and np.array_equal(again, boxes)
+
+
+def test_bench_real_tables_lays_a_photo_far_away_and_its_boxes_with_it(bench):
+    image = np.full((400, 600, 3), 40, np.uint8)
+    image[100:180, 200:260] = 250  # a tile 60 px wide, 80 high: x 200-260, y 100-180
+    boxes = np.float32([[200, 100, 260, 180]])
+    photo, moved = bench.far_away(image, boxes, 20.0, seed=3)
+    assert photo.shape[:2] == (3000, 4000)
+    x0, y0, x1, y1 = moved[0]
+    assert min(x1 - x0, y1 - y0) == pytest.approx(20.0)  # its short side is now 20 px
+    inside = photo[int(y0) + 2 : int(y1) - 2, int(x0) + 2 : int(x1) - 2]
+    assert inside.mean() > 200  # the box lands on the tile
+    ring = photo[int(y0) - 6 : int(y0) - 3, int(x0) : int(x1)]
+    assert ring.mean() < 100  # and not a few pixels beside it
