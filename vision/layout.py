@@ -136,8 +136,8 @@ def count_doubt(count: int, smallest: int = SMALLEST_HAND) -> str:
     if count < smallest - 1:
         return (f"The photo shows {tiles}, fewer than a hand of {smallest} tiles holds: photograph the "
                 "whole hand, or look for tiles hidden, cut off by the photo's edge or left out as no tile.")
-    return (f"The photo shows {tiles} (a kong counted as three), which cannot be a complete hand: look for a tile that is "
-            "missing, hidden or read twice.")
+    return (f"The photo shows {tiles} (a kong counted as three), which cannot be a complete hand: look "
+            "for a tile that is missing, hidden or read twice.")
 
 
 def ordinal(n: int) -> str:

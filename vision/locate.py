@@ -4,8 +4,10 @@ A first pass on the photo shrunk to the finder's working size says where the han
 large its tiles are; the hand's region is searched again at the scale the finder separates
 touching tiles best (``REFIND_SHORT``; the size of the tiles of the cluster nearest the camera,
 never enlarged past the photo's own pixels nor below the first pass's scale), once more when the
-first estimate of the tile size was off. A close-up, whose large faces the network marks in
-pieces (the boxes disagree in size), is read on a smaller copy where they agree. Boxes far
+first estimate of the tile size was off. A hand too far to see at the working size (a first pass
+of a few small boxes) is first looked for on finer copies of the whole photo (``_farther``). A
+close-up, whose large faces the network marks in pieces (the boxes disagree in size), is read on
+a smaller copy where they agree. Boxes far
 smaller than the typical tile are dropped, and the rest moved onto their faces' corners by the
 box refiner (``refine``); a box that holds two tiles side by side is cut in two
 (``split_pairs``) and the halves refined. The photo is decoded once, at the scale its crops will
@@ -157,7 +159,8 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
     (``_refind``), once more when the tiles found there still are not at that scale (a first pass
     that merged or split tiles misjudges their size). ``refine=False`` returns the finder's boxes
     as found, before the box refiner. On scenes 1000-1039 the tiles found (a box
-    with IoU > 0.5 to the truth) rose from 560 to 611 of 639. A close-up (``_close_up``) is
+    with IoU > 0.5 to the truth) rose from 560 to 611 of 639. A first pass that found no hand,
+    only a few small boxes, gives way to a finer one (``_farther``); a close-up (``_close_up``) is
     read on the smaller copy where its boxes agree.
     """
     scale = find_scale(photo)
