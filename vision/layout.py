@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
 from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
+from fanscan.scoring.ruleset import HAND_SIZES
 from fanscan.scoring.tiles import BACK, TILE_CODES
 from fanscan.vision.detections import HandLayout, LayoutGroup, TileReading
 from fanscan.vision.geometry import rows_and_groups
@@ -125,8 +126,8 @@ def _riichi_split(plain_groups: list[tuple[int, list[int]]], readings: list[Tile
     return out, split
 
 
-SMALLEST_HAND = 14
-"""The fewest playing tiles a complete hand holds (a kong counted as three)."""
+SMALLEST_HAND = min(HAND_SIZES.values())
+"""The fewest playing tiles a complete hand of any rule set here holds (a kong counted as three)."""
 
 
 def count_doubt(count: int, smallest: int = SMALLEST_HAND) -> str:
