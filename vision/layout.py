@@ -127,6 +127,9 @@ def _riichi_split(plain_groups: list[tuple[int, list[int]]], readings: list[Tile
 
 
 SMALLEST_HAND = min(HAND_SIZES.values())
+LAST_TAKEN_AS_WIN = "No tile stands apart as the winning tile"
+"""How the doubt begins that says the last concealed tile was taken as the winning tile (a caller
+that was told the winning tile, as `fanscan score --win` is, leaves it out)."""
 """The fewest playing tiles a complete hand of any rule set here holds (a kong counted as three)."""
 
 
@@ -352,7 +355,7 @@ def analyse(
         # Another winning tile is worth offering only to a hand of a size some hand has.
         sized = count % 3 == 2 and SMALLEST_HAND <= count <= SIXTEEN_TILE_HAND
         doubts.append(
-            f"No tile stands apart as the winning tile, so the last concealed tile ({last}) was "
+            f"{LAST_TAKEN_AS_WIN}, so the last concealed tile ({last}) was "
             "taken; put the winning tile a little apart at the right end"
             + (", or pick another reading." if sized else ".")
         )

@@ -176,6 +176,7 @@ def _exit_status(result: Any, hint: str = "") -> int:
 
 def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     from fanscan.scoring.ruleset import get_ruleset, score
+    from fanscan.vision.layout import LAST_TAKEN_AS_WIN
     from fanscan.vision.reader import read_photo
 
     from fanscan.cli.read import hand_line, hand_notation
@@ -228,7 +229,8 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
             else:
                 print(f"  other reading: {description}: {alt.total}{_win_hint(reading.hand, hand, args.win or read_win)}")
         for doubt in reading.doubts:
-            print(f"  doubt: {doubt}")
+            if not (args.win and doubt.startswith(LAST_TAKEN_AS_WIN)):  # --win answered it
+                print(f"  doubt: {doubt}")
         if args.annotate:
             print(f"  annotated photo: {args.annotate}")
     one_short = reading.hand.tile_count() == get_ruleset(args.rules).hand_size - 1

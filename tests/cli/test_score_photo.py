@@ -124,6 +124,20 @@ def test_score_photo_win_scores_the_named_winning_tile(
     assert json.loads(capsys.readouterr().out)["reading"]["hand"]["win_tile"] == "E"  # as read
 
 
+def test_score_photo_win_leaves_out_the_doubt_it_answers(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = ("No tile stands apart as the winning tile, so the last concealed tile (E) was taken; "
+             "put the winning tile a little apart at the right end, or pick another reading.")
+    reading.doubts = [taken, "tile 5 could be 5p or 6p"]
+    assert main(["score", "hand.jpg"]) == 0
+    assert f"doubt: {taken}" in capsys.readouterr().out
+    assert main(["score", "hand.jpg", "--win", "3s"]) == 0
+    out = capsys.readouterr().out
+    assert "No tile stands apart" not in out  # the flag named the winning tile
+    assert "doubt: tile 5 could be 5p or 6p" in out  # every other doubt stays
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
