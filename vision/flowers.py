@@ -7,9 +7,9 @@ outweigh every other face (``may_be_flowers``) gets two more looks, in this orde
 
 1. the flower specialist (``models/flower_classifier.onnx``): the tile classifier fine-tuned on the
    eight flowers alone (``fanscan train --classes 1f,...,8f``), looking at the tile's crop; its
-   eight probabilities and the classifier's are mixed (a weighted geometric mean,
-   ``SPECIALIST_WEIGHT``) and given the classifier's total, so whether the tile is a flower at all
-   stays the classifier's call;
+   eight probabilities take the place of the classifier's, given the classifier's total, so which
+   flower it is becomes the specialist's call and whether the tile is a flower at all stays the
+   classifier's;
 2. the numeral reader (``numerals``): a printed number it is sure of re-weighs the eight, unless
    the looks before it are already sure of one flower (``NUMBERS_BELOW``).
 """
@@ -30,10 +30,6 @@ from fanscan.vision.classifier import TileClassifier
 from fanscan.vision.numerals import CROP_SIZE, NumeralReader, default_numeral_reader, with_numbers
 
 SPECIALIST_MODEL = Path(fanscan.models.__file__).resolve().parent / "flower_classifier.onnx"
-SPECIALIST_WEIGHT = 0.7
-"""The specialist's weight against the classifier's. Replacing the classifier's eight (weight 1)
-read rendered gnome flowers best but 3 more unseen real flowers wrong (flower for season); 0.5
-lost half the gain on the gnome flowers; 0.7 kept both (session 5, fold models)."""
 
 NUMBERS_BELOW = 0.8
 """The numeral reader re-weighs a tile's eight flowers only when no flower has this share of them
@@ -75,10 +71,7 @@ class FlowerLooks:
             looks = self.specialist.probabilities(crops)
             looks = looks[:, [self.specialist.labels.index(code) for code in FLOWER_CODES]]
             for i, share in zip(rows, looks):
-                share = share / max(float(share.sum()), 1e-12)
-                mass = out[i, flowers].sum()
-                mixed = share ** SPECIALIST_WEIGHT * (out[i, flowers] / mass) ** (1 - SPECIALIST_WEIGHT)
-                out[i, flowers] = mixed / mixed.sum() * mass
+                out[i, flowers] = share / max(float(share.sum()), 1e-12) * out[i, flowers].sum()
         if self.numerals is not None:
             unsure = [k for k, i in enumerate(rows)
                       if out[i, flowers].max() < NUMBERS_BELOW * out[i, flowers].sum()]
