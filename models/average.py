@@ -5,9 +5,10 @@ run's luck (its draws of crops and augmentations), at the cost of one.
 
 Each export is loaded back into the network (``onnx_init.tile_net_from_onnx``: its batch norms
 are folded into the convolutions, the same way in every run from one start), the parameters are
-averaged, and the mean is exported with a sidecar that keeps what the runs' records share and, run by run, what
-differs (each run's seed, data, time and held-out figures). Runs from different starts, or of
-different outputs, are refused: their weights do not line up. Needs the train extra.
+averaged, and the mean is exported with a sidecar that keeps what the runs' records share and,
+run by run, what differs (each run's seed, data, time and held-out figures). Runs from different
+starts, of different outputs or taught different faces are refused: their weights do not line
+up. Needs the train extra.
 """
 
 from __future__ import annotations
@@ -57,8 +58,6 @@ def averaged_record(sidecars: list[dict[str, Any]], paths: list[Path]) -> dict[s
 
 def average(paths: list[Path], out: Path) -> None:
     """Write the mean of the classifiers ``paths`` to ``out`` with its sidecar."""
-    import torch
-
     from fanscan.models.export import export
     from fanscan.models.onnx_init import tile_net_from_onnx
     from fanscan.vision.preprocess import PreprocessSpec
@@ -86,8 +85,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("average at least two models")
     try:
         average(args.models, args.out)
-    except FanscanError as error:
+    except (FanscanError, ValueError) as error:  # ValueError: a file that is no such classifier
         print(f"fanscan: error: {error}", file=sys.stderr)
+        return 1
+    except ModuleNotFoundError as error:
+        print(f"fanscan: error: averaging needs the train extra (pip install 'fanscan[train]'): "
+              f"{error.name} is missing", file=sys.stderr)
         return 1
     print(f"wrote {args.out} (the mean of {len(args.models)} runs)")
     return 0

@@ -68,3 +68,20 @@ def test_average_asks_for_two_models(capsys: pytest.CaptureFixture[str]) -> None
     with pytest.raises(SystemExit) as exit_info:
         main(["a.onnx", "--out", "c.onnx"])
     assert exit_info.value.code == 2 and "at least two" in capsys.readouterr().err
+
+
+@pytest.mark.train
+def test_average_says_in_one_line_that_a_file_is_no_model(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from fanscan.models.average import main
+    from fanscan.vision.classifier import DEFAULT_MODEL
+
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.onnx").write_bytes(b"not a model")
+        shutil.copy(DEFAULT_MODEL.with_suffix(".json"), tmp_path / f"{name}.json")
+    assert main([str(tmp_path / "a.onnx"), str(tmp_path / "b.onnx"), "--out", str(tmp_path / "c.onnx")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fanscan: error:") and err.count("\n") == 1
+    assert not (tmp_path / "c.onnx").exists()
