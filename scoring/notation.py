@@ -298,6 +298,32 @@ def parse_flowers(text: str) -> tuple[Tile, ...]:
     return tuple(parser.flowers())
 
 
+def parse_melds(text: str) -> tuple[Meld, ...]:
+    """Declared sets on their own, in the hand's brackets: ``[567m2][999s3]``, spaces allowed.
+
+    >>> [(m.kind, m.claimed_from) for m in parse_melds("[567m2] [SSSS]")]
+    [('chow', 2), ('kong', None)]
+    >>> parse_melds("[567m2]4p")
+    Traceback (most recent call last):
+    ...
+    fanscan.errors.FanscanError: only declared sets in brackets go here: '4' at column 8 in '[567m2]4p'
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise _error("no declared sets given (write them in brackets, e.g. [567m2][999s3])")
+    parser = _Parser(text)
+    melds: list[Meld] = []
+    while parser.pos < len(text):
+        char = text[parser.pos]
+        if char.isspace():
+            parser.pos += 1
+        elif char == "[":
+            melds.append(parser.meld())
+        else:
+            raise _error(f"only declared sets in brackets go here: {quoted(char)} at column "
+                         f"{parser.pos + 1} in {_shown(text)}")
+    return tuple(melds)
+
+
 def _flowers_follow(text: str, pos: int) -> bool:
     rest = text[pos:].strip()
     index = 0

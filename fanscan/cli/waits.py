@@ -5,6 +5,8 @@ fanscan waits "[567m2]44456m678pFF" --seat S --json
 fanscan waits hand.jpg            (a photo of the waiting hand: read as one tile short of a win)
 fanscan waits 123m456p789s123s234mE   (a 16-tile game's hand: its winning tiles, unscored)
 fanscan waits hand.jpg --tiles 16     (a photo of a 16-tile game's waiting hand)
+fanscan waits hand.jpg --melds "[567m2][999s3]"   (a standing hand whose declared sets the
+                                                   photo does not show: they are added)
 
 Every rule set here plays 14-tile hands. A waiting hand of 16 tiles (the 16-tile games, five sets
 and a pair when won) gets its winning tiles listed without scores. A photo is read as a hand of
@@ -54,6 +56,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(listed without scores). A photo is read as 13 unless told; a notation is "
                         "taken by its own count unless told. The seat, round and flower options do "
                         "not apply to an unscored hand")
+    parser.add_argument("--melds", metavar="SETS",
+                        help="with a PHOTO: the hand's declared sets, in the notation's brackets "
+                        "(e.g. [567m2][999s3]), when the photo shows the standing tiles alone or its "
+                        "sets were not read: the photo is read for the standing tiles (13 less three "
+                        "a set) and these sets are added, in place of any the photo shows")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
 
@@ -67,6 +74,7 @@ exit status:
 
 def run(args: argparse.Namespace) -> int:
     from fanscan.scoring.hand import Hand
+    from fanscan.scoring.notation import parse_melds
     from fanscan.scoring.ruleset import extra_field_defaults, get_ruleset
     from fanscan.scoring.waits import unscored_waits, waits
     from fanscan.vision.hand_rules import tile_count
@@ -83,8 +91,14 @@ def run(args: argparse.Namespace) -> int:
             raise FanscanError("bad_notation", "standard input is empty (expected a photo or a hand in the notation)")
         source = text if text is not None else data
     shown = "the photo on standard input" if isinstance(source, bytes) else source
-    if isinstance(source, bytes) or Path(source).is_file():
-        reading, obj = _photographed(source, shown, ruleset.name, args.tiles or size)
+    photo = isinstance(source, bytes) or Path(source).is_file()
+    if args.melds is not None and not photo:
+        raise FanscanError("bad_arguments", "--melds goes with a PHOTO; a notation writes its declared "
+                                            "sets in brackets itself")
+    given: tuple[Any, ...] = ()
+    if photo:
+        given = parse_melds(args.melds) if args.melds is not None else ()
+        reading, obj = _photographed(source, shown, ruleset.name, args.tiles or size, given)
     elif Path(source).is_dir():
         raise FanscanError("bad_path", f"{args.notation} is a folder: fanscan waits reads one photo or a notation")
     elif source is args.notation and any(mark in source for mark in "./\\"):  # no notation holds these: a path mistyped
@@ -101,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
             out["note"] = UNSCORED_NOTE
         if reading is not None:
             out["reading"] = reading.to_json()
+            out["hand"] = hand.to_json()  # as waited on: the winning tile left open, --melds in
         print(json.dumps(out, ensure_ascii=False))
         return 0
     from fanscan.cli.read import hand_notation
@@ -113,9 +128,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"  doubt: {doubt}")
     for description, other in reading.alternatives if reading is not None else ():
         # A notation the user can pass to `fanscan waits` when that reading is the right one.
-        print(f"  other reading: {description}: {hand_notation(other)}")
+        print(f"  other reading: {description}: {hand_notation(other.replace(melds=given) if given else other)}")
     apart = 0 if reading is None else sum(not t.in_hand and not t.code.endswith("f") for t in reading.tiles)
-    if scored and args.tiles is None and apart >= SIXTEEN_TILE_HAND - 1 - size:
+    if scored and args.tiles is None and not given and apart >= SIXTEEN_TILE_HAND - 1 - size:
         print(f"  ({apart} tiles lie apart from the hand: if it is a 16-tile game's hand, add --tiles 16)")
     return 0
 
@@ -168,23 +183,46 @@ def _parsed(text: str, size: int, tiles: int | None) -> Any:
             raise error from None
 
 
-def _photographed(path: str | bytes, shown: str, rules: str, tiles: int) -> tuple[Any, dict]:
+def _photographed(path: str | bytes, shown: str, rules: str, tiles: int, given: tuple[Any, ...] = (),
+                  ) -> tuple[Any, dict]:
     """The reading of a photo of a waiting hand of ``tiles`` (the rule set's 13, or a 16-tile
     game's 16), and its hand JSON with the tile the layout set apart counted among the concealed
-    ones (a waiting hand has no winning tile). A photo that reads as no such hand is a one-line
-    error naming why."""
+    ones (a waiting hand has no winning tile). With declared sets ``given`` (``--melds``) the
+    photo is read for the rest of the hand, three tiles fewer a set, and the sets read from it
+    give way to them. A photo that reads as no such hand is a one-line error naming why."""
+    from fanscan.cli.read import hand_notation
     from fanscan.scoring.hand import Hand
     from fanscan.vision.reader import read_photo
 
-    sixteen = tiles == SIXTEEN_TILE_HAND - 1
-    reading = read_photo(path, rules=rules, hand="waiting", hand_size=SIXTEEN_TILE_HAND if sixteen else None)
+    standing = tiles - 3 * len(given)
+    if standing < 1:
+        raise FanscanError("bad_arguments", f"--melds: {_sets(len(given))} leave no standing tile in a "
+                                            f"waiting hand of {tiles}")
+    asked = None
+    if given:
+        asked = standing + 1
+    elif tiles == SIXTEEN_TILE_HAND - 1:
+        asked = SIXTEEN_TILE_HAND
+    reading = read_photo(path, rules=rules, hand="waiting", hand_size=asked)
     obj = {**reading.hand.to_json(), "win_tile": None}
+    if given:
+        obj["melds"] = [meld.to_json() for meld in given]
+        read = len(obj["concealed"])
+        if read != standing:
+            raise FanscanError("bad_hand", f"{shown} shows {read} standing tiles "
+                                           f"({hand_notation(reading.hand) if read else 'none'}); with "
+                                           f"the {_sets(len(given))} of --melds a waiting hand of {tiles} "
+                                           f"stands {standing}")
     try:
         Hand.from_json(obj, size=tiles)
     except FanscanError as error:
-        first = reading.doubts[0] if reading.doubts else error.message
+        first = error.message if given or not reading.doubts else reading.doubts[0]
         raise FanscanError("bad_hand", f"{shown} does not read as a waiting hand: {first}") from None
     return reading, obj
+
+
+def _sets(count: int) -> str:
+    return f"{count} set" if count == 1 else f"{count} sets"
 
 
 def _total(result: ScoreResult) -> str:

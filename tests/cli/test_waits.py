@@ -78,11 +78,11 @@ def test_waits_tiles_given_must_be_the_notations(capsys: pytest.CaptureFixture[s
     assert said in err and "16-tile games" not in err and err.count("\n") == 1
 
 
-def _photo_of_the_waiting_sample(path, standing: bool = False, sixteen: bool = False) -> None:
+def _photo_of_the_waiting_sample(path, standing: bool = False, sixteen: bool = False, sets: bool = True) -> None:
     """The sample's hand less its winning tile: 234m 23s 55p, a chow of 234p, a concealed red
     dragon kong and a flower, waiting on 1s or 4s (4s makes the mixed triple chow); laid down,
     or with ``standing`` as a player keeps it mid-game (the concealed tiles on edge); with
-    ``sixteen`` a 16-tile game's, 678m more."""
+    ``sixteen`` a 16-tile game's, 678m more; without ``sets`` the two sets are not in the photo."""
     from fanscan.datasets import tile_art
     from fanscan.datasets.scenes import SceneGroup, generate_scene
 
@@ -92,6 +92,8 @@ def _photo_of_the_waiting_sample(path, standing: bool = False, sixteen: bool = F
     groups = [SceneGroup("concealed", ("2m", "3m", "4m", *more, "2s", "3s", "5p", "5p")),
               SceneGroup("chow", ("3p", "2p", "4p"), 0), SceneGroup("concealed_kong", ("C",) * 4),
               SceneGroup("flowers", ("4f",))]
+    if not sets:
+        groups = [groups[0], groups[-1]]
     path.write_bytes(generate_scene(2032, size=(1280, 960), style="xmahjongg-real", groups=groups,
                                     standing=standing).jpeg)
 
@@ -240,3 +242,47 @@ def test_waits_photo_lists_the_other_readings_as_notations_to_retype(
     assert "  other reading: the 13th tile as S: 123m456p789123sS\n" in out
     assert main(["waits", "123m456p789123sS"]) == 0  # the notation shown is one waits takes
     assert "waits on 1 tile" in capsys.readouterr().out
+
+
+def test_waits_adds_the_declared_sets_the_photo_does_not_show(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = tmp_path / "standing.jpg"
+    _photo_of_the_waiting_sample(photo, standing=True, sets=False)  # 234m 23s 55p standing, a flower
+    assert main(["waits", str(photo)]) == 1  # seven tiles are no waiting hand of 13
+    assert "fewer than a hand of 13" in capsys.readouterr().err
+    assert main(["waits", str(photo), "--melds", "[234p1] [CCCC]", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert [w["tile"] for w in obj["waits"]] == ["1s", "4s"]
+    assert obj["waits"][1]["discard"]["total"] > obj["waits"][0]["discard"]["total"]  # 4s: mixed triple chow
+    assert [(m["type"], m["concealed"]) for m in obj["hand"]["melds"]] == [("chow", False), ("kong", True)]
+    assert obj["reading"]["hand"]["melds"] == []  # the photo's own reading, as read
+    assert main(["waits", str(photo), "--melds", "[234p1][CCCC]"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith(f"{photo} (read as [234p1][CCCC]234m23s55p")
+    assert out.splitlines()[0].endswith("): waits on 2 tiles")
+    assert "--tiles 16" not in out  # the sets given are the hand's, not tiles of a longer hand
+
+
+def test_waits_melds_that_leave_another_count_say_how_many_should_stand(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = tmp_path / "standing.jpg"
+    _photo_of_the_waiting_sample(photo, standing=True, sets=False)
+    assert main(["waits", str(photo), "--melds", "[234p1]"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"fanscan: error: {photo} shows 7 standing tiles (234m23s55p")
+    assert err.endswith("); with the 1 set of --melds a waiting hand of 13 stands 10\n")
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["123m456p789s123sE", "--melds", "[WWW1]"], 2, "--melds goes with a PHOTO"),
+    (["PHOTO", "--melds", "[234p1]5p"], 1, "only declared sets in brackets go here: '5' at column 8"),
+    (["PHOTO", "--melds", "[235p1]"], 1, "the meld [235p1] at column 1 is not a chow, pung or kong"),
+    (["PHOTO", "--melds", "[111m][222m][333m][444m][555m]"], 2, "--melds: 5 sets leave no standing tile"),
+])
+def test_waits_melds_refused_in_one_line(tmp_path, capsys: pytest.CaptureFixture[str], args: list[str],
+                                         code: int, message: str) -> None:
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(b"not read: refused before")
+    assert main(["waits", *[str(photo) if a == "PHOTO" else a for a in args]]) == code
+    err = capsys.readouterr().err
+    assert err.startswith("fanscan: error: ") and message in err and err.count("\n") == 1
