@@ -7,8 +7,8 @@ Each export is loaded back into the network (``onnx_init.tile_net_from_onnx``: i
 are folded into the convolutions, the same way in every run from one start), the parameters are
 averaged, and the mean is exported with a sidecar that keeps what the runs' records share and,
 run by run, what differs (each run's seed, data, time and held-out figures). Runs from different
-starts, of different outputs or taught different faces are refused: their weights do not line
-up. Needs the train extra.
+starts (their weights point apart: ``SAME_LINEAGE``), of different outputs or taught different
+faces are refused. Needs the train extra.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ def _sidecar(path: Path) -> dict[str, Any]:
         raise FanscanError("bad_model", f"cannot read the sidecar of {path} ({error})") from None
 
 
+SAME_LINEAGE = 0.9
+"""The least cosine between two runs' convolution and layer weights for averaging them: runs
+fine-tuned from one start (or from each other) measure above 0.99, networks started apart near 0."""
 _EACH_RUN = ("seed", "held_out_accuracy", "seconds")
 """Kept with each run even where the runs agree: the mean has no seed, time or figure of its own
 (its held-out figure is measured apart)."""
@@ -36,15 +39,14 @@ _EACH_RUN = ("seed", "held_out_accuracy", "seconds")
 
 def averaged_record(sidecars: list[dict[str, Any]], paths: list[Path]) -> dict[str, Any]:
     """The training record of the mean of the runs ``paths`` whose sidecars are ``sidecars``;
-    refuses runs with other outputs or from another start."""
+    refuses runs with other outputs or taught other faces."""
     first = sidecars[0]
     for path, other in zip(paths[1:], sidecars[1:]):
         if other.get("labels") != first.get("labels"):
             raise FanscanError("bad_model", f"{path.name} answers other faces than {paths[0].name}")
-        for key, what in (("fine_tuned_from", "tuned from"), ("classes", "taught the faces")):
-            mine, theirs = first.get("training", {}).get(key), other.get("training", {}).get(key)
-            if mine != theirs:
-                raise FanscanError("bad_model", f"{path.name} was {what} {theirs}, {paths[0].name} {mine}")
+        mine, theirs = first.get("training", {}).get("classes"), other.get("training", {}).get("classes")
+        if mine != theirs:
+            raise FanscanError("bad_model", f"{path.name} was taught the faces {theirs}, {paths[0].name} {mine}")
     runs = [s.get("training", {}) for s in sidecars]
     keys = list(dict.fromkeys(key for run in runs for key in run))
     shared = [k for k in keys if all(k in run and run[k] == runs[0][k] for run in runs)]
@@ -54,6 +56,17 @@ def averaged_record(sidecars: list[dict[str, Any]], paths: list[Path]) -> dict[s
         for path, run in zip(paths, runs)
     ]
     return record
+
+
+def _agreement(first: dict[str, Any], other: dict[str, Any]) -> float:
+    """The cosine between two state dicts' weights of two or more dimensions (the folded norms,
+    the identity in every run, would make any two networks look alike)."""
+    import torch
+
+    def flat(state: dict[str, Any]) -> Any:
+        return torch.cat([t.float().flatten() for t in state.values() if t.is_floating_point() and t.dim() >= 2])
+
+    return float(torch.nn.functional.cosine_similarity(flat(first), flat(other), dim=0))
 
 
 def average(paths: list[Path], out: Path) -> None:
@@ -66,6 +79,10 @@ def average(paths: list[Path], out: Path) -> None:
     record = averaged_record(sidecars, paths)
     nets = [tile_net_from_onnx(path) for path in paths]
     states = [net.state_dict() for net in nets]
+    for path, state in zip(paths[1:], states[1:]):
+        if (agreement := _agreement(states[0], state)) < SAME_LINEAGE:
+            raise FanscanError("bad_model", f"{path.name}'s weights do not line up with {paths[0].name}'s "
+                                            f"(agreement {agreement:.2f}): not fine-tuned from one start")
     mean = {
         name: (sum(state[name].float() for state in states) / len(states)).to(tensor.dtype)
         if tensor.is_floating_point() else tensor
@@ -74,6 +91,15 @@ def average(paths: list[Path], out: Path) -> None:
     nets[0].load_state_dict(mean)
     spec = PreprocessSpec.from_json(sidecars[0]["input"])
     export(nets[0], spec, out, record, sidecars[0]["labels"])
+
+
+def record_held_out(model: Path, figures: dict[str, float]) -> None:
+    """Write the mean's own held-out figures (measured apart) into its sidecar's record."""
+    from fanscan.atomic import write_text_atomic
+
+    sidecar = _sidecar(model)
+    sidecar["training"]["held_out_accuracy"] = figures
+    write_text_atomic(model.with_suffix(".json"), json.dumps(sidecar, indent=2) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,11 +6,11 @@ rendered crops, a fine-tuning on them, then crops of generated scenes cut as the
 cuts them (``fanscan.datasets.scene_crops``) join the batches as their own share for four more
 fine-tunings; a last one takes crops of the real table photos (``fanscan.datasets.real_table_crops``,
 cut and turned upright as the stage before reads them) as that share, their held-out source fold
-kept out. A last stage adds the answer "no tile" (``NO_TILE``) from crops of boxes that hold none
-(``fanscan.datasets.no_tile_crops``: generated tables and photos of no tiles, and the reviewed real
-boxes where ../shared has the photos). Each stage's checkpoint starts the next; the last is
-exported to ``out``. The stages are data (``STAGES``); ``scale`` shrinks every count for a quick
-trial run.
+kept out. The next stage adds the answer "no tile" (``NO_TILE``) from crops of boxes that hold
+none (``fanscan.datasets.no_tile_crops``: generated tables and photos of no tiles, and the reviewed
+real boxes where ../shared has the photos), and the last runs that mixture twice more from it, the
+three models' weights averaged. Each stage's checkpoint starts the next; the last is exported to
+``out``. The stages are data (``STAGES``); ``scale`` shrinks every count for a quick trial run.
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ class Stage:
     real_tables_share: float = 0.0
     real_fraction: float | None = None  # share of the labelled real crops; None: the base's
     no_tile_share: float = 0.0  # share of each batch drawn from crops of no tile (0: not learnt)
+    # Runs from the stage before, each its own seed (the base's plus 1, 2, ...); more than one: the
+    # stage before's model and theirs are averaged (``models.average``: less of each run's luck).
+    runs: int = 1
 
 
 STAGES: tuple[Stage, ...] = (
@@ -51,6 +54,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("6-fine", 400, 1e-3, 2),
     Stage("7-real-tables", 800, 1e-3, 0, real_tables_share=0.4, real_fraction=0.45),
     Stage("8-no-tile", 1200, 1e-3, 0, real_tables_share=0.36, real_fraction=0.42, no_tile_share=0.12),
+    Stage("9-averaged", 1200, 1e-3, 0, real_tables_share=0.36, real_fraction=0.42, no_tile_share=0.12, runs=2),
 )
 NO_TILE_SEEDS = (range(5_000_000, 5_000_600), range(600_000, 600_200))
 """Seeds of the generated tables and of the photos of no tiles the no-tile crops are cut from."""
@@ -167,8 +171,31 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
         )
         report(f"stage {number} of {len(stages)} ({stage.name}): {config.steps} steps at lr {stage.lr:g}"
                + (f", {what} {share:.0%} of each batch" if extra else "")
-               + (f", crops of no tile {stage.no_tile_share:.0%}" if none else ""))
-        stage_result = train(config)
-        previous, previous_onnx = checkpoint_path(config), out
+               + (f", crops of no tile {stage.no_tile_share:.0%}" if none else "")
+               + (f"; {stage.runs} runs, averaged with the stage before" if stage.runs > 1 else ""))
+        if stage.runs > 1 and previous_onnx is not None:
+            stage_result = _averaged_runs(config, stage, previous_onnx, base.work_dir / "recipe" / base.out.stem)
+            previous = previous_onnx = out  # an export starts a later stage too
+        else:
+            stage_result = train(config)
+            previous, previous_onnx = checkpoint_path(config), out
         result = TrainResult(stage_result.held_out_accuracy, result.seconds + stage_result.seconds)
     return result
+
+
+def _averaged_runs(config: TrainConfig, stage: Stage, before: Path, prefix: Path) -> TrainResult:
+    """``stage.runs`` runs of ``config``, each with its own seed and written beside ``prefix``
+    (``PREFIX-stageNAME-runK.onnx``), and the mean of their models and the stage before's
+    (``before``) written to ``config.out``, its sidecar holding the mean's held-out figures."""
+    from fanscan.models.average import average, record_held_out
+    from fanscan.models.train import held_out_of
+
+    outs, seconds = [], 0.0
+    for run in range(1, stage.runs + 1):
+        run_out = prefix.with_name(f"{prefix.name}-stage{stage.name}-run{run}.onnx")
+        seconds += train(replace(config, out=run_out, seed=config.seed + run)).seconds
+        outs.append(run_out)
+    average([before, *outs], config.out)
+    figures = held_out_of(config.out, config)
+    record_held_out(config.out, figures)
+    return TrainResult(figures, seconds)

@@ -196,6 +196,25 @@ def _grown_head(state: dict[str, torch.Tensor], num_classes: int) -> dict[str, t
     return grown
 
 
+def held_out_figures(net: nn.Module, held_crops: Sequence[RealCrop], spec: PreprocessSpec) -> dict[str, float]:
+    """The share of each held-out group's crops the network names right."""
+    accuracy: dict[str, float] = {}
+    if held_crops:
+        held = real_set(held_crops, spec)
+        correct = predict(net, held, spec).argmax(1) == held.labels
+        for group in groups(held_crops):
+            mask = np.array([c.group == group for c in held_crops])
+            accuracy[group] = float(correct[mask].mean())
+    return accuracy
+
+
+def held_out_of(model: Path, config: TrainConfig) -> dict[str, float]:
+    """``held_out_figures`` of an exported classifier on ``config``'s held-out sets (the figure of
+    a model no single run made: an average of runs)."""
+    _, held_crops, _ = _split_real(config)
+    return held_out_figures(tile_net_from_onnx(model).eval(), held_crops, config.spec)
+
+
 def train(config: TrainConfig) -> TrainResult:
     """Train, evaluate on the held-out sets, export ``config.out`` and its sidecar."""
     started = time.monotonic()
@@ -239,13 +258,7 @@ def train(config: TrainConfig) -> TrainResult:
         running = loss.item() if running is None else 0.95 * running + 0.05 * loss.item()
         progress.set_postfix(loss=f"{running:.3f}")
 
-    accuracy: dict[str, float] = {}
-    if held_crops:
-        held = real_set(held_crops, config.spec)
-        correct = predict(net, held, config.spec).argmax(1) == held.labels
-        for group in groups(held_crops):
-            mask = np.array([c.group == group for c in held_crops])
-            accuracy[group] = float(correct[mask].mean())
+    accuracy = held_out_figures(net, held_crops, config.spec)
     seconds = time.monotonic() - started
     net = net.to(memory_format=torch.contiguous_format)
     with atomic_path(checkpoint_path(config)) as temp:

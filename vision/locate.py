@@ -59,6 +59,11 @@ size (its tiles a few pixels wide there: a hand 20 px a tile in a 12 MP photo is
 FINER_SIDES = (2 * finder.WORK_SIDE, 4 * finder.WORK_SIDE)
 """...at these long sides (the finder's working size twice and four times over: a tile's short
 side of 20-40 px in a 4,000 px photo then spans 13-26 px)."""
+FAR_ENLARGE = 2.0
+"""A hand found only on a finer copy (``_farther``: its tiles under the finder's scale even at the
+photo's own pixels) is searched again at the finder's scale past the photo's own pixels, enlarged
+up to this factor (the finer copies' own step); a hand found at the working size never is (on the
+photos read at their own size, enlarged searches lost tiles: ``_refind_region``)."""
 CLOSE_UP_SIDES = (400, 256, 160)
 """Long sides of the smaller copies searched when the boxes found at the finder's working size
 disagree in size (a close-up whose tiles are too large for the network)."""
@@ -189,10 +194,11 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
     # a close-up whose faces it split is ``_close_up``'s).
     first_scale = small.shape[1] / photo.width
     searched_at = first_scale
+    enlarge = FAR_ENLARGE if far is not None else 1.0
     for _ in range(REFIND_PASSES):
         if len(detections) < 3:
             break
-        region = _refind_region(photo, detections)
+        region = _refind_region(photo, detections, enlarge)
         if region is None or region[2] < first_scale or abs(np.log(region[2] / searched_at)) < SAME_SCALE:
             break
         again_image, again = _refind(photo, *region)
@@ -348,13 +354,16 @@ def _close_up(image: np.ndarray, detections: TileDetections) -> tuple[np.ndarray
     return None if best is None else best[1:]
 
 
-def _refind_region(photo: Photo, detections: TileDetections) -> tuple[np.ndarray, np.ndarray, float] | None:
+def _refind_region(photo: Photo, detections: TileDetections, enlarge: float = 1.0,
+                   ) -> tuple[np.ndarray, np.ndarray, float] | None:
     """The hand's region (top-left and bottom-right corners in full-size pixels) and the factor
     that shows a tile's short side there at ``REFIND_SHORT`` pixels (capped by
-    ``REFIND_MAX_SIDE``, and at 1: the photo's own pixels, since an enlarged copy shows nothing
-    the first pass did not see, only tiles blurred as the network never learnt them; on the
-    held-out real photos, 640 px each, the enlarged searches lost 21 of the 1,528 labelled tiles
-    found with the finder trained in session 18); None when the boxes give no tile size."""
+    ``REFIND_MAX_SIDE``, and at ``enlarge``, by default 1: the photo's own pixels, since an
+    enlarged copy shows nothing the first pass did not see, only tiles blurred as the network
+    never learnt them; on the held-out real photos, 640 px each, the enlarged searches lost 21 of
+    the 1,528 labelled tiles found with the finder trained in session 18; a far hand's tiles, under
+    the finder's scale at any of the photo's sizes, are worth it: ``FAR_ENLARGE``); None when the
+    boxes give no tile size."""
     short = median(_short_sides(detections.quads[_nearest_cluster(detections.quads)]))
     if short < 1:
         return None
@@ -363,7 +372,7 @@ def _refind_region(photo: Photo, detections: TileDetections) -> tuple[np.ndarray
     margin = short * (REGION_ALONG * np.abs(right) + REGION_ACROSS * np.abs(up))
     lo = np.maximum(points.min(axis=0) - margin, 0)
     hi = np.minimum(points.max(axis=0) + margin, np.array(photo.size, np.float64))
-    return lo, hi, min(REFIND_SHORT / short, REFIND_MAX_SIDE / float(max(hi - lo)), 1.0)
+    return lo, hi, min(REFIND_SHORT / short, REFIND_MAX_SIDE / float(max(hi - lo)), enlarge)
 
 
 def _nearest_cluster(quads: np.ndarray) -> np.ndarray:

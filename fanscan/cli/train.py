@@ -45,9 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="model file to write (default: a new tile_classifier-DATE-TIME.onnx "
                         "beside the --work-dir folder; never the model shipped in the package)")
     parser.add_argument("--recipe", action="store_true",
-                        help="run the shipped model's whole recipe from scratch: seven stages (steps, "
+                        help="run the shipped model's whole recipe from scratch: nine stages (steps, "
                         "learning rates, crops of generated scenes and of the real table photos "
-                        "as in models/MODEL_CARD.md; about 55 min on two cores)")
+                        "as in models/MODEL_CARD.md, the last three runs averaged; about 65 min on "
+                        "two cores)")
     parser.add_argument("--recipe-scale", type=float, default=1.0, metavar="SCALE",
                         help="with --recipe: multiply every step, scene and synthetic count by this "
                         "(0-1, for a quick trial)")

@@ -165,15 +165,21 @@ def test_train_recipe_runs_every_stage_each_from_the_last(tmp_path, capsys, font
     assert trained["steps"] == max(1, round(last.steps * 0.002)) and trained["synth_count"] == 16
     assert sidecar["labels"][-1] == "none" and trained["no_tile_fraction"] == last.no_tile_share
     assert {Path(folder).name for folder in trained["no_tile_crops"]} >= {"tables", "straddles", "no_tiles"}
-    if tables:  # the last two stages train on real table crops, their held-out fold kept out
-        assert trained["fine_tuned_from"] == f"recipe-stage{recipe.STAGES[-2].name}.pt"
+    # The last stage: the one before and its runs from it, averaged; each run its own seed.
+    runs = trained["averaged_from"]
+    assert [run["model"] for run in runs] == [f"recipe-stage{recipe.STAGES[-2].name}.onnx"] + [
+        f"recipe-stage{last.name}-run{k}.onnx" for k in range(1, last.runs + 1)]
+    assert [run["seed"] for run in runs] == [0, *range(1, last.runs + 1)]
+    assert {run["fine_tuned_from"] for run in runs[1:]} == {f"recipe-stage{recipe.STAGES[-2].name}.pt"}
+    if tables:  # the last three stages train on real table crops, their held-out fold kept out
+        assert runs[0]["fine_tuned_from"] == f"recipe-stage{recipe.STAGES[-3].name}.pt"
         assert trained["extra_fraction"] == last.real_tables_share and len(trained["extra_crops"]) == 5
         assert trained["hold_out"] == [f"rf-fold{HELD_OUT_FOLD}"]
-        assert f"rf-fold{HELD_OUT_FOLD}" in trained["held_out_accuracy"]
+        assert f"rf-fold{HELD_OUT_FOLD}" in trained["held_out_accuracy"]  # the mean's own figure
         assert "real" in {Path(folder).name for folder in trained["no_tile_crops"]}
-    else:  # the real tables' stage is skipped, and the last learns "none" from generated crops alone
+    else:  # the real tables' stage is skipped, and the last ones learn "none" from generated crops alone
         assert "skipped, no real table photos" in printed and "without real table crops" in printed
-        assert trained["fine_tuned_from"] == f"recipe-stage{recipe.STAGES[-3].name}.pt"
+        assert runs[0]["fine_tuned_from"] == f"recipe-stage{recipe.STAGES[-4].name}.pt"
         assert trained["extra_crops"] == []
     first = json.loads((tmp_path / "recipe" / f"recipe-stage{recipe.STAGES[0].name}.json").read_text())
     assert first["training"]["fine_tuned_from"] is None and first["training"]["extra_crops"] == []

@@ -34,7 +34,6 @@ def test_average_record_keeps_what_the_runs_share_and_each_runs_own() -> None:
 
 @pytest.mark.parametrize(("other", "message"), [
     ({"labels": ["1f", "2f", "3f"], "training": RECORD}, "answers other faces"),
-    (_sidecar(fine_tuned_from="other.onnx"), "tuned from other.onnx"),
     (_sidecar(classes=[]), "taught the faces"),
 ])
 def test_average_refuses_runs_whose_weights_do_not_line_up(other: dict, message: str) -> None:
@@ -85,3 +84,27 @@ def test_average_says_in_one_line_that_a_file_is_no_model(tmp_path: Path,
     err = capsys.readouterr().err
     assert err.startswith("fanscan: error:") and err.count("\n") == 1
     assert not (tmp_path / "c.onnx").exists()
+
+
+@pytest.mark.train
+def test_average_refuses_networks_started_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from fanscan.models.average import main
+    from fanscan.models.export import export
+    from fanscan.models.net import TileNet
+    from fanscan.vision.classifier import DEFAULT_MODEL
+    from fanscan.vision.preprocess import PreprocessSpec
+
+    sidecar = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
+    torch.manual_seed(7)
+    fresh = TileNet(len(sidecar["labels"])).eval()
+    for norm in (m for m in fresh.modules() if isinstance(m, torch.nn.BatchNorm2d)):
+        # Statistics of their own: a fresh net's equal folded biases come out shared in the graph.
+        norm.running_mean.uniform_(-0.1, 0.1)
+        norm.bias.data.uniform_(-0.1, 0.1)
+    export(fresh, PreprocessSpec.from_json(sidecar["input"]), tmp_path / "fresh.onnx", sidecar["training"],
+           sidecar["labels"])
+    assert main([str(DEFAULT_MODEL), str(tmp_path / "fresh.onnx"), "--out", str(tmp_path / "c.onnx")]) == 1
+    err = capsys.readouterr().err
+    assert "do not line up" in err and err.count("\n") == 1 and not (tmp_path / "c.onnx").exists()

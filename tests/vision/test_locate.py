@@ -47,6 +47,34 @@ def test_the_hand_is_never_searched_again_enlarged_past_the_photo_s_own_pixels()
     assert factor == 1.0
 
 
+def test_only_a_hand_found_on_a_finer_copy_is_searched_again_enlarged() -> None:
+    # Tiles 22 px wide in the photo itself, under the finder's 36: a far hand (found only by the
+    # finer search) is enlarged to the finder's scale, up to FAR_ENLARGE; 12 px ones to the cap.
+    photo = load_photo(sample_photo_path())
+    near = _tiles(22.0, count=20, x0=100.0)
+    assert locate_module._refind_region(photo, near)[2] == 1.0
+    far = locate_module._refind_region(photo, near, locate_module.FAR_ENLARGE)[2]
+    assert far * 22.0 == pytest.approx(locate_module.REFIND_SHORT)
+    tiny = locate_module._refind_region(photo, _tiles(12.0, count=20, x0=100.0), locate_module.FAR_ENLARGE)[2]
+    assert tiny == locate_module.FAR_ENLARGE
+
+
+def test_a_far_hand_is_searched_again_past_the_photo_s_own_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
+    enlarged: list[float] = []
+    region = locate_module._refind_region
+
+    def recorded(photo, detections, enlarge=1.0):  # noqa: ANN001, ANN202
+        enlarged.append(enlarge)
+        return region(photo, detections, enlarge)
+
+    monkeypatch.setattr(locate_module, "_refind_region", recorded)
+    locate_module.locate(load_photo(sample_photo_path()))
+    assert enlarged and set(enlarged) == {1.0}  # a hand the first pass found
+    enlarged.clear()
+    locate_module.locate(load_photo(_far_sample(22.0)))
+    assert enlarged and set(enlarged) == {locate_module.FAR_ENLARGE}
+
+
 def test_the_scale_searched_again_is_the_hand_s_not_that_of_far_smaller_tiles() -> None:
     # The hand, 8 tiles 60 px wide at the bottom; far off, a dozen discards boxed 20 px wide: a
     # median over all boxes (20 of them) would ask for the hand at nearly twice the scale it wants.
