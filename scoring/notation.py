@@ -306,7 +306,7 @@ def parse_melds(text: str) -> tuple[Meld, ...]:
     >>> parse_melds("[567m2]4p")
     Traceback (most recent call last):
     ...
-    fanscan.errors.FanscanError: only declared sets in brackets go here: '4' at column 8 in '[567m2]4p'
+    fanscan.errors.FanscanError: only sets in brackets go here: '4' at column 8 in '[567m2]4p'
     """
     if not isinstance(text, str) or not text.strip():
         raise _error("no declared sets given (write them in brackets, e.g. [567m2][999s3])")
@@ -319,7 +319,7 @@ def parse_melds(text: str) -> tuple[Meld, ...]:
         elif char == "[":
             melds.append(parser.meld())
         else:
-            raise _error(f"only declared sets in brackets go here: {quoted(char)} at column "
+            raise _error(f"only sets in brackets go here: {quoted(char)} at column "
                          f"{parser.pos + 1} in {_shown(text)}")
     return tuple(melds)
 

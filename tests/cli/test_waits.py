@@ -275,7 +275,7 @@ def test_waits_melds_that_leave_another_count_say_how_many_should_stand(
 
 @pytest.mark.parametrize(("args", "code", "message"), [
     (["123m456p789s123sE", "--melds", "[WWW1]"], 2, "--melds goes with a PHOTO"),
-    (["PHOTO", "--melds", "[234p1]5p"], 1, "only declared sets in brackets go here: '5' at column 8"),
+    (["PHOTO", "--melds", "[234p1]5p"], 1, "only sets in brackets go here: '5' at column 8"),
     (["PHOTO", "--melds", "[235p1]"], 1, "the meld [235p1] at column 1 is not a chow, pung or kong"),
     (["PHOTO", "--melds", "[111m][222m][333m][444m][555m]"], 2, "--melds: 5 sets leave no standing tile"),
 ])
