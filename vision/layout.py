@@ -127,10 +127,10 @@ def _riichi_split(plain_groups: list[tuple[int, list[int]]], readings: list[Tile
 
 
 SMALLEST_HAND = min(HAND_SIZES.values())
+"""The fewest playing tiles a complete hand of any rule set here holds (a kong counted as three)."""
 LAST_TAKEN_AS_WIN = "No tile stands apart as the winning tile"
 """How the doubt begins that says the last concealed tile was taken as the winning tile (a caller
 that was told the winning tile, as `fanscan score --win` is, leaves it out)."""
-"""The fewest playing tiles a complete hand of any rule set here holds (a kong counted as three)."""
 
 
 def count_doubt(count: int, smallest: int = SMALLEST_HAND) -> str:
