@@ -144,8 +144,10 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
     stages = [stage for stage in STAGES if have_tables or not stage.real_tables_share or stage.no_tile_share]
     for number, stage in enumerate(stages, start=1):
         last = number == len(stages)
-        out = base.out if last else base.work_dir / "recipe" / f"{base.out.stem}-stage{stage.name}.onnx"
-        out.parent.mkdir(parents=True, exist_ok=True)
+        staged = base.work_dir / "recipe" / f"{base.out.stem}-stage{stage.name}.onnx"
+        out = base.out if last else staged
+        for folder in {out.parent, staged.parent}:
+            folder.mkdir(parents=True, exist_ok=True)
         if stage.scene_batches and not folders:
             folders = scene_crop_folders(base.work_dir, scale)
         extra = tuple(folders[: 2 * stage.scene_batches])
@@ -174,7 +176,7 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
                + (f", crops of no tile {stage.no_tile_share:.0%}" if none else "")
                + (f"; {stage.runs} runs, averaged with the stage before" if stage.runs > 1 else ""))
         if stage.runs > 1 and previous_onnx is not None:
-            stage_result = _averaged_runs(config, stage, previous_onnx, base.work_dir / "recipe" / base.out.stem)
+            stage_result = _averaged_runs(config, stage.runs, previous_onnx, staged)
             previous = previous_onnx = out  # an export starts a later stage too
         else:
             stage_result = train(config)
@@ -183,16 +185,16 @@ def run_recipe(base: TrainConfig, *, scale: float = 1.0,
     return result
 
 
-def _averaged_runs(config: TrainConfig, stage: Stage, before: Path, prefix: Path) -> TrainResult:
-    """``stage.runs`` runs of ``config``, each with its own seed and written beside ``prefix``
-    (``PREFIX-stageNAME-runK.onnx``), and the mean of their models and the stage before's
-    (``before``) written to ``config.out``, its sidecar holding the mean's held-out figures."""
+def _averaged_runs(config: TrainConfig, runs: int, before: Path, staged: Path) -> TrainResult:
+    """``runs`` runs of ``config``, each with its own seed and written beside the stage's own
+    file (``STAGED-runK.onnx``), and the mean of their models and the stage before's (``before``)
+    written to ``config.out``, its sidecar holding the mean's held-out figures."""
     from fanscan.models.average import average, record_held_out
     from fanscan.models.train import held_out_of
 
     outs, seconds = [], 0.0
-    for run in range(1, stage.runs + 1):
-        run_out = prefix.with_name(f"{prefix.name}-stage{stage.name}-run{run}.onnx")
+    for run in range(1, runs + 1):
+        run_out = staged.with_name(f"{staged.stem}-run{run}.onnx")
         seconds += train(replace(config, out=run_out, seed=config.seed + run)).seconds
         outs.append(run_out)
     average([before, *outs], config.out)
