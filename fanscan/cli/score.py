@@ -3,6 +3,8 @@
     fanscan score --hand "[567m2][999s3]45m678pFF6m" --self-drawn --seat S
     fanscan score --jsonl hands.jsonl          (or - for stdin; one result per line, in order)
     fanscan score photo.jpg --annotate out.jpg
+    fanscan score photo.jpg --melds "[567m2][999s3]"   (a standing hand whose declared sets the
+                                                       photo does not show: they are added)
     fanscan score --sample                     (the bundled sample photo)
 
 Every hand, whatever its source, becomes a hand JSON object and goes through
@@ -17,6 +19,7 @@ import sys
 import unicodedata
 from typing import Any
 
+from fanscan.cli._declared_sets import MELDS_HELP, check_standing, holds_sets, standing_count, with_sets
 from fanscan.cli._inputs import named
 from fanscan.cli._win_conditions import add_condition_flags, add_win_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
@@ -66,6 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with a photo: the winning tile, one of the standing tiles read (when the photo "
         "sets no tile apart, or the wrong one)",
     )
+    parser.add_argument("--melds", metavar="SETS", help=MELDS_HELP.format(whole=14))
     parser.set_defaults(handler=run)
 
 
@@ -90,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
     if args.win and not (args.photo or args.sample):
         raise FanscanError("bad_arguments", "--win goes with a PHOTO; a notation or a hand JSON "
                            "names its own winning tile")
+    if args.melds is not None and not (args.photo or args.sample):
+        raise FanscanError("bad_arguments", "--melds goes with a PHOTO; a notation writes its declared "
+                           "sets in brackets itself, a hand JSON in its melds")
     if args.annotate:
         from fanscan.cli._inputs import check_image_out
 
@@ -129,6 +136,9 @@ def _run_stdin(args: argparse.Namespace) -> int:
     if args.win:
         raise FanscanError("bad_arguments", "--win goes with a photo; a notation or a hand JSON names "
                            "its own winning tile")
+    if args.melds is not None:
+        raise FanscanError("bad_arguments", "--melds goes with a photo; a notation or a hand JSON holds "
+                           "its own declared sets")
     if not text.startswith("{"):
         return _run_notation(args, text)
     try:
@@ -175,6 +185,7 @@ def _exit_status(result: Any, hint: str = "") -> int:
 
 
 def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
+    from fanscan.scoring.notation import parse_melds
     from fanscan.scoring.ruleset import get_ruleset, score
     from fanscan.vision.layout import LAST_TAKEN_AS_WIN
     from fanscan.vision.reader import read_photo
@@ -186,17 +197,27 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         from fanscan.vision.samples import sample_photo_path
 
         path = str(sample_photo_path())
-    reading = read_photo(data if data is not None else path, rules=args.rules)
+    shown = path if path != "-" else "the photo on standard input"
+    given = parse_melds(args.melds) if args.melds is not None else ()
+    whole = get_ruleset(args.rules).hand_size
+    standing = standing_count(whole, given, "a winning hand") if given else None
+    asked = {"hand_size": standing} if given else {}  # the standing tiles alone: a smaller complete hand
+    reading = read_photo(data if data is not None else path, rules=args.rules, **asked)
+    read_hand, others = reading.hand, list(reading.alternatives)
+    if given:  # the sets typed take the place of those read; readings of other counts go
+        check_standing(shown, reading.hand, standing, given, "a winning hand", whole)
+        read_hand = with_sets(read_hand, given, shown, whole)
+        others = [(d, h.replace(melds=given)) for d, h in others
+                  if len(h.concealed) == standing and holds_sets(h, given, whole)]
     overrides = condition_overrides(args)
-    others = list(reading.alternatives)
-    read_win = reading.hand.win_tile.code if reading.hand.win_tile is not None else None
-    scored_hand = reading.hand.to_json()
+    read_win = read_hand.win_tile.code if read_hand.win_tile is not None else None
+    scored_hand = read_hand.to_json()
     if args.win:
-        _check_win_read(args.win, reading.hand)
+        _check_win_read(args.win, read_hand)
         scored_hand["win_tile"] = args.win
         if args.win != read_win:  # the reading as read is now another reading, the one scored none
-            others = [(f"winning tile {read_win} (as read)", reading.hand),
-                      *[(d, h) for d, h in others if not _only_win_differs(reading.hand, h, args.win)]]
+            others = [(f"winning tile {read_win} (as read)", read_hand),
+                      *[(d, h) for d, h in others if not _only_win_differs(read_hand, h, args.win)]]
     result = score({**scored_hand, **overrides}, args.rules)
     alternatives = [
         (description, score({**hand.to_json(), **overrides}, args.rules))
@@ -207,18 +228,20 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     if args.json:
         obj = result.to_json()
         obj["reading"] = reading.to_json()
+        if given:
+            obj["hand"] = scored_hand  # as scored: --melds in
         obj["alternatives"] = [
             {"description": d, "total": r.total, "error": r.error} for d, r in alternatives
         ]
         print(json.dumps(obj, ensure_ascii=False))
     else:
-        print(path if path != "-" else "the photo on standard input")
-        print(f"  hand: {hand_notation(reading.hand)}")
-        print(f"  {hand_line(reading.hand)}")
-        shown = [f.code for f in reading.hand.flowers]
-        if "flowers" in overrides and sorted(overrides["flowers"]) != sorted(shown):
-            given = " ".join(overrides["flowers"]) or "none"
-            print(f"  flowers scored: {given} (as given; the photo shows {' '.join(shown) or 'none'})")
+        print(shown)
+        print(f"  hand: {hand_notation(read_hand)}")
+        print(f"  {hand_line(read_hand)}")
+        flowers = [f.code for f in read_hand.flowers]
+        if "flowers" in overrides and sorted(overrides["flowers"]) != sorted(flowers):
+            typed = " ".join(overrides["flowers"]) or "none"
+            print(f"  flowers scored: {typed} (as given; the photo shows {' '.join(flowers) or 'none'})")
         if args.win and args.win != read_win:
             print(f"  winning tile scored: {args.win} (as given; read as {read_win or 'none'})")
         if not result.error:
@@ -227,16 +250,17 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
             if alt.total is None:
                 print(f"  other reading: {description}: not a win ({alt.error})")
             else:
-                print(f"  other reading: {description}: {alt.total}{_win_hint(reading.hand, hand, args.win or read_win)}")
+                print(f"  other reading: {description}: {alt.total}{_win_hint(read_hand, hand, args.win or read_win)}")
         for doubt in reading.doubts:
             if not (args.win and doubt.startswith(LAST_TAKEN_AS_WIN)):  # --win answered it
                 print(f"  doubt: {doubt}")
         if args.annotate:
             print(f"  annotated photo: {args.annotate}")
-    one_short = reading.hand.tile_count() == get_ruleset(args.rules).hand_size - 1
-    shown = path if path != "-" else "PHOTO"
-    hint = f" (a hand waiting to win? `fanscan waits {shown}` lists its winning tiles)" if one_short else ""
+    waits = f"`fanscan waits {path if path != '-' else 'PHOTO'}`"
+    one_short = read_hand.tile_count() == whole - 1
+    hint = f" (a hand waiting to win? {waits} lists its winning tiles)" if one_short else ""
     return _exit_status(result, hint)
+
 
 
 def _check_win_read(code: str, hand: Any) -> None:

@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fanscan.cli._declared_sets import MELDS_HELP, check_standing, standing_count
 from fanscan.cli._inputs import STDIN, stdin_bytes, text_or_none
 from fanscan.cli._win_conditions import add_condition_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
@@ -56,11 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(listed without scores). A photo is read as 13 unless told; a notation is "
                         "taken by its own count unless told. The seat, round and flower options do "
                         "not apply to an unscored hand")
-    parser.add_argument("--melds", metavar="SETS",
-                        help="with a PHOTO: the hand's declared sets, in the notation's brackets "
-                        "(e.g. [567m2][999s3]), when the photo shows the standing tiles alone or its "
-                        "sets were not read: the photo is read for the standing tiles (13 less three "
-                        "a set) and these sets are added, in place of any the photo shows")
+    parser.add_argument("--melds", metavar="SETS", help=MELDS_HELP.format(whole=13))
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
 
@@ -190,14 +187,10 @@ def _photographed(path: str | bytes, shown: str, rules: str, tiles: int, given: 
     ones (a waiting hand has no winning tile). With declared sets ``given`` (``--melds``) the
     photo is read for the rest of the hand, three tiles fewer a set, and the sets read from it
     give way to them. A photo that reads as no such hand is a one-line error naming why."""
-    from fanscan.cli.read import hand_notation
     from fanscan.scoring.hand import Hand
     from fanscan.vision.reader import read_photo
 
-    standing = tiles - 3 * len(given)
-    if standing < 1:
-        raise FanscanError("bad_arguments", f"--melds: {_sets(len(given))} leave no standing tile in a "
-                                            f"waiting hand of {tiles}")
+    standing = standing_count(tiles, given, "a waiting hand")
     asked = None
     if given:
         asked = standing + 1
@@ -206,23 +199,14 @@ def _photographed(path: str | bytes, shown: str, rules: str, tiles: int, given: 
     reading = read_photo(path, rules=rules, hand="waiting", hand_size=asked)
     obj = {**reading.hand.to_json(), "win_tile": None}
     if given:
+        check_standing(shown, reading.hand, standing, given, "a waiting hand", tiles)
         obj["melds"] = [meld.to_json() for meld in given]
-        read = len(obj["concealed"])
-        if read != standing:
-            raise FanscanError("bad_hand", f"{shown} shows {read} standing tiles "
-                                           f"({hand_notation(reading.hand) if read else 'none'}); with "
-                                           f"the {_sets(len(given))} of --melds a waiting hand of {tiles} "
-                                           f"stands {standing}")
     try:
         Hand.from_json(obj, size=tiles)
     except FanscanError as error:
         first = error.message if given or not reading.doubts else reading.doubts[0]
         raise FanscanError("bad_hand", f"{shown} does not read as a waiting hand: {first}") from None
     return reading, obj
-
-
-def _sets(count: int) -> str:
-    return f"{count} set" if count == 1 else f"{count} sets"
 
 
 def _total(result: ScoreResult) -> str:

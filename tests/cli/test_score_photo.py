@@ -247,3 +247,54 @@ def test_score_annotate_into_a_missing_folder_says_so(
 def test_score_annotate_needs_a_photo(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "--hand", "123m456p789s123sEE", "--annotate", "x.jpg"]) == 2
     assert "--annotate needs a PHOTO" in capsys.readouterr().err
+
+
+STANDING = {"concealed": ["2m", "3m", "4m", "2s", "3s", "4s", "5p", "5p"], "win_tile": "4s"}
+"""A standing hand's eight tiles: with [234p1] and [CCCC] a mixed triple chow won on 4s."""
+
+
+def test_score_photo_melds_add_the_declared_sets_to_the_standing_tiles(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reading.hand = Hand.from_json(STANDING, size=8)
+    reading.alternatives = [
+        ("tile 8 as 6p", Hand.from_json({**STANDING, "concealed": STANDING["concealed"][:-1] + ["6p"]}, size=8)),
+        ("one tile more", Hand.from_json({**HAND}))]  # another count: no hand with the sets
+    assert main(["score", "hand.jpg", "--melds", "[234p1] [CCCC]", "--json"]) == 0
+    assert reading.options == {"rules": "mcr", "hand_size": 8}  # read for the standing tiles alone
+    obj = json.loads(capsys.readouterr().out)
+    assert {f["name"] for f in obj["fans"]} >= {"Mixed Triple Chow", "Dragon Pung", "Concealed Kong"}
+    assert [(m["type"], m["concealed"]) for m in obj["hand"]["melds"]] == [("chow", False), ("kong", True)]
+    assert obj["reading"]["hand"]["melds"] == []  # the photo's own reading, as read
+    assert [a["description"] for a in obj["alternatives"]] == ["tile 8 as 6p"]
+    assert obj["alternatives"][0]["error"]  # 234m234s56p with the sets: no winning hand
+    notation = main(["score", "--hand", "[234p1][CCCC]234m23s55p4s", "--json"])
+    assert notation == 0 and json.loads(capsys.readouterr().out)["total"] == obj["total"]
+    assert main(["score", "hand.jpg", "--melds", "[234p1][CCCC]"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "  hand: [234p1][CCCC]234m23s55p4s"  # the winning tile last
+
+
+@pytest.mark.parametrize(("melds", "code", "message"), [
+    ("[234p1]", 1, "hand.jpg shows 8 standing tiles (234m23s55p4s); with the 1 set of --melds a "
+                   "winning hand of 14 stands 11"),
+    ("[CCCC][CCC]", 1, "hand.jpg with the sets of --melds is no possible hand: C appears 7 times"),
+    ("[111m][222m][333m][444m][555m]", 2, "--melds: 5 sets leave no standing tile in a winning hand of 14"),
+    ("[234p1]5p", 1, "only sets in brackets go here: '5' at column 8"),
+])
+def test_score_photo_melds_refused_in_one_line(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str], melds: str, code: int, message: str
+) -> None:
+    reading.hand = Hand.from_json(STANDING, size=8)
+    assert main(["score", "hand.jpg", "--melds", melds]) == code
+    err = capsys.readouterr().err
+    assert err.startswith("fanscan: error: ") and message in err and err.count("\n") == 1
+
+
+def test_score_melds_need_a_photo(
+    reading: FakeReading, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "--hand", "123m456p789s123sEE", "--melds", "[CCCC]"]) == 2
+    assert "--melds goes with a PHOTO" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(b"123m456p789s123sEE")))
+    assert main(["score", "-", "--melds", "[CCCC]"]) == 2
+    assert "--melds goes with a photo" in capsys.readouterr().err
