@@ -1,8 +1,10 @@
 """``--melds``: a photo's hand completed by declared sets the user types (a standing hand's sets
 lie flat beyond the row, where the photo may not show them or the reader may miss them).
 
-The photo is then read for the standing tiles alone (the hand's tiles less three a set), and the
-sets typed take the place of any the photo shows. ``waits`` and ``score`` share these steps.
+The photo is read as it shows first (its flowers and any sets found kept in their places); when
+its standing tiles are not as many as the sets typed leave (the hand's tiles less three a set), it
+is read again held to that count. The sets typed take the place of any the photo shows. ``waits``
+and ``score`` share these steps.
 """
 
 from __future__ import annotations
@@ -30,6 +32,19 @@ def standing_count(whole: int, given: tuple[Any, ...], kind: str) -> int:
         raise FanscanError("bad_arguments", f"--melds: {sets_phrase(len(given))} leave no standing "
                                             f"tile in {kind} of {whole}")
     return standing
+
+
+def read_standing(source: str | bytes, rules: str | None, kind: str, standing: int) -> Any:
+    """The reading of the photo ``source`` whose standing tiles should be ``standing`` of a hand
+    ``kind`` (``win``: the winning tile among them; ``waiting``): the photo as read without a
+    count when that count comes out (a second search held to it could cut the flowers lying with
+    the sets), else read again as a complete hand of the standing tiles (plus the one it waits on)."""
+    from fanscan.vision.reader import read_photo
+
+    reading = read_photo(source, rules=rules, hand=kind)
+    if len(reading.hand.concealed) == standing:
+        return reading
+    return read_photo(source, rules=rules, hand=kind, hand_size=standing + (kind == "waiting"))
 
 
 def check_standing(shown: str, read: Any, standing: int, given: tuple[Any, ...], kind: str, whole: int) -> None:

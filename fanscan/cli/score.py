@@ -19,7 +19,7 @@ import sys
 import unicodedata
 from typing import Any
 
-from fanscan.cli._declared_sets import MELDS_HELP, check_standing, holds_sets, standing_count, with_sets
+from fanscan.cli._declared_sets import MELDS_HELP, check_standing, holds_sets, read_standing, standing_count, with_sets
 from fanscan.cli._inputs import named
 from fanscan.cli._win_conditions import add_condition_flags, add_win_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
@@ -201,8 +201,9 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     given = parse_melds(args.melds) if args.melds is not None else ()
     whole = get_ruleset(args.rules).hand_size
     standing = standing_count(whole, given, "a winning hand") if given else None
-    asked = {"hand_size": standing} if given else {}  # the standing tiles alone: a smaller complete hand
-    reading = read_photo(data if data is not None else path, rules=args.rules, **asked)
+    source = data if data is not None else path
+    reading = (read_standing(source, args.rules, "win", standing) if given
+               else read_photo(source, rules=args.rules))
     read_hand, others = reading.hand, list(reading.alternatives)
     if given:  # the sets typed take the place of those read; readings of other counts go
         check_standing(shown, reading.hand, standing, given, "a winning hand", whole)

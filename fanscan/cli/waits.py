@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fanscan.cli._declared_sets import MELDS_HELP, check_standing, standing_count
+from fanscan.cli._declared_sets import MELDS_HELP, check_standing, read_standing, standing_count
 from fanscan.cli._inputs import STDIN, stdin_bytes, text_or_none
 from fanscan.cli._win_conditions import add_condition_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
@@ -191,12 +191,11 @@ def _photographed(path: str | bytes, shown: str, rules: str, tiles: int, given: 
     from fanscan.vision.reader import read_photo
 
     standing = standing_count(tiles, given, "a waiting hand")
-    asked = None
     if given:
-        asked = standing + 1
-    elif tiles == SIXTEEN_TILE_HAND - 1:
-        asked = SIXTEEN_TILE_HAND
-    reading = read_photo(path, rules=rules, hand="waiting", hand_size=asked)
+        reading = read_standing(path, rules, "waiting", standing)
+    else:
+        asked = SIXTEEN_TILE_HAND if tiles == SIXTEEN_TILE_HAND - 1 else None
+        reading = read_photo(path, rules=rules, hand="waiting", hand_size=asked)
     obj = {**reading.hand.to_json(), "win_tile": None}
     if given:
         check_standing(shown, reading.hand, standing, given, "a waiting hand", tiles)

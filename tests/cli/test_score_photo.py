@@ -261,7 +261,7 @@ def test_score_photo_melds_add_the_declared_sets_to_the_standing_tiles(
         ("tile 8 as 6p", Hand.from_json({**STANDING, "concealed": STANDING["concealed"][:-1] + ["6p"]}, size=8)),
         ("one tile more", Hand.from_json({**HAND}))]  # another count: no hand with the sets
     assert main(["score", "hand.jpg", "--melds", "[234p1] [CCCC]", "--json"]) == 0
-    assert reading.options == {"rules": "mcr", "hand_size": 8}  # read for the standing tiles alone
+    assert reading.options == {"rules": "mcr", "hand": "win"}  # read as it shows: eight standing
     obj = json.loads(capsys.readouterr().out)
     assert {f["name"] for f in obj["fans"]} >= {"Mixed Triple Chow", "Dragon Pung", "Concealed Kong"}
     assert [(m["type"], m["concealed"]) for m in obj["hand"]["melds"]] == [("chow", False), ("kong", True)]
@@ -298,3 +298,22 @@ def test_score_melds_need_a_photo(
     monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(b"123m456p789s123sEE")))
     assert main(["score", "-", "--melds", "[CCCC]"]) == 2
     assert "--melds goes with a photo" in capsys.readouterr().err
+
+
+def test_score_photo_melds_read_again_held_to_the_standing_count(
+    reading: FakeReading, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A photo whose first reading stands another count (a set's tiles taken in) is read again,
+    held to a complete hand of the standing tiles."""
+    calls: list[dict[str, object]] = []
+    standing = Hand.from_json(STANDING, size=8)
+
+    def read_photo(path: object, **options: object) -> FakeReading:
+        calls.append(options)
+        reading.hand = standing if "hand_size" in options else Hand.from_json(HAND)
+        return reading
+
+    sys.modules["fanscan.vision.reader"].read_photo = read_photo  # type: ignore[attr-defined]
+    assert main(["score", "hand.jpg", "--melds", "[234p1][CCCC]"]) == 0
+    assert calls == [{"rules": "mcr", "hand": "win"}, {"rules": "mcr", "hand": "win", "hand_size": 8}]
+    assert "  hand: [234p1][CCCC]234m23s55p4s" in capsys.readouterr().out
