@@ -19,6 +19,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 from fanscan.vision import finder, geometry, white_balance
+from fanscan.vision.box_shapes import split_pairs, without_specks
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import median, quad_areas
@@ -79,25 +80,7 @@ CLOSE_UP_MIN_SHORT = 18
 """A smaller copy counts only while a tile's short side still spans this many of its pixels."""
 CLOSE_UP_AGREES = 0.5
 """...and a smaller copy replaces it only when its boxes spread less than this, and clearly less."""
-SPECK_AREA = 0.3
-"""A box with less than this share of the median box's area is no tile (tiles of one hand differ
-by perspective, well under a factor of two)."""
-FACE_ASPECT = 1.35
-"""A tile face's length over its width."""
-STREAK_ASPECT = 4.5
-"""A box more than this many times as long as it is wide is no tile: a tile's face is 1.35 times as
-long as wide and a claimed tile looks about twice as long as high with the camera tilted 45
-degrees, its box up to about 3.2 times. A strip along the photo's edge read as a face-down tile was
-about 10. On a photo stretched in export (a wide photo squeezed to a square, as data sets do)
-every tile is stretched alike: the bound grows with the photo's typical box over a face
-(``without_specks``), which kept the tiles of such photos (their boxes 5-7 times as long as wide)."""
-PAIR_ALONG = (1.7, 2.8)
-"""A box this many typical tiles long along its row (two tiles at the near end of a slanted row,
-their sides boxed too, run to about 2.5)..."""
-PAIR_ACROSS = 0.2
-"""...and as high across it as a typical tile, within this share, holds two upright tiles side by
-side whose seam the finder missed (seen where a tilted camera makes faces look square, so the
-finder's own split of long marks cannot tell a pair from a tile)."""
+
 
 
 def find_scale(photo: Photo) -> int:
@@ -135,25 +118,6 @@ def _size_spread(quads: np.ndarray) -> float:
     if len(quads) < 3:
         return float("inf")
     return float(np.std(np.log(np.maximum(quad_areas(quads), 1e-6))))
-
-
-def _aspects(quads: np.ndarray) -> np.ndarray:
-    """Each quad's long side over its short side (opposite sides averaged)."""
-    sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
-    one, other = (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
-    return np.maximum(one, other) / np.maximum(np.minimum(one, other), 1e-6)
-
-
-def without_specks(detections: TileDetections) -> TileDetections:
-    """The detections less boxes far smaller than the photo's typical tile (``SPECK_AREA``): a
-    blob of table pattern or a tile's coloured side, which the classifier would take for a blank
-    white dragon (on scenes 0-199, two hands had such a phantom P); and less streaks
-    (``STREAK_ASPECT``): a strip along the photo's edge was read as a face-down tile."""
-    if len(detections) < 5:
-        return detections
-    areas, aspects = quad_areas(detections.quads), _aspects(detections.quads)
-    stretch = max(1.0, median(aspects) / FACE_ASPECT)  # a photo stretched in export stretches every tile
-    return detections.subset((areas >= SPECK_AREA * median(areas)) & (aspects <= STREAK_ASPECT * stretch))
 
 
 def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetections]:
@@ -281,45 +245,6 @@ def _kept(photo: Photo, detections: TileDetections, refine: bool) -> TileDetecti
     if halves.any():  # split_pairs built new arrays: its quads are ours to change
         split.quads[halves] = refined(photo, split.subset(halves)).quads
     return split
-
-
-def split_pairs(detections: TileDetections) -> tuple[TileDetections, np.ndarray]:
-    """The detections with each box that holds two tiles side by side (``PAIR_ALONG``,
-    ``PAIR_ACROSS``, measured through its centre along and across the hand's rows) cut in two at
-    the middle of its sides along the row, and which of the boxes are such halves."""
-    quads = detections.quads
-    none = np.zeros(len(quads), bool)
-    if len(quads) < 5:
-        return detections, none
-    right, up = geometry.hand_frame(quads)
-    along, across = (np.diff(geometry.chords(quads, direction), axis=1)[:, 0] for direction in (right, up))
-    length = along / max(median(along.tolist()), 1e-6)
-    height = across / max(median(across.tolist()), 1e-6)
-    pairs = ((length >= PAIR_ALONG[0]) & (length <= PAIR_ALONG[1])
-             & (np.abs(height - 1) <= PAIR_ACROSS))
-    if not pairs.any():
-        return detections, none
-    out_quads, scores, backs, halves = [], [], [], []
-    for quad, score, back, pair in zip(quads, detections.scores, detections.backs, pairs):
-        parts = _halves(quad, right) if pair else [quad]
-        out_quads += parts
-        scores += [score] * len(parts)
-        backs += [back] * len(parts)
-        halves += [bool(pair)] * len(parts)
-    return (TileDetections(np.stack(out_quads).astype(np.float32), np.array(scores, np.float32),
-                           np.array(backs, bool)), np.array(halves))
-
-
-def _halves(quad: np.ndarray, right: np.ndarray) -> list[np.ndarray]:
-    """The quad (clockwise) cut in two across ``right``, at the middle of its two sides that run
-    most nearly along it; each half clockwise from the same corner as the quad."""
-    top = quad[1] - quad[0] + quad[2] - quad[3]
-    side = quad[2] - quad[1] + quad[3] - quad[0]
-    along_top = abs(top @ right) / np.linalg.norm(top) >= abs(side @ right) / np.linalg.norm(side)
-    shift = 0 if along_top else 1
-    a, b, c, d = np.roll(quad, -shift, axis=0)  # a->b and d->c run along the row
-    ab, dc = (a + b) / 2, (d + c) / 2
-    return [np.roll(np.array(half), shift, axis=0) for half in ([a, ab, dc, d], [ab, b, c, dc])]
 
 
 def _close_up(image: np.ndarray, detections: TileDetections) -> tuple[np.ndarray, TileDetections, float] | None:

@@ -206,7 +206,7 @@ def test_reader_flowers_together_outweigh_one_face_unless_spread_thin() -> None:
 
 def test_reader_drops_specks_far_smaller_than_the_tiles() -> None:
     from fanscan.vision.detections import TileDetections
-    from fanscan.vision.locate import without_specks
+    from fanscan.vision.box_shapes import without_specks
 
     def box(x: float, side: float) -> np.ndarray:
         return np.float32([[x, 0], [x + side, 0], [x + side, 1.3 * side], [x, 1.3 * side]])

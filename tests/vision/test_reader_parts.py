@@ -43,7 +43,7 @@ def test_slivers_small_and_doubtful_boxes_are_dropped_only_when_both() -> None:
 
 def test_streaks_far_longer_than_a_tile_are_dropped() -> None:
     from fanscan.vision.detections import TileDetections
-    from fanscan.vision.locate import STREAK_ASPECT, without_specks
+    from fanscan.vision.box_shapes import STREAK_ASPECT, without_specks
 
     def box(x: float, w: float, h: float) -> np.ndarray:
         return np.float32([[x, 0], [x + w, 0], [x + w, h], [x, h]])
@@ -62,7 +62,7 @@ def test_a_photo_stretched_in_export_keeps_its_stretched_tiles() -> None:
     # faces 30 wide and 200 high are this photo's tiles, not streaks; a strip twice as long for
     # its width as they are still is one.
     from fanscan.vision.detections import TileDetections
-    from fanscan.vision.locate import FACE_ASPECT, STREAK_ASPECT, without_specks
+    from fanscan.vision.box_shapes import FACE_ASPECT, STREAK_ASPECT, without_specks
 
     def box(x: float, w: float, h: float) -> np.ndarray:
         return np.float32([[x, 0], [x + w, 0], [x + w, h], [x, h]])
@@ -81,7 +81,7 @@ def _row_box(x: float, y: float, w: float, h: float) -> np.ndarray:
 
 def test_a_box_holding_two_upright_tiles_is_cut_in_two() -> None:
     from fanscan.vision.detections import TileDetections
-    from fanscan.vision.locate import split_pairs
+    from fanscan.vision.box_shapes import split_pairs
 
     row = [_row_box(100 * i, 0, 98, 100) for i in range(6)]  # square-looking faces: a tilted camera
     pair = _row_box(600, 0, 196, 100)
@@ -98,7 +98,7 @@ def test_pairs_are_cut_up_to_the_longest_a_pair_looks_and_no_longer() -> None:
     # Two tiles near the camera at a slanted row's end, boxes with their sides: 2.5 tiles long
     # (scene 9574: 2s 2s read as one 1m). A box over three tiles is not cut in two.
     from fanscan.vision.detections import TileDetections
-    from fanscan.vision.locate import PAIR_ALONG, split_pairs
+    from fanscan.vision.box_shapes import PAIR_ALONG, split_pairs
 
     row = [_row_box(100 * i, 0, 100, 100) for i in range(6)]
     for length, cut in ((PAIR_ALONG[1] - 0.1, True), (PAIR_ALONG[1] + 0.1, False), (PAIR_ALONG[0] - 0.1, False)):
@@ -110,7 +110,7 @@ def test_pairs_are_cut_up_to_the_longest_a_pair_looks_and_no_longer() -> None:
 
 def test_a_pair_is_cut_along_the_row_whichever_corner_its_box_starts_at() -> None:
     from fanscan.vision.detections import TileDetections
-    from fanscan.vision.locate import split_pairs
+    from fanscan.vision.box_shapes import split_pairs
 
     row = [_row_box(0, 100 * i, 100, 98) for i in range(6)]  # a row running down the photo
     pair = np.float32([[0, 600], [100, 600], [100, 796], [0, 796]])
@@ -124,7 +124,7 @@ def test_a_pair_is_cut_along_the_row_whichever_corner_its_box_starts_at() -> Non
 
 def test_boxes_of_single_tiles_are_never_cut() -> None:
     from fanscan.vision.detections import TileDetections
-    from fanscan.vision.locate import split_pairs
+    from fanscan.vision.box_shapes import split_pairs
 
     nearer = [_row_box(100 * i, 0, 98 + 8 * i, 100 + 8 * i) for i in range(7)]  # perspective grows them
     found = TileDetections(np.stack(nearer), np.ones(7, np.float32), np.zeros(7, bool))
