@@ -45,8 +45,8 @@ def _aspects(quads: np.ndarray) -> np.ndarray:
 def without_specks(detections: TileDetections) -> TileDetections:
     """The detections less boxes far smaller than the photo's typical tile (``SPECK_AREA``): a
     blob of table pattern or a tile's coloured side, which the classifier would take for a blank
-    white dragon (on scenes 0-199, two hands had such a phantom P); and less streaks
-    (``STREAK_ASPECT``): a strip along the photo's edge was read as a face-down tile."""
+    white dragon (a phantom P in the hand); and less streaks (``STREAK_ASPECT``), such as a strip
+    along the photo's edge, which reads as a face-down tile."""
     if len(detections) < 5:
         return detections
     areas, aspects = quad_areas(detections.quads), _aspects(detections.quads)
