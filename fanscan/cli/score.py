@@ -19,7 +19,8 @@ import sys
 import unicodedata
 from typing import Any
 
-from fanscan.cli._declared_sets import MELDS_HELP, check_standing, holds_sets, read_standing, standing_count, with_sets
+from fanscan.cli._declared_sets import (
+    MELDS_HELP, check_standing, holds_sets, read_standing, standing_count, with_sets)
 from fanscan.cli._inputs import named
 from fanscan.cli._win_conditions import add_condition_flags, add_win_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
@@ -261,7 +262,6 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     one_short = read_hand.tile_count() == whole - 1
     hint = f" (a hand waiting to win? {waits} lists its winning tiles)" if one_short else ""
     return _exit_status(result, hint)
-
 
 
 def _check_win_read(code: str, hand: Any) -> None:

@@ -185,8 +185,9 @@ def _photographed(path: str | bytes, shown: str, rules: str, tiles: int, given: 
     """The reading of a photo of a waiting hand of ``tiles`` (the rule set's 13, or a 16-tile
     game's 16), and its hand JSON with the tile the layout set apart counted among the concealed
     ones (a waiting hand has no winning tile). With declared sets ``given`` (``--melds``) the
-    photo is read for the rest of the hand, three tiles fewer a set, and the sets read from it
-    give way to them. A photo that reads as no such hand is a one-line error naming why."""
+    photo must show the rest of the hand standing, three tiles fewer a set (``read_standing``),
+    and the sets read from it give way to them. A photo that reads as no such hand is a one-line
+    error naming why."""
     from fanscan.scoring.hand import Hand
     from fanscan.vision.reader import read_photo
 
