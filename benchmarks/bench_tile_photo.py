@@ -7,8 +7,9 @@ Photos of tiles: the held-out rf-chinese sources (fold ``HELD_OUT_FOLD``, least 
 ``FANSCAN_SHARED`` where the shared folder is not beside the checkout), the untagged real photos
 (close-ups and grids of faces) and fresh generated scenes (seeds from 51,000: plain, cluttered,
 standing in turn). Photos of none: the pictures of Debian packages (``gnome-backgrounds``,
-``gimp-data``: ``no_tile_photos.debian_pictures``; none of them fitted on) and fresh
-``no_tile_photos`` seeds (from 100,000), each kind counted apart. Each photo is read once up to
+``gimp-data``: ``no_tile_photos.debian_pictures``; none of them fitted on), the half of the
+Plasma wallpapers never fitted on (whole and cropped), pictures of noise (``--noise``, seeds from
+100,000) and fresh ``no_tile_photos`` seeds (from 100,000), each kind counted apart. Each photo is read once up to
 the reader's third step; every ``--model`` given (default: the shipped one) judges the same
 boxes, beside "no check" (every photo in which the finder boxes something is read as tiles, as
 before the check). Printed per source: photos, photos judged to show tiles, and the photos of
@@ -24,9 +25,15 @@ from collections import defaultdict
 from pathlib import Path
 
 
-def _photos(scenes: int, no_tiles: int) -> list[tuple[str, str, int, object]]:
+WALLPAPER_VIEWS = 4
+"""Each held-out wallpaper is read whole and in three crops (``no_tile_photos.picture_views``)."""
+
+
+def _photos(scenes: int, no_tiles: int, noise: int = 100) -> list[tuple[str, str, int, object]]:
     """(source, name, shows tiles, loader) of every photo tried."""
-    from fanscan.datasets.no_tile_photos import debian_pictures, kind_of, no_tile_photo
+    import cv2
+    from fanscan.datasets.no_tile_photos import (
+        debian_pictures, kind_of, no_tile_photo, noise_photo, picture_views, wallpaper_half, wallpapers)
     from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, least_turned, load_table_photos
     from fanscan.datasets.scenes import generate_scene
     from fanscan.datasets.shared import shared_path
@@ -44,6 +51,13 @@ def _photos(scenes: int, no_tiles: int) -> list[tuple[str, str, int, object]]:
         photos.append((f"scenes, {kind}", str(seed), 1,
                        lambda s=seed, k=kind: generate_scene(s, clutter=k == "cluttered", standing=k == "standing").jpeg))
     photos += [("Debian pictures", p.name, 0, p) for p in debian_pictures()]
+    for number, path in enumerate(p for p in wallpapers() if wallpaper_half(p) == 1):  # the half never fitted on
+        for view in range(WALLPAPER_VIEWS):
+            photos.append(("Plasma wallpapers (held out)", f"{path.parent.parent.parent.name}:{view}", 0,
+                           lambda p=path, v=view, n=number: encoded(picture_views(cv2.imread(str(p)), n + 1000,
+                                                                                  v + 1)[v])))
+    for seed in range(100000, 100000 + noise):
+        photos.append(("noise", str(seed), 0, lambda s=seed: encoded(noise_photo(s), ".png")))
     for seed in range(100000, 100000 + no_tiles):  # each drawn only when it is read
         photos.append((f"no tiles, {kind_of(seed)}", str(seed), 0, lambda s=seed: encoded(no_tile_photo(s)[0])))
     return photos
@@ -54,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, action="append", default=[])
     parser.add_argument("--scenes", type=int, default=150)
     parser.add_argument("--no-tiles", type=int, default=300)
+    parser.add_argument("--noise", type=int, default=100, help="pictures of noise (seeds from 100,000)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     from fanscan.errors import FanscanError
@@ -72,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     turned_away: dict[str, list[str]] = defaultdict(list)
     let_through: dict[str, list[str]] = defaultdict(list)
-    for source, name, truth, load in _photos(args.scenes, args.no_tiles):
+    for source, name, truth, load in _photos(args.scenes, args.no_tiles, args.noise):
         try:
             readings = read_boxes(load() if callable(load) else load)
         except FanscanError:

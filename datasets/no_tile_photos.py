@@ -6,10 +6,15 @@ empty table. ``no_tile_photo(seed)`` draws one such picture (``KINDS``), seen at
 light's cast, a little blurred and JPEG-compressed like a phone photo; the seed fixes all of it.
 ``debian_pictures()`` lists the photographs and patterns of Debian packages (``gnome-backgrounds``,
 ``gimp-data``) where they are installed: pictures nobody drew for this check, kept for testing it.
+``noise_photo(seed)`` is what a fuzzer or a careless upload sends: pixels of noise, blurred or not.
+``wallpapers()`` lists the pictures of Debian's ``plasma-workspace-wallpapers`` (photographs and
+paintings, one file each), split in two by name (``wallpaper_half``): one half to fit on, seen
+whole and cropped (``picture_views``), the other kept for testing.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +28,7 @@ KINDS: tuple[str, ...] = ("table", "floor_tiles", "bricks", "keyboard", "text", 
 DEBIAN_PICTURE_FOLDERS = (Path("/usr/share/backgrounds"), Path("/usr/share/gimp/2.0/scripts/images"),
                           Path("/usr/share/gimp/2.0/images"))
 _PICTURE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
+WALLPAPER_FOLDER = Path("/usr/share/wallpapers")
 
 
 def _colour(rng: np.random.Generator) -> tuple[int, int, int]:
@@ -214,3 +220,62 @@ def debian_pictures(folders: tuple[Path, ...] = DEBIAN_PICTURE_FOLDERS) -> list[
     """The pictures of Debian packages that show no tile (empty where none is installed)."""
     return sorted(p for folder in folders if folder.is_dir() for p in folder.rglob("*")
                   if p.suffix.lower() in _PICTURE_SUFFIXES and p.is_file())
+
+
+def noise_photo(seed: int) -> np.ndarray:
+    """A BGR picture of random pixels (grey or coloured, uniform or normal), blurred by up to 3 px
+    half the time, of a random size: no photo at all, as a fuzzer or a test sends one."""
+    rng = np.random.default_rng([seed, 11])
+    h, w = int(rng.integers(240, 1600)), int(rng.integers(240, 1600))
+    channels = 1 if rng.random() < 0.3 else 3
+    if rng.random() < 0.5:
+        pixels = rng.integers(0, 256, (h, w, channels))
+    else:
+        pixels = rng.normal(rng.uniform(60, 200), rng.uniform(20, 80), (h, w, channels))
+    image = np.clip(pixels, 0, 255).astype(np.uint8)
+    image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR) if channels == 1 else image
+    if rng.random() < 0.5:
+        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.5, 3.0))
+    return image
+
+
+def wallpapers(folder: Path = WALLPAPER_FOLDER) -> list[Path]:
+    """One picture of each of Debian's Plasma wallpapers (a middle-sized file of its sizes), by
+    name; empty where the package is not installed."""
+    if not folder.is_dir():
+        return []
+    chosen = []
+    for paper in sorted(p for p in folder.iterdir() if p.is_dir()):
+        files = sorted((f for f in paper.rglob("*") if f.suffix.lower() in _PICTURE_SUFFIXES and f.is_file()),
+                       key=lambda f: (f.stat().st_size, f.name))
+        if files:
+            chosen.append(files[len(files) // 2])
+    return chosen
+
+
+def wallpaper_half(path: Path, folder: Path = WALLPAPER_FOLDER) -> int:
+    """0 (fitted on) or 1 (kept for testing): a stable split of the wallpapers by their name."""
+    name = path.relative_to(folder).parts[0] if path.is_relative_to(folder) else path.name
+    return zlib.crc32(name.encode("utf-8")) % 2
+
+
+def picture_views(image: np.ndarray, seed: int, views: int) -> list[np.ndarray]:
+    """``image`` whole, then ``views - 1`` crops of it (a third to four fifths of each side, at a
+    random place), each shrunk to at most 1600 px: the same picture photographed closer."""
+    rng = np.random.default_rng([seed, 13])
+    h, w = image.shape[:2]
+    out = [image]
+    for _ in range(views - 1):
+        ch, cw = int(h * rng.uniform(0.33, 0.8)), int(w * rng.uniform(0.33, 0.8))
+        y, x = int(rng.integers(0, h - ch + 1)), int(rng.integers(0, w - cw + 1))
+        out.append(image[y:y + ch, x:x + cw])
+    return [_shrunk(view, 1600) for view in out]
+
+
+def _shrunk(image: np.ndarray, longest: int) -> np.ndarray:
+    scale = longest / max(image.shape[:2])
+    if scale >= 1:
+        return np.ascontiguousarray(image)
+    return cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
+                      interpolation=cv2.INTER_AREA)
+

@@ -9,7 +9,11 @@ were recognised" when it is likelier than not that the photo shows none.
 1. ``photo_features``: what the boxes as read say about the whole photo: how many, how sure the
    finder and the classifier are, how many read as backs, blanks (``P``: a plain square) and
    flowers, how many faces differ, the boxes' shape, and of the faces with a picture (not
-   blanks) how sure the surest are, how many are sure and how many of those differ.
+   blanks) how sure the surest are, how many are sure and how many of those differ; how many
+   faces are read more often than one set holds them (a fifth 9p, a second 1f: a set is
+   never photographed with more), how likely the classifier finds it that a box holds no
+   tile at all, and how many boxes touch a box of their size as tiles in a row do (noise and
+   photographs of anything else box blobs that lie apart).
 2. ``TilePhotoModel`` (``models/tile_photo.json``, fitted by ``models.fit_tile_photo`` on real
    and generated photos of tiles and on photos of none, ``datasets.no_tile_photos``): a logistic
    model of "the photo shows tiles" on those features.
@@ -18,6 +22,7 @@ were recognised" when it is likelier than not that the photo shows none.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -26,14 +31,20 @@ import numpy as np
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision.detections import TileReading
+from fanscan.vision.hand_rules import copies_allowed
 from fanscan.vision.numeric import held_logistic, logit, median, quantile
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "tile_photo.json"
 FEATURES: tuple[str, ...] = ("log_boxes", "finder_logit", "face_logit", "backs", "blanks", "flowers",
-                             "distinct_faces", "log_aspect", "named_high", "sure_named", "distinct_sure")
+                             "distinct_faces", "log_aspect", "named_high", "sure_named", "distinct_sure",
+                             "excess_copies", "no_tile_logit", "touching")
 SURE = 0.9
 """A face read at least this surely counts as sure (``sure_named``, ``distinct_sure``): a
 feature's definition, whose weight the fit sets."""
+NEIGHBOUR_STEP = (0.8, 1.25)
+"""Two boxes touch as neighbouring tiles when their centres lie this many short sides apart..."""
+NEIGHBOUR_SIZE = 0.75
+"""...and their short sides differ by less than this ratio (``touching``: a feature's definition)."""
 
 
 def photo_features(readings: list[TileReading]) -> np.ndarray:
@@ -62,37 +73,69 @@ def photo_features(readings: list[TileReading]) -> np.ndarray:
         quantile(named_logits, 0.9),
         float(np.log1p(len(sure))),
         float(np.log1p(len(set(sure)))),
+        _excess_copies(codes),
+        median(logit(np.array([r.no_tile for r in readings]))),
+        _touching(boxes),
     ])
+
+
+def _touching(boxes: np.ndarray) -> float:
+    """The share of the quads ``boxes`` with a neighbour of about their size about one short
+    side away (``NEIGHBOUR_STEP``, ``NEIGHBOUR_SIZE``)."""
+    if len(boxes) < 2:
+        return 0.0
+    centres = boxes.mean(axis=1)
+    sides = np.linalg.norm(np.roll(boxes, -1, axis=1) - boxes, axis=2)
+    short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2) / np.maximum(short[:, None], 1e-6)
+    ratio = short[:, None] / np.maximum(short[None], 1e-6)
+    near = (apart >= NEIGHBOUR_STEP[0]) & (apart <= NEIGHBOUR_STEP[1])
+    alike = (ratio > NEIGHBOUR_SIZE) & (ratio < 1 / NEIGHBOUR_SIZE)
+    np.fill_diagonal(near, False)
+    return float((near & alike).any(axis=1).mean())
+
+
+def _excess_copies(codes: list[str]) -> float:
+    """The share of the faces ``codes`` read beyond the copies one set holds of each."""
+    if not codes:
+        return 0.0
+    counts = Counter(codes)
+    return sum(max(0, n - copies_allowed(code)) for code, n in counts.items()) / len(codes)
 
 
 @dataclass(frozen=True)
 class TilePhotoModel:
-    """A logistic model of "this photo shows mahjong tiles" on ``photo_features``."""
+    """A logistic model of "this photo shows mahjong tiles" on ``photo_features``: on those of
+    ``FEATURES`` it names (all by default; an earlier fit names fewer, and still loads)."""
 
     weights: tuple[float, ...]
     bias: float
     mean: tuple[float, ...]
     scale: tuple[float, ...]
+    features: tuple[str, ...] = FEATURES
 
     def probability(self, features: np.ndarray) -> float:
-        return float(held_logistic(features, self.weights, self.bias, self.mean, self.scale))
+        """``features``: all of ``FEATURES``, as ``photo_features`` gives them."""
+        taken = np.asarray(features)[[FEATURES.index(name) for name in self.features]]
+        return float(held_logistic(taken, self.weights, self.bias, self.mean, self.scale))
 
     def shows_tiles(self, readings: list[TileReading]) -> bool:
         return bool(readings) and bool(self.probability(photo_features(readings)) >= 0.5)
 
     def to_json(self) -> dict:
-        return {"features": list(FEATURES), "weights": list(self.weights), "bias": self.bias,
+        return {"features": list(self.features), "weights": list(self.weights), "bias": self.bias,
                 "mean": list(self.mean), "scale": list(self.scale)}
 
     @classmethod
     def from_json(cls, obj: dict) -> TilePhotoModel:
-        if tuple(obj.get("features", ())) != FEATURES:
+        named = tuple(obj.get("features", ()))
+        if not named or not set(named) <= set(FEATURES) or len(set(named)) != len(named):
             raise ValueError("the tile photo model was fitted on other features")
         sizes = {len(obj[k]) for k in ("weights", "mean", "scale")}
-        if sizes != {len(FEATURES)}:
+        if sizes != {len(named)}:
             raise ValueError("the tile photo model's weights do not match its features")
         return cls(tuple(map(float, obj["weights"])), float(obj["bias"]),
-                   tuple(map(float, obj["mean"])), tuple(map(float, obj["scale"])))
+                   tuple(map(float, obj["mean"])), tuple(map(float, obj["scale"])), named)
 
 
 @lru_cache(maxsize=4)

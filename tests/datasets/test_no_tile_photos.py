@@ -40,3 +40,34 @@ def test_debian_pictures_lists_only_pictures_of_the_folders_given(tmp_path) -> N
     (tmp_path / "sub" / "b.JPG").write_bytes(b"x")
     (tmp_path / "notes.txt").write_text("x")
     assert [p.name for p in debian_pictures((tmp_path, tmp_path / "missing"))] == ["a.webp", "b.JPG"]
+
+
+def test_noise_photos_are_noise_of_their_seed() -> None:
+    from fanscan.datasets.no_tile_photos import noise_photo
+
+    first, again, other = noise_photo(5), noise_photo(5), noise_photo(6)
+    assert first.ndim == 3 and first.shape[2] == 3 and first.dtype == np.uint8
+    assert np.array_equal(first, again) and (first.shape != other.shape or not np.array_equal(first, other))
+    assert min(first.shape[:2]) >= 240
+
+
+def test_wallpapers_are_one_picture_each_split_in_two_halves(tmp_path) -> None:
+    import cv2
+    from fanscan.datasets.no_tile_photos import picture_views, wallpaper_half, wallpapers
+
+    assert wallpapers(tmp_path / "missing") == []
+    for name in ("Autumn", "Kite", "Shell"):
+        images = tmp_path / name / "contents" / "images"
+        images.mkdir(parents=True)
+        for size in ((64, 48), (128, 96), (256, 192)):
+            cv2.imwrite(str(images / f"{size[0]}x{size[1]}.png"), np.zeros((size[1], size[0], 3), np.uint8))
+    found = wallpapers(tmp_path)
+    assert [p.parts[-4] for p in found] == ["Autumn", "Kite", "Shell"]
+    assert all(p.name == "128x96.png" for p in found)  # the middle size
+    assert {wallpaper_half(p, tmp_path) for p in found} <= {0, 1}
+    assert wallpaper_half(found[0], tmp_path) == wallpaper_half(found[0], tmp_path)
+    picture = np.random.default_rng(0).integers(0, 256, (2000, 3000, 3), dtype=np.uint8)
+    views = picture_views(picture, 1, 4)
+    assert len(views) == 4 and views[0].shape == (1067, 1600, 3)  # whole, shrunk to 1600
+    assert all(max(v.shape[:2]) <= 1600 for v in views)
+    assert [v.shape for v in picture_views(picture, 1, 4)] == [v.shape for v in views]

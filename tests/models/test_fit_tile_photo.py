@@ -55,7 +55,8 @@ def test_main_fits_from_a_cache_and_writes_the_model_and_its_sidecar(tmp_path, c
     cache = tmp_path / "cases.pkl"
     cache.write_bytes(pickle.dumps([(c.name, c.shows_tiles, c.readings) for c in cases]))
     out = tmp_path / "tile_photo.json"
-    assert fit_tile_photo.main(["--cache", str(cache), "--out", str(out)]) == 0
+    only_cached = ["--folds", "", "--scenes", "", "--no-tiles", ""]  # nothing else to read
+    assert fit_tile_photo.main(["--cache", str(cache), "--out", str(out), *only_cached]) == 0
     assert load_model(out) is not None
     about = json.loads(out.with_suffix(".about.json").read_text())
     assert about["features"] == list(FEATURES) and about["fit"]["photos_of_tiles"] == 50
@@ -76,3 +77,48 @@ def test_a_cache_that_is_no_cache_is_refused_in_one_line(tmp_path, capsys) -> No
     message = capsys.readouterr().err.strip().splitlines()[-1]
     assert "--cache" in message and "Traceback" not in message
     assert not (tmp_path / "m.json").exists()
+
+
+def test_a_cache_keeps_what_it_read_and_reads_only_what_it_lacks(tmp_path, monkeypatch) -> None:
+    read: list[str] = []
+
+    def boxes(source: object) -> list:
+        read.append(str(source))
+        return [] if source == "empty" else [_reading("1m", 0.95, 31 * k) for k in range(4)]
+
+    monkeypatch.setattr(fit_tile_photo, "read_boxes", boxes)
+    monkeypatch.setattr(fit_tile_photo, "tile_photos",
+                        lambda folds, scenes: iter([("t1", lambda: "t1"), ("t2", lambda: "t2")]))
+    monkeypatch.setattr(fit_tile_photo, "no_tile_photos",
+                        lambda seeds, noise=range(0), views=0: iter([("n1", lambda: "empty")]))
+    monkeypatch.setattr(fit_tile_photo, "fit", lambda x, y, groups=None: (
+        fit_tile_photo.TilePhotoModel((0.0,) * len(FEATURES), 0.0, (0.0,) * len(FEATURES), (1.0,) * len(FEATURES)), {}))
+    cache = tmp_path / "cases.pkl"
+    out = tmp_path / "m.json"
+    assert fit_tile_photo.main(["--cache", str(cache), "--out", str(out)]) == 0
+    assert read == ["t1", "t2", "empty"]
+    kept = {name for name, _, _ in pickle.loads(cache.read_bytes())}
+    assert kept == {"t1", "t2", "n1"}  # the photo with no boxes too, so that it is not read again
+    read.clear()
+    assert fit_tile_photo.main(["--cache", str(cache), "--out", str(out)]) == 0
+    assert read == []
+
+
+def test_the_offset_holds_for_photos_the_fit_never_saw() -> None:
+    """Chosen on each photo as judged by a fit without its group, the offset is at least the one
+    the fit's own judgement asks for, and no photo of tiles so judged is turned away."""
+    x, y = _cases(np.random.default_rng(3))
+    groups = np.arange(len(y)) % fit_tile_photo.FOLDS
+    _, own = fit_tile_photo.fit(x, y)
+    model, held = fit_tile_photo.fit(x, y, groups)
+    assert held["bias_offset"] >= own["bias_offset"]
+    assert held["held_out"]["tiles_judged_none"] <= fit_tile_photo.LOSE_AT_MOST * 200
+
+
+def test_reading_quality_counts_the_labelled_tiles_found_and_named_right() -> None:
+    readings = [_reading("1m", 0.9, 0), _reading("5p", 0.9, 31), _reading("9s", 0.9, 200)]
+    boxes = np.float64([[0, 0, 30, 40], [31, 0, 61, 40], [100, 0, 130, 40], [200, 0, 230, 40]])
+    quality = fit_tile_photo.reading_quality(readings, boxes, ("1m", "6p", "E", "9s"))
+    assert quality == 0.5  # 1m and 9s right, 5p named wrong, E not found
+    assert fit_tile_photo.reading_quality(readings, boxes[:0], ()) is None
+    assert fit_tile_photo.reading_quality([], boxes, ("1m", "6p", "E", "9s")) == 0.0

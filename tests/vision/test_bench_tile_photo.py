@@ -30,7 +30,7 @@ def test_it_counts_per_source_what_each_model_lets_through(bench, monkeypatch, c
     photos = [("the sample", "sample", 1, sample_photo_path()),
               ("no tiles, bricks", "1", 0, lambda: bricks),
               ("no tiles, felt", "2", 0, lambda: blank)]
-    monkeypatch.setattr(bench, "_photos", lambda scenes, no_tiles: photos)
+    monkeypatch.setattr(bench, "_photos", lambda scenes, no_tiles, noise: photos)
     assert bench.main(["--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     no_check, shipped = result["counts"]["no check"], next(v for k, v in result["counts"].items() if k != "no check")

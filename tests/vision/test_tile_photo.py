@@ -88,7 +88,8 @@ def test_the_model_is_a_logistic_of_the_standardised_features_held_in_range() ->
 def test_the_model_file_round_trips_and_refuses_other_features(tmp_path) -> None:
     model = _model([0.5] * len(FEATURES), 1.5)
     assert TilePhotoModel.from_json(model.to_json()) == model
-    other = model.to_json() | {"features": ["log_boxes"]}
+    other = model.to_json() | {"features": ["log_boxes", "colour"], "weights": [0.5, 0.5],
+                               "mean": [0.0, 0.0], "scale": [1.0, 1.0]}
     with pytest.raises(ValueError, match="other features"):
         TilePhotoModel.from_json(other)
     short = model.to_json() | {"weights": [0.5]}
@@ -146,3 +147,23 @@ def test_fanscan_read_and_score_say_so_and_exit_non_zero(bricks_photo: str) -> N
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and "no mahjong tiles were recognised" in lines[0]
         assert "Traceback" not in done.stderr
+
+
+def test_an_earlier_fit_on_fewer_features_judges_by_its_own() -> None:
+    """A model file that names fewer of FEATURES (an earlier fit) loads, and weighs those alone."""
+    earlier = TilePhotoModel.from_json({"features": ["face_logit"], "weights": [1.0], "bias": 0.0,
+                                        "mean": [0.0], "scale": [1.0]})
+    features = np.zeros(len(FEATURES))
+    features[FEATURES.index("face_logit")] = 2.0
+    features[FEATURES.index("no_tile_logit")] = 50.0  # not among its features: no weight
+    assert earlier.probability(features) == pytest.approx(1 / (1 + np.exp(-2.0)))
+
+
+def test_new_features_count_extra_copies_and_boxes_lying_as_tiles_in_a_row() -> None:
+    row = [_box("9p", x=31 * k) for k in range(6)]  # six 9p touching: two more than a set holds
+    features = photo_features(row)
+    assert _feature(features, "excess_copies") == pytest.approx(2 / 6)
+    assert _feature(features, "touching") == 1.0
+    apart = [_box(code, x=200 * k) for k, code in enumerate(["1m", "2m", "3m"])]
+    features = photo_features(apart)
+    assert _feature(features, "excess_copies") == 0.0 and _feature(features, "touching") == 0.0
