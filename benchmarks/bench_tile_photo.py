@@ -31,13 +31,12 @@ WALLPAPER_VIEWS = 4
 
 def _photos(scenes: int, no_tiles: int, noise: int = 100) -> list[tuple[str, str, int, object]]:
     """(source, name, shows tiles, loader) of every photo tried."""
-    import cv2
     from fanscan.datasets.no_tile_photos import (
-        debian_pictures, kind_of, no_tile_photo, noise_photo, picture_views, wallpaper_half, wallpapers)
+        debian_pictures, kind_of, no_tile_photo, noise_photo, wallpaper_half, wallpapers)
     from fanscan.datasets.real_tables import HELD_OUT_FOLD, in_folds, least_turned, load_table_photos
     from fanscan.datasets.scenes import generate_scene
     from fanscan.datasets.shared import shared_path
-    from fanscan.models.fit_tile_photo import encoded
+    from fanscan.models.fit_tile_photo import encoded, picture_view
 
     held_out = least_turned(in_folds(load_table_photos(), [HELD_OUT_FOLD]))  # none without ../shared
     photos: list[tuple[str, str, int, object]] = [("rf-chinese fold 4", p.source, 1, p.path) for p in held_out]
@@ -54,8 +53,7 @@ def _photos(scenes: int, no_tiles: int, noise: int = 100) -> list[tuple[str, str
     for number, path in enumerate(p for p in wallpapers() if wallpaper_half(p) == 1):  # the half never fitted on
         for view in range(WALLPAPER_VIEWS):
             photos.append(("Plasma wallpapers (held out)", f"{path.parent.parent.parent.name}:{view}", 0,
-                           lambda p=path, v=view, n=number: encoded(picture_views(cv2.imread(str(p)), n + 1000,
-                                                                                  v + 1)[v])))
+                           lambda p=path, v=view, n=number: picture_view(p, n + 1000, v)))
     for seed in range(100000, 100000 + noise):
         photos.append(("noise", str(seed), 0, lambda s=seed: encoded(noise_photo(s), ".png")))
     for seed in range(100000, 100000 + no_tiles):  # each drawn only when it is read

@@ -164,8 +164,7 @@ def reading_quality(readings: list, boxes: np.ndarray, codes: tuple[str, ...]) -
     x1 = np.minimum(boxes[:, None, 2], found[None, :, 2])
     y1 = np.minimum(boxes[:, None, 3], found[None, :, 3])
     inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    area = lambda b: (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])  # noqa: E731
-    iou = inter / np.maximum(area(boxes)[:, None] + area(found)[None, :] - inter, 1e-9)
+    iou = inter / np.maximum(_areas(boxes)[:, None] + _areas(found)[None, :] - inter, 1e-9)
     right = 0
     while iou.size and iou.max() >= MATCH_IOU:
         i, j = np.unravel_index(int(iou.argmax()), iou.shape)
@@ -175,13 +174,27 @@ def reading_quality(readings: list, boxes: np.ndarray, codes: tuple[str, ...]) -
     return right / len(codes)
 
 
+def _areas(boxes: np.ndarray) -> np.ndarray:
+    return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+
+
+def picture_view(path: Path, number: int, view: int) -> bytes:
+    """View ``view`` of the picture at ``path`` (``no_tile_photos.picture_views``, ``number`` its
+    seed) as a JPEG's bytes."""
+    import cv2
+    from fanscan.datasets.no_tile_photos import picture_views
+
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise FanscanError("unreadable_image", f"{path} is no picture OpenCV reads")
+    return encoded(picture_views(image, number, view + 1)[view])
+
+
 def no_tile_photos(seeds: range, noise: range = range(0), views: int = 0,
                    ) -> Iterator[tuple[str, Callable[[], bytes | Path]]]:
     """(name, source) of each photo of none: generated (``seeds``), noise (``noise``) and the
     fitting half of the wallpapers, each in ``views`` views (none when 0)."""
-    import cv2
-    from fanscan.datasets.no_tile_photos import (
-        no_tile_photo, noise_photo, picture_views, wallpaper_half, wallpapers)
+    from fanscan.datasets.no_tile_photos import no_tile_photo, noise_photo, wallpaper_half, wallpapers
 
     for seed in seeds:
         yield f"none:{seed}", lambda s=seed: encoded(no_tile_photo(s)[0])
@@ -190,7 +203,7 @@ def no_tile_photos(seeds: range, noise: range = range(0), views: int = 0,
     for number, path in enumerate(p for p in wallpapers() if views and wallpaper_half(p) == 0):
         for view in range(views):
             yield (f"wallpaper:{path.parent.parent.parent.name}:{view}",
-                   lambda p=path, v=view, n=number: encoded(picture_views(cv2.imread(str(p)), n, v + 1)[v]))
+                   lambda p=path, v=view, n=number: picture_view(p, n, v))
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,10 @@ def photo_features(readings: list[TileReading]) -> np.ndarray:
     ])
 
 
+_ROWS_AT_ONCE = 256
+"""``_touching`` compares this many boxes with all the others at a time (memory linear in boxes)."""
+
+
 def _touching(boxes: np.ndarray) -> float:
     """The share of the quads ``boxes`` with a neighbour of about their size about one short
     side away (``NEIGHBOUR_STEP``, ``NEIGHBOUR_SIZE``)."""
@@ -86,13 +90,16 @@ def _touching(boxes: np.ndarray) -> float:
         return 0.0
     centres = boxes.mean(axis=1)
     sides = np.linalg.norm(np.roll(boxes, -1, axis=1) - boxes, axis=2)
-    short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2) / np.maximum(short[:, None], 1e-6)
-    ratio = short[:, None] / np.maximum(short[None], 1e-6)
-    near = (apart >= NEIGHBOUR_STEP[0]) & (apart <= NEIGHBOUR_STEP[1])
-    alike = (ratio > NEIGHBOUR_SIZE) & (ratio < 1 / NEIGHBOUR_SIZE)
-    np.fill_diagonal(near, False)
-    return float((near & alike).any(axis=1).mean())
+    short = np.maximum(np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2, 1e-6)
+    touching = np.zeros(len(boxes), bool)
+    for start in range(0, len(boxes), _ROWS_AT_ONCE):
+        rows = slice(start, start + _ROWS_AT_ONCE)
+        apart = np.linalg.norm(centres[rows, None] - centres[None], axis=2) / short[rows, None]
+        ratio = short[rows, None] / short[None]
+        near = (apart >= NEIGHBOUR_STEP[0]) & (apart <= NEIGHBOUR_STEP[1])
+        alike = (ratio > NEIGHBOUR_SIZE) & (ratio < 1 / NEIGHBOUR_SIZE)
+        touching[rows] = (near & alike).any(axis=1)  # a box is never NEIGHBOUR_STEP from itself
+    return float(touching.mean())
 
 
 def _excess_copies(codes: list[str]) -> float:

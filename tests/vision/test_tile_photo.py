@@ -167,3 +167,13 @@ def test_new_features_count_extra_copies_and_boxes_lying_as_tiles_in_a_row() -> 
     apart = [_box(code, x=200 * k) for k, code in enumerate(["1m", "2m", "3m"])]
     features = photo_features(apart)
     assert _feature(features, "excess_copies") == 0.0 and _feature(features, "touching") == 0.0
+
+
+def test_touching_is_counted_alike_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fanscan.vision import tile_photo
+
+    rng = np.random.default_rng(4)
+    boxes = [_box("1m", x=float(x)) for x in rng.uniform(0, 3000, 40)]
+    whole = _feature(photo_features(boxes), "touching")
+    monkeypatch.setattr(tile_photo, "_ROWS_AT_ONCE", 3)
+    assert _feature(photo_features(boxes), "touching") == whole and 0 < whole < 1
