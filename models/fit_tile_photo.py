@@ -41,6 +41,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +61,6 @@ USEFUL_READ = 0.5
 its labelled tiles (step 2): a reading worth keeping."""
 FOLDS = 4
 """Groups of the cross-validation that sets the offset (step 4)."""
-MATCH_IOU = 0.5
-"""A box finds a labelled tile when their upright rectangles overlap at least this much (as the
-benchmarks count it)."""
 
 
 def read_boxes(source: str | Path | bytes, classifier: Any = None) -> list:
@@ -129,42 +127,27 @@ def real_labels(folds: list[int]) -> dict[str, tuple[np.ndarray, tuple[str, ...]
     return labels
 
 
-def fold_group(name: str) -> int:
+def fold_group(name: str, fold_of: dict[str, int]) -> int:
     """The cross-validation group (0 to ``FOLDS`` - 1) of a case by its name: a real photo's
-    source fold (``rf:SOURCE``), a generated photo's seed, a picture's name."""
-    from fanscan.datasets.real_tables import load_table_photos
-
+    source fold (``rf:SOURCE``, ``fold_of`` its source's), a generated photo's seed, a picture's
+    name."""
     kind, _, rest = name.partition(":")
-    if kind.startswith("rf"):
-        folds = _source_folds(load_table_photos)
-        if rest in folds:
-            return folds[rest] % FOLDS
+    if kind.startswith("rf") and rest in fold_of:
+        return fold_of[rest] % FOLDS
     first = rest.split(":")[0] or name
     return int(first) % FOLDS if first.isdigit() else zlib.crc32(first.encode("utf-8")) % FOLDS
 
 
-_FOLD_OF: dict[str, int] = {}
-
-
-def _source_folds(load: Callable[[], list]) -> dict[str, int]:
-    if not _FOLD_OF:
-        _FOLD_OF.update({photo.source: photo.fold for photo in load()})
-    return _FOLD_OF
-
-
 def reading_quality(readings: list, boxes: np.ndarray, codes: tuple[str, ...]) -> float | None:
     """The share of the labelled tiles (``boxes``, ``codes``) a box of ``readings`` finds
-    (``MATCH_IOU``, greedily, best first) and names right; None for a photo with no labels."""
+    (``hand_cases.MATCH_IOU``, greedily, best first) and names right; None for a photo with no
+    labels."""
+    from fanscan.models.hand_cases import MATCH_IOU, box_iou
+
     if not len(codes):
         return None
-    quads = np.stack([np.asarray(r.box, np.float64) for r in readings]) if readings else np.zeros((0, 4, 2))
-    found = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
-    x0 = np.maximum(boxes[:, None, 0], found[None, :, 0])
-    y0 = np.maximum(boxes[:, None, 1], found[None, :, 1])
-    x1 = np.minimum(boxes[:, None, 2], found[None, :, 2])
-    y1 = np.minimum(boxes[:, None, 3], found[None, :, 3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    iou = inter / np.maximum(_areas(boxes)[:, None] + _areas(found)[None, :] - inter, 1e-9)
+    found = [np.array([*np.min(r.box, axis=0), *np.max(r.box, axis=0)]) for r in readings]
+    iou = np.array([[box_iou(label, box) for box in found] for label in boxes]).reshape(len(boxes), len(found))
     right = 0
     while iou.size and iou.max() >= MATCH_IOU:
         i, j = np.unravel_index(int(iou.argmax()), iou.shape)
@@ -174,20 +157,23 @@ def reading_quality(readings: list, boxes: np.ndarray, codes: tuple[str, ...]) -
     return right / len(codes)
 
 
-def _areas(boxes: np.ndarray) -> np.ndarray:
-    return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-
-
 def picture_view(path: Path, number: int, view: int) -> bytes:
     """View ``view`` of the picture at ``path`` (``no_tile_photos.picture_views``, ``number`` its
     seed) as a JPEG's bytes."""
-    import cv2
     from fanscan.datasets.no_tile_photos import picture_views
+
+    return encoded(picture_views(_picture(path), number, view + 1)[view])
+
+
+@lru_cache(maxsize=1)
+def _picture(path: Path) -> np.ndarray:
+    """The picture at ``path``, decoded once for all its views (they are asked for in turn)."""
+    import cv2
 
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise FanscanError("unreadable_image", f"{path} is no picture OpenCV reads")
-    return encoded(picture_views(image, number, view + 1)[view])
+    return image
 
 
 def no_tile_photos(seeds: range, noise: range = range(0), views: int = 0,
@@ -340,7 +326,10 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"{len(poorly)} real photos read poorly (under {USEFUL_READ:.0%} of their tiles right) left out")
     x = np.array([photo_features(case.readings) for case in cases])
     y = np.array([float(case.shows_tiles) for case in cases])
-    model, figures = fit(x, y, np.array([fold_group(case.name) for case in cases]))
+    from fanscan.datasets.real_tables import load_table_photos
+
+    fold_of = {photo.source: photo.fold for photo in load_table_photos()}
+    model, figures = fit(x, y, np.array([fold_group(case.name, fold_of) for case in cases]))
     about = {
         "fitted": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "command": "python -m fanscan.models.fit_tile_photo " + " ".join(argv if argv is not None else sys.argv[1:]),

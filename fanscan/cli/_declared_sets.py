@@ -73,7 +73,7 @@ def with_sets(read: Any, given: tuple[Any, ...], shown: str, whole: int) -> Any:
 def holds_sets(read: Any, given: tuple[Any, ...], whole: int) -> bool:
     """Whether the Hand ``read`` with the sets ``given`` in place of its own is a possible hand."""
     try:
-        read.replace(melds=given).check(whole)
+        with_sets(read, given, "", whole)
     except FanscanError:
         return False
     return True
