@@ -28,7 +28,9 @@
    groups, melds, winning tile and doubts.
 7. The ``PhotoReading`` (``photo_reading``): every tile found, the hand, other readings, and the
    ``doubts``; ``annotate`` draws it.
-8. ``memory``: when the read leaves the process holding more than its budget, the memory it freed
+8. ``quarter_turn``: a reading that expects a tile or more of its hand wrong or missing is read
+   again (steps 2-7) on the finder's boxes of the photo turned a quarter; the worthier is kept.
+9. ``memory``: when the read leaves the process holding more than its budget, the memory it freed
    goes back to the system.
 """
 
@@ -42,8 +44,8 @@ from typing import Any
 
 import numpy as np
 from fanscan.vision import (debug_images, doubts, flowers, geometry, hand_region, hand_splits, layout, memory,
-                            session_opening, tile_photo)
-from fanscan.vision.detections import TileReading
+                            quarter_turn, session_opening, tile_photo)
+from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
 from fanscan.vision.hand_rules import HandKind, HandRules, hand_rules
@@ -143,7 +145,7 @@ def read_photo(
 
 def _read(source: str | os.PathLike[str] | bytes, classifier: Any, debug_dir: str | os.PathLike[str] | None,
           one_hand: bool, flower_looks: bool | FlowerLooks, wanted: HandRules) -> PhotoReading:
-    """Steps 1-7 of the overview above."""
+    """Steps 1-8 of the overview above."""
     if classifier is None:
         from fanscan.vision.classifier import default_classifier
 
@@ -153,6 +155,20 @@ def _read(source: str | os.PathLike[str] | bytes, classifier: Any, debug_dir: st
     photo = load_photo(source)  # refuses a file that is no photo before any session opens
     session_opening.open_meanwhile(classifier, looks)
     small, detections = locate(photo)
+    reading, read = _read_located(photo, detections, classifier, looks, one_hand, wanted)
+    if one_hand and quarter_turn.worth_a_second_look(reading, wanted):
+        turned = quarter_turn.read_turned(photo, reading,
+                                          lambda found: _read_located(photo, found, classifier, looks, one_hand, wanted))
+        if turned is not None:
+            small, detections, (reading, read) = turned
+    if debug_dir is not None:
+        debug_images.write(Path(debug_dir), photo, small, detections, reading, read.readings)
+    return reading
+
+
+def _read_located(photo: Photo, detections: TileDetections, classifier: Any, looks: FlowerLooks | None,
+                  one_hand: bool, wanted: HandRules) -> tuple[PhotoReading, HandRead]:
+    """Steps 3-7 on the boxes ``locate`` found."""
     readings, right, up = read_tiles(photo, detections, classifier, looks) if len(detections) else ([], None, None)
     readings = tiles_only(readings)
     if not readings:
@@ -176,7 +192,4 @@ def _read(source: str | os.PathLike[str] | bytes, classifier: Any, debug_dir: st
     if one_hand and hand_splits.too_many_tiles(read, wanted):
         if (cut := hand_splits.first_complete(readings, up, wanted, read_part)) is not None:
             read, apart = cut[0], cut[1] + apart
-    reading = _photo_reading(photo, read, apart, wanted)
-    if debug_dir is not None:
-        debug_images.write(Path(debug_dir), photo, small, detections, reading, read.readings)
-    return reading
+    return _photo_reading(photo, read, apart, wanted), read
