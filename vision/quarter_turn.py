@@ -16,7 +16,7 @@ boxes says which turn is better; the reading does, through the classifier's cali
 3. ``better``: a reading is worth its hand's tiles' expected right less expected wrong (each tile
    ``2 * confidence - 1``); the second reading replaces the first only when it is worth more.
 
-``read_turned`` runs steps 2 and 3 for the reader.
+``read_either_way`` runs the three for the reader (``read_turned`` steps 2 and 3).
 """
 
 from __future__ import annotations
@@ -130,3 +130,18 @@ def read_turned(photo: Photo, first: PhotoReading, read_located: Callable[[TileD
     except FanscanError:
         return None
     return (small, turned, second) if better(second[0], first) else None
+
+
+def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
+                    read_located: Callable[[TileDetections], Read], rules: HandRules,
+                    ) -> tuple[np.ndarray, TileDetections, Read]:
+    """Steps 1-3 for the reader: the finder's image, the boxes and ``read_located``'s reading of
+    them, the first look's (``small``, ``boxes``) unless the turned look's reading is worth more.
+    A first look whose boxes read as no tiles is refused as it is (``no_tiles``): the "shows
+    tiles?" check is fitted for one look, and a second chance let more pictures of noise through."""
+    first = read_located(boxes)
+    if worth_a_second_look(first[0], rules):
+        turned = read_turned(photo, first[0], read_located)
+        if turned is not None:
+            return turned
+    return small, boxes, first

@@ -155,12 +155,14 @@ def _read(source: str | os.PathLike[str] | bytes, classifier: Any, debug_dir: st
     photo = load_photo(source)  # refuses a file that is no photo before any session opens
     session_opening.open_meanwhile(classifier, looks)
     small, detections = locate(photo)
-    reading, read = _read_located(photo, detections, classifier, looks, one_hand, wanted)
-    if one_hand and quarter_turn.worth_a_second_look(reading, wanted):
-        turned = quarter_turn.read_turned(photo, reading,
-                                          lambda found: _read_located(photo, found, classifier, looks, one_hand, wanted))
-        if turned is not None:
-            small, detections, (reading, read) = turned
+
+    def read_found(found: TileDetections) -> tuple[PhotoReading, HandRead]:
+        return _read_located(photo, found, classifier, looks, one_hand, wanted)
+
+    if one_hand:
+        small, detections, (reading, read) = quarter_turn.read_either_way(photo, small, detections, read_found, wanted)
+    else:
+        reading, read = read_found(detections)
     if debug_dir is not None:
         debug_images.write(Path(debug_dir), photo, small, detections, reading, read.readings)
     return reading

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 from fanscan.scoring.notation import parse_notation
+from fanscan.errors import FanscanError
 from fanscan.vision import quarter_turn, reader
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.hand_rules import HandRules
@@ -129,3 +130,15 @@ def test_the_turned_reading_is_kept_only_when_worth_more(monkeypatch: pytest.Mon
     small, boxes, second = quarter_turn.read_turned(photo, _reading(("1m", 0.5, True)), lambda found: worthier)
     assert boxes is other and second is worthier
     assert quarter_turn.read_turned(photo, worthier[0], lambda found: (_reading(("1m", 0.6, True)), "")) is None
+
+
+def test_a_photo_whose_boxes_read_as_no_tiles_is_refused_without_a_second_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    def never(photo):  # noqa: ANN001, ANN202
+        raise AssertionError("a photo of no tiles was looked at again")
+
+    monkeypatch.setattr(quarter_turn, "located_turned", never)
+    rng = np.random.default_rng(3)
+    noise = rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    with pytest.raises(FanscanError) as refused:
+        reader.read_photo(cv2.imencode(".png", noise)[1].tobytes())
+    assert refused.value.code == "no_tiles"
