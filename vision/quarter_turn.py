@@ -4,7 +4,7 @@ The finder learnt tiles standing in rows across the photo; a hand photographed f
 the table (its tiles a quarter turned, in a column) it marks in pieces or misses, and the finder's
 maps are not the same turned (``docs/benchmarks.md``, session 35: the better of the photo as it is
 and turned a quarter would find 95.7 % of fold 4's tiles against 92.7 %). Nothing in the finder's
-boxes says which turn is better; the reading does, through the classifier's calibrated confidences:
+boxes says which turn is better; the reading does, through the confidences it gives its tiles:
 
 1. ``worth_a_second_look``: the first reading's hand expects at least one tile wrong or missing
    (``expected_faults``: each face's chance of being wrong, 1 - its confidence, and the tiles it
@@ -37,6 +37,7 @@ from fanscan.errors import FanscanError
 
 FAULTS_WORTH_A_LOOK = 1.0
 """A second look is taken when the first reading's hand expects at least one tile wrong or missing."""
+
 Read = TypeVar("Read", bound=tuple)
 
 
