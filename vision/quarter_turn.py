@@ -9,6 +9,8 @@ boxes says which turn is better; the reading does, through the confidences it gi
 1. ``worth_a_second_look``: the first reading's hand expects at least one tile wrong or missing
    (``expected_faults``: each face's chance of being wrong, 1 - its confidence, and the tiles it
    lacks for the smallest hand the rules allow). A hand the reader is sure of is not looked at again.
+   A photo read for labelling (every tile its own reading, all "in the hand") is judged alike, with
+   no hand size to be short of.
 2. ``located_turned``: the finder's boxes on the photo turned a quarter clockwise
    (``QuarterTurned``), turned back into the photo's own frame, then refined on the photo itself;
    the reader reads them as any boxes, and picks the hand in the photo's own frame (the rows

@@ -28,8 +28,9 @@
    groups, melds, winning tile and doubts.
 7. The ``PhotoReading`` (``photo_reading``): every tile found, the hand, other readings, and the
    ``doubts``; ``annotate`` draws it.
-8. ``quarter_turn``: a reading that expects a tile or more of its hand wrong or missing is read
-   again (steps 2-7) on the finder's boxes of the photo turned a quarter; the worthier is kept.
+8. ``quarter_turn``: a reading that expects a tile or more of its hand (or of every tile, read for
+   labelling) wrong or missing is read again (steps 2-7) on the finder's boxes of the photo
+   turned a quarter; the worthier is kept.
 9. ``memory``: when the read leaves the process holding more than its budget, the memory it freed
    goes back to the system.
 """
@@ -159,10 +160,8 @@ def _read(source: str | os.PathLike[str] | bytes, classifier: Any, debug_dir: st
     def read_found(found: TileDetections) -> tuple[PhotoReading, HandRead]:
         return _read_located(photo, found, classifier, looks, one_hand, wanted)
 
-    if one_hand:
-        small, detections, (reading, read) = quarter_turn.read_either_way(photo, small, detections, read_found, wanted)
-    else:
-        reading, read = read_found(detections)
+    looked_for = wanted if one_hand else HandRules(wanted.sizes, "any")  # every tile: no hand to be short of
+    small, detections, (reading, read) = quarter_turn.read_either_way(photo, small, detections, read_found, looked_for)
     if debug_dir is not None:
         debug_images.write(Path(debug_dir), photo, small, detections, reading, read.readings)
     return reading

@@ -142,3 +142,18 @@ def test_a_photo_whose_boxes_read_as_no_tiles_is_refused_without_a_second_look(m
     with pytest.raises(FanscanError) as refused:
         reader.read_photo(cv2.imencode(".png", noise)[1].tobytes())
     assert refused.value.code == "no_tiles"
+
+
+def test_a_photo_read_for_labelling_gets_the_second_look_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[HandRules] = []
+
+    def doubtful(reading: PhotoReading, rules: HandRules) -> bool:
+        asked.append(rules)
+        return True
+
+    seconds: list[PhotoReading] = []
+    monkeypatch.setattr(quarter_turn, "worth_a_second_look", doubtful)
+    monkeypatch.setattr(quarter_turn, "better", lambda second, first: seconds.append(second) or True)
+    every_tile = reader.read_photo(sample_photo_path(), one_hand=False)
+    assert seconds == [every_tile] and all(t.in_hand for t in every_tile.tiles)
+    assert [rules.kind for rules in asked] == ["any"]  # no hand the tiles could be short of
