@@ -126,11 +126,11 @@ def read_turned(photo: Photo, first: PhotoReading, read_located: Callable[[TileD
                 ) -> tuple[np.ndarray, TileDetections, Read] | None:
     """The finder's image, boxes and reading (``read_located``'s answer, its ``PhotoReading``
     first) of the photo turned a quarter, when that reading is worth more than ``first``; else
-    None (also when its boxes read as no tiles)."""
-    small, turned = located_turned(photo)
+    None (also when its boxes read as no tiles, or its decodes would pass the read's budget)."""
     try:
+        small, turned = located_turned(photo)
         second = read_located(turned)
-    except FanscanError:
+    except FanscanError:  # no tiles that way, or the decodes it asked for would pass the read's budget
         return None
     return (small, turned, second) if better(second[0], first) else None
 

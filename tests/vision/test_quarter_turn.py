@@ -157,3 +157,14 @@ def test_a_photo_read_for_labelling_gets_the_second_look_too(monkeypatch: pytest
     every_tile = reader.read_photo(sample_photo_path(), one_hand=False)
     assert seconds == [every_tile] and all(t.in_hand for t in every_tile.tiles)
     assert [rules.kind for rules in asked] == ["any"]  # no hand the tiles could be short of
+
+
+def test_a_second_look_past_the_read_s_budget_leaves_the_first_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = reader.read_photo(sample_photo_path())
+
+    def too_large(photo):  # noqa: ANN001, ANN202
+        raise FanscanError("image_too_large", "the turned look's decode would pass the budget")
+
+    monkeypatch.setattr(quarter_turn, "worth_a_second_look", lambda reading, rules: True)
+    monkeypatch.setattr(quarter_turn, "located_turned", too_large)
+    assert reader.read_photo(sample_photo_path()).hand.to_json() == plain.hand.to_json()
