@@ -151,7 +151,7 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
     close = _close_up(image, detections)
     if close is not None:
         small, found, back_factor = close
-        return small, kept(photo, found.scaled(back_factor * to_photo), refine)
+        return small, _kept(photo, found.scaled(back_factor * to_photo), refine)
     detections = detections.scaled(back_factor * to_photo)
     # The first pass searched the whole photo at its own scale: any region of it searched at about
     # that scale would give the same tiles, and at a smaller one fewer (it found them whole there;
@@ -170,7 +170,7 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
         if len(again) < 3:
             break
         small, detections, searched_at = again_image, again, region[2]
-    return small, kept(photo, detections, refine)
+    return small, _kept(photo, detections, refine)
 
 
 def _farther(photo: Photo, small: np.ndarray, detections: TileDetections,
@@ -234,12 +234,15 @@ def _balanced_for_cast(photo: Photo, small: np.ndarray, detections: TileDetectio
     return True
 
 
-def kept(photo: Photo, detections: TileDetections, refine: bool) -> TileDetections:
-    """The detections less specks and streaks, refined unless ``refine`` is false; refined pairs
-    of tiles in one box (``split_pairs``) are cut in two and the halves refined again."""
+def _kept(photo: Photo, detections: TileDetections, refine: bool) -> TileDetections:
+    """The detections less specks and streaks, refined unless ``refine`` is false (``refined_and_split``)."""
     detections = without_specks(detections)
-    if not refine:
-        return detections
+    return refined_and_split(photo, detections) if refine else detections
+
+
+def refined_and_split(photo: Photo, detections: TileDetections) -> TileDetections:
+    """The detections refined; refined pairs of tiles in one box (``split_pairs``) cut in two and
+    the halves refined again."""
     detections = refined(photo, detections)
     split, halves = split_pairs(detections)
     if halves.any():  # split_pairs built new arrays: its quads are ours to change

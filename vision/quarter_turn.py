@@ -33,7 +33,7 @@ from fanscan.scoring.tiles import BACK
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.hand_rules import HandRules
 from fanscan.vision.image_io import Photo
-from fanscan.vision.locate import kept, locate
+from fanscan.vision.locate import locate, refined_and_split
 from fanscan.vision.photo_reading import PhotoReading
 from fanscan.errors import FanscanError
 
@@ -46,10 +46,10 @@ Read = TypeVar("Read", bound=tuple)
 @dataclass
 class QuarterTurned:
     """``photo`` as seen turned a quarter clockwise: what ``locate`` asks of a photo, its decodes
-    turned (and kept per scale until the photo's colour balance changes)."""
+    turned (and kept per scale until a colour balance changes them)."""
 
     photo: Photo
-    _turned: dict[tuple[int, bool], np.ndarray] = field(default_factory=dict, repr=False)
+    _turned: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 
     @property
     def width(self) -> int:
@@ -72,10 +72,9 @@ class QuarterTurned:
         self._turned.clear()
 
     def decode(self, scale: int = 1) -> np.ndarray:
-        key = (scale, self.photo.balanced)
-        if key not in self._turned:
-            self._turned[key] = cv2.rotate(self.photo.decode(scale), cv2.ROTATE_90_CLOCKWISE)
-        return self._turned[key]
+        if scale not in self._turned:
+            self._turned[scale] = cv2.rotate(self.photo.decode(scale), cv2.ROTATE_90_CLOCKWISE)
+        return self._turned[scale]
 
 
 def turned_back(quads: np.ndarray, photo_height: int) -> np.ndarray:
@@ -91,9 +90,9 @@ def turned_back(quads: np.ndarray, photo_height: int) -> np.ndarray:
 def located_turned(photo: Photo) -> tuple[np.ndarray, TileDetections]:
     """``locate``'s boxes found on the photo turned a quarter, in the photo's own frame and refined
     on it, and the image the finder saw (turned)."""
-    small, found = locate(QuarterTurned(photo), refine=False)  # type: ignore[arg-type]
+    small, found = locate(QuarterTurned(photo), refine=False)  # type: ignore[arg-type]  # less specks already
     back = TileDetections(turned_back(found.quads, photo.height), found.scores, found.backs)
-    return small, kept(photo, back, refine=True)
+    return small, refined_and_split(photo, back)
 
 
 def expected_faults(reading: PhotoReading, rules: HandRules) -> float:
