@@ -230,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
                         help="turn every photo (and its labels) this many degrees clockwise first: "
                         "a hand photographed from another side of the table")
+    parser.add_argument("--rules", metavar="NAME",
+                        help="rule set whose hand size the reading must have (default: any rule set's, or a "
+                        "16-tile game's, as `fanscan read` reads)")
     args = parser.parse_args(argv)
 
     from fanscan.datasets.real_table_crops import photo_as_taken
@@ -280,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
             counted = [tallies[name]] + ([unturned[name]] if labels_own else [])
             started = time.perf_counter()
             try:
-                reading = read_photo(encoded, classifier=classifier, one_hand=not args.all_tiles)
+                reading = read_photo(encoded, classifier=classifier, one_hand=not args.all_tiles,
+                                     rules=None if args.all_tiles else args.rules)
             except FanscanError as error:
                 for tally in counted:
                     tally.add_error(len(truth), time.perf_counter() - started)
@@ -307,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         if number % 10 == 0:
             print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
     for name, tally in tallies.items():
-        print(json.dumps({"model": name, "turn": args.turn, "far": args.far, **tally.summary()}))
+        print(json.dumps({"model": name, "turn": args.turn, "far": args.far, "rules": args.rules, **tally.summary()}))
     for name, tally in unturned.items():
         print(json.dumps({"model": name, "photos_kept": "unturned (labels the labeller's own)", "turn": args.turn,
                           **tally.summary()}))

@@ -8,6 +8,7 @@ constraints the reading search (``interpret``) holds its readings to, on the lay
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -15,6 +16,7 @@ from fanscan.scoring.decompose import FORMS, SIXTEEN_TILE_HAND, waiting_tiles
 from fanscan.scoring.decompose import readings as hand_readings
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import BACK, TILE_CODES
+from fanscan.vision.detections import LayoutGroup
 
 from fanscan.errors import FanscanError
 
@@ -57,9 +59,15 @@ def copies_allowed(code: str) -> int:
     return 1 if code in _FLOWERS else 4
 
 
-def tile_count(hand: dict) -> int:
-    """The hand JSON's playing tiles, kongs counted as three."""
-    return len(hand.get("concealed", [])) + 3 * len(hand.get("melds", []))
+def tile_count(hand: dict, unread_kongs: int = 0) -> int:
+    """The hand JSON's playing tiles, kongs counted as three, with ``unread_kongs`` concealed kongs
+    of four backs beside it (a set whose face the photo does not show, so the JSON cannot hold it)."""
+    return len(hand.get("concealed", [])) + 3 * len(hand.get("melds", [])) + 3 * unread_kongs
+
+
+def unread_kongs(groups: Iterable[LayoutGroup]) -> int:
+    """The layout's concealed kongs of four backs: kongs, though no face of theirs is known."""
+    return sum(1 for g in groups if g.role == "concealed_kong" and g.meld is None)
 
 
 def is_complete(hand: dict) -> bool:
@@ -85,10 +93,13 @@ def is_waiting(hand: dict) -> bool:
         return False
 
 
-def satisfies(hand: dict, rules: HandRules) -> bool:
-    """Whether the hand JSON is a hand ``rules`` allow."""
+def satisfies(hand: dict, rules: HandRules, unread_kongs: int = 0) -> bool:
+    """Whether the hand JSON, with ``unread_kongs`` kongs of four backs beside it, is a hand
+    ``rules`` allow. An unread kong is a set whatever its face: the tiles the JSON holds must
+    make the rest of the hand, and the kong counts towards its size."""
     if rules.kind == "any":
         return True
+    count = tile_count(hand, unread_kongs)
     if rules.kind == "waiting":
-        return tile_count(hand) + 1 in rules.sizes and is_waiting(hand)
-    return tile_count(hand) in rules.sizes and is_complete(hand)
+        return count + 1 in rules.sizes and is_waiting(hand)
+    return count in rules.sizes and is_complete(hand)

@@ -41,7 +41,7 @@ from fanscan.scoring.tiles import BACK, CLASS_LABELS, FLOWER_CODES
 from fanscan.vision import layout
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.evidence import Evidence, box_features, face_probabilities, load_evidence
-from fanscan.vision.hand_rules import HandRules, copies_allowed, hand_rules, satisfies
+from fanscan.vision.hand_rules import HandRules, copies_allowed, hand_rules, satisfies, unread_kongs
 from fanscan.vision.layout_events import EVENT_REASONS, layout_cost, layout_events, rows_without
 
 
@@ -194,8 +194,13 @@ class _Search:
         rows = rows_without(self.rows, dropped) if dropped else self.rows
         hand_layout = layout.analyse(trial, self.right, self.up, rows, complete=self.rules.kind == "win")
         events = layout_events(trial, hand_layout, rows)
+        # A face-down tile outside a concealed kong is a tile of the hand whose face no one can
+        # know: such a reading is no hand the rules allow (the hand JSON, which holds faces, would
+        # otherwise pass without it).
+        allowed = (satisfies(hand_layout.hand, self.rules, unread_kongs(hand_layout.groups))
+                   and (self.rules.kind == "any" or not events["stray_back"]))
         return Interpretation(trial, kept, rows, hand_layout, cost + layout_cost(events, self.evidence),
-                              satisfies(hand_layout.hand, self.rules), events, ranks)
+                              allowed, events, ranks)
 
     def _with_changes(self, reading: Interpretation, as_read: Interpretation | None) -> Interpretation:
         """The reading with what it changed from the tiles as read, each with why."""

@@ -82,7 +82,7 @@ def test_flowers_count_in_no_hand_size_and_cutting_off_only_flowers_is_no_cut(jo
 
 
 def _read_of(hand: dict, satisfied: bool):  # noqa: ANN202
-    return SimpleNamespace(best=SimpleNamespace(satisfied=satisfied, layout=SimpleNamespace(hand=hand)))
+    return SimpleNamespace(best=SimpleNamespace(satisfied=satisfied, layout=SimpleNamespace(hand=hand, groups=())))
 
 
 def _tiles(n: int) -> dict:

@@ -16,7 +16,8 @@ from fanscan.vision import interpret
 from fanscan.vision.detections import TileReading
 from fanscan.vision.evidence import FEATURES, Evidence, LayoutEvidence, TileEvidence
 from fanscan.vision.hand_rules import (
-    SIXTEEN_TILE_HAND, HandRules, copies_allowed, hand_rules, is_complete, is_waiting, tile_count)
+    SIXTEEN_TILE_HAND, HandRules, copies_allowed, hand_rules, is_complete, is_waiting, satisfies, tile_count,
+    unread_kongs)
 from fanscan.vision.geometry import hand_frame, rows_and_groups
 
 from fanscan.errors import FanscanError
@@ -162,6 +163,44 @@ def test_a_back_in_no_concealed_kong_costs_the_reading() -> None:
     tiles[-1] = replace(tiles[-1], finder_score=0.9)
     best = _read(tiles)[0]
     assert 14 not in best.kept  # its box is left out: 0.9 as a tile, but no back lies alone
+
+
+def test_four_backs_are_a_kong_in_the_hands_size() -> None:
+    # Beside a complete hand of 14, four backs make 17 (a kong whose face is unseen): no MCR hand.
+    # Read as a hand of 14 (wall tiles taken in, say), the backs go, though each is likelier a
+    # tile than not (before, the hand JSON, which cannot hold a kong of no known face, passed).
+    tiles = _hand(COMPLETE + " | back back back back")
+    for i in range(14, 18):
+        tiles[i] = replace(tiles[i], finder_score=0.7)
+    best = _read(tiles, HandRules((14,), "win"))[0]
+    assert best.satisfied and best.kept == tuple(range(14))
+    as_sixteen_tile_game = _read(tiles, HandRules((17,), "win"))[0]  # 5 sets and a pair: a 17-tile hand
+    assert as_sixteen_tile_game.satisfied and len(as_sixteen_tile_game.kept) == 18
+
+
+def test_an_unread_kong_completes_a_hand_of_eleven_faces() -> None:
+    tiles = _hand("1m 2m 3m 7s 8s 9s E E 6m 7m | 8m | back back back back")
+    best = _read(tiles, HandRules((14,), "win"))[0]
+    assert best.satisfied and len(best.kept) == 15 and best.changes == ()
+    assert tile_count(best.layout.hand) == 11 and unread_kongs(best.layout.groups) == 1
+    assert any("four backs" in d for d in best.layout.doubts)  # its face is still to be shown
+
+
+def test_a_stray_back_makes_no_hand_even_when_the_faces_do() -> None:
+    reading = _read(_hand(COMPLETE + " | back back back"), HandRules((14, 17), "win"))[0]
+    # Three backs are no kong: the faces alone make 14, but three tiles of the hand are unknown.
+    assert not reading.satisfied or len(reading.kept) == 14
+
+
+def test_hand_sizes_count_an_unread_kong_as_three() -> None:
+    eleven = {"concealed": ["1m", "2m", "3m", "7s", "8s", "9s", "E", "E", "6m", "7m", "8m"], "melds": [],
+              "flowers": [], "win_tile": "8m"}
+    assert tile_count(eleven, unread_kongs=1) == 14
+    assert satisfies(eleven, HandRules((14,), "win"), unread_kongs=1)
+    assert not satisfies(eleven, HandRules((14,), "win"))
+    assert not satisfies(eleven, HandRules((14,), "win"), unread_kongs=2)
+    ten = {**eleven, "concealed": eleven["concealed"][:-1], "win_tile": None}
+    assert satisfies(ten, HandRules((14,), "waiting"), unread_kongs=1)
 
 
 def test_a_flower_inside_a_pung_is_its_kongs_fourth_tile() -> None:
