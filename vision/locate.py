@@ -22,7 +22,7 @@ from fanscan.vision import finder, geometry, white_balance
 from fanscan.vision.box_shapes import split_pairs, without_specks
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
-from fanscan.vision.numeric import median, quad_areas
+from fanscan.vision.numeric import inside_any, median, quad_areas
 from fanscan.vision.refine import refined
 
 CROP_MIN_SIDE = 72
@@ -196,19 +196,9 @@ def _farther(photo: Photo, small: np.ndarray, detections: TileDetections,
         fine, _ = finder.working_image(image, side)
         found = finder.find_tiles(fine)
         centres = without_specks(found).quads.mean(axis=1) * np.float32(photo.width / fine.shape[1])
-        if int((~_inside_any(centres, seen_whole)).sum()) >= FEW_TILES:
+        if int((~inside_any(centres, seen_whole)).sum()) >= FEW_TILES:
             return image, fine, found
     return None
-
-
-def _inside_any(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
-    """Which points (n, 2) lie inside any of the convex quads (m, 4, 2, corners in order)."""
-    if len(quads) == 0 or len(points) == 0:
-        return np.zeros(len(points), bool)
-    edges = np.roll(quads, -1, axis=1) - quads  # (m, 4, 2)
-    to_point = points[:, None, None, :] - quads[None]  # (n, m, 4, 2)
-    cross = edges[None, ..., 0] * to_point[..., 1] - edges[None, ..., 1] * to_point[..., 0]
-    return ((cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)).any(axis=1)
 
 
 def _balanced_for_cast(photo: Photo, small: np.ndarray, detections: TileDetections) -> bool:

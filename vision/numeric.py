@@ -44,6 +44,16 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def inside_any(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Which points (n, 2) lie inside any of the convex quads (m, 4, 2, corners in order)."""
+    if len(quads) == 0 or len(points) == 0:
+        return np.zeros(len(points), bool)
+    edges = np.roll(quads, -1, axis=1) - quads  # (m, 4, 2)
+    to_point = points[:, None, None, :] - quads[None]  # (n, m, 4, 2)
+    cross = edges[None, ..., 0] * to_point[..., 1] - edges[None, ..., 1] * to_point[..., 0]
+    return ((cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)).any(axis=1)
+
+
 def quad_areas(quads: np.ndarray) -> np.ndarray:
     """Each quad's area (n, 4, 2) -> (n,), by the shoelace formula."""
     x, y = quads[:, :, 0], quads[:, :, 1]

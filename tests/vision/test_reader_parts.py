@@ -122,6 +122,24 @@ def test_a_pair_is_cut_along_the_row_whichever_corner_its_box_starts_at() -> Non
     assert all(float(np.ptp(q[:, 1])) == pytest.approx(98) for q in split.quads[halves])
 
 
+def test_a_row_below_a_heap_of_smaller_boxes_is_measured_against_its_own_tiles() -> None:
+    # rf-chinese hand_164: a standing hand below a heap of discards, boxed smaller and lying in
+    # columns, so the photo's boxes as a whole run down the photo and the hand's tiles, 1.8 times
+    # the heap's along that way, look like pairs; against their own row they are single tiles.
+    from fanscan.vision.detections import TileDetections
+    from fanscan.vision.box_shapes import split_pairs
+
+    heap = [_row_box(60 * col, 35 * row, 40, 33) for col in range(6) for row in range(5)]
+    hand = [_row_box(42 * i, 400, 40, 60) for i in range(14)]
+    found = TileDetections(np.stack([*heap, *hand]), np.ones(44, np.float32), np.zeros(44, bool))
+    split, halves = split_pairs(found)
+    assert len(split) == 44 and not halves.any()
+    wide = [_row_box(42 * i, 400, 40, 60) for i in range(6)] + [_row_box(252, 400, 80, 60)]
+    found = TileDetections(np.stack(wide), np.ones(7, np.float32), np.zeros(7, bool))
+    split, halves = split_pairs(found)  # the same row alone: its pair is cut across the row
+    assert halves.sum() == 2 and np.allclose(split.quads[halves][0], _row_box(252, 400, 40, 60))
+
+
 def test_boxes_of_single_tiles_are_never_cut() -> None:
     from fanscan.vision.detections import TileDetections
     from fanscan.vision.box_shapes import split_pairs
