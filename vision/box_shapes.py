@@ -106,7 +106,8 @@ def _pair_frame(quads: np.ndarray, index: int) -> np.ndarray | None:
     chosen = [index]
     for j in np.argsort(np.linalg.norm(centres - centres[index], axis=1)):
         # A box on a box already chosen (a duplicate, a half, the box it lies in) is no neighbour.
-        if j == index or inside_any(centres[j : j + 1], quads[chosen])[0] or inside_any(centres[chosen], quads[j : j + 1]).any():
+        on_chosen = inside_any(centres[j : j + 1], quads[chosen])[0]
+        if j == index or on_chosen or inside_any(centres[chosen], quads[j : j + 1]).any():
             continue
         chosen.append(int(j))
         if len(chosen) > PAIR_NEIGHBOURS:

@@ -81,8 +81,8 @@ def test_flowers_count_in_no_hand_size_and_cutting_off_only_flowers_is_no_cut(jo
     assert hand_splits.splits(ROW + flowers, UP, fewest=14) == []  # 14 playing tiles: nothing to cut
 
 
-def _read_of(hand: dict, satisfied: bool):  # noqa: ANN202
-    return SimpleNamespace(best=SimpleNamespace(satisfied=satisfied, layout=SimpleNamespace(hand=hand, groups=())))
+def _read_of(hand: dict, satisfied: bool, groups: tuple = ()):  # noqa: ANN202
+    return SimpleNamespace(best=SimpleNamespace(satisfied=satisfied, layout=SimpleNamespace(hand=hand, groups=groups)))
 
 
 def _tiles(n: int) -> dict:
@@ -113,6 +113,18 @@ def test_only_a_hand_of_more_tiles_than_the_rules_allow_is_cut() -> None:
                                           HandRules((14,), "waiting"))
     assert hand_splits.too_many_tiles(_read_of({"concealed": ["1m"] * 15, "melds": []}, False),
                                       HandRules((14,), "waiting"))
+
+
+def test_a_kong_of_four_backs_counts_three_in_a_hand_too_long() -> None:
+    # Fourteen faces and four backs of a wall read as a concealed kong: 17 tiles, no MCR hand.
+    from fanscan.vision.detections import LayoutGroup
+
+    unread = (LayoutGroup((14, 15, 16, 17), 1, "concealed_kong"),)
+    read = _read_of(_tiles(14), False, unread)
+    assert hand_splits.too_many_tiles(read, HandRules((14,)))
+    assert not hand_splits.too_many_tiles(_read_of(_tiles(14), False), HandRules((14,)))
+    read_kong = (LayoutGroup((14, 15, 16, 17), 1, "concealed_kong", {"type": "kong", "tiles": ["C"] * 4}),)
+    assert not hand_splits.too_many_tiles(_read_of(_tiles(11), False, read_kong), HandRules((14,)))
 
 
 def test_a_part_is_read_as_a_hand_only_when_its_tiles_could_make_one_of_the_rules_sizes() -> None:
