@@ -16,7 +16,7 @@ from collections import Counter
 from fanscan.vision import annotate, interpret, layout
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.hand_region import STRAY_CLUSTER
-from fanscan.vision.hand_rules import SIXTEEN_TILE_HAND, HandRules, copies_allowed, tile_count, unread_kongs
+from fanscan.vision.hand_rules import SIXTEEN_TILE_HAND, HandRules, copies_allowed, layout_tile_count
 from fanscan.vision.interpret import HandRead
 
 
@@ -105,7 +105,7 @@ def unsatisfied_doubts(read: HandRead, rules: HandRules, readings: list[TileRead
     sizes = " or ".join(str(s - (rules.kind == "waiting")) for s in rules.sizes)
     doubtful = sorted(range(len(readings)), key=lambda i: readings[i].confidence)[:3]
     named = ", ".join(f"{readings[i].code} ({readings[i].confidence:.0%})" for i in doubtful)
-    count = tile_count(read.best.layout.hand, unread_kongs(read.best.layout.groups))
+    count = layout_tile_count(read.best.layout)
     if count > max(rules.sizes):  # more than any hand: loose tiles, no one hand
         return [f"The hand as read holds {count} playing tiles, more than a hand of {sizes} tiles, and no "
                 "likely change of a tile makes one: if the photo shows loose tiles rather than one "

@@ -16,7 +16,7 @@ from fanscan.scoring.decompose import FORMS, SIXTEEN_TILE_HAND, waiting_tiles
 from fanscan.scoring.decompose import readings as hand_readings
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.tiles import BACK, TILE_CODES
-from fanscan.vision.detections import LayoutGroup
+from fanscan.vision.detections import HandLayout, LayoutGroup
 
 from fanscan.errors import FanscanError
 
@@ -70,6 +70,11 @@ def unread_kongs(groups: Iterable[LayoutGroup]) -> int:
     return sum(1 for g in groups if g.role == "concealed_kong" and g.meld is None)
 
 
+def layout_tile_count(hand_layout: HandLayout) -> int:
+    """The playing tiles of a layout's hand, kongs counted as three, its unread kongs among them."""
+    return tile_count(hand_layout.hand, unread_kongs(hand_layout.groups))
+
+
 def is_complete(hand: dict) -> bool:
     """Whether the hand JSON is a possible, complete hand (any tile count, kongs counted as 3)."""
     count = tile_count(hand)
@@ -93,12 +98,16 @@ def is_waiting(hand: dict) -> bool:
         return False
 
 
-def satisfies(hand: dict, rules: HandRules, unread_kongs: int = 0) -> bool:
-    """Whether the hand JSON, with ``unread_kongs`` kongs of four backs beside it, is a hand
-    ``rules`` allow. An unread kong is a set whatever its face: the tiles the JSON holds must
-    make the rest of the hand, and the kong counts towards its size."""
+def satisfies(hand: dict, rules: HandRules, unread_kongs: int = 0, stray_backs: int = 0) -> bool:
+    """Whether the hand JSON, with ``unread_kongs`` kongs of four backs and ``stray_backs``
+    face-down tiles in no concealed kong beside it, is a hand ``rules`` allow. An unread kong is a
+    set whatever its face: the tiles the JSON holds must make the rest of the hand, and the kong
+    counts towards its size. A stray back is a tile of the hand whose face nobody can know: with
+    one the hand is none the rules allow (the JSON, which holds faces, would pass without it)."""
     if rules.kind == "any":
         return True
+    if stray_backs:
+        return False
     count = tile_count(hand, unread_kongs)
     if rules.kind == "waiting":
         return count + 1 in rules.sizes and is_waiting(hand)

@@ -32,7 +32,7 @@ import numpy as np
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision import hand_links
 from fanscan.vision.detections import TileReading
-from fanscan.vision.hand_rules import HandRules, tile_count, unread_kongs
+from fanscan.vision.hand_rules import HandRules, layout_tile_count
 from fanscan.vision.interpret import HandRead
 
 MOST_SPLITS_READ = 3
@@ -86,7 +86,7 @@ def too_many_tiles(read: HandRead, rules: HandRules) -> bool:
     if read.best is None or read.best.satisfied or rules.kind == "any":
         return False
     possible = set(rules.sizes) | ({size - 1 for size in rules.sizes} if rules.kind == "waiting" else set())
-    count = tile_count(read.best.layout.hand, unread_kongs(read.best.layout.groups))
+    count = layout_tile_count(read.best.layout)
     return count > min(possible) and count not in possible
 
 

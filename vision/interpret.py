@@ -194,11 +194,7 @@ class _Search:
         rows = rows_without(self.rows, dropped) if dropped else self.rows
         hand_layout = layout.analyse(trial, self.right, self.up, rows, complete=self.rules.kind == "win")
         events = layout_events(trial, hand_layout, rows)
-        # A face-down tile outside a concealed kong is a tile of the hand whose face no one can
-        # know: such a reading is no hand the rules allow (the hand JSON, which holds faces, would
-        # otherwise pass without it).
-        allowed = (satisfies(hand_layout.hand, self.rules, unread_kongs(hand_layout.groups))
-                   and (self.rules.kind == "any" or not events["stray_back"]))
+        allowed = satisfies(hand_layout.hand, self.rules, unread_kongs(hand_layout.groups), events["stray_back"])
         return Interpretation(trial, kept, rows, hand_layout, cost + layout_cost(events, self.evidence),
                               allowed, events, ranks)
 

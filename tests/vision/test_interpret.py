@@ -201,6 +201,10 @@ def test_hand_sizes_count_an_unread_kong_as_three() -> None:
     assert not satisfies(eleven, HandRules((14,), "win"), unread_kongs=2)
     ten = {**eleven, "concealed": eleven["concealed"][:-1], "win_tile": None}
     assert satisfies(ten, HandRules((14,), "waiting"), unread_kongs=1)
+    fourteen = {**eleven, "concealed": eleven["concealed"][:-1] + ["9m", "9m", "9m", "8m"]}
+    assert satisfies(fourteen, HandRules((14,), "win"))
+    assert not satisfies(fourteen, HandRules((14,), "win"), stray_backs=1)  # a tile of unknown face beside it
+    assert satisfies(fourteen, HandRules((14,), "any"), stray_backs=1)
 
 
 def test_a_flower_inside_a_pung_is_its_kongs_fourth_tile() -> None:
