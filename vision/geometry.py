@@ -12,10 +12,14 @@
    more than ``GAP_ABOVE`` of the narrower neighbour separates groups.
 4. Clusters (``clusters``): boxes linked by nearness; a hand, a pile of discards or a wall apart
    from it each makes its own.
+5. A cluster's own frame (``in_their_frame``): the one most of its tiles were read in.
 Nothing here looks at a tile's face: the boxes alone decide.
 """
 
 from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 from fanscan.vision.detections import TileReading
@@ -269,3 +273,15 @@ def _box_scale(spans_by_row: list[list[tuple[float, float, int]]]) -> float:
     if len(ratios) < 3:
         return 1.0
     return float(np.clip(median(ratios), 0.8, 1.4))
+
+
+def in_their_frame(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
+                   ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
+    """The hand's readings with their positions along its rows, and its frame: the one most of its
+    tiles were read in (``TileReading.frame_up``; ``up`` when none says), not the photo's."""
+    ups = Counter(r.frame_up for r in readings if r.frame_up is not None)
+    if not ups:
+        return readings, right, up
+    up = np.array(ups.most_common(1)[0][0])
+    right = np.array([-up[1], up[0]])
+    return [replace(r, position=float(r.box.mean(axis=0) @ right)) for r in readings], right, up

@@ -18,11 +18,12 @@
    ``tile_photo`` refuses a photo of a hand whose boxes read like no tiles (a floor, a grid).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
-   The hand is laid out in the frame its tiles were read in (``_in_their_frame``), its sideways
+   The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), its sideways
    tiles judged again there (``read_sideways_again``); read as no hand the rules allow (step 6),
    ``hand_splits`` cuts it along its weakest joins.
-5. ``hand_region.probe_backs``: beside two equal faces standing apart, the slots of a concealed kong's backs
-   are classified too.
+5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), and
+   beside two equal faces standing apart the slots of a concealed kong's backs
+   (``hand_region.probe_backs``).
 6. ``interpret``: the search over readings of the hand's boxes (which are tiles, each one's face)
    under the fitted ``evidence`` and the rule set's hand sizes; ``layout.analyse`` makes its
    groups, melds, winning tile and doubts.
@@ -38,14 +39,12 @@
 from __future__ import annotations
 
 import os
-from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from fanscan.vision import (debug_images, doubts, flowers, geometry, hand_region, hand_splits, layout, memory,
-                            quarter_turn, session_opening, tile_photo)
+                            quarter_turn, row_gaps, session_opening, tile_photo)
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -77,18 +76,6 @@ def _the_hand(readings: list[TileReading], up: np.ndarray, one_hand: bool) -> tu
     in_hand = dict(zip(whole, hand_region.in_hand([readings[i] for i in whole], up)))
     return ([r for i, r in enumerate(readings) if in_hand.get(i, False)],
             [r for i, r in enumerate(readings) if not in_hand.get(i, False)])
-
-
-def _in_their_frame(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
-                    ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
-    """The hand's readings with their positions along its rows, and its frame: the one most of its
-    tiles were read in (``TileReading.frame_up``; ``up`` when none says), not the photo's."""
-    ups = Counter(r.frame_up for r in readings if r.frame_up is not None)
-    if not ups:
-        return readings, right, up
-    up = np.array(ups.most_common(1)[0][0])
-    right = np.array([-up[1], up[0]])
-    return [replace(r, position=float(r.box.mean(axis=0) @ right)) for r in readings], right, up
 
 
 def _photo_reading(photo: Photo, read: HandRead, apart: list[TileReading],
@@ -177,9 +164,11 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
     if one_hand:  # a photo to label keeps every box
         tile_photo.refuse_unless_tiles(readings, photo.name)
     readings, apart = _the_hand(hand_region.without_duplicates(readings), up, one_hand)
+    if one_hand:
+        readings = row_gaps.probe_gaps(photo, readings, right, up, classifier, looks)
 
     def read_part(part: list[TileReading]) -> HandRead:
-        part, part_right, part_up = _in_their_frame(part, right, up)
+        part, part_right, part_up = geometry.in_their_frame(part, right, up)
         part = read_sideways_again(photo, part, part_right, part_up, classifier, looks) if one_hand else part
         rows = geometry.rows_and_groups(part, part_right, part_up)
         probed = hand_region.probe_backs(photo, part, rows, part_right, classifier)

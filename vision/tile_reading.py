@@ -313,6 +313,16 @@ def reading_of(probs: np.ndarray, no_tile: float, box: np.ndarray, face_up: np.n
                        finder_score=finder_score, frame_up=frame_up, no_tile=no_tile)
 
 
+def cast_table_of(photo: Photo, readings: list[TileReading], scale: int) -> np.ndarray | None:
+    """``_cast_table`` judged on the face-up tiles among ``readings``, cut as they were read."""
+    faces = [r for r in readings if r.code != BACK]
+    if not faces:
+        return None
+    quads = np.stack([r.box for r in faces])
+    as_read = geometry.orient_boxes(quads, np.array([geometry.face_up_of(r.orientation) for r in faces]))
+    return _cast_table([photo.crop_quad(b, CROP_W, CROP_H, scale) for b in as_read])
+
+
 def read_sideways_again(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray,
                         classifier: Any, flower_looks: FlowerLooks | None = None) -> list[TileReading]:
     """The hand's readings with the tiles that lie sideways judged again in the hand's own frame
@@ -333,9 +343,7 @@ def read_sideways_again(photo: Photo, readings: list[TileReading], right: np.nda
     if not again:
         return readings
     scale = photo.scale_for(quads, CROP_MIN_SIDE)
-    faces = [k for k, r in enumerate(readings) if r.code != BACK]  # the balance is judged on these
-    as_read = geometry.orient_boxes(quads[faces], np.array([geometry.face_up_of(readings[k].orientation) for k in faces]))
-    table = _cast_table([photo.crop_quad(b, CROP_W, CROP_H, scale) for b in as_read])
+    table = cast_table_of(photo, readings, scale)
     looker = WayLooks(photo, quads, np.zeros(len(readings), bool), classifier, scale, (CROP_W, CROP_H), lambda _: table)
     seen = looker.looks([(i, w) for i in again for w in (-right, right)])  # tile again[j]: rows 2j, 2j + 1
     probs = np.asarray(seen.looks.probs, np.float32)

@@ -358,12 +358,12 @@ def test_a_lone_tile_is_read_in_the_frame_of_the_cluster_nearest_it() -> None:
 def test_the_hand_is_laid_out_in_the_frame_its_tiles_were_read_in() -> None:
     from dataclasses import replace
 
-    from fanscan.vision.reader import _in_their_frame
+    from fanscan.vision.geometry import in_their_frame
 
     # Three tiles read in a frame whose up is the photo's left; the photo's frame says up is up.
     hand = [replace(_reading(0, 30, 0.9), box=_row_box(100, 50 + 42 * k, 60, 40), frame_up=(-1.0, 0.0))
             for k in range(3)]
-    readings, right, up = _in_their_frame(hand, np.array([1.0, 0.0]), np.array([0.0, -1.0]))
+    readings, right, up = in_their_frame(hand, np.array([1.0, 0.0]), np.array([0.0, -1.0]))
     assert up == pytest.approx([-1, 0]) and right == pytest.approx([0, -1])
     # Along the hand's right (up the photo), the lowest tile in the photo comes first.
     assert [r.position for r in readings] == pytest.approx([-70, -112, -154])

@@ -1,0 +1,118 @@
+"""A gap in the hand's rows with room for one tile is probed (``vision.row_gaps``)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from fanscan.datasets import tile_art
+from fanscan.datasets.scenes import generate_scene
+from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.vision import reader, row_gaps
+from fanscan.vision.classifier import Looks
+from fanscan.vision.detections import TileDetections, TileReading
+from fanscan.vision.image_io import load_photo
+
+STEP, WIDTH = 34.0, 30.0
+RIGHT, UP = np.array([1.0, 0.0]), np.array([0.0, -1.0])
+
+
+def _tile(x: float, code: str = "5m", sideways: bool = False) -> TileReading:
+    width, height = (40.0, WIDTH) if sideways else (WIDTH, 40.0)
+    box = np.float32([[x, 100], [x + width, 100], [x + width, 100 + height], [x, 100 + height]])
+    return TileReading(code, 0.99, box, 0.0, sideways, x + width / 2, ((code, 0.99),), frame_up=(0.0, -1.0))
+
+
+def _one_row(readings: list[TileReading]) -> list[list[list[int]]]:
+    return [[list(range(len(readings)))]]
+
+
+def _slot_centres(readings: list[TileReading]) -> list[float]:
+    return [round(float(slot.mean(axis=0)[0]), 1) for _, slot in row_gaps.gap_slots(readings, _one_row(readings), RIGHT)]
+
+
+def test_a_gap_of_two_steps_in_a_row_gives_one_slot_half_way() -> None:
+    row = [_tile(STEP * k) for k in (0, 1, 2, 4, 5, 6)]
+    assert _slot_centres(row) == [STEP * 3 + WIDTH / 2]
+    ((left, slot),) = row_gaps.gap_slots(row, _one_row(row), RIGHT)
+    assert left == 2 and np.allclose(slot, row[2].box + [STEP, 0])
+
+
+@pytest.mark.parametrize("apart", [1.3, 3.0])
+def test_a_gap_between_sets_or_of_two_tiles_gives_no_slot(apart: float) -> None:
+    # A player's gap between sets (1.3 steps) has no room for a tile; one of three steps has room
+    # for two, and two missed tiles side by side are left to the finder.
+    row = [_tile(STEP * k) for k in (0, 1, 2)] + [_tile(STEP * (2 + apart + k)) for k in (0, 1, 2)]
+    assert _slot_centres(row) == []
+
+
+def test_no_slot_where_a_box_lies_already_or_beside_a_sideways_tile() -> None:
+    row = [_tile(STEP * k) for k in (0, 1, 2, 4, 5, 6)]
+    filled = row + [_tile(STEP * 3 + 4)]  # a box found there, not in the row's list
+    assert row_gaps.gap_slots(filled, [[[0, 1, 2, 3, 4, 5]]], RIGHT) == []
+    claimed = [_tile(STEP * k) for k in (0, 1, 2)] + [_tile(STEP * 4, sideways=True)] + [_tile(STEP * k) for k in (5, 6)]
+    assert _slot_centres(claimed) == []
+
+
+def test_too_few_neighbours_give_no_typical_step() -> None:
+    assert _slot_centres([_tile(0), _tile(STEP), _tile(STEP * 3)]) == []
+
+
+class _Reads:
+    """A stand-in classifier: every crop read as ``code`` at 0.9, with ``no_tile``."""
+
+    answers_no_tile = True
+
+    def __init__(self, code: str, no_tile: float) -> None:
+        self.code, self.no_tile, self.crops = code, no_tile, []
+
+    def looks(self, images: list[np.ndarray]) -> Looks:
+        self.crops += images
+        probs = np.full((len(images), len(CLASS_LABELS)), 0.1 / (len(CLASS_LABELS) - 1), np.float32)
+        probs[:, CLASS_LABELS.index(self.code)] = 0.9
+        return Looks(probs, np.full(len(images), self.no_tile, np.float32))
+
+
+@pytest.mark.parametrize(("code", "no_tile", "added"), [("7p", 0.02, True), ("7p", 0.6, False), ("back", 0.02, False)])
+def test_a_slot_becomes_a_candidate_when_read_likelier_a_tile_than_not_and_not_a_back(code, no_tile, added) -> None:
+    photo = load_photo(cv2.imencode(".png", np.full((300, 400, 3), 200, np.uint8))[1].tobytes())
+    row = [_tile(10 + STEP * k) for k in (0, 1, 2, 4, 5, 6)]
+    classifier = _Reads(code, no_tile)
+    probed = row_gaps.probe_gaps(photo, row, RIGHT, UP, classifier)
+    assert len(classifier.crops) == 1 and classifier.crops[0].shape[:2] == (128, 96)
+    assert probed[:6] == row
+    assert len(probed) == 6 + added
+    if added:
+        new = probed[6]
+        assert new.code == code and new.confidence == pytest.approx(0.9)
+        assert new.finder_score == pytest.approx(1 - no_tile) and new.no_tile == pytest.approx(no_tile)
+        assert np.allclose(new.box.mean(axis=0), [10 + STEP * 3 + WIDTH / 2, 120])
+
+
+def test_a_classifier_that_cannot_say_no_tile_probes_nothing() -> None:
+    photo = load_photo(cv2.imencode(".png", np.full((300, 400, 3), 200, np.uint8))[1].tobytes())
+    row = [_tile(10 + STEP * k) for k in (0, 1, 2, 4, 5, 6)]
+    classifier = _Reads("7p", 0.0)
+    classifier.answers_no_tile = False
+    assert row_gaps.probe_gaps(photo, row, RIGHT, UP, classifier) == row and classifier.crops == []
+
+
+@pytest.mark.skipif("xmahjongg-real" not in tile_art.available_styles(), reason="xmahjongg not installed")
+def test_a_tile_the_finder_missed_inside_the_hand_s_row_is_read_all_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fanscan.vision.samples import sample_groups
+
+    scene = generate_scene(2032, size=(1280, 960), style="xmahjongg-real", groups=sample_groups())
+    concealed = sorted((t for t in scene.tiles if t.group == 0), key=lambda t: t.quad.mean(axis=0)[0])
+    missed = concealed[len(concealed) // 2].quad.mean(axis=0)
+    located = reader.locate
+
+    def without_one(photo):  # noqa: ANN001, ANN202
+        small, found = located(photo)
+        keep = np.linalg.norm(found.quads.mean(axis=1) - missed, axis=1) > 10
+        assert (~keep).sum() == 1
+        return small, TileDetections(found.quads[keep], found.scores[keep], found.backs[keep])
+
+    monkeypatch.setattr(reader, "locate", without_one)
+    hand = reader.read_photo(scene.jpeg).hand.to_json()
+    assert sorted(hand["concealed"]) == sorted(scene.hand["concealed"])
+    assert hand["melds"] == scene.hand["melds"] and hand["win_tile"] == scene.hand["win_tile"]

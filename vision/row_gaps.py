@@ -1,0 +1,95 @@
+"""Tiles the finder missed inside the hand's rows: a gap with room for one tile between two.
+
+A hand is rows of touching tiles, so two neighbours in a row standing about two steps apart (a
+step: the typical distance between neighbours' centres) leave room for exactly one tile, and one
+the finder missed often stands there (a face washed out by glare, a tile leaning against its
+neighbour). Such a gap is a set the player laid apart as often: the classifier decides.
+
+1. ``gap_slots``: in the hand's own frame (``geometry.in_their_frame``) and rows, each gap of
+   ``STEPS_FOR_ONE`` steps between two upright neighbours with nothing found in it gives a slot:
+   the left neighbour's box moved half way to the right one.
+2. ``probe_gaps``: each slot is cut out, balanced on the hand's tiles and classified like any box
+   (the flowers' second looks too); one the classifier finds likelier a tile than no tile becomes a candidate of the hand,
+   its probability of holding a tile the classifier's, and the reading search keeps it or leaves
+   it out like the finder's boxes. A slot read as a back is left empty: dark felt between two
+   sets looks like a tile's back, and a concealed kong's backs are probed at its ends
+   (``hand_region.probe_backs``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from fanscan.scoring.tiles import BACK, CLASS_LABELS
+from fanscan.vision import geometry, white_balance
+from fanscan.vision.detections import TileReading
+from fanscan.vision.flowers import FlowerLooks
+from fanscan.vision.image_io import Photo
+from fanscan.vision.locate import CROP_MIN_SIDE
+from fanscan.vision.tile_reading import CROP_H, CROP_W, cast_table_of, reading_of
+
+STEPS_FOR_ONE = (1.6, 2.4)
+"""Two neighbours this many typical steps apart have room for one tile between them (two steps,
+give or take the spacing players leave and the boxes' jitter; three steps leave room for two)."""
+ALONG_ROW = 0.9
+"""...when the line between them runs along the row (the cosine of its angle to the row)."""
+MIN_PAIRS = 3
+"""Rows with fewer neighbouring pairs than this give no typical step."""
+
+
+def gap_slots(readings: list[TileReading], rows: list[list[list[int]]], right: np.ndarray,
+              ) -> list[tuple[int, np.ndarray]]:
+    """(left neighbour, slot quad) of each gap in the rows with room for one upright tile."""
+    centres = np.array([r.box.mean(axis=0) for r in readings])
+    pairs = []
+    for row in rows:
+        tiles = sorted((i for group in row for i in group), key=lambda i: readings[i].position)
+        pairs += [(a, b) for a, b in zip(tiles, tiles[1:]) if not (readings[a].sideways or readings[b].sideways)]
+    if len(pairs) < MIN_PAIRS:
+        return []
+    distances = np.array([np.linalg.norm(centres[b] - centres[a]) for a, b in pairs])
+    step = float(np.median(distances))
+    slots = []
+    for (a, b), distance in zip(pairs, distances):
+        between = centres[b] - centres[a]
+        if not STEPS_FOR_ONE[0] * step <= distance <= STEPS_FOR_ONE[1] * step:
+            continue
+        if abs(float(between @ right)) < ALONG_ROW * distance:
+            continue
+        slot = readings[a].box + between / 2
+        if np.linalg.norm(centres - slot.mean(axis=0), axis=1).min() < step / 2:
+            continue  # a box lies there already
+        slots.append((a, slot.astype(np.float32)))
+    return slots
+
+
+def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray, classifier: Any,
+               flower_looks: FlowerLooks | None = None) -> list[TileReading]:
+    """The hand's readings and a reading of each gap slot (``gap_slots``) that the classifier
+    finds likelier a tile than no tile, and not a back. A classifier that cannot answer "no
+    tile" (``answers_no_tile``: a stand-in) gives no evidence either way: nothing is probed."""
+    if len(readings) < 2 or not getattr(classifier, "answers_no_tile", False):
+        return readings
+    framed, frame_right, frame_up = geometry.in_their_frame(readings, right, up)
+    slots = gap_slots(framed, geometry.rows_and_groups(framed, frame_right, frame_up), frame_right)
+    if not slots:
+        return readings
+    scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
+    crops = white_balance.balanced([photo.crop_quad(slot, CROP_W, CROP_H, scale) for _, slot in slots],
+                                   cast_table_of(photo, readings, scale))
+    looks = classifier.looks(crops)
+    probs = looks.probs
+    if flower_looks is not None:
+        probs = flower_looks.reweigh(probs, CLASS_LABELS, crops.__getitem__)
+    added = []
+    for (a, slot), slot_probs, no_tile in zip(slots, probs, looks.no_tile):
+        if no_tile >= 0.5:
+            continue
+        reading = reading_of(np.asarray(slot_probs, np.float32), float(no_tile), slot,
+                             geometry.face_up_of(readings[a].orientation), False,
+                             position=float(slot.mean(axis=0) @ frame_right), finder_score=1.0 - float(no_tile),
+                             frame_up=readings[a].frame_up)
+        if reading.code != BACK:
+            added.append(reading)
+    return readings + added
