@@ -23,7 +23,8 @@ Per photo and in total, for each model:
   often unlabelled here, so this counts them as well as boxes of no tile);
 - of the hand photos (sources named ``hand_*``, whose labels are the player's hand and nothing
   else), ``hand_exact``: the tiles the reader put in the hand are the labelled ones, each read
-  right; ``put_in_hand``: tiles in the hand over no labelled tile (a wall's, a discard's, or a box
+  right (``hand_exact_complete``: those whose hand read is also a complete hand, one
+  ``fanscan score`` scores); ``put_in_hand``: tiles in the hand over no labelled tile (a wall's, a discard's, or a box
   of no tile); ``put_apart``: labelled tiles found but set apart from the hand.
 """
 
@@ -34,7 +35,7 @@ import json
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -57,6 +58,7 @@ class Tally:
     seconds: float = 0.0
     hand_photos: int = 0
     hand_exact: int = 0
+    hand_exact_complete: int = 0
     put_in_hand: int = 0
     put_apart: int = 0
     pairs: list[tuple[str, str]] = field(default_factory=list)
@@ -77,6 +79,7 @@ class Tally:
         if check is not None:
             self.hand_photos += 1
             self.hand_exact += check.exact
+            self.hand_exact_complete += check.exact and check.complete
             self.put_in_hand += check.put_in_hand
             self.put_apart += check.put_apart
 
@@ -98,6 +101,7 @@ class Tally:
             "unlabelled_per_photo": round(self.unlabelled / max(1, self.photos), 2),
             "hand_photos": self.hand_photos,
             "hand_exact": self.hand_exact,
+            "hand_exact_complete": self.hand_exact_complete,
             "put_in_hand": self.put_in_hand,
             "put_apart": self.put_apart,
             "read_errors": self.errors,
@@ -142,6 +146,8 @@ class HandCheck:
     exact: bool
     put_in_hand: int
     put_apart: int
+    complete: bool = False
+    """Whether the hand read is a complete hand (``fanscan score`` scores it)."""
 
 
 def hand_check(pairs: list[tuple[int, int]], in_hand: list[bool], codes: list[str],
@@ -241,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     from fanscan.errors import FanscanError
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision import evidence, finder, hand_links, refine
+    from fanscan.vision.hand_rules import is_complete
     from fanscan.vision.reader import read_photo
 
     photos = load_table_photos()
@@ -300,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
                           "misread": dict(Counter(f"{t}>{r}" for t, r in right if t != r))}
             check = None
             if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
-                check = hand_check(pairs, [t.in_hand for t in reading.tiles], codes, photo.codes)
+                check = replace(hand_check(pairs, [t.in_hand for t in reading.tiles], codes, photo.codes),
+                                complete=is_complete(reading.hand.to_json()))
                 line[name].update(hand_exact=check.exact, put_in_hand=check.put_in_hand, put_apart=check.put_apart)
             for tally in counted:
                 tally.add(len(truth), len(boxes), right, all_right, check, seconds)

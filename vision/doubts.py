@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from fanscan.vision import annotate, interpret, layout
+from fanscan.vision import annotate, interpret, layout_words
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.hand_region import STRAY_CLUSTER
 from fanscan.vision.hand_rules import SIXTEEN_TILE_HAND, HandRules, copies_allowed, layout_tile_count
@@ -43,7 +43,7 @@ def _tile_places(hand_layout: HandLayout) -> dict[int, str]:
             if len(group.members) == 1:
                 place[i] = single.get(group.role, "tile")
             else:
-                place[i] = f"{layout.ordinal(k + 1)} tile of the {plural.get(group.role, 'group')}"
+                place[i] = f"{layout_words.ordinal(k + 1)} tile of the {plural.get(group.role, 'group')}"
     return place
 
 
@@ -113,7 +113,7 @@ def unsatisfied_doubts(read: HandRead, rules: HandRules, readings: list[TileRead
                 f"otherwise check the least sure tiles ({named})."]
     smallest = min(rules.sizes) - (rules.kind == "waiting")
     if count < smallest - 1:  # far too few: no tile's reading is to blame
-        return [layout.count_doubt(count, smallest)] if count else []  # none: the layout says so
+        return [layout_words.count_doubt(count, smallest)] if count else []  # none: the layout says so
     over = copies_broken(readings)
     if over:
         code, times = over

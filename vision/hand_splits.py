@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
-from fanscan.vision import hand_links
+from fanscan.vision import hand_links, row_kongs
 from fanscan.vision.detections import TileReading
 from fanscan.vision.hand_rules import HandRules, layout_tile_count
 from fanscan.vision.interpret import HandRead
@@ -86,7 +86,9 @@ def too_many_tiles(read: HandRead, rules: HandRules) -> bool:
     if read.best is None or read.best.satisfied or rules.kind == "any":
         return False
     possible = set(rules.sizes) | ({size - 1 for size in rules.sizes} if rules.kind == "waiting" else set())
-    count = layout_tile_count(read.best.layout)
+    # A kong read as shown face up in the row is but a guess in a hand that reads as none: its
+    # fourth tile may as well be one too many.
+    count = layout_tile_count(read.best.layout) + row_kongs.shown_in(read.best.layout.groups, read.best.readings)
     return count > min(possible) and count not in possible
 
 

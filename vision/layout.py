@@ -7,18 +7,23 @@
    concealed row is the winning tile, and so is a tile turned sideways at the row's right end
    (the riichi way of showing it: ``_riichi_split``, the claimed meld it could also end as an
    alternative); any other group that forms a set is read as an exposed meld laid without a
-   sideways tile, with the concealed reading as an alternative.
+   sideways tile, with the concealed reading as an alternative; four alike side by side in the
+   concealed row of a hand one tile over a hand's size are a kong shown face up (``row_kongs``).
 3. Doubts: everything the analyser had to guess is said in a sentence a player can act on, and
    where two readings are plausible the other one is returned as an alternative hand.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
 from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
-from fanscan.scoring.ruleset import HAND_SIZES
 from fanscan.scoring.tiles import BACK, TILE_CODES
+from fanscan.vision import row_kongs
+from fanscan.vision.layout_words import (LAST_TAKEN_AS_WIN, SMALLEST_HAND, claimed_not_a_set_doubt, count_doubt,
+                                         describe)
 from fanscan.vision.detections import HandLayout, LayoutGroup, TileReading
 from fanscan.vision.geometry import rows_and_groups
 
@@ -126,56 +131,6 @@ def _riichi_split(plain_groups: list[tuple[int, list[int]]], readings: list[Tile
     return out, split
 
 
-SMALLEST_HAND = min(HAND_SIZES.values())
-"""The fewest playing tiles a complete hand of any rule set here holds (a kong counted as three)."""
-LAST_TAKEN_AS_WIN = "No tile stands apart as the winning tile"
-"""How the doubt begins that says the last concealed tile was taken as the winning tile (a caller
-that was told the winning tile, as `fanscan score --win` is, leaves it out)."""
-
-
-def count_doubt(count: int, smallest: int = SMALLEST_HAND) -> str:
-    """The sentence for a hand of ``count`` playing tiles that no hand (of at least ``smallest``)
-    can be: a tile or two astray, or only part of a hand in the photo."""
-    tiles = f"{count} playing tile{'' if count == 1 else 's'}"
-    if count < smallest - 1:
-        return (f"The photo shows {tiles}, fewer than a hand of {smallest} tiles holds: photograph the "
-                "whole hand, or look for tiles hidden, cut off by the photo's edge or left out as no tile.")
-    return (f"The photo shows {tiles} (a kong counted as three), which cannot be a complete hand: look "
-            "for a tile that is missing, hidden or read twice.")
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-LONG_GROUP = 4
-"""A group of more tiles than a kong is named by its sideways tiles, not as a whole: "check those
-tiles" of a row of 14 points at none."""
-
-
-def _claimed_not_a_set_doubt(group: list[str], sideways: list[int]) -> str:
-    """The sentence for a group with a sideways (claimed) tile that forms no set; ``sideways`` are
-    the places in ``group`` of the tiles lying sideways."""
-    if len(group) == 1:
-        return (f"The tile {group[0]} lies sideways as a claimed tile does, but alone it is no chow, "
-                "pung or kong: check whether it lies sideways; it was counted as a concealed tile.")
-    if len(group) <= LONG_GROUP or not sideways:
-        return (f"The group {_describe(group)} has a sideways (claimed) tile but is not a chow, pung "
-                "or kong: check those tiles; they were counted as concealed.")
-    places = " and ".join(ordinal(k + 1) for k in sideways)
-    named = " ".join(group[k] for k in sideways)
-    one = len(sideways) == 1
-    return (f"The {places} tile{'' if one else 's'} ({named}) of the row {_describe(group)} "
-            f"{'lies' if one else 'lie'} sideways as a claimed tile does, but the row is no chow, pung "
-            f"or kong: check whether {'it lies' if one else 'they lie'} sideways; the row was counted "
-            "as concealed tiles.")
-
-
-def _describe(codes: list[str]) -> str:
-    return " ".join(codes)
-
-
 # --- the analysis -----------------------------------------------------------------------------
 
 
@@ -271,7 +226,7 @@ def analyse(
     def claimed_not_a_set(win: int | None) -> None:
         for members, sideways in not_a_set:
             if members != [win]:
-                doubts.append(_claimed_not_a_set_doubt([codes[i] for i in members],
+                doubts.append(claimed_not_a_set_doubt([codes[i] for i in members],
                                                        [members.index(i) for i in sideways]))
 
     if not free:
@@ -318,16 +273,16 @@ def analyse(
             groups.append(LayoutGroup(tuple(members), row_index, "concealed"))
             if row_index == main_row:
                 doubts.append(
-                    f"The tiles {_describe(member_codes)} stand apart but do not form a set; they "
+                    f"The tiles {describe(member_codes)} stand apart but do not form a set; they "
                     "were counted as concealed tiles." if len(member_codes) > 1 else
-                    f"The tile {_describe(member_codes)} stands apart but is no set; it was counted as "
+                    f"The tile {describe(member_codes)} stands apart but is no set; it was counted as "
                     "a concealed tile."
                 )
             else:
                 doubts.append(
-                    f"The row {_describe(member_codes)} is not a chow, pung or kong; its tiles "
+                    f"The row {describe(member_codes)} is not a chow, pung or kong; its tiles "
                     "were counted as concealed tiles." if len(member_codes) > 1 else
-                    f"The tile {_describe(member_codes)} lies in a row of its own; it was counted as a "
+                    f"The tile {describe(member_codes)} lies in a row of its own; it was counted as a "
                     "concealed tile."
                 )
     for row_index, members, kind, tiles in set_groups:
@@ -335,6 +290,15 @@ def analyse(
         melds.append(meld)
         groups.append(LayoutGroup(tuple(members), row_index, "meld", meld))
 
+    playing = sum(codes[i] != BACK for i in concealed) + (win is not None) + 3 * len(melds)
+    shown = row_kongs.shown_kongs(main_members, codes, readings, playing) if complete else row_kongs.ShownKongs()
+    if shown.runs:
+        concealed = [i for i in concealed if i not in shown.members]
+        main = next(k for k, g in enumerate(groups) if g.role == "concealed")
+        rest = tuple(i for i in main_members if i not in shown.members)
+        groups[main : main + 1] = [replace(groups[main], members=rest)] if rest else []
+        groups += [LayoutGroup(tuple(run), main_row, "concealed_kong", meld) for run, meld in zip(shown.runs, shown.melds)]
+        melds, doubts = melds + shown.melds, doubts + shown.doubts
     hand["melds"] = melds
     hand["concealed"] = [codes[i] for i in concealed] + ([codes[win]] if win is not None else [])
     backs = [i for i in concealed if codes[i] == BACK]
@@ -365,6 +329,8 @@ def analyse(
                 other["win_tile"] = code
                 alternatives.append((f"winning tile {code}", other))
 
+    if shown.runs:
+        alternatives.append(row_kongs.claimed_alternative(hand, shown))
     if riichi_win:
         claimed = analyse(readings, right, up, rows, complete, riichi=False).hand
         if claimed != hand:
@@ -375,9 +341,9 @@ def analyse(
         other["melds"] = [m for m in other["melds"] if m["tiles"] != tiles or m["type"] != kind]
         win_code = other["concealed"].pop()
         other["concealed"] += [codes[i] for i in members] + [win_code]
-        alternatives.append((f"{_describe(tiles)} as concealed tiles, not a declared {kind}", other))
+        alternatives.append((f"{describe(tiles)} as concealed tiles, not a declared {kind}", other))
         doubts.append(
-            f"The {kind} {_describe(tiles)} lies apart without a sideways tile: it was read as "
+            f"The {kind} {describe(tiles)} lies apart without a sideways tile: it was read as "
             "declared (exposed); if it is part of the concealed hand, use the alternative reading."
         )
 

@@ -188,7 +188,7 @@ def _exit_status(result: Any, hint: str = "") -> int:
 def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     from fanscan.scoring.notation import parse_melds
     from fanscan.scoring.ruleset import get_ruleset, score
-    from fanscan.vision.layout import LAST_TAKEN_AS_WIN
+    from fanscan.vision.layout_words import LAST_TAKEN_AS_WIN
     from fanscan.vision.reader import read_photo
 
     from fanscan.cli.read import hand_line, hand_notation

@@ -89,3 +89,12 @@ def test_bench_real_tables_lays_a_photo_far_away_and_its_boxes_with_it(bench):
     assert inside.mean() > 200  # the box lands on the tile
     ring = photo[int(y0) - 6 : int(y0) - 3, int(x0) : int(x1)]
     assert ring.mean() < 100  # and not a few pixels beside it
+
+
+def test_bench_real_tables_counts_exact_hands_that_are_complete_apart(bench):
+    tally = bench.Tally()
+    tally.add(14, 14, [("1m", "1m")] * 14, True, bench.HandCheck(True, 0, 0, complete=True), 0.1)
+    tally.add(15, 15, [("1m", "1m")] * 15, True, bench.HandCheck(True, 0, 0, complete=False), 0.1)
+    tally.add(14, 14, [("1m", "1m")] * 14, False, bench.HandCheck(False, 1, 0, complete=True), 0.1)
+    summary = tally.summary()
+    assert (summary["hand_exact"], summary["hand_exact_complete"]) == (2, 1)

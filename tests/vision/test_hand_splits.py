@@ -81,8 +81,10 @@ def test_flowers_count_in_no_hand_size_and_cutting_off_only_flowers_is_no_cut(jo
     assert hand_splits.splits(ROW + flowers, UP, fewest=14) == []  # 14 playing tiles: nothing to cut
 
 
-def _read_of(hand: dict, satisfied: bool, groups: tuple = ()):  # noqa: ANN202
-    return SimpleNamespace(best=SimpleNamespace(satisfied=satisfied, layout=SimpleNamespace(hand=hand, groups=groups)))
+def _read_of(hand: dict, satisfied: bool, groups: tuple = (), codes: str = ""):  # noqa: ANN202
+    readings = [_tile(code, 31 * i, 600) for i, code in enumerate(codes.split())]
+    return SimpleNamespace(best=SimpleNamespace(satisfied=satisfied, readings=readings,
+                                                layout=SimpleNamespace(hand=hand, groups=groups)))
 
 
 def _tiles(n: int) -> dict:
@@ -123,8 +125,20 @@ def test_a_kong_of_four_backs_counts_three_in_a_hand_too_long() -> None:
     read = _read_of(_tiles(14), False, unread)
     assert hand_splits.too_many_tiles(read, HandRules((14,)))
     assert not hand_splits.too_many_tiles(_read_of(_tiles(14), False), HandRules((14,)))
-    read_kong = (LayoutGroup((14, 15, 16, 17), 1, "concealed_kong", {"type": "kong", "tiles": ["C"] * 4}),)
-    assert not hand_splits.too_many_tiles(_read_of(_tiles(11), False, read_kong), HandRules((14,)))
+    read_kong = (LayoutGroup((11, 12, 13, 14), 1, "concealed_kong", {"type": "kong", "tiles": ["C"] * 4}),)
+    laid_so = " ".join(["1m"] * 11 + ["back", "C", "C", "back"])
+    assert not hand_splits.too_many_tiles(_read_of(_tiles(11), False, read_kong, laid_so), HandRules((14,)))
+
+
+def test_a_kong_read_as_shown_face_up_in_a_hand_that_reads_as_none_may_be_a_tile_too_many() -> None:
+    # Four C side by side among 15 faces, read as a kong (14 counted), but no hand: cut as 15.
+    from fanscan.vision.detections import LayoutGroup
+
+    kong = {"type": "kong", "tiles": ["C"] * 4, "concealed": True}
+    shown = (LayoutGroup((11, 12, 13, 14), 0, "concealed_kong", kong),)
+    hand, faces = {"concealed": ["1m"] * 11, "melds": [kong]}, " ".join(["1m"] * 11 + ["C"] * 4)
+    assert hand_splits.too_many_tiles(_read_of(hand, False, shown, faces), HandRules((14,)))
+    assert not hand_splits.too_many_tiles(_read_of(hand, True, shown, faces), HandRules((14,)))
 
 
 def test_a_part_is_read_as_a_hand_only_when_its_tiles_could_make_one_of_the_rules_sizes() -> None:
