@@ -297,7 +297,8 @@ def analyse(
         main = next(k for k, g in enumerate(groups) if g.role == "concealed")
         rest = tuple(i for i in main_members if i not in shown.members)
         groups[main : main + 1] = [replace(groups[main], members=rest)] if rest else []
-        groups += [LayoutGroup(tuple(run), main_row, "concealed_kong", meld) for run, meld in zip(shown.runs, shown.melds)]
+        groups += [LayoutGroup(tuple(run), main_row, "concealed_kong", meld)
+                   for run, meld in zip(shown.runs, shown.melds)]
         melds, doubts = melds + shown.melds, doubts + shown.doubts
     hand["melds"] = melds
     hand["concealed"] = [codes[i] for i in concealed] + ([codes[win]] if win is not None else [])

@@ -18,8 +18,8 @@
    ``tile_photo`` refuses a photo of a hand whose boxes read like no tiles (a floor, a grid).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
-   The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), its sideways
-   tiles judged again there (``read_sideways_again``); read as no hand the rules allow (step 6),
+   The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), its
+   sideways tiles judged again there (``read_sideways_again``); read as no hand the rules allow (step 6),
    ``hand_splits`` cuts it along its weakest joins.
 5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), and
    beside two equal faces standing apart the slots of a concealed kong's backs

@@ -8,10 +8,10 @@ neighbour). Such a gap is a set the player laid apart as often: the classifier d
 1. ``gap_slots``: in the hand's own frame (``geometry.in_their_frame``) and rows, each gap of
    ``STEPS_FOR_ONE`` steps between two upright neighbours with nothing found in it gives a slot:
    the left neighbour's box moved half way to the right one.
-2. ``probe_gaps``: each slot is cut out, balanced on the hand's tiles and classified like any box
-   (the flowers' second looks too); one the classifier finds likelier a tile than no tile becomes a candidate of the hand,
-   its probability of holding a tile the classifier's, and the reading search keeps it or leaves
-   it out like the finder's boxes. A slot read as a back is left empty: dark felt between two
+2. ``probe_gaps``: each slot is cut out, balanced on the hand's tiles and classified like any
+   box (the flowers' second looks too); one the classifier finds likelier a tile than no tile
+   becomes a candidate of the hand, its probability of holding a tile the classifier's, and the
+   reading search keeps it or leaves it out like the finder's boxes. A slot read as a back is left empty: dark felt between two
    sets looks like a tile's back, and a concealed kong's backs are probed at its ends
    (``hand_region.probe_backs``).
 """

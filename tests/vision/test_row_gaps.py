@@ -28,7 +28,8 @@ def _one_row(readings: list[TileReading]) -> list[list[list[int]]]:
 
 
 def _slot_centres(readings: list[TileReading]) -> list[float]:
-    return [round(float(slot.mean(axis=0)[0]), 1) for _, slot in row_gaps.gap_slots(readings, _one_row(readings), RIGHT)]
+    slots = row_gaps.gap_slots(readings, _one_row(readings), RIGHT)
+    return [round(float(slot.mean(axis=0)[0]), 1) for _, slot in slots]
 
 
 def test_a_gap_of_two_steps_in_a_row_gives_one_slot_half_way() -> None:
@@ -50,7 +51,8 @@ def test_no_slot_where_a_box_lies_already_or_beside_a_sideways_tile() -> None:
     row = [_tile(STEP * k) for k in (0, 1, 2, 4, 5, 6)]
     filled = row + [_tile(STEP * 3 + 4)]  # a box found there, not in the row's list
     assert row_gaps.gap_slots(filled, [[[0, 1, 2, 3, 4, 5]]], RIGHT) == []
-    claimed = [_tile(STEP * k) for k in (0, 1, 2)] + [_tile(STEP * 4, sideways=True)] + [_tile(STEP * k) for k in (5, 6)]
+    claimed = ([_tile(STEP * k) for k in (0, 1, 2)] + [_tile(STEP * 4, sideways=True)]
+               + [_tile(STEP * k) for k in (5, 6)])
     assert _slot_centres(claimed) == []
 
 
