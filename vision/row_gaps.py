@@ -10,10 +10,10 @@ neighbour). Such a gap is a set the player laid apart as often: the classifier d
    the left neighbour's box moved half way to the right one.
 2. ``probe_gaps``: each slot is cut out, balanced on the hand's tiles and classified like any
    box (the flowers' second looks too); one the classifier finds likelier a tile than no tile
-   becomes a candidate of the hand, its probability of holding a tile the classifier's, and the
-   reading search keeps it or leaves it out like the finder's boxes. A slot read as a back is left empty: dark felt between two
-   sets looks like a tile's back, and a concealed kong's backs are probed at its ends
-   (``hand_region.probe_backs``).
+   becomes a candidate of the hand, with an even finder's score (``PROBE_FINDER_SCORE``), and
+   the reading search keeps it or leaves it out like the finder's boxes. A slot read as a back is
+   left empty: dark felt between two sets looks like a tile's back, and a concealed kong's
+   backs are probed at its ends (``hand_region.probe_backs``).
 """
 
 from __future__ import annotations
@@ -36,6 +36,12 @@ ALONG_ROW = 0.9
 """...when the line between them runs along the row (the cosine of its angle to the row)."""
 MIN_PAIRS = 3
 """Rows with fewer neighbouring pairs than this give no typical step."""
+PROBE_FINDER_SCORE = 0.5
+"""A slot's stand-in for the finder's score (``TileReading.finder_score``), which the search's
+tile model weighs: even odds, so that its probability of holding a tile rests on what the
+classifier and its place say. (The classifier's own 1 - P(no tile) there counted its answer twice:
+a gap of mat beside a winning tile set apart, read as 8p at 90 %, could then not be left out, and
+a generated hand of real faces was lost; the real photos read the same either way.)"""
 
 
 def gap_slots(readings: list[TileReading], rows: list[list[list[int]]], right: np.ndarray,
@@ -88,7 +94,7 @@ def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up:
             continue
         reading = reading_of(np.asarray(slot_probs, np.float32), float(no_tile), slot,
                              geometry.face_up_of(readings[a].orientation), False,
-                             position=float(slot.mean(axis=0) @ frame_right), finder_score=1.0 - float(no_tile),
+                             position=float(slot.mean(axis=0) @ frame_right), finder_score=PROBE_FINDER_SCORE,
                              frame_up=readings[a].frame_up)
         if reading.code != BACK:
             added.append(reading)

@@ -87,7 +87,7 @@ def test_a_slot_becomes_a_candidate_when_read_likelier_a_tile_than_not_and_not_a
     if added:
         new = probed[6]
         assert new.code == code and new.confidence == pytest.approx(0.9)
-        assert new.finder_score == pytest.approx(1 - no_tile) and new.no_tile == pytest.approx(no_tile)
+        assert new.finder_score == row_gaps.PROBE_FINDER_SCORE and new.no_tile == pytest.approx(no_tile)
         assert np.allclose(new.box.mean(axis=0), [10 + STEP * 3 + WIDTH / 2, 120])
 
 
@@ -97,6 +97,27 @@ def test_a_classifier_that_cannot_say_no_tile_probes_nothing() -> None:
     classifier = _Reads("7p", 0.0)
     classifier.answers_no_tile = False
     assert row_gaps.probe_gaps(photo, row, RIGHT, UP, classifier) == row and classifier.crops == []
+
+
+def test_the_search_leaves_out_a_probed_slot_that_makes_the_hand_one_too_many() -> None:
+    # A complete hand and, in the gap before its winning tile set apart, a slot read as 8p at 90 %.
+    from dataclasses import replace
+
+    from fanscan.vision import interpret
+    from fanscan.vision.geometry import hand_frame, rows_and_groups
+    from fanscan.vision.hand_rules import HandRules
+    from tile_rows import tile_row
+
+    hand = tile_row("1m 2m 3m 9m 9m 2s 4s 5s 5s 5s 3m 4m 5m | 3s")
+    probs = np.full(len(CLASS_LABELS), 0.1 / (len(CLASS_LABELS) - 1), np.float32)
+    probs[CLASS_LABELS.index("8p")] = 0.9
+    slot = replace(hand[-1], code="8p", confidence=0.9, box=hand[-1].box - [31, 0], candidates=(("8p", 0.9),),
+                   probs=probs, finder_score=row_gaps.PROBE_FINDER_SCORE, position=hand[-1].position - 31)
+    tiles = [*hand, slot]
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    best = interpret.interpret(tiles, right, up, rows_and_groups(tiles, right, up), (2000, 1000),
+                               HandRules((14,), "win"))[0]
+    assert best.satisfied and len(tiles) - 1 not in best.kept and len(best.kept) == 14
 
 
 @pytest.mark.skipif("xmahjongg-real" not in tile_art.available_styles(), reason="xmahjongg not installed")
