@@ -51,6 +51,49 @@ def test_layout_events_count_what_true_layouts_show_with_one_imagined_case_each_
     assert events["flower_in_group"] == pytest.approx(math.log(2 / 4))  # 1 of 2 flowers
 
 
+def test_layout_events_count_real_photos_too_and_no_box_the_labels_cannot_tell() -> None:
+    # Real photos (no hand JSON): a flower touching the row counts; a box of unknown truth beside
+    # two flowers is no tile of theirs (counted as one, it had put both in a group of suit tiles).
+    from fanscan.models.hand_cases import UNKNOWN
+
+    def real(spec: str, unknown: int | None = None) -> HandCase:
+        made = _case(spec)
+        truth = [UNKNOWN if i == unknown else code for i, code in enumerate(made.truth)]
+        return HandCase("r", made.readings, made.right, made.up, made.rows, made.image_size, truth)
+
+    generated = _case("1m 2m 3m 7s 8s 9s E E 6m 7m 8m | 4p 5p 6p | 1f")
+    touching = real("3f 1m 2m 3m 7s 8s 9s E E 6m 7m 8m 4p 5p | 6p")
+    beside_unknown = real("1m 2m 3m 7s 8s 9s E E 6m 7m 8m 4p 5p 6p | 1f 2f 9s", unknown=16)
+    assert layout_events([generated])["flower_in_group"] == pytest.approx(math.log(1 / 3))
+    assert layout_events([generated, touching])["flower_in_group"] == pytest.approx(math.log(2 / 4))
+    assert layout_events([generated, touching, beside_unknown])["flower_in_group"] == pytest.approx(math.log(2 / 6))
+
+
+def test_events_only_refits_the_layout_events_and_keeps_the_rest(tmp_path) -> None:
+    import json
+    import pickle
+
+    from fanscan.models import fit_evidence
+    from fanscan.vision.evidence import EVIDENCE_PATH, Evidence
+
+    out = tmp_path / "evidence.json"
+    out.write_bytes(EVIDENCE_PATH.read_bytes())
+    (tmp_path / "evidence.about.json").write_text('{"fitted_on": ["the shipped cases"]}', encoding="utf-8")
+    cases = tmp_path / "cases.pkl"
+    with cases.open("wb") as f:
+        made = _case("1f 1m 2m 3m 7s 8s 9s E E 6m 7m 8m | 4p 5p 6p")
+        pickle.dump([HandCase("r", made.readings, made.right, made.up, made.rows, made.image_size, made.truth)], f)
+    assert fit_evidence.main([str(cases), "--out", str(out), "--events-only"]) == 0
+    before = Evidence.from_json(json.loads(EVIDENCE_PATH.read_text(encoding="utf-8")))
+    after = Evidence.from_json(json.loads(out.read_text(encoding="utf-8")))
+    assert after.tiles == before.tiles and after.layout.max_cost == before.layout.max_cost
+    assert after.layout.flower_in_group == pytest.approx(math.log(2 / 3))
+    about = json.loads((tmp_path / "evidence.about.json").read_text(encoding="utf-8"))
+    assert about["fitted_on"] == ["the shipped cases"]  # the rest's record kept
+    assert about["layout_events"]["events"]["flower_in_group"] == pytest.approx(math.log(2 / 3))
+    assert about["layout_events"]["before"]["flower_in_group"] == before.layout.flower_in_group
+
+
 def _tile(x: float, code: str) -> TileReading:
     box = np.float32([[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]])
     return TileReading(code, 0.9, box, 0.0, False, x + 15)
