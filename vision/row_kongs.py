@@ -5,8 +5,9 @@ Players often show a whole hand in one row at the end, a kong's four tiles face 
 a hand for each kong (a kong counts as three tiles), so it reads as no hand and a tile of it was
 cut off. ``shown_kongs``: when the hand's playing tiles are one or two over a hand's size (14, or
 a 16-tile game's 17) and as many runs of four alike stand side by side in the concealed row,
-those runs are concealed kongs; the same kongs claimed (exposed) are the
-alternative reading (``claimed_alternative``).
+those runs are concealed kongs; the same kongs claimed (exposed) are the alternative reading
+(``claimed_alternative``). ``shown_in`` counts such kongs in a layout (``hand_splits`` counts
+their fourth tiles as tiles too many when the hand still reads as none).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision.detections import LayoutGroup, TileReading
 from fanscan.vision.layout_words import SMALLEST_HAND
+
 
 @dataclass(frozen=True)
 class ShownKongs:
