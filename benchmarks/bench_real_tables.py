@@ -24,8 +24,9 @@ Per photo and in total, for each model:
 - of the hand photos (sources named ``hand_*``, whose labels are the player's hand and nothing
   else), ``hand_exact``: the tiles the reader put in the hand are the labelled ones, each read
   right (``hand_exact_complete``: those whose hand read is also a complete hand, one
-  ``fanscan score`` scores); ``put_in_hand``: tiles in the hand over no labelled tile (a wall's, a discard's, or a box
-  of no tile); ``put_apart``: labelled tiles found but set apart from the hand.
+  ``fanscan score`` scores); ``put_in_hand``: tiles in the hand over no labelled tile (a wall's,
+  a discard's, or a box of no tile); ``put_apart``: labelled tiles found but set apart from the
+  hand.
 """
 
 from __future__ import annotations

@@ -231,7 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m fanscan.models.fit_evidence " + " ".join(str(p) for p in args.cases)
     fitted_on = [{"file": path.name, **describe(load(path))} for path in args.cases]
     if args.events_only:
-        return _refit_events(cases, args.out, command + " --events-only", fitted_on)
+        try:
+            kept = Evidence.from_json(json.loads(args.out.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--events-only refits the events of an evidence file, and {args.out} is none ({error})")
+        return _refit_events(cases, kept, args.out, command + " --events-only", fitted_on)
     evidence, report = fit(cases)
     args.out.write_text(json.dumps(evidence.to_json(), indent=1) + "\n", encoding="utf-8")
     about = {
@@ -251,10 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _refit_events(cases: list[HandCase], out: Path, command: str, fitted_on: list[dict]) -> int:
-    """``--events-only``: the layout events of ``out`` refitted on ``cases``, the rest kept; the
-    sidecar keeps what the rest was fitted on and adds ``layout_events`` (what they were fitted on)."""
-    kept = Evidence.from_json(json.loads(out.read_text(encoding="utf-8")))
+def _refit_events(cases: list[HandCase], kept: Evidence, out: Path, command: str, fitted_on: list[dict]) -> int:
+    """``--events-only``: the layout events of ``kept`` (read from ``out``) refitted on ``cases``,
+    the rest kept, written to ``out``; the sidecar keeps what the rest was fitted on and adds
+    ``layout_events`` (what they were fitted on)."""
     events = layout_events(cases)
     evidence = replace(kept, layout=replace(kept.layout, **events))
     out.write_text(json.dumps(evidence.to_json(), indent=1) + "\n", encoding="utf-8")

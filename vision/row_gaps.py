@@ -27,6 +27,7 @@ from fanscan.vision.detections import TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
 from fanscan.vision.locate import CROP_MIN_SIDE
+from fanscan.vision.numeric import median
 from fanscan.vision.tile_reading import CROP_H, CROP_W, cast_table_of, reading_of
 
 STEPS_FOR_ONE = (1.6, 2.4)
@@ -55,7 +56,7 @@ def gap_slots(readings: list[TileReading], rows: list[list[list[int]]], right: n
     if len(pairs) < MIN_PAIRS:
         return []
     distances = np.array([np.linalg.norm(centres[b] - centres[a]) for a, b in pairs])
-    step = float(np.median(distances))
+    step = median(distances)
     slots = []
     for (a, b), distance in zip(pairs, distances):
         between = centres[b] - centres[a]

@@ -151,10 +151,18 @@ def test_cases_from_generated_scenes_carry_the_truth_and_fit_into_evidence(tmp_p
 
 
 def test_the_fitting_commands_refuse_bad_arguments_in_one_line(tmp_path, capsys) -> None:
+    import pickle
+
     from fanscan.models import fit_evidence, hand_cases
 
+    cases = tmp_path / "cases.pkl"
+    cases.write_bytes(pickle.dumps([]))
     for main, argv, words in [
         (fit_evidence.main, [str(tmp_path / "none.pkl")], "no case file"),
+        (fit_evidence.main, [str(cases), "--events-only", "--out", str(tmp_path / "none.json")],
+         "refits the events of an evidence file"),
+        (fit_evidence.main, [str(cases), "--events-only", "--out", str(cases)],
+         "refits the events of an evidence file"),
         (hand_cases.main, ["--out", str(tmp_path / "x.pkl"), "--scenes", "a-b"], "--scenes takes FIRST-LAST"),
         (hand_cases.main, ["--out", str(tmp_path / "x.pkl")], "give --scenes FIRST-LAST, --folds, or --relabel"),
     ]:
