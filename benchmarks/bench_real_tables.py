@@ -26,7 +26,9 @@ Per photo and in total, for each model:
   right (``hand_exact_complete``: those whose hand read is also a complete hand, one
   ``fanscan score`` scores); ``put_in_hand``: tiles in the hand over no labelled tile (a wall's,
   a discard's, or a box of no tile); ``put_apart``: labelled tiles found but set apart from the
-  hand.
+  hand; ``hand_faces_exact``: the faces the reader put in the hand are the labelled faces, as a
+  multiset, whatever its boxes (what a player sees: a box drawn tighter or looser than the
+  label's, which IoU counts as a miss and an extra tile, leaves the hand right).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class Tally:
     hand_photos: int = 0
     hand_exact: int = 0
     hand_exact_complete: int = 0
+    hand_faces_exact: int = 0
     put_in_hand: int = 0
     put_apart: int = 0
     pairs: list[tuple[str, str]] = field(default_factory=list)
@@ -81,6 +84,7 @@ class Tally:
             self.hand_photos += 1
             self.hand_exact += check.exact
             self.hand_exact_complete += check.exact and check.complete
+            self.hand_faces_exact += check.faces_exact
             self.put_in_hand += check.put_in_hand
             self.put_apart += check.put_apart
 
@@ -103,6 +107,7 @@ class Tally:
             "hand_photos": self.hand_photos,
             "hand_exact": self.hand_exact,
             "hand_exact_complete": self.hand_exact_complete,
+            "hand_faces_exact": self.hand_faces_exact,
             "put_in_hand": self.put_in_hand,
             "put_apart": self.put_apart,
             "read_errors": self.errors,
@@ -149,6 +154,8 @@ class HandCheck:
     put_apart: int
     complete: bool = False
     """Whether the hand read is a complete hand (``fanscan score`` scores it)."""
+    faces_exact: bool = False
+    """Whether the faces put in the hand are the labelled faces, boxes aside."""
 
 
 def hand_check(pairs: list[tuple[int, int]], in_hand: list[bool], codes: list[str],
@@ -158,7 +165,9 @@ def hand_check(pairs: list[tuple[int, int]], in_hand: list[bool], codes: list[st
     extra = sum(1 for j, kept in enumerate(in_hand) if kept and j not in label_of)
     apart = sum(1 for j in label_of if not in_hand[j])
     right = sum(1 for j, i in label_of.items() if in_hand[j] and codes[j] == truth_codes[i])
-    return HandCheck(extra == 0 and right == len(truth_codes), extra, apart)
+    faces = sorted(code for code, kept in zip(codes, in_hand) if kept)
+    return HandCheck(extra == 0 and right == len(truth_codes), extra, apart,
+                     faces_exact=faces == sorted(truth_codes))
 
 
 def reader_boxes(reading) -> tuple[np.ndarray, list[str]]:
@@ -282,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
             image, truth = far_away(image, truth, args.far, number)
         labels_own = version is not None and version.turn == 0
         encoded = cv2.imencode(".png" if args.far is None else ".jpg", image)[1].tobytes()
-        line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth)}
+        line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth),
+                      "labels_own": labels_own}
         for name, finder_path, refiner_path, links_path, classifier, evidence_path in models:
             finder.MODEL_PATH, refine.MODEL_PATH = finder_path, refiner_path
             if links_path != hand_links.MODEL_PATH:
@@ -310,7 +320,11 @@ def main(argv: list[str] | None = None) -> int:
             if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
                 check = replace(hand_check(pairs, [t.in_hand for t in reading.tiles], codes, photo.codes),
                                 complete=is_complete(reading.hand.to_json()))
-                line[name].update(hand_exact=check.exact, put_in_hand=check.put_in_hand, put_apart=check.put_apart)
+                paired = {j for _, j in pairs}
+                line[name].update(hand_exact=check.exact, hand_faces_exact=check.faces_exact,
+                                  put_in_hand=check.put_in_hand, put_apart=check.put_apart,
+                                  put_in_hand_faces=sorted(t.code for j, t in enumerate(reading.tiles)
+                                                           if t.in_hand and j not in paired))
             for tally in counted:
                 tally.add(len(truth), len(boxes), right, all_right, check, seconds)
             exact = all_right and (check is None or check.exact)

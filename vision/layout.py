@@ -8,7 +8,8 @@
    (the riichi way of showing it: ``_riichi_split``, the claimed meld it could also end as an
    alternative); any other group that forms a set is read as an exposed meld laid without a
    sideways tile, with the concealed reading as an alternative; four alike side by side in the
-   concealed row of a hand one tile over a hand's size are a kong shown face up (``row_kongs``).
+   concealed row of a hand one tile over a hand's size (its groups apart and the tile standing
+   apart included: a gap may part a kong) are a kong shown face up (``row_kongs``).
 3. Doubts: everything the analyser had to guess is said in a sentence a player can act on, and
    where two readings are plausible the other one is returned as an alternative hand.
 """
@@ -254,6 +255,7 @@ def analyse(
             f"The tile standing apart ({codes[win]}) is left of the concealed tiles; it was taken "
             "as the winning tile."
         )
+    win_doubt = doubts[-1] if win is not None and not after else None
     claimed_not_a_set(win)
     concealed = list(main_members)
     groups.append(LayoutGroup(tuple(main_members), main_row, "concealed"))
@@ -261,6 +263,7 @@ def analyse(
         groups.append(LayoutGroup((win,), main_row, "win"))
 
     set_groups: list[tuple[int, list[int], str, list[str]]] = []
+    apart_in_row: dict[tuple[int, ...], str] = {}  # the main row's groups of no set, and their doubts
     for k, (row_index, members) in enumerate(free):
         if k == main_index or (win is not None and members == [win]):
             continue
@@ -278,6 +281,7 @@ def analyse(
                     f"The tile {describe(member_codes)} stands apart but is no set; it was counted as "
                     "a concealed tile."
                 )
+                apart_in_row[tuple(members)] = doubts[-1]
             else:
                 doubts.append(
                     f"The row {describe(member_codes)} is not a chow, pung or kong; its tiles "
@@ -291,15 +295,22 @@ def analyse(
         groups.append(LayoutGroup(tuple(members), row_index, "meld", meld))
 
     playing = sum(codes[i] != BACK for i in concealed) + (win is not None) + 3 * len(melds)
-    shown = row_kongs.shown_kongs(main_members, codes, readings, playing) if complete else row_kongs.ShownKongs()
+    # The whole concealed row, its groups apart and its winning tile too: a gap may part a kong.
+    row_tiles = [*main_members, *(i for members in apart_in_row for i in members), *([win] if win is not None else [])]
+    shown = row_kongs.shown_kongs(row_tiles, codes, readings, playing) if complete else row_kongs.ShownKongs()
     if shown.runs:
         concealed = [i for i in concealed if i not in shown.members]
-        main = next(k for k, g in enumerate(groups) if g.role == "concealed")
-        rest = tuple(i for i in main_members if i not in shown.members)
-        groups[main : main + 1] = [replace(groups[main], members=rest)] if rest else []
+        retracted = {apart_in_row[g.members] for g in groups
+                     if g.members in apart_in_row and shown.members & set(g.members)}
+        if win in shown.members:
+            retracted.add(win_doubt)
+            win = None
+        groups = [replace(g, members=tuple(i for i in g.members if i not in shown.members))
+                  if g.role in ("concealed", "win") else g for g in groups]
+        groups = [g for g in groups if g.members]
         groups += [LayoutGroup(tuple(run), main_row, "concealed_kong", meld)
                    for run, meld in zip(shown.runs, shown.melds)]
-        melds, doubts = melds + shown.melds, doubts + shown.doubts
+        melds, doubts = melds + shown.melds, [d for d in doubts if d not in retracted] + shown.doubts
     hand["melds"] = melds
     hand["concealed"] = [codes[i] for i in concealed] + ([codes[win]] if win is not None else [])
     backs = [i for i in concealed if codes[i] == BACK]

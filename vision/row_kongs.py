@@ -4,8 +4,9 @@ Players often show a whole hand in one row at the end, a kong's four tiles face 
 (not back, face, face, back, nor laid apart as a claimed set). Such a row holds one tile more than
 a hand for each kong (a kong counts as three tiles), so it reads as no hand and a tile of it was
 cut off. ``shown_kongs``: when the hand's playing tiles are one or two over a hand's size (14, or
-a 16-tile game's 17) and as many runs of four alike stand side by side in the concealed row,
-those runs are concealed kongs; the same kongs claimed (exposed) are the alternative reading
+a 16-tile game's 17) and as many runs of four alike stand side by side in the concealed row
+(along the row, across a gap: a player's gap or the winning tile set apart may part a kong's
+four), those runs are concealed kongs; the same kongs claimed (exposed) are the alternative reading
 (``claimed_alternative``). ``shown_in`` counts such kongs in a layout (``hand_splits`` counts
 their fourth tiles as tiles too many when the hand still reads as none).
 """

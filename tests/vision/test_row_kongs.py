@@ -33,6 +33,23 @@ def test_four_alike_in_a_row_one_tile_over_a_hand_are_a_concealed_kong() -> None
     assert result.error is None and result.total > 0
 
 
+def test_a_kong_parted_by_a_gap_in_the_row_is_still_a_kong_and_its_group_no_longer_in_doubt() -> None:
+    found = _layout("P P P N N N 9s 9s 6s 6s | 6s 6s 8s 8s 8s")
+    assert found.hand["melds"] == [{"type": "kong", "tiles": ["6s"] * 4, "concealed": True}]
+    assert sorted(found.hand["concealed"]) == sorted("P P P N N N 9s 9s 8s 8s 8s".split())
+    assert not any("stand apart but do not form a set" in d for d in found.doubts)
+    assert score(found.hand).error is None
+
+
+def test_a_kong_that_takes_the_tile_standing_apart_leaves_no_winning_tile_apart() -> None:
+    found = _layout("6s | 6s 6s 6s P P P N N N 9s 9s 8s 8s 8s")
+    assert found.hand["melds"] == [{"type": "kong", "tiles": ["6s"] * 4, "concealed": True}]
+    assert found.hand["win_tile"] == "8s"
+    assert [g.role for g in found.groups].count("win") == 0
+    assert not any("left of the concealed tiles" in d for d in found.doubts)
+    assert any("No tile stands apart as the winning tile" in d for d in found.doubts)
+
+
 def test_two_kongs_in_a_row_of_sixteen_and_one_in_a_sixteen_tile_game_s_eighteen() -> None:
     two = _layout("1s 1s 1s 1s 4s 4s 4s 6s 6s 6s W W W W 5s | 5s").hand
     assert [m["tiles"][0] for m in two["melds"]] == ["1s", "W"] and len(two["concealed"]) == 8
