@@ -1,6 +1,8 @@
-"""A gap in the hand's rows with room for one tile is probed (``vision.row_gaps``)."""
+"""A gap in the hand's rows with room for one or two tiles is probed (``vision.row_gaps``)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -39,12 +41,26 @@ def test_a_gap_of_two_steps_in_a_row_gives_one_slot_half_way() -> None:
     assert left == 2 and np.allclose(slot, row[2].box + [STEP, 0])
 
 
-@pytest.mark.parametrize("apart", [1.3, 3.0])
-def test_a_gap_between_sets_or_of_two_tiles_gives_no_slot(apart: float) -> None:
-    # A player's gap between sets (1.3 steps) has no room for a tile; one of three steps has room
-    # for two, and two missed tiles side by side are left to the finder.
+@pytest.mark.parametrize("apart", [1.3, 4.0])
+def test_a_gap_between_sets_or_of_three_tiles_gives_no_slot(apart: float) -> None:
+    # A player's gap between sets (1.3 steps) has no room for a tile; one of four steps has room
+    # for three, which are left to the finder (rarely missed side by side).
     row = [_tile(STEP * k) for k in (0, 1, 2)] + [_tile(STEP * (2 + apart + k)) for k in (0, 1, 2)]
     assert _slot_centres(row) == []
+
+
+def test_a_gap_of_three_steps_gives_two_slots_a_third_and_two_thirds_of_the_way() -> None:
+    row = [_tile(STEP * k) for k in (0, 1, 2, 5, 6, 7)]
+    assert _slot_centres(row) == [STEP * 3 + WIDTH / 2, STEP * 4 + WIDTH / 2]
+
+
+def test_a_box_likelier_no_tile_than_a_tile_leaves_its_place_open() -> None:
+    row = [_tile(STEP * k) for k in (0, 1, 2, 4, 5, 6)]
+    straddling = replace(_tile(STEP * 3 + 15), no_tile=0.6)  # half on the missed tile, half on its neighbour
+    with_it = row[:3] + [straddling] + row[3:]
+    assert _slot_centres(with_it) == [STEP * 3 + WIDTH / 2]
+    surer = row[:3] + [replace(straddling, no_tile=0.4)] + row[3:]
+    assert _slot_centres(surer) == []
 
 
 def test_no_slot_where_a_box_lies_already_or_beside_a_sideways_tile() -> None:
