@@ -5,7 +5,7 @@ metadata lives in pyproject.toml. The mapping is computed here because setuptool
 configuration cannot discover subpackages below a remapped folder.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 ROOTS = {
     "fanscan": "fanscan",
@@ -20,6 +20,8 @@ package_dir: dict[str, str] = {}
 for package, folder in ROOTS.items():
     package_dir[package] = folder
     packages.append(package)
-    packages += [f"{package}.{sub}" for sub in find_packages(folder)]
+    # Namespace discovery also names the data folders (samples/, static/, maps/): setuptools
+    # warns of any importable folder left out of ``packages``.
+    packages += [f"{package}.{sub}" for sub in find_namespace_packages(folder, exclude=["*__pycache__*"])]
 
 setup(packages=packages, package_dir=package_dir)
