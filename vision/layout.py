@@ -296,7 +296,8 @@ def analyse(
 
     playing = sum(codes[i] != BACK for i in concealed) + (win is not None) + 3 * len(melds)
     # The whole concealed row, its groups apart and its winning tile too: a gap may part a kong.
-    row_tiles = [*main_members, *(i for members in apart_in_row for i in members), *([win] if win is not None else [])]
+    row_tiles = [*main_members, *(i for members in apart_in_row for i in members),
+                 *([win] if win is not None else [])]
     shown = row_kongs.shown_kongs(row_tiles, codes, readings, playing) if complete else row_kongs.ShownKongs()
     if shown.runs:
         concealed = [i for i in concealed if i not in shown.members]
