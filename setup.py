@@ -5,7 +5,9 @@ metadata lives in pyproject.toml. The mapping is computed here because setuptool
 configuration cannot discover subpackages below a remapped folder.
 """
 
-from setuptools import find_namespace_packages, setup
+from pathlib import Path
+
+from setuptools import find_packages, setup
 
 ROOTS = {
     "fanscan": "fanscan",
@@ -14,14 +16,24 @@ ROOTS = {
     "fanscan.models": "models",
     "fanscan.datasets": "datasets",
 }
+DATA_FOLDERS = {
+    "fanscan.vision.samples": "vision/samples",
+    "fanscan.web.static": "fanscan/web/static",
+    "fanscan.web.static.label": "fanscan/web/static/label",
+    "fanscan.datasets.formats.maps": "datasets/formats/maps",
+    "fanscan.datasets.labels": "datasets/labels",
+}
+"""Folders of files the package ships (pyproject.toml's package-data), none of them imported: named
+here so that setuptools takes their files without warning that an importable folder was left out
+of the packages (namespace discovery instead would ship whatever a working tree holds below the
+roots, a training run's checkpoints among it)."""
 
 packages: list[str] = []
 package_dir: dict[str, str] = {}
 for package, folder in ROOTS.items():
     package_dir[package] = folder
     packages.append(package)
-    # Namespace discovery also names the data folders (samples/, static/, maps/): setuptools
-    # warns of any importable folder left out of ``packages``.
-    packages += [f"{package}.{sub}" for sub in find_namespace_packages(folder, exclude=["*__pycache__*"])]
+    packages += [f"{package}.{sub}" for sub in find_packages(folder)]
+packages += [package for package, folder in DATA_FOLDERS.items() if Path(folder).is_dir()]
 
 setup(packages=packages, package_dir=package_dir)

@@ -156,18 +156,20 @@ class HandCheck:
     """Whether the hand read is a complete hand (``fanscan score`` scores it)."""
     faces_exact: bool = False
     """Whether the faces put in the hand are the labelled faces, boxes aside."""
+    put_in_faces: tuple[str, ...] = ()
+    """The faces of the tiles put in the hand over no labelled tile (``put_in_hand`` of them)."""
 
 
 def hand_check(pairs: list[tuple[int, int]], in_hand: list[bool], codes: list[str],
                truth_codes: tuple[str, ...]) -> HandCheck:
     """``pairs`` (label, reader box) from ``match``; ``in_hand`` and ``codes`` per reader box."""
     label_of = {j: i for i, j in pairs}
-    extra = sum(1 for j, kept in enumerate(in_hand) if kept and j not in label_of)
+    extra = [j for j, kept in enumerate(in_hand) if kept and j not in label_of]
     apart = sum(1 for j in label_of if not in_hand[j])
     right = sum(1 for j, i in label_of.items() if in_hand[j] and codes[j] == truth_codes[i])
     faces = sorted(code for code, kept in zip(codes, in_hand) if kept)
-    return HandCheck(extra == 0 and right == len(truth_codes), extra, apart,
-                     faces_exact=faces == sorted(truth_codes))
+    return HandCheck(not extra and right == len(truth_codes), len(extra), apart,
+                     faces_exact=faces == sorted(truth_codes), put_in_faces=tuple(sorted(codes[j] for j in extra)))
 
 
 def reader_boxes(reading) -> tuple[np.ndarray, list[str]]:
@@ -320,11 +322,9 @@ def main(argv: list[str] | None = None) -> int:
             if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
                 check = replace(hand_check(pairs, [t.in_hand for t in reading.tiles], codes, photo.codes),
                                 complete=is_complete(reading.hand.to_json()))
-                paired = {j for _, j in pairs}
                 line[name].update(hand_exact=check.exact, hand_faces_exact=check.faces_exact,
                                   put_in_hand=check.put_in_hand, put_apart=check.put_apart,
-                                  put_in_hand_faces=sorted(t.code for j, t in enumerate(reading.tiles)
-                                                           if t.in_hand and j not in paired))
+                                  put_in_hand_faces=list(check.put_in_faces))
             for tally in counted:
                 tally.add(len(truth), len(boxes), right, all_right, check, seconds)
             exact = all_right and (check is None or check.exact)

@@ -8,8 +8,9 @@
    (the riichi way of showing it: ``_riichi_split``, the claimed meld it could also end as an
    alternative); any other group that forms a set is read as an exposed meld laid without a
    sideways tile, with the concealed reading as an alternative; four alike side by side in the
-   concealed row of a hand one tile over a hand's size (its groups apart and the tile standing
-   apart included: a gap may part a kong) are a kong shown face up (``row_kongs``).
+   concealed row of a hand one or two tiles over a hand's size (its groups apart that form no set
+   and the tile standing apart included: a gap may part a kong) are a kong shown face up
+   (``row_kongs``).
 3. Doubts: everything the analyser had to guess is said in a sentence a player can act on, and
    where two readings are plausible the other one is returned as an alternative hand.
 """
@@ -241,6 +242,7 @@ def analyse(
     main_index = max(range(len(free)), key=lambda k: (len(free[k][1]), -k))
     main_row, main_members = free[main_index]
     win: int | None = None
+    win_doubt: int | None = None  # the index of the doubt that says where the winning tile stands
     same_row = [k for k, (row, m) in enumerate(free) if row == main_row and k != main_index]
     singles = [k for k in same_row if len(free[k][1]) == 1 and codes[free[k][1][0]] != BACK]
     main_right = max(float(readings[i].position) for i in main_members)
@@ -251,11 +253,11 @@ def analyse(
     elif singles:
         win_k = singles[0]
         win = free[win_k][1][0]
+        win_doubt = len(doubts)
         doubts.append(
             f"The tile standing apart ({codes[win]}) is left of the concealed tiles; it was taken "
             "as the winning tile."
         )
-    win_doubt = doubts[-1] if win is not None and not after else None
     claimed_not_a_set(win)
     concealed = list(main_members)
     groups.append(LayoutGroup(tuple(main_members), main_row, "concealed"))
@@ -263,7 +265,7 @@ def analyse(
         groups.append(LayoutGroup((win,), main_row, "win"))
 
     set_groups: list[tuple[int, list[int], str, list[str]]] = []
-    apart_in_row: dict[tuple[int, ...], str] = {}  # the main row's groups of no set, and their doubts
+    apart_in_row: dict[tuple[int, ...], int] = {}  # the main row's groups of no set: their doubts' indices
     for k, (row_index, members) in enumerate(free):
         if k == main_index or (win is not None and members == [win]):
             continue
@@ -275,13 +277,8 @@ def analyse(
             concealed += members
             groups.append(LayoutGroup(tuple(members), row_index, "concealed"))
             if row_index == main_row:
-                doubts.append(
-                    f"The tiles {describe(member_codes)} stand apart but do not form a set; they "
-                    "were counted as concealed tiles." if len(member_codes) > 1 else
-                    f"The tile {describe(member_codes)} stands apart but is no set; it was counted as "
-                    "a concealed tile."
-                )
-                apart_in_row[tuple(members)] = doubts[-1]
+                apart_in_row[tuple(members)] = len(doubts)
+                doubts.append(_apart_doubt(member_codes))
             else:
                 doubts.append(
                     f"The row {describe(member_codes)} is not a chow, pung or kong; its tiles "
@@ -295,23 +292,37 @@ def analyse(
         groups.append(LayoutGroup(tuple(members), row_index, "meld", meld))
 
     playing = sum(codes[i] != BACK for i in concealed) + (win is not None) + 3 * len(melds)
-    # The whole concealed row, its groups apart and its winning tile too: a gap may part a kong.
+    # The whole concealed row, its groups apart of no set and its winning tile too: a gap may part
+    # a kong, though a set laid between never does (a run is four tiles next to each other in the
+    # row's own order, every tile of the row counted).
     row_tiles = [*main_members, *(i for members in apart_in_row for i in members),
                  *([win] if win is not None else [])]
-    shown = row_kongs.shown_kongs(row_tiles, codes, readings, playing) if complete else row_kongs.ShownKongs()
+    row_order = [i for group in rows[main_row] for i in group]
+    shown = (row_kongs.shown_kongs(row_tiles, codes, readings, playing, row_order) if complete
+             else row_kongs.ShownKongs())
+    kong_took_win: str | None = None  # the face of the kong that took the tile standing apart
     if shown.runs:
         concealed = [i for i in concealed if i not in shown.members]
-        retracted = {apart_in_row[g.members] for g in groups
-                     if g.members in apart_in_row and shown.members & set(g.members)}
+        withdrawn: set[int] = set()
+        said_again = []
+        for members, said in apart_in_row.items():
+            left = [codes[i] for i in members if i not in shown.members]
+            if len(left) < len(members):
+                withdrawn.add(said)
+                if left and _as_set(left) is None:
+                    said_again.append(_apart_doubt(left))
         if win in shown.members:
-            retracted.add(win_doubt)
+            kong_took_win = codes[win]
+            if win_doubt is not None:
+                withdrawn.add(win_doubt)
             win = None
         groups = [replace(g, members=tuple(i for i in g.members if i not in shown.members))
                   if g.role in ("concealed", "win") else g for g in groups]
         groups = [g for g in groups if g.members]
         groups += [LayoutGroup(tuple(run), main_row, "concealed_kong", meld)
                    for run, meld in zip(shown.runs, shown.melds)]
-        melds, doubts = melds + shown.melds, [d for d in doubts if d not in retracted] + shown.doubts
+        melds = melds + shown.melds
+        doubts = [d for k, d in enumerate(doubts) if k not in withdrawn] + said_again + shown.doubts
     hand["melds"] = melds
     hand["concealed"] = [codes[i] for i in concealed] + ([codes[win]] if win is not None else [])
     backs = [i for i in concealed if codes[i] == BACK]
@@ -331,8 +342,10 @@ def analyse(
         hand["win_tile"] = last
         # Another winning tile is worth offering only to a hand of a size some hand has.
         sized = count % 3 == 2 and SMALLEST_HAND <= count <= SIXTEEN_TILE_HAND
+        taken = (f" once the kong of {kong_took_win} takes the tile that stood apart" if kong_took_win
+                 else "")
         doubts.append(
-            f"{LAST_TAKEN_AS_WIN}, so the last concealed tile ({last}) was "
+            f"{LAST_TAKEN_AS_WIN}{taken}, so the last concealed tile ({last}) was "
             "taken; put the winning tile a little apart at the right end"
             + (", or pick another reading." if sized else ".")
         )
@@ -366,6 +379,14 @@ def analyse(
     return HandLayout(
         layout_groups, hand, tuple(alternatives), tuple(doubts), _group_of(layout_groups, len(readings))
     )
+
+
+def _apart_doubt(member_codes: list[str]) -> str:
+    """What to say of tiles of the concealed row that stand apart and form no set."""
+    if len(member_codes) > 1:
+        return (f"The tiles {describe(member_codes)} stand apart but do not form a set; they were "
+                "counted as concealed tiles.")
+    return f"The tile {describe(member_codes)} stands apart but is no set; it was counted as a concealed tile."
 
 
 def _group_of(groups: tuple[LayoutGroup, ...], n: int) -> tuple[int, ...]:

@@ -9,7 +9,8 @@ neighbour). Such a gap is a set the player laid apart as often: the classifier d
    ``STEPS_FOR_ONE`` steps between two upright neighbours with nothing found in it gives a slot:
    the left neighbour's box moved half way to the right one; a gap a step longer gives two, at a
    third and two thirds of the way (``MOST_MISSED``). A box the classifier finds likelier no tile
-   than a tile (``OPEN_AT``: one straddling two tiles) neither makes a neighbour nor fills a slot.
+   than a tile (``OPEN_AT``: one straddling two tiles), unless read as a blank or a back, neither
+   makes a neighbour nor fills a slot.
 2. ``probe_gaps``: each slot is cut out, balanced on the hand's tiles and classified like any
    box (the flowers' second looks too); one the classifier finds likelier a tile than no tile
    becomes a candidate of the hand, with an even finder's score (``PROBE_FINDER_SCORE``), and
@@ -30,7 +31,7 @@ from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
 from fanscan.vision.locate import CROP_MIN_SIDE
 from fanscan.vision.numeric import median
-from fanscan.vision.tile_reading import CROP_H, CROP_W, cast_table_of, reading_of
+from fanscan.vision.tile_reading import CROP_H, CROP_W, PLAIN_FACES, cast_table_of, reading_of
 
 STEPS_FOR_ONE = (1.6, 2.4)
 """Two neighbours this many typical steps apart have room for one tile between them (two steps,
@@ -43,9 +44,11 @@ probed at even spaces between them, for n up to this (two tiles missed side by s
 where boxes straddle them). With ``OPEN_AT``, on rf-chinese folds 0-4 (7,099 labelled tiles), one
 / up to two: 6 / 8 more tiles right, 1 / 2 more hand photos exact; three in a gap are rare."""
 OPEN_AT = 0.5
-"""A box whose classifier's answer "no tile" is at least this (likelier no tile than a tile: a
-box across two tiles, half on each) leaves its place open to be probed; the reading search then
-keeps it or the slot's tile, whichever its evidence finds likelier a tile."""
+"""The classifier's answer "no tile" at which a box is likelier no tile than a tile. Such a box (one
+across two tiles, half on each) leaves its place open to be probed, unless it reads as a face with
+no picture (``tile_reading.PLAIN_FACES``: a blank white dragon or a back looks like no tile to the
+classifier, and a slot on it would read the same tile twice); the reading search then keeps the box
+or the slot's tile, whichever its evidence finds likelier a tile. A slot so judged is not probed."""
 MIN_PAIRS = 3
 """Rows with fewer neighbouring pairs than this give no typical step."""
 PROBE_FINDER_SCORE = 0.5
@@ -59,10 +62,11 @@ a generated hand of real faces was lost; the real photos read the same either wa
 def gap_slots(readings: list[TileReading], rows: list[list[list[int]]], right: np.ndarray,
               ) -> list[tuple[int, np.ndarray]]:
     """(left neighbour, slot quad) of each gap in the rows with room for one or two upright tiles,
-    the boxes the classifier judges likelier no tile than a tile (``OPEN_AT``) counted as none."""
+    the boxes the classifier judges likelier no tile than a tile (``OPEN_AT``) counted as none
+    unless they read as a plain face."""
     centres = np.array([r.box.mean(axis=0) for r in readings])
     pairs = []
-    held = np.array([r.no_tile < OPEN_AT for r in readings], bool)
+    held = np.array([r.no_tile < OPEN_AT or r.code in PLAIN_FACES for r in readings], bool)
     held_centres = centres[held]
     for row in rows:
         tiles = sorted((i for group in row for i in group if held[i]), key=lambda i: readings[i].position)
@@ -107,7 +111,7 @@ def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up:
         probs = flower_looks.reweigh(probs, CLASS_LABELS, crops.__getitem__)
     added = []
     for (a, slot), slot_probs, no_tile in zip(slots, probs, looks.no_tile):
-        if no_tile >= 0.5:
+        if no_tile >= OPEN_AT:
             continue
         reading = reading_of(np.asarray(slot_probs, np.float32), float(no_tile), slot,
                              geometry.face_up_of(readings[a].orientation), False,

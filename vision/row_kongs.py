@@ -35,15 +35,19 @@ class ShownKongs:
         return {i for run in self.runs for i in run}
 
 
-def runs_of_four(members: list[int], codes: list[str], readings: list[TileReading]) -> list[list[int]]:
-    """Each run of four tiles of one face (no back, no flower) side by side among ``members``, left
-    to right along the row, none sharing a tile."""
-    ordered = sorted(members, key=lambda i: readings[i].position)
+def runs_of_four(members: list[int], codes: list[str], readings: list[TileReading],
+                 row: list[int] | None = None) -> list[list[int]]:
+    """Each run of four tiles of one face (no back, no flower) among ``members``, side by side
+    in ``row`` (every tile of the row, in any order; by default the members alone), left to right
+    along the row, none sharing a tile: a tile of the row that is no member parts a run."""
+    ordered = sorted(members if row is None else row, key=lambda i: readings[i].position)
+    allowed = set(members)
     runs, k = [], 0
     while k + 4 <= len(ordered):
         run = ordered[k : k + 4]
         face = codes[run[0]]
-        if face != BACK and face not in FLOWER_CODES and all(codes[i] == face for i in run):
+        if (allowed.issuperset(run) and face != BACK and face not in FLOWER_CODES
+                and all(codes[i] == face for i in run)):
             runs.append(run)
             k += 4
         else:
@@ -51,11 +55,13 @@ def runs_of_four(members: list[int], codes: list[str], readings: list[TileReadin
     return runs
 
 
-def shown_kongs(row: list[int], codes: list[str], readings: list[TileReading], playing: int) -> ShownKongs:
-    """The concealed row's runs of four read as concealed kongs, when the hand's ``playing`` tiles
-    (kongs already read counted as three) are over a possible hand's size by as many runs."""
+def shown_kongs(concealed: list[int], codes: list[str], readings: list[TileReading], playing: int,
+                row: list[int] | None = None) -> ShownKongs:
+    """The runs of four among the ``concealed`` tiles of the row (``row``: its every tile, as
+    ``runs_of_four`` takes it) read as concealed kongs, when the hand's ``playing`` tiles (kongs
+    already read counted as three) are over a possible hand's size by as many runs."""
     over = (playing - 2) % 3  # 0 for 14 and 17 tiles
-    runs = runs_of_four(row, codes, readings) if over else []
+    runs = runs_of_four(concealed, codes, readings, row) if over else []
     if len(runs) < over or not SMALLEST_HAND <= playing - over <= SIXTEEN_TILE_HAND:
         return ShownKongs()
     runs = runs[:over]

@@ -63,6 +63,13 @@ def test_a_box_likelier_no_tile_than_a_tile_leaves_its_place_open() -> None:
     assert _slot_centres(surer) == []
 
 
+@pytest.mark.parametrize("plain", ["P", "back"])
+def test_a_blank_or_a_back_the_classifier_doubts_still_fills_its_place(plain: str) -> None:
+    row = [_tile(STEP * k) for k in (0, 1, 2, 4, 5, 6)]
+    doubted = replace(_tile(STEP * 3, code=plain), no_tile=0.7)
+    assert _slot_centres(row[:3] + [doubted] + row[3:]) == []
+
+
 def test_no_slot_where_a_box_lies_already_or_beside_a_sideways_tile() -> None:
     row = [_tile(STEP * k) for k in (0, 1, 2, 4, 5, 6)]
     filled = row + [_tile(STEP * 3 + 4)]  # a box found there, not in the row's list

@@ -47,7 +47,21 @@ def test_a_kong_that_takes_the_tile_standing_apart_leaves_no_winning_tile_apart(
     assert found.hand["win_tile"] == "8s"
     assert [g.role for g in found.groups].count("win") == 0
     assert not any("left of the concealed tiles" in d for d in found.doubts)
-    assert any("No tile stands apart as the winning tile" in d for d in found.doubts)
+    assert any(d.startswith("No tile stands apart as the winning tile once the kong of 6s takes the tile "
+                            "that stood apart, so the last concealed tile (8s) was taken") for d in found.doubts)
+
+
+def test_a_set_laid_between_parts_four_alike() -> None:
+    # 6s 6s, a chow laid apart, 6s 6s: the four are no neighbours in the row.
+    found = _layout("P P P N N N 9s 9s 6s 6s | 1m 2m 3m | 6s 6s")
+    assert not any(m["type"] == "kong" for m in found.hand["melds"])
+
+
+def test_a_group_the_kong_takes_only_part_of_is_said_again_for_the_rest() -> None:
+    found = _layout("P P P N N N 9s 9s 9s 6s 6s 6s | 6s 7s | 8s")
+    assert found.hand["melds"] == [{"type": "kong", "tiles": ["6s"] * 4, "concealed": True}]
+    assert "The tile 7s stands apart but is no set; it was counted as a concealed tile." in found.doubts
+    assert not any("6s 7s" in d for d in found.doubts)
 
 
 def test_two_kongs_in_a_row_of_sixteen_and_one_in_a_sixteen_tile_game_s_eighteen() -> None:
