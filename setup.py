@@ -5,8 +5,6 @@ metadata lives in pyproject.toml. The mapping is computed here because setuptool
 configuration cannot discover subpackages below a remapped folder.
 """
 
-from pathlib import Path
-
 from setuptools import find_packages, setup
 
 ROOTS = {
@@ -16,13 +14,13 @@ ROOTS = {
     "fanscan.models": "models",
     "fanscan.datasets": "datasets",
 }
-DATA_FOLDERS = {
-    "fanscan.vision.samples": "vision/samples",
-    "fanscan.web.static": "fanscan/web/static",
-    "fanscan.web.static.label": "fanscan/web/static/label",
-    "fanscan.datasets.formats.maps": "datasets/formats/maps",
-    "fanscan.datasets.labels": "datasets/labels",
-}
+DATA_FOLDERS = (
+    "fanscan.vision.samples",
+    "fanscan.web.static",
+    "fanscan.web.static.label",
+    "fanscan.datasets.formats.maps",
+    "fanscan.datasets.labels",
+)
 """Folders of files the package ships (pyproject.toml's package-data), none of them imported: named
 here so that setuptools takes their files without warning that an importable folder was left out
 of the packages (namespace discovery instead would ship whatever a working tree holds below the
@@ -34,6 +32,6 @@ for package, folder in ROOTS.items():
     package_dir[package] = folder
     packages.append(package)
     packages += [f"{package}.{sub}" for sub in find_packages(folder)]
-packages += [package for package, folder in DATA_FOLDERS.items() if Path(folder).is_dir()]
+packages += DATA_FOLDERS
 
 setup(packages=packages, package_dir=package_dir)

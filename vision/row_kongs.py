@@ -5,8 +5,8 @@ Players often show a whole hand in one row at the end, a kong's four tiles face 
 a hand for each kong (a kong counts as three tiles), so it reads as no hand and a tile of it was
 cut off. ``shown_kongs``: when the hand's playing tiles are one or two over a hand's size (14, or
 a 16-tile game's 17) and as many runs of four alike stand side by side in the concealed row
-(along the row, across a gap: a player's gap or the winning tile set apart may part a kong's
-four), those runs are concealed kongs; the same kongs claimed (exposed) are the alternative reading
+(next to each other in the row's own order: a player's gap or the winning tile set apart may
+part a kong's four, a set laid between them may not), those runs are concealed kongs; the same kongs claimed (exposed) are the alternative reading
 (``claimed_alternative``). ``shown_in`` counts such kongs in a layout (``hand_splits`` counts
 their fourth tiles as tiles too many when the hand still reads as none).
 """
