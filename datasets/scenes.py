@@ -3,10 +3,11 @@
 ``generate_scene(seed)`` lays out a complete hand the way a player shows it after winning: the
 concealed tiles in a row, the winning tile a little apart at its end, exposed melds as separate
 groups (one tile turned sideways: the claimed one), concealed kongs (back, face, face, back),
-flowers in a group of their own; melds either beside the concealed row or in a row of their own.
-The tiles are 3-D boxes (an ivory face layer over a coloured back layer) on a procedural table
-(``textures.py``), seen by a pinhole camera tilted up to 45 degrees and rolled, under a soft light
-with cast shadows, an uneven illumination, a shadow band and glare, then JPEG-compressed. With
+flowers in a group of their own, apart or against an end of the row (``FLOWERS_AGAINST_THE_ROW``);
+melds either beside the concealed row or in a row of their own. The tiles are 3-D boxes (an
+ivory face layer over a coloured back layer) on a procedural table (``textures.py``), seen by a
+pinhole camera tilted up to 45 degrees and rolled, under a soft light with cast shadows, an
+uneven illumination, a shadow band and glare, then JPEG-compressed. With
 ``clutter`` the rest of a table lies around the hand (``scene_clutter``: walls, discards, other
 players' melds; with ``opponents``, their standing hands too); with ``standing`` the hand is shown
 mid-game instead, waiting, its concealed tiles standing on edge with their faces to the player,
@@ -257,18 +258,54 @@ def _layout(rng: np.random.Generator, groups: list[SceneGroup]) -> list[_Placed]
         front, _ = _lay_row(rng, melds, 0.0, rng.uniform(0, 3 * TILE_W))
         placed += row + front
     if flowers:
-        top = max(p.y + (TILE_W if p.sideways else TILE_H) / 2 for p in placed)
-        if rng.random() < 0.5:
-            fl, _ = _lay_row(rng, flowers, top + rng.uniform(8, 25), rng.uniform(0, 4 * TILE_W))
-        else:
-            right = max(p.x + (TILE_H if p.sideways else TILE_W) / 2 for p in placed)
-            fl, _ = _lay_row(rng, flowers, 0.0, right + rng.uniform(12, 30))
-        placed += fl
+        placed += _lay_flowers(rng, flowers, placed, {gi for gi, _ in main})
     # A hand is rarely laid perfectly straight: jitter every tile a little.
     return [
         _Placed(p.code, p.x + rng.normal(0, 0.3), p.y + rng.normal(0, 0.4), p.sideways, p.rotation, p.group)
         for p in placed
     ]
+
+
+FLOWERS_AGAINST_THE_ROW = 0.6
+"""Share of hands whose flowers lie against an end of the concealed tiles' row, touching it, as on
+real tables: of the 154 flowers on rf-chinese's photos the reading evidence is fitted on, 97
+touch the row's tiles (60 at its left end, 31 at its right, 6 among them); the others lie apart,
+in a row above or beyond the row's right end."""
+FLOWERS_AT_THE_LEFT = 0.6
+"""Of flowers against the row, the share at its left end (on those photos 32 hands of 51)."""
+
+
+def _half_width(p: _Placed) -> float:
+    return (TILE_H if p.sideways else TILE_W) / 2
+
+
+def _front(p: _Placed) -> float:
+    """The y of the tile's front edge (``_lay_row``'s ``y_front``)."""
+    return p.y - (TILE_W if p.sideways else TILE_H) / 2
+
+
+def _lay_flowers(rng: np.random.Generator, flowers: list[tuple[int, SceneGroup]], placed: list[_Placed],
+                 main: set[int]) -> list[_Placed]:
+    """The flowers: against one end of the concealed tiles' row (``FLOWERS_AGAINST_THE_ROW``), or
+    apart, in a row above the hand or beyond its row's right end."""
+    place = rng.random()
+    if place < FLOWERS_AGAINST_THE_ROW:
+        row_front = min(_front(p) for p in placed if p.group in main)
+        row = [p for p in placed if abs(_front(p) - row_front) < 1.0]
+        gap = rng.uniform(0.1, 0.8)
+        if rng.random() < FLOWERS_AT_THE_LEFT:
+            laid, end = _lay_row(rng, flowers, row_front, 0.0)
+            shift = min(p.x - _half_width(p) for p in row) - gap - end
+            return [replace(p, x=p.x + shift) for p in laid]
+        laid, _ = _lay_row(rng, flowers, row_front, max(p.x + _half_width(p) for p in row) + gap)
+        return laid
+    if place < FLOWERS_AGAINST_THE_ROW + (1 - FLOWERS_AGAINST_THE_ROW) / 2:
+        top = max(p.y + (TILE_W if p.sideways else TILE_H) / 2 for p in placed)
+        laid, _ = _lay_row(rng, flowers, top + rng.uniform(8, 25), rng.uniform(0, 4 * TILE_W))
+        return laid
+    right = max(p.x + _half_width(p) for p in placed)
+    laid, _ = _lay_row(rng, flowers, 0.0, right + rng.uniform(12, 30))
+    return laid
 
 
 STANDING_TURN = 0.6

@@ -11,10 +11,12 @@
    likeliest (a one-dimensional search over log T).
 3. The layout's events: how often the true layouts (the boxes on true tiles, with their true
    faces) of the generated scenes and the real photos show each (a claimed group that is no set,
-   a group with a back that is no concealed kong, a back in no concealed kong, a flower in a
-   group of suit tiles), with one imagined case each way (Laplace), as log probabilities. (From
-   the scenes alone until session 38: the generator lays flowers apart, while on the real fitting
-   photos 96 of 154 flowers touch the row's suit tiles, and real flowers so laid were left out.)
+   a group with a back that is no concealed kong, a back in no concealed kong, a flower inside a
+   group of suit tiles, a flower at the end of one), with one imagined case each way (Laplace),
+   as log probabilities. (From the scenes alone until session 38, when the generator laid flowers
+   apart while on the real fitting photos 96 of 154 flowers touch the row's suit tiles, and real
+   flowers so laid were left out; since session 41 the generator lays them against the row as
+   often, and a flower at a group's end is priced apart from one inside it.)
 4. The tile prior: the box model is fitted per box, but leaving out a true tile loses the hand
    while a box of no tile kept can still be left out by the search when the hand needs it. So
    the model's bias is raised by the smallest offset (of a grid) at which the search, on the
@@ -41,7 +43,7 @@ import numpy as np
 from fanscan.models.hand_cases import BUSY_PREFIX, UNKNOWN, HandCase, hand_key, kept_right, load
 from fanscan.scoring.tiles import BACK, CLASS_LABELS, TILE_CODES
 from fanscan.vision import interpret, layout
-from fanscan.vision.layout_events import rows_without
+from fanscan.vision.layout_events import flowers_in_groups, rows_without
 from fanscan.vision.evidence import (
     EVIDENCE_PATH, FEATURES, Evidence, LayoutEvidence, TileEvidence, box_features, face_probabilities)
 
@@ -119,13 +121,15 @@ def layout_events(cases: list[HandCase]) -> dict[str, float]:
                 chances["stray_back"] += 1
                 g = hand_layout.group_of[i]
                 seen["stray_back"] += g < 0 or hand_layout.groups[g].role != "concealed_kong"
-        for group in (g for row in rows for g in row):
-            flowers = sum(readings[m].code in _FLOWERS for m in group)
-            chances["flower_in_group"] += flowers
-            if flowers < len(group):
-                seen["flower_in_group"] += flowers
+        groups = [[readings[m].code in _FLOWERS for m in group] for row in rows for group in row]
+        inside, at_ends = flowers_in_groups(groups)
+        flowers = sum(map(sum, groups))
+        chances["flower_in_group"] += flowers
+        chances["flower_ends_group"] += flowers
+        seen["flower_in_group"] += inside
+        seen["flower_ends_group"] += at_ends
     return {k: float(np.log((seen[k] + 1) / (chances[k] + 2)))
-            for k in ("claimed_not_set", "back_group_not_kong", "stray_back", "flower_in_group")}
+            for k in ("claimed_not_set", "back_group_not_kong", "stray_back", "flower_in_group", "flower_ends_group")}
 
 
 def exact_hands(cases: list[HandCase], evidence: Evidence) -> int:

@@ -10,7 +10,8 @@ Three kinds, all in ``models/reading_evidence.json`` (its sidecar says what they
    sharpened or softened by a fitted temperature (calibrated on tiles of photos it never saw).
 3. ``LayoutEvidence``: the log probability that a true hand's layout shows each thing a misread
    one often does (a claimed group that is no set, a group with a back that is no concealed kong,
-   a back in no concealed kong, a flower inside a group of suit tiles), from how often the true layouts of the fitting photos show it; and the
+   a back in no concealed kong, a flower inside a group of suit tiles, a flower at the end of
+   one), from how often the true layouts of the fitting photos show it; and the
    largest total cost (nats) the search may spend mending a reading, fitted for exact hands.
 """
 
@@ -134,6 +135,7 @@ class LayoutEvidence:
     back_group_not_kong: float
     stray_back: float
     flower_in_group: float
+    flower_ends_group: float
     max_cost: float
 
 
@@ -150,8 +152,11 @@ class Evidence:
         tiles = dict(obj["tiles"])
         if tuple(tiles.pop("features")) != FEATURES:
             raise ValueError("the evidence file was fitted on other features")
+        layout = dict(obj["layout"])
+        # A file fitted before flowers at a group's end were told from flowers inside it priced both alike.
+        layout.setdefault("flower_ends_group", layout.get("flower_in_group"))
         return cls(TileEvidence(**{k: tuple(v) if isinstance(v, list) else v for k, v in tiles.items()}),
-                   LayoutEvidence(**obj["layout"]))
+                   LayoutEvidence(**layout))
 
 
 def load_evidence(path: Path | None = None) -> Evidence:

@@ -207,9 +207,12 @@ class _Search:
             if option.code == tile.code:
                 continue
             fewer = [name for name, n in (as_read.events if as_read else Counter()).items() if reading.events[name] < n]
-            if option.code is None:
-                reason = (f"it is more likely no tile ({option.probability:.0%}) than a tile" if k == 0
-                          else f"the hand is possible only without it (no tile at {option.probability:.0%})")
+            if option.code is None and k == 0:
+                reason = f"it is more likely no tile ({option.probability:.0%}) than a tile"
+            elif option.code is None and fewer and as_read is not None and as_read.satisfied:
+                reason = f"{EVENT_REASONS[fewer[0]]}, and it may be no tile ({option.probability:.0%})"
+            elif option.code is None:
+                reason = f"the hand is possible only without it (no tile at {option.probability:.0%})"
             elif read[tile.code] > copies_allowed(tile.code):
                 limit = copies_allowed(tile.code)
                 reason = f"a set has only {limit if limit > 1 else 'one'} {tile.code}"

@@ -271,3 +271,26 @@ def test_scenes_hidden_backs_are_not_in_the_truth(monkeypatch: pytest.MonkeyPatc
     # Seeds 0, 5 and 7 stand rows partly behind walls and discards: asking for more of a back
     # to show leaves more of them out.
     assert shown(0.0) > shown(0.95) > 0
+
+
+def test_scenes_lay_flowers_against_the_rows_end_as_often_as_real_tables_do() -> None:
+    from fanscan.datasets.scenes import FLOWERS_AGAINST_THE_ROW, TILE_H, TILE_W, SceneGroup, _layout
+
+    groups = [SceneGroup("concealed", ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "6m", "7m")),
+              SceneGroup("win", ("8m",)), SceneGroup("flowers", ("2f", "5f"))]
+    against = left = 0
+    for seed in range(200):
+        placed = _layout(np.random.default_rng(seed), groups)
+        row = [p for p in placed if p.group in (0, 1)]
+        flowers = [p for p in placed if p.group == 2]
+        if abs(np.mean([p.y for p in flowers]) - np.mean([p.y for p in row])) > TILE_H / 4:
+            continue  # a row of their own above the hand
+        edges = sorted((p.x - TILE_W / 2, p.x + TILE_W / 2) for p in row)
+        gap_left = edges[0][0] - max(p.x + TILE_W / 2 for p in flowers)
+        gap_right = min(p.x - TILE_W / 2 for p in flowers) - edges[-1][1]
+        assert max(gap_left, gap_right) > -3.0  # beside the row, never over it
+        touching = min(g for g in (gap_left, gap_right) if g > -3.0) < 3.0  # the jitter's millimetres
+        against += touching
+        left += touching and gap_left > -3.0 and gap_left < 3.0
+    assert abs(against / 200 - FLOWERS_AGAINST_THE_ROW) < 0.1
+    assert 0 < left < against

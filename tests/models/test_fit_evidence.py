@@ -48,7 +48,19 @@ def test_layout_events_count_what_true_layouts_show_with_one_imagined_case_each_
     assert events["claimed_not_set"] == pytest.approx(math.log(1 / 3))  # 0 of 1 claimed groups
     assert events["stray_back"] == pytest.approx(math.log(1 / 4))  # 0 of 2 backs
     assert events["back_group_not_kong"] == pytest.approx(math.log(1 / 3))  # 0 of 1 groups with a back
-    assert events["flower_in_group"] == pytest.approx(math.log(2 / 4))  # 1 of 2 flowers
+    assert events["flower_in_group"] == pytest.approx(math.log(1 / 4))  # none of 2 flowers inside a group
+    assert events["flower_ends_group"] == pytest.approx(math.log(2 / 4))  # 1 of 2 at a group's end
+
+
+def test_layout_events_tell_a_flower_inside_a_group_from_one_at_its_end() -> None:
+    inside = _case("1m 2m 3f 3m 7s 8s 9s E E 6m 7m 8m 4p 5p 6p")
+    events = layout_events([inside])
+    assert events["flower_in_group"] == pytest.approx(math.log(2 / 3))
+    assert events["flower_ends_group"] == pytest.approx(math.log(1 / 3))
+    at_the_right = _case("1m 2m 3m 7s 8s 9s E E 6m 7m 8m 4p 5p 6p 3f 4f")
+    events = layout_events([at_the_right])
+    assert events["flower_in_group"] == pytest.approx(math.log(1 / 4))
+    assert events["flower_ends_group"] == pytest.approx(math.log(3 / 4))
 
 
 def test_layout_events_count_real_photos_too_and_no_box_the_labels_cannot_tell() -> None:
@@ -64,9 +76,10 @@ def test_layout_events_count_real_photos_too_and_no_box_the_labels_cannot_tell()
     generated = _case("1m 2m 3m 7s 8s 9s E E 6m 7m 8m | 4p 5p 6p | 1f")
     touching = real("3f 1m 2m 3m 7s 8s 9s E E 6m 7m 8m 4p 5p | 6p")
     beside_unknown = real("1m 2m 3m 7s 8s 9s E E 6m 7m 8m 4p 5p 6p | 1f 2f 9s", unknown=16)
-    assert layout_events([generated])["flower_in_group"] == pytest.approx(math.log(1 / 3))
-    assert layout_events([generated, touching])["flower_in_group"] == pytest.approx(math.log(2 / 4))
-    assert layout_events([generated, touching, beside_unknown])["flower_in_group"] == pytest.approx(math.log(2 / 6))
+    assert layout_events([generated])["flower_ends_group"] == pytest.approx(math.log(1 / 3))
+    assert layout_events([generated, touching])["flower_ends_group"] == pytest.approx(math.log(2 / 4))
+    assert layout_events([generated, touching, beside_unknown])["flower_ends_group"] == pytest.approx(math.log(2 / 6))
+    assert layout_events([generated, touching, beside_unknown])["flower_in_group"] == pytest.approx(math.log(1 / 6))
 
 
 def test_events_only_refits_the_layout_events_and_keeps_the_rest(tmp_path) -> None:
@@ -87,11 +100,12 @@ def test_events_only_refits_the_layout_events_and_keeps_the_rest(tmp_path) -> No
     before = Evidence.from_json(json.loads(EVIDENCE_PATH.read_text(encoding="utf-8")))
     after = Evidence.from_json(json.loads(out.read_text(encoding="utf-8")))
     assert after.tiles == before.tiles and after.layout.max_cost == before.layout.max_cost
-    assert after.layout.flower_in_group == pytest.approx(math.log(2 / 3))
+    assert after.layout.flower_ends_group == pytest.approx(math.log(2 / 3))
+    assert after.layout.flower_in_group == pytest.approx(math.log(1 / 3))
     about = json.loads((tmp_path / "evidence.about.json").read_text(encoding="utf-8"))
     assert about["fitted_on"] == ["the shipped cases"]  # the rest's record kept
-    assert about["layout_events"]["events"]["flower_in_group"] == pytest.approx(math.log(2 / 3))
-    assert about["layout_events"]["before"]["flower_in_group"] == before.layout.flower_in_group
+    assert about["layout_events"]["events"]["flower_ends_group"] == pytest.approx(math.log(2 / 3))
+    assert about["layout_events"]["before"]["flower_ends_group"] == before.layout.flower_ends_group
 
 
 def _tile(x: float, code: str) -> TileReading:

@@ -87,12 +87,20 @@ def test_a_temperature_above_one_softens_the_faces() -> None:
 
 def test_evidence_survives_its_json_and_refuses_other_features() -> None:
     evidence = Evidence(TileEvidence((0.5,) * len(FEATURES), 1.0, (0.0,) * len(FEATURES),
-                                     (1.0,) * len(FEATURES), 1.3), LayoutEvidence(-3.0, -3.5, -4.0, -5.0, 7.0))
+                                     (1.0,) * len(FEATURES), 1.3), LayoutEvidence(-3.0, -3.5, -4.0, -5.0, -0.5, 7.0))
     assert Evidence.from_json(json.loads(json.dumps(evidence.to_json()))) == evidence
     broken = evidence.to_json()
     broken["tiles"]["features"] = ["finder_logit"]
     with pytest.raises(ValueError, match="other features"):
         Evidence.from_json(broken)
+
+
+def test_an_evidence_file_fitted_before_the_flower_events_were_split_prices_both_alike() -> None:
+    obj = json.loads(EVIDENCE_PATH.read_text(encoding="utf-8"))
+    obj["layout"].pop("flower_ends_group", None)
+    obj["layout"]["flower_in_group"] = -2.5
+    layout = Evidence.from_json(obj).layout
+    assert layout.flower_ends_group == layout.flower_in_group == -2.5
 
 
 def test_the_shipped_evidence_and_its_sidecar_say_what_they_were_fitted_on() -> None:
@@ -102,7 +110,7 @@ def test_the_shipped_evidence_and_its_sidecar_say_what_they_were_fitted_on() -> 
     assert 0.25 <= evidence.tiles.temperature <= 4.0 and evidence.layout.max_cost > 0
     assert all(v < 0 for v in (evidence.layout.claimed_not_set, evidence.layout.back_group_not_kong,
                                evidence.layout.stray_back,
-                               evidence.layout.flower_in_group))
+                               evidence.layout.flower_in_group, evidence.layout.flower_ends_group))
 
 
 def test_the_shipped_tile_model_believes_a_row_of_tiles_and_doubts_a_sliver_of_table() -> None:

@@ -280,8 +280,8 @@ def test_reader_takes_a_flower_against_a_declared_pung_as_the_kongs_fourth_tile(
     assert [(c.index, c.read, c.taken, c.reason) for c in hand.corrections] == [
         (len(readings) - 1, "6f", "7m", "a flower does not lie in a set")]
     # A sure flower there is left a flower (98 to 1 against the kong's face outweighs a flower lying
-    # against a set, which the fitted layout evidence prices at about 6 nats): only a doubtful one
-    # is taken for the kong's tile.
+    # at a set's end, as the fitted layout evidence prices it): only a doubtful one is taken for the
+    # kong's tile.
     sure = readings[:-1] + [tile("6f", 31 * 3, 160, 0.98, (("6f", 0.98), ("7m", 0.01)))]
     hand = read_hand(sure, right, up, geometry.rows_and_groups(sure, right, up), (1000, 800))
     assert hand.layout.hand["flowers"] == ["6f"] and hand.corrections == []
