@@ -14,7 +14,7 @@
    a group with a back that is no concealed kong, a back in no concealed kong, a flower inside a
    group of suit tiles, a flower at the end of one), with one imagined case each way (Laplace),
    as log probabilities. (From the scenes alone until session 38, when the generator laid flowers
-   apart while on the real fitting photos 96 of 154 flowers touch the row's suit tiles, and real
+   apart while on the real fitting photos most flowers touch the row's suit tiles, and real
    flowers so laid were left out; since session 41 the generator lays them against the row as
    often, and a flower at a group's end is priced apart from one inside it.)
 4. The tile prior: the box model is fitted per box, but leaving out a true tile loses the hand

@@ -7,7 +7,7 @@ against the likeliest face's, so that a tile whose face is in doubt is still sur
 counted from the candidate's likeliest option, so the reading as the classifier read it costs
 nothing. A reading (one option per candidate) also pays the layout's costs: a claimed group that is
 no set, a group with a back that is no concealed kong, a back in no concealed kong, a flower
-inside a group of suit tiles. The search:
+inside a group of suit tiles or at its end. The search:
 
 1. ``options``: each candidate's options, cheapest first, none dearer than the mending budget.
 2. Readings are taken in order of their options' total cost (best-first: each reading has at
@@ -209,8 +209,9 @@ class _Search:
             fewer = [name for name, n in (as_read.events if as_read else Counter()).items() if reading.events[name] < n]
             if option.code is None and k == 0:
                 reason = f"it is more likely no tile ({option.probability:.0%}) than a tile"
-            elif option.code is None and fewer and as_read is not None and as_read.satisfied:
-                reason = f"{EVENT_REASONS[fewer[0]]}, and it may be no tile ({option.probability:.0%})"
+            elif option.code is None and as_read is not None and as_read.satisfied:
+                why = f"{EVENT_REASONS[fewer[0]]}, and " if fewer else ""
+                reason = f"{why}it may be no tile ({option.probability:.0%})"
             elif option.code is None:
                 reason = f"the hand is possible only without it (no tile at {option.probability:.0%})"
             elif read[tile.code] > copies_allowed(tile.code):

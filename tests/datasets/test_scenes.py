@@ -294,3 +294,28 @@ def test_scenes_lay_flowers_against_the_rows_end_as_often_as_real_tables_do() ->
         left += touching and gap_left > -3.0 and gap_left < 3.0
     assert abs(against / 200 - FLOWERS_AGAINST_THE_ROW) < 0.1
     assert 0 < left < against
+
+
+def test_scenes_flowers_against_the_row_touch_it_at_either_end_as_tiles_touch() -> None:
+    # A pung with its claimed tile sideways may end the row: the flowers touch whichever tile ends it.
+    from fanscan.datasets.scenes import TILE_H, TILE_W, SceneGroup, _half_width, _layout
+
+    groups = [SceneGroup("concealed", ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E")),
+              SceneGroup("win", ("E",)), SceneGroup("pung", ("7m", "7m", "7m"), sideways=2),
+              SceneGroup("flowers", ("2f", "5f"))]
+    gaps = {"left": [], "right": []}
+    for seed in range(200):
+        placed = _layout(np.random.default_rng(seed), groups)
+        flowers = [p for p in placed if p.group == 3]
+        level = [p for p in placed if p.group != 3 and abs(p.y - flowers[0].y) < TILE_W / 2
+                 and abs(p.y - np.mean([p.y for p in placed if p.group == 0])) < TILE_H / 4]
+        if not level or abs(flowers[0].y - np.mean([p.y for p in placed if p.group == 0])) > TILE_H / 4:
+            continue
+        left = min(p.x - _half_width(p) for p in level) - max(p.x + _half_width(p) for p in flowers)
+        right = min(p.x - _half_width(p) for p in flowers) - max(p.x + _half_width(p) for p in level)
+        for side, gap in (("left", left), ("right", right)):
+            if -3.0 < gap < 3.0:
+                gaps[side].append(gap)
+    assert gaps["left"] and gaps["right"]
+    for side in gaps:  # the gaps between touching tiles (0.1-0.8 mm) and the jitter's, nothing more
+        assert max(gaps[side]) < 2.5 and np.mean(gaps[side]) < 0.7

@@ -52,4 +52,6 @@ def test_bench_scenes_far_lays_the_scene_small_in_a_twelve_megapixel_photo() -> 
     match = cv2.matchTemplate(cv2.resize(photo, (1000, 750), interpolation=cv2.INTER_AREA),
                               cv2.resize(small, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA),
                               cv2.TM_CCOEFF_NORMED)
-    assert match.max() > 0.9  # the shrunk scene lies in the photo, pixel for pixel but for JPEG
+    # The shrunk scene lies in the photo, pixel for pixel but for JPEG and the quarter-size match;
+    # anywhere else the two agree little.
+    assert match.max() > 0.85 and match.max() - float(np.median(match)) > 0.5

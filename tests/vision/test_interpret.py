@@ -134,6 +134,15 @@ def test_a_doubtful_flower_against_the_rows_end_is_kept_and_one_inside_a_group_i
     assert change.taken is None and change.reason == "a flower does not lie in a set, and it may be no tile (20%)"
 
 
+def test_a_box_left_out_of_a_hand_possible_with_it_is_not_said_to_be_needed_out() -> None:
+    tiles = _hand(COMPLETE)
+    tiles[5] = replace(tiles[5], finder_score=0.6)
+    readings = _read(tiles, HandRules((14,), "any"), n_best=3)
+    without = next(r for r in readings if 5 not in r.kept)
+    (change,) = without.changes
+    assert change.taken is None and change.reason == "it may be no tile (40%)"
+
+
 def test_a_sure_tile_is_never_left_out_to_complete_a_hand() -> None:
     best = _read(_hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 9p 6m 7m | 8m"))[0]
     assert len(best.kept) == 15 and not best.satisfied  # as read, the layout's doubts say why
