@@ -137,14 +137,16 @@ def conv_block(cin: int, cout: int, stride: int = 1, dilation: int = 1):
 
 
 def fit(net, batches, steps: int, loss_of, log_every: int, describe, frozen_norms: bool = False,
-        max_lr: float = MAX_LR) -> None:
+        max_lr: float = MAX_LR, device: str = "cpu") -> None:
     """Train ``net`` (a torch module) for ``steps`` steps of ``next(batches)`` (numpy x, y) with
     AdamW and a one-cycle schedule peaking at ``max_lr``: the finder's and the box refiner's loop.
     ``loss_of(output, y)`` is the loss tensor; every ``log_every`` steps ``describe(loss)`` is
     printed to stderr. With ``frozen_norms`` the batch norms keep their statistics (see
-    ``load_onnx_weights``)."""
+    ``load_onnx_weights``). On ``device`` (a torch device name such as "cuda") the network and each
+    batch are moved there; the network is left on the CPU afterwards, for export."""
     import torch
 
+    net.to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps)
     net.train()
@@ -154,13 +156,15 @@ def fit(net, batches, steps: int, loss_of, log_every: int, describe, frozen_norm
                 module.eval()
     for step in range(steps):
         x, y = next(batches)
-        loss = loss_of(net(torch.from_numpy(x)), torch.from_numpy(y))
+        x, y = torch.as_tensor(x).to(device, non_blocking=True), torch.as_tensor(y).to(device, non_blocking=True)
+        loss = loss_of(net(x), y)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
         schedule.step()
         if step % log_every == 0:
             print(f"step {step}/{steps} {describe(loss.item())}", file=sys.stderr, flush=True)
+    net.to("cpu")
 
 
 def load_onnx_weights(net, path: Path) -> None:
@@ -204,23 +208,25 @@ def load_onnx_weights(net, path: Path) -> None:
             norm.running_var.fill_(1.0 - norm.eps)
 
 
-def build_net():
-    """The finder network (torch.nn.Module), input (n, 3, h, w) float in [0, 1], h and w % 8 == 0."""
+def build_net(width: float = 1.0):
+    """The finder network (torch.nn.Module), input (n, 3, h, w) float in [0, 1], h and w % 8 == 0;
+    ``width`` scales every layer's channels (1: the shipped net's 8-32)."""
     import torch
     from torch import nn
 
     block = conv_block
+    c8, c16, c24, c32 = (max(4, round(c * width)) for c in (8, 16, 24, 32))
 
     class FinderNet(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.stem = block(3, 8, 2)  # 1/2
-            self.down1 = nn.Sequential(block(8, 24, 2), block(24, 24))  # 1/4
-            self.down2 = nn.Sequential(block(24, 32, 2), block(32, 32, dilation=2),
-                                       block(32, 32, dilation=4))  # 1/8
-            self.up1 = nn.Sequential(nn.Conv2d(56, 16, 1), block(16, 16))
-            self.up2 = nn.Sequential(nn.Conv2d(24, 8, 1), block(8, 8))
-            self.head = nn.Conv2d(8, 3, 1)
+            self.stem = block(3, c8, 2)  # 1/2
+            self.down1 = nn.Sequential(block(c8, c24, 2), block(c24, c24))  # 1/4
+            self.down2 = nn.Sequential(block(c24, c32, 2), block(c32, c32, dilation=2),
+                                       block(c32, c32, dilation=4))  # 1/8
+            self.up1 = nn.Sequential(nn.Conv2d(c32 + c24, c16, 1), block(c16, c16))
+            self.up2 = nn.Sequential(nn.Conv2d(c16 + c8, c8, 1), block(c8, c8))
+            self.head = nn.Conv2d(c8, 3, 1)
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             s = self.stem(x)
@@ -299,6 +305,43 @@ def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.G
         yield np.stack(xs), np.stack(ys).astype(np.int64)
 
 
+def parallel_batches(images: list[np.ndarray], masks: list[np.ndarray], seed: int, workers: int, **options):
+    """``_batches(images, masks, ...)`` drawn in ``workers`` processes (torch's loader), each with
+    its own random stream from ``seed``: on an accelerator one process cannot cut windows as fast
+    as the network learns from them."""
+    import torch
+
+    # OpenCV's thread pool does not survive a fork: a forked worker's first parallel call waits
+    # forever on threads it does not have. One thread here, before the fork, leaves no pool behind.
+    cv2.setNumThreads(1)
+
+    class Windows(torch.utils.data.IterableDataset):
+        def __iter__(self):
+            worker = torch.utils.data.get_worker_info()
+            return _batches(images, masks, np.random.default_rng([seed, worker.id if worker else 0]), **options)
+
+    loader = torch.utils.data.DataLoader(Windows(), batch_size=None, num_workers=workers,
+                                         pin_memory=torch.cuda.is_available(), prefetch_factor=4,
+                                         persistent_workers=True)
+    return iter(loader)
+
+
+CACHE_JPEG_QUALITY = 90
+"""The scene cache keeps its pictures as JPEG (about a fifteenth of the raw size: a cache of
+600 scenes fits the 64 MB an accelerator's run carries) and its class maps as PNG (lossless)."""
+
+
+def _stored(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(JPEG bytes, PNG bytes) of one scene, as the cache keeps it."""
+    return (cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, CACHE_JPEG_QUALITY])[1],
+            cv2.imencode(".png", mask)[1])
+
+
+def _restored(stored: np.ndarray, flags: int) -> np.ndarray:
+    """An array the cache kept: encoded bytes decoded, or (a cache from before it encoded) as is."""
+    return cv2.imdecode(stored, flags) if stored.ndim == 1 else stored
+
+
 def _examples(scenes: int, cache: Path | None, clutter_share: float = 0.0, standing_share: float = 0.0,
               busy_share: float = 0.0) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The training scenes (``make_example``), from ``cache`` (an .npz) when it holds at least
@@ -310,7 +353,8 @@ def _examples(scenes: int, cache: Path | None, clutter_share: float = 0.0, stand
             cached_shares = data["shares"] if "shares" in data.files else np.zeros(0)
             cached_shares = np.concatenate([cached_shares, np.zeros(len(shares) - len(cached_shares))])
             if sum(f.startswith("image") for f in data.files) >= scenes and np.array_equal(cached_shares, shares):
-                return ([data[f"image{n}"] for n in range(scenes)], [data[f"mask{n}"] for n in range(scenes)])
+                return ([_restored(data[f"image{n}"], cv2.IMREAD_COLOR) for n in range(scenes)],
+                        [_restored(data[f"mask{n}"], cv2.IMREAD_UNCHANGED) for n in range(scenes)])
     images, masks = [], []
     for n in range(scenes):
         image, mask = make_example(TRAIN_SEED_BASE + n, clutter_share, standing_share, busy_share)
@@ -319,19 +363,23 @@ def _examples(scenes: int, cache: Path | None, clutter_share: float = 0.0, stand
         if n % 50 == 0:
             print(f"scene {n}/{scenes}", file=sys.stderr, flush=True)
     if cache is not None:
-        arrays = {f"image{n}": a for n, a in enumerate(images)} | {f"mask{n}": m for n, m in enumerate(masks)}
+        arrays = {}
+        for n, (image, mask) in enumerate(zip(images, masks)):
+            arrays[f"image{n}"], arrays[f"mask{n}"] = _stored(image, mask)
         np.savez(cache, shares=shares, **arrays)
+        # Train on what a rerun from the cache would see, so that both runs are one recipe.
+        images = [_restored(arrays[f"image{n}"], cv2.IMREAD_COLOR) for n in range(scenes)]
     return images, masks
 
 
-def initial_net(init: Path | None):
-    """(the finder network, whether its batch norms stay frozen): fresh, or from ``init``, a .pt
-    of an earlier run or an exported .onnx (``load_onnx_weights``). Raises OSError or ValueError
-    for a file that is missing or holds other weights."""
+def initial_net(init: Path | None, width: float = 1.0):
+    """(the finder network of ``width`` (``build_net``), whether its batch norms stay frozen):
+    fresh, or from ``init``, a .pt of an earlier run or an exported .onnx (``load_onnx_weights``).
+    Raises OSError or ValueError for a file that is missing or holds other weights."""
     import torch
 
     torch.manual_seed(0)
-    net = build_net()
+    net = build_net(width)
     if init is None:
         return net, False
     if init.suffix == ".onnx":
@@ -342,6 +390,19 @@ def initial_net(init: Path | None):
     except (RuntimeError, pickle.UnpicklingError, EOFError) as error:  # no weights, or another network's
         raise ValueError(str(error).splitlines()[0] if str(error) else "not a weights file") from error
     return net, False
+
+
+def unusable_device(name: str) -> str | None:
+    """Why torch cannot train on the device ``name`` (None when it can)."""
+    import torch
+
+    try:
+        device = torch.device(name)
+    except (RuntimeError, ValueError) as error:
+        return str(error).splitlines()[0]
+    if device.type == "cuda" and not torch.cuda.is_available():
+        return "torch sees no CUDA device here"
+    return None
 
 
 def sidecar(training: dict) -> dict:
@@ -361,10 +422,12 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
           real_share: float = 0.5, init: Path | None = None, unturned_only: bool = False,
           rotate: float = 0.0, one_per_source: bool = False, batch: int = 6,
           stretch: float | None = None, clutter_share: float = 0.0, standing_share: float = 0.0,
-          max_lr: float = MAX_LR, busy_share: float = 0.0, seed: int = 0) -> None:
-    """From ``start`` (``initial_net``'s network and whether its norms stay frozen), generate
-    ``scenes`` scenes, train for ``steps`` steps (windows zoomed by ``zoom``, see ``_window``),
-    export ONNX to ``out``, its sidecar (.json, ``sidecar``) and the weights beside it (.pt)."""
+          max_lr: float = MAX_LR, busy_share: float = 0.0, seed: int = 0, width: float = 1.0,
+          device: str = "cpu", workers: int = 0) -> None:
+    """From ``start`` (``initial_net``'s network of ``width`` and whether its norms stay frozen),
+    generate ``scenes`` scenes, train for ``steps`` steps on ``device`` (windows zoomed by ``zoom``,
+    see ``_window``; cut in ``workers`` processes, or in this one when 0), export ONNX to ``out``,
+    its sidecar (.json, ``sidecar``) and the weights beside it (.pt)."""
     import torch
 
     net, frozen_norms = start
@@ -379,10 +442,14 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         images, masks = images + real_images, masks + real_masks
     weights = torch.tensor([1.0, 2.0, 4.0])
     torch.manual_seed(seed)
-    fit(net, _batches(images, masks, np.random.default_rng(seed), batch, zoom, draw, rotate, stretch), steps,
+    options = dict(size=batch, zoom=zoom, weights=draw, rotate=rotate, stretch=stretch)
+    batches = (parallel_batches(images, masks, seed, workers, **options) if workers
+               else _batches(images, masks, np.random.default_rng(seed), **options))
+    weights = weights.to(device)
+    fit(net, batches, steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights,
                                                             ignore_index=IGNORE),
-        25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms, max_lr=max_lr)
+        25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms, max_lr=max_lr, device=device)
     with atomic_path(out.with_suffix(".pt")) as temp:
         torch.save(net.state_dict(), temp)
     net.eval()
@@ -415,6 +482,8 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         "busy_share": busy_share,
         "max_lr": max_lr,
         "seed": seed,
+        "width": width,
+        "window_workers": workers,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
@@ -461,7 +530,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-lr", type=float, default=MAX_LR, metavar="RATE",
                         help=f"peak learning rate of the one-cycle schedule (default {MAX_LR:g}; lower "
                              "to fine-tune the shipped model gently)")
+    parser.add_argument("--width", type=float, default=1.0,
+                        help="scale every layer's channels (default 1: the shipped net; another width "
+                             "starts fresh or from a .pt of that width)")
+    parser.add_argument("--device", default="cpu",
+                        help="torch device to train on (default cpu; e.g. cuda)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="processes cutting the training windows (default 0: this one; a GPU "
+                             "needs several to be kept busy)")
     args = parser.parse_args(argv)
+    if not 0 < args.width <= 4:
+        parser.error("--width must lie between 0 and 4")
+    if args.workers < 0:
+        parser.error("--workers must be 0 or more")
     if args.batch < 1:
         parser.error("--batch must be at least 1")
     if not args.max_lr > 0:
@@ -489,15 +570,18 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--real-folds: only folds {', '.join(map(str, allowed))} "
                          f"(fold {HELD_OUT_FOLD} is held out for the benchmark)")
     try:
-        start = initial_net(args.init)  # a bad --init fails here, not after the scenes are rendered
+        start = initial_net(args.init, args.width)  # a bad --init fails here, not after the scenes are rendered
     except (OSError, ValueError) as error:
         parser.error(f"--init {args.init}: {error}")
     except ImportError as error:
         parser.error(f"training needs the train extra (pip install 'fanscan[train]'): {error}")
+    device_problem = unusable_device(args.device)
+    if device_problem:
+        parser.error(f"--device {args.device}: {device_problem}")
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only, args.rotate,
           args.one_per_source, args.batch, args.stretch, args.clutter_share, args.standing_share,
-          args.max_lr, args.busy_share, args.seed)
+          args.max_lr, args.busy_share, args.seed, args.width, args.device, args.workers)
     return 0
 
 

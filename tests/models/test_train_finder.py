@@ -389,3 +389,82 @@ def test_train_finder_scene_cache_is_kept_only_for_the_same_shares(tmp_path, mon
     assert len(drawn) == 7
     train_finder._examples(1, cache, 0.0, 0.3, 0.2)
     assert len(drawn) == 8
+
+
+def test_train_finder_scene_cache_keeps_pictures_close_and_class_maps_exact(tmp_path, monkeypatch) -> None:
+    from fanscan.models import train_finder
+
+    rng = np.random.default_rng(0)
+    picture = cv2.GaussianBlur(rng.integers(0, 255, (96, 128, 3), dtype=np.uint8), (7, 7), 2)
+    classes = rng.integers(0, 3, (48, 64), dtype=np.uint8)
+    classes[:8] = train_finder.IGNORE
+    monkeypatch.setattr(train_finder, "make_example", lambda *a: (picture, classes))
+    cache = tmp_path / "scenes.npz"
+    fresh_images, fresh_masks = train_finder._examples(2, cache)
+    cached_images, cached_masks = train_finder._examples(2, cache)
+    assert cache.stat().st_size < picture.nbytes  # two pictures kept in less than one raw
+    assert all(np.array_equal(m, classes) for m in fresh_masks + cached_masks)  # lossless
+    # A fresh run trains on the same pixels a rerun reads back, and both are close to the scene's.
+    assert all(np.array_equal(a, b) for a, b in zip(fresh_images, cached_images))
+    assert np.abs(cached_images[0].astype(int) - picture).mean() < 4
+
+
+@pytest.mark.parametrize("width", [0.5, 2.0])
+def test_train_finder_width_scales_the_channels_not_the_maps(width: float) -> None:
+    torch = pytest.importorskip("torch")
+    from fanscan.models.train_finder import build_net
+
+    weights = lambda net: sum(p.numel() for p in net.parameters())  # noqa: E731
+    net = build_net(width).eval()
+    with torch.no_grad():
+        assert tuple(net(torch.zeros(1, 3, 64, 96)).shape) == (1, 3, 32, 48)
+    # Convolutions' weights grow with the square of the channels.
+    assert weights(net) / weights(build_net()) == pytest.approx(width**2, rel=0.25)
+
+
+def test_train_finder_windows_cut_in_worker_processes() -> None:
+    # OpenCV used before the fork (as the real photos' loading does) must not hang the workers.
+    pytest.importorskip("torch")
+    import faulthandler
+
+    from fanscan.models.train_finder import parallel_batches
+
+    rng = np.random.default_rng(0)
+    images = [rng.integers(0, 255, (320, 320, 3), dtype=np.uint8) for _ in range(2)]
+    masks = [np.zeros((160, 160), np.uint8), np.ones((160, 160), np.uint8)]
+    cv2.warpAffine(images[0], np.eye(2, 3), (640, 640))  # OpenCV's thread pool started here
+    faulthandler.dump_traceback_later(120, exit=True)  # a hang fails the run, not CI's clock
+    try:
+        batches = parallel_batches(images, masks, seed=3, workers=2, size=4, rotate=30.0)
+        drawn = [next(batches) for _ in range(6)]
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    for x, y in drawn:
+        assert tuple(x.shape) == (4, 3, 256, 256) and tuple(y.shape) == (4, 128, 128)
+    # Each worker draws its own windows: no two batches alike.
+    assert len({x.numpy().tobytes() for x, _ in drawn}) == len(drawn)
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--device", "nowhere"], "error: --device nowhere:"),
+    (["--workers", "-1"], "error: --workers must be 0 or more"),
+    (["--width", "0"], "error: --width must lie between 0 and 4"),
+])
+def test_train_finder_refuses_a_device_or_workers_it_cannot_use(flags: list[str], message: str,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    from fanscan.models import train_finder
+
+    with pytest.raises(SystemExit) as exit_info:
+        train_finder.main(flags)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_train_finder_names_a_missing_accelerator() -> None:
+    torch = pytest.importorskip("torch")
+    from fanscan.models.train_finder import unusable_device
+
+    assert unusable_device("cpu") is None
+    if not torch.cuda.is_available():
+        assert unusable_device("cuda") == "torch sees no CUDA device here"
