@@ -26,7 +26,7 @@ RUNS = (
     ("w2", "--width 2"),
     ("w2s1", "--width 2 --seed 1"),
     ("w2r7", "--width 2 --real-share 0.7"),
-    ("w1", "--init models/tile_finder.onnx --max-lr 1e-3"),
+    ("w1", "--init $ROOT/models/tile_finder.onnx --max-lr 1e-3"),
 )
 """The trainings run side by side (name, flags beyond the shared recipe): the wider net with two
 seeds and a larger real share, and the shipped net fine-tuned gently."""
@@ -41,6 +41,7 @@ mkdir -p /tmp/fp/fanscan /tmp/runs
 for f in fanscan/*; do ln -sf "$ROOT/$f" /tmp/fp/fanscan/; done
 for d in scoring vision models datasets; do ln -sfn "$ROOT/$d" /tmp/fp/fanscan/$d; done
 export PYTHONPATH=/tmp/fp FANSCAN_SHARED=$ROOT/shared PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+cd /tmp  # python -m puts the current folder first: the checkout's own fanscan/ holds no subpackages
 COMMON="--scenes {scenes} --cache $ROOT/work_data/accelerator/scenes.npz --real-folds {folds} {recipe} --workers {workers} --steps {steps}"
 run() {{ name=$1; shift; python3 -m fanscan.models.train_finder $COMMON "$@" --out /tmp/runs/$name.onnx > /tmp/runs/$name.log 2>&1; echo "$name rc=$? $(date +%T)"; }}
 {runs}
