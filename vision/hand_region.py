@@ -29,7 +29,7 @@ holds only flowers."""
 SLIVER_AREA = 0.5
 """A box under this share of the median box's area..."""
 SLIVER_CONFIDENCE = 0.9
-"""...read with less confidence than this is a sliver, not a tile (``_without_slivers``). With
+"""...read with less confidence than this is a sliver, not a tile (``slivers``). With
 refined boxes, of 7,833 boxes on true tiles of scenes 0-499 none is under 0.56 of the median
 area, while 8 of the 19 boxes on no tile are, read at 0.6-0.95 (0.7 had kept two that cost a
 hand each)."""
