@@ -67,7 +67,7 @@ def test_the_training_scripts_write_the_shipped_models_by_default(
     seen = {}
     monkeypatch.setattr(train_refiner, "train", lambda *args, **_: seen.update(refiner=args[2]))
     train_refiner.main(["--scenes", "1"])
-    monkeypatch.setattr(train_finder, "initial_net", lambda _init: None)
+    monkeypatch.setattr(train_finder, "initial_net", lambda _init, _width=1.0: None)
     monkeypatch.setattr(train_finder, "train", lambda *args: seen.update(finder=args[3]))
     train_finder.main(["--scenes", "1"])
     assert {name: out.resolve() for name, out in seen.items()} == {"refiner": refine.MODEL_PATH,
