@@ -394,7 +394,12 @@ def initial_net(init: Path | None, width: float = 1.0):
 
 def unusable_device(name: str) -> str | None:
     """Why torch cannot train on the device ``name`` (None when it can)."""
-    import torch
+    if name == "cpu":
+        return None
+    try:
+        import torch
+    except ImportError as error:
+        return f"training needs the train extra (pip install 'fanscan[train]'): {error}"
 
     try:
         device = torch.device(name)
