@@ -16,6 +16,9 @@ are exact; the shipped finder's choice, see docs/reader.md). Only their
 labelled tiles are known: a face is drawn as in a scene, the ring around each labelled tile is
 table, and everything else is ``IGNORE`` (walls, discards and other players' tiles are often left
 unlabelled there, so an unlabelled pixel is no evidence of table).
+
+On an accelerator: ``--device cuda --workers N`` (the windows cut in N processes) and, for a
+wider net, ``--width W``; ``models.pack_for_accelerator`` packs the data and writes such runs.
 """
 
 from __future__ import annotations
