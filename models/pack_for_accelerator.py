@@ -31,8 +31,11 @@ RUNS = (
 """The trainings run side by side (name, flags beyond the shared recipe): the wider net with two
 seeds and a larger real share, and the shipped net fine-tuned gently."""
 
-RECIPE = ("--one-per-source --rotate 45 --stretch 2.5 --clutter-share 0.3 --standing-share 0.15 "
-          "--busy-share 0.2 --device cuda --batch 64")
+SCENE_SHARES = {"clutter": 0.3, "standing": 0.15, "busy": 0.2}
+"""The packed scenes' kinds (``train_finder``'s ``--*-share``): the cache holds them drawn so, and
+the runs must ask for the same shares to read it."""
+RECIPE = ("--one-per-source --rotate 45 --stretch 2.5 --device cuda --batch 64 "
+          + " ".join(f"--{kind}-share {share}" for kind, share in SCENE_SHARES.items()))
 
 SCRIPT = """#!/bin/bash
 # Written by fanscan.models.pack_for_accelerator: finder trainings side by side on one GPU.
@@ -71,7 +74,7 @@ def pack(out_root: Path, folds: list[int], scenes: int, steps: int, workers: int
     print(f"{len(photos)} real photos in {target}", file=sys.stderr)
     work = out_root / "work_data" / "accelerator"
     work.mkdir(parents=True, exist_ok=True)
-    _examples(scenes, work / "scenes.npz", 0.3, 0.15, 0.2)
+    _examples(scenes, work / "scenes.npz", *SCENE_SHARES.values())
     runs = "\n".join(f"run {name} {flags} &" for name, flags in RUNS)
     script = work / "train.sh"
     script.write_text(SCRIPT.format(scenes=scenes, folds=",".join(map(str, folds)), recipe=RECIPE,
@@ -94,7 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     from fanscan.datasets.real_tables import FOLDS, HELD_OUT_FOLD
 
     folds = [f for f in range(FOLDS) if f != HELD_OUT_FOLD]
-    script = pack(args.root, folds, args.scenes, args.steps, args.workers)
+    try:
+        script = pack(args.root, folds, args.scenes, args.steps, args.workers)
+    except OSError as error:
+        parser.error(f"cannot write the pack into {args.root}: {error}")
     print(f"wrote {script}; on the accelerator: bash {script.relative_to(args.root)} "
           f"(carry {script.parent.relative_to(args.root)})", file=sys.stderr)
     return 0

@@ -52,6 +52,8 @@ def target_mask(shape: tuple[int, int], quads: list[np.ndarray], backs: list[boo
     return mask
 
 
+NEEDS_TRAIN_EXTRA = "training needs the train extra (pip install 'fanscan[train]')"
+
 MAX_LR = 3e-3
 """The one-cycle schedule's peak learning rate (``--max-lr``)."""
 
@@ -402,7 +404,7 @@ def unusable_device(name: str) -> str | None:
     try:
         import torch
     except ImportError as error:
-        return f"training needs the train extra (pip install 'fanscan[train]'): {error}"
+        return f"{NEEDS_TRAIN_EXTRA}: {error}"
 
     try:
         device = torch.device(name)
@@ -448,12 +450,11 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
             draw = np.concatenate([np.full(len(images), (1 - real_share) / len(images)),
                                    np.full(len(real_images), real_share / len(real_images))])
         images, masks = images + real_images, masks + real_masks
-    weights = torch.tensor([1.0, 2.0, 4.0])
+    weights = torch.tensor([1.0, 2.0, 4.0], device=device)
     torch.manual_seed(seed)
     options = dict(size=batch, zoom=zoom, weights=draw, rotate=rotate, stretch=stretch)
     batches = (parallel_batches(images, masks, seed, workers, **options) if workers
                else _batches(images, masks, np.random.default_rng(seed), **options))
-    weights = weights.to(device)
     fit(net, batches, steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights,
                                                             ignore_index=IGNORE),
@@ -582,7 +583,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:
         parser.error(f"--init {args.init}: {error}")
     except ImportError as error:
-        parser.error(f"training needs the train extra (pip install 'fanscan[train]'): {error}")
+        parser.error(f"{NEEDS_TRAIN_EXTRA}: {error}")
     device_problem = unusable_device(args.device)
     if device_problem:
         parser.error(f"--device {args.device}: {device_problem}")

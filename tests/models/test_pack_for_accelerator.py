@@ -62,3 +62,16 @@ def test_pack_refuses_a_folder_that_is_no_checkout(tmp_path: Path, capsys: pytes
         pack_for_accelerator.main(["--root", str(tmp_path)])
     assert exit_info.value.code == 2
     assert "not fanscan's checkout" in capsys.readouterr().err
+
+
+def test_pack_says_so_when_it_cannot_write_into_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from fanscan.models import pack_for_accelerator
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "shared").write_text("a file where the folder would go")
+    monkeypatch.setattr(pack_for_accelerator, "pack", lambda root, *a: (root / "shared" / "data").mkdir(parents=True))
+    with pytest.raises(SystemExit) as exit_info:
+        pack_for_accelerator.main(["--root", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert "cannot write the pack into" in capsys.readouterr().err.strip().splitlines()[-1]
