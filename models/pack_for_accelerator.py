@@ -45,7 +45,7 @@ for f in fanscan/*; do ln -sf "$ROOT/$f" /tmp/fp/fanscan/; done
 for d in scoring vision models datasets; do ln -sfn "$ROOT/$d" /tmp/fp/fanscan/$d; done
 export PYTHONPATH=/tmp/fp FANSCAN_SHARED=$ROOT/shared PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 cd /tmp  # python -m puts the current folder first: the checkout's own fanscan/ holds no subpackages
-COMMON="--scenes {scenes} --cache $ROOT/work_data/accelerator/scenes.npz --real-folds {folds} {recipe} --workers {workers} --steps {steps}"
+COMMON="--scenes {scenes} --cache $ROOT/work_data/accelerator/scenes.npz --real-folds {folds} {recipe} --workers {workers} --steps {steps} --minutes {minutes}"
 run() {{ name=$1; shift; python3 -m fanscan.models.train_finder $COMMON "$@" --out /tmp/runs/$name.onnx > /tmp/runs/$name.log 2>&1; echo "$name rc=$? $(date +%T)"; }}
 {runs}
 wait
@@ -53,7 +53,8 @@ cd /tmp/runs && tail -n 2 *.log && tar cf "${{OUT:-/tmp}}/finders.tar" *.onnx *.
 """
 
 
-def pack(out_root: Path, folds: list[int], scenes: int, steps: int, workers: int) -> Path:
+def pack(out_root: Path, folds: list[int], scenes: int, steps: int, workers: int,
+         minutes: float) -> Path:
     """Steps 1-3 into the checkout at ``out_root``; the script's path."""
     from fanscan.datasets.real_tables import in_folds, least_turned, load_table_photos
     from fanscan.models.train_finder import _examples
@@ -78,7 +79,8 @@ def pack(out_root: Path, folds: list[int], scenes: int, steps: int, workers: int
     runs = "\n".join(f"run {name} {flags} &" for name, flags in RUNS)
     script = work / "train.sh"
     script.write_text(SCRIPT.format(scenes=scenes, folds=",".join(map(str, folds)), recipe=RECIPE,
-                                    workers=workers, steps=steps, runs=runs), encoding="utf-8")
+                                    workers=workers, steps=steps, minutes=minutes,
+                                    runs=runs), encoding="utf-8")
     return script
 
 
@@ -88,17 +90,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=5000, help="training steps of each run (default 5000)")
     parser.add_argument("--workers", type=int, default=3,
                         help="window-cutting processes of each run (default 3: four runs on 16 cores)")
+    parser.add_argument("--minutes", type=float, default=6.0,
+                        help="each run's training time at most (default 6: a lent machine's 10-minute "
+                             "command, less loading the data and starting four runs)")
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="the checkout (default: here)")
     args = parser.parse_args(argv)
-    if args.scenes < 1 or args.steps < 1 or args.workers < 0:
-        parser.error("--scenes and --steps must be at least 1, --workers 0 or more")
+    if args.scenes < 1 or args.steps < 1 or args.workers < 0 or not args.minutes > 0:
+        parser.error("--scenes and --steps must be at least 1, --workers 0 or more, --minutes above 0")
     if not (args.root / "pyproject.toml").is_file():
         parser.error(f"--root {args.root}: not fanscan's checkout (no pyproject.toml)")
     from fanscan.datasets.real_tables import FOLDS, HELD_OUT_FOLD
 
     folds = [f for f in range(FOLDS) if f != HELD_OUT_FOLD]
     try:
-        script = pack(args.root, folds, args.scenes, args.steps, args.workers)
+        script = pack(args.root, folds, args.scenes, args.steps, args.workers, args.minutes)
     except OSError as error:
         parser.error(f"cannot write the pack into {args.root}: {error}")
     print(f"wrote {script}; on the accelerator: bash {script.relative_to(args.root)} "

@@ -141,35 +141,65 @@ def conv_block(cin: int, cout: int, stride: int = 1, dilation: int = 1):
     )
 
 
+CALIBRATION_STEPS = 20
+"""With a time budget, ``fit`` times this many steps (at the schedule's starting rate) before it
+sizes the schedule to the steps the budget allows."""
+
+
 def fit(net, batches, steps: int, loss_of, log_every: int, describe, frozen_norms: bool = False,
-        max_lr: float = MAX_LR, device: str = "cpu") -> None:
+        max_lr: float = MAX_LR, device: str = "cpu", seconds: float | None = None) -> int:
     """Train ``net`` (a torch module) for ``steps`` steps of ``next(batches)`` (numpy x, y) with
     AdamW and a one-cycle schedule peaking at ``max_lr``: the finder's and the box refiner's loop.
     ``loss_of(output, y)`` is the loss tensor; every ``log_every`` steps ``describe(loss)`` is
     printed to stderr. With ``frozen_norms`` the batch norms keep their statistics (see
     ``load_onnx_weights``). On ``device`` (a torch device name such as "cuda") the network and each
-    batch are moved there; the network is left on the CPU afterwards, for export."""
+    batch are moved there; the network is left on the CPU afterwards, for export. With ``seconds``
+    (a lent machine's limit), the first ``CALIBRATION_STEPS`` steps are timed and the whole
+    schedule shrunk, if need be, to the steps that fit: a run cut short mid-schedule would end at
+    a high rate. Returns the steps taken."""
     import torch
 
     net.to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps)
     net.train()
     if frozen_norms:
         for module in net.modules():
             if isinstance(module, torch.nn.BatchNorm2d):
                 module.eval()
-    for step in range(steps):
+
+    def one_step(step: int, total: int) -> None:
         x, y = next(batches)
         x, y = torch.as_tensor(x).to(device, non_blocking=True), torch.as_tensor(y).to(device, non_blocking=True)
         loss = loss_of(net(x), y)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
-        schedule.step()
         if step % log_every == 0:
-            print(f"step {step}/{steps} {describe(loss.item())}", file=sys.stderr, flush=True)
+            print(f"step {step}/{total} {describe(loss.item())}", file=sys.stderr, flush=True)
+
+    done = 0
+    if seconds is not None and steps > CALIBRATION_STEPS:
+        started = time.monotonic()
+        for group in optimiser.param_groups:  # OneCycleLR's own starting rate
+            group["lr"] = max_lr / 25
+        for done in range(CALIBRATION_STEPS):
+            if done == CALIBRATION_STEPS // 2:  # the first steps wait on the window workers' start
+                warm = time.monotonic()
+            one_step(done, steps)
+        done = CALIBRATION_STEPS
+        per_step = (time.monotonic() - warm) / (CALIBRATION_STEPS - CALIBRATION_STEPS // 2)
+        affordable = int((seconds - (time.monotonic() - started)) / per_step)
+        if affordable < steps - done:
+            fitting = done + max(affordable, 1)
+            print(f"{per_step:.3f} s a step: {fitting} steps fit {seconds:.0f} s, not {steps}",
+                  file=sys.stderr, flush=True)
+            steps = fitting
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps - done)
+    for step in range(done, steps):
+        one_step(step, steps)
+        schedule.step()
     net.to("cpu")
+    return steps
 
 
 def load_onnx_weights(net, path: Path) -> None:
@@ -433,10 +463,11 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
           rotate: float = 0.0, one_per_source: bool = False, batch: int = 6,
           stretch: float | None = None, clutter_share: float = 0.0, standing_share: float = 0.0,
           max_lr: float = MAX_LR, busy_share: float = 0.0, seed: int = 0, width: float = 1.0,
-          device: str = "cpu", workers: int = 0) -> None:
+          device: str = "cpu", workers: int = 0, minutes: float | None = None) -> None:
     """From ``start`` (``initial_net``'s network of ``width`` and whether its norms stay frozen),
     generate ``scenes`` scenes, train for ``steps`` steps on ``device`` (windows zoomed by ``zoom``,
-    see ``_window``; cut in ``workers`` processes, or in this one when 0), export ONNX to ``out``,
+    see ``_window``; cut in ``workers`` processes, or in this one when 0; with ``minutes``, only as
+    many as fit that time, see ``fit``), export ONNX to ``out``,
     its sidecar (.json, ``sidecar``) and the weights beside it (.pt)."""
     import torch
 
@@ -455,10 +486,11 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
     options = dict(size=batch, zoom=zoom, weights=draw, rotate=rotate, stretch=stretch)
     batches = (parallel_batches(images, masks, seed, workers, **options) if workers
                else _batches(images, masks, np.random.default_rng(seed), **options))
-    fit(net, batches, steps,
+    steps = fit(net, batches, steps,
         lambda logits, y: torch.nn.functional.cross_entropy(logits, y, weight=weights,
                                                             ignore_index=IGNORE),
-        25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms, max_lr=max_lr, device=device)
+        25, lambda loss: f"loss {loss:.4f}", frozen_norms=frozen_norms, max_lr=max_lr, device=device,
+        seconds=minutes * 60 if minutes else None)
     with atomic_path(out.with_suffix(".pt")) as temp:
         torch.save(net.state_dict(), temp)
     net.eval()
@@ -493,6 +525,7 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         "seed": seed,
         "width": width,
         "window_workers": workers,
+        "minutes_allowed": minutes,
         "trained": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     write_text_atomic(out.with_suffix(".json"), json.dumps(sidecar(record), indent=2) + "\n")
@@ -547,7 +580,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=0,
                         help="processes cutting the training windows (default 0: this one; a GPU "
                              "needs several to be kept busy)")
+    parser.add_argument("--minutes", type=float, metavar="MINUTES",
+                        help="train at most this long: the schedule is shrunk to the steps that fit, "
+                             "timed on the first few (a lent machine's limit; default: no limit)")
     args = parser.parse_args(argv)
+    if args.minutes is not None and not args.minutes > 0:
+        parser.error("--minutes must be above 0")
     if not 0 < args.width <= 4:
         parser.error("--width must lie between 0 and 4")
     if args.workers < 0:
@@ -590,7 +628,7 @@ def main(argv: list[str] | None = None) -> int:
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only, args.rotate,
           args.one_per_source, args.batch, args.stretch, args.clutter_share, args.standing_share,
-          args.max_lr, args.busy_share, args.seed, args.width, args.device, args.workers)
+          args.max_lr, args.busy_share, args.seed, args.width, args.device, args.workers, args.minutes)
     return 0
 
 

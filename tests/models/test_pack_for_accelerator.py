@@ -33,7 +33,7 @@ def test_pack_copies_one_version_per_source_and_writes_the_runs(tmp_path: Path, 
     monkeypatch.setattr(train_finder, "_examples", lambda n, cache, *shares: packed.append((n, cache, shares)))
     checkout = tmp_path / "checkout"
     checkout.mkdir()
-    script = pack_for_accelerator.pack(checkout, [0, 1], scenes=7, steps=11, workers=2)
+    script = pack_for_accelerator.pack(checkout, [0, 1], scenes=7, steps=11, workers=2, minutes=4.5)
 
     images = sorted(p.name for p in (checkout / "shared/data/rf-chinese/images").iterdir())
     assert images == [photos[0].path.name]  # the least turned version of the one source
@@ -43,7 +43,7 @@ def test_pack_copies_one_version_per_source_and_writes_the_runs(tmp_path: Path, 
     text = script.read_text()
     assert text.count("\nrun ") == len(pack_for_accelerator.RUNS)
     assert "--real-folds 0,1" in text and "--device cuda" in text and "--steps 11" in text
-    assert "--workers 2" in text and "--scenes 7" in text
+    assert "--workers 2" in text and "--scenes 7" in text and "--minutes 4.5" in text
 
 
 def test_pack_says_so_when_the_real_photos_are_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -52,7 +52,7 @@ def test_pack_says_so_when_the_real_photos_are_missing(tmp_path: Path, monkeypat
 
     monkeypatch.setattr(real_tables, "load_table_photos", lambda: [])
     with pytest.raises(SystemExit, match="no real table photos found"):
-        pack_for_accelerator.pack(tmp_path, [0], scenes=1, steps=1, workers=0)
+        pack_for_accelerator.pack(tmp_path, [0], scenes=1, steps=1, workers=0, minutes=1.0)
 
 
 def test_pack_refuses_a_folder_that_is_no_checkout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

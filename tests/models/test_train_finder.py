@@ -57,6 +57,41 @@ def test_train_finder_fit_lowers_the_loss_and_reports_it(capsys: pytest.CaptureF
     assert [line.split(" mse ")[0] for line in logged] == ["step 0/200", "step 100/200"]
 
 
+def test_train_finder_fit_shrinks_its_schedule_to_the_time_allowed(monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    torch = pytest.importorskip("torch")
+    from fanscan.models import train_finder
+
+    clock = iter(np.arange(0, 1000, 0.5))  # every reading of the clock half a second later
+    monkeypatch.setattr(train_finder.time, "monotonic", lambda: float(next(clock)))
+    rates: list[float] = []
+
+    def batches():
+        while True:
+            yield np.ones((4, 2), np.float32), np.zeros((4, 1), np.float32)
+
+    net = torch.nn.Linear(2, 1)
+    real_step = torch.optim.AdamW.step
+
+    def step_noting_the_rate(self, *args, **kwargs):
+        rates.append(self.param_groups[0]["lr"])
+        return real_step(self, *args, **kwargs)
+
+    monkeypatch.setattr(torch.optim.AdamW, "step", step_noting_the_rate)
+    # the calibration reads the clock at its start, after its first 10 steps and at its end:
+    # 0.5 s over its last 10 steps, 0.05 s a step; 60 s less the 1.5 s gone by the next reading
+    # leave 1170 more: the 5000 asked for become 1190, the one cycle fitted to them
+    taken = train_finder.fit(net, batches(), 5000, lambda out, y: ((out - y) ** 2).mean(), 10_000, str,
+                             max_lr=1e-2, seconds=60)
+    assert taken == 1190 == len(rates)
+    assert rates[:20] == [pytest.approx(1e-2 / 25)] * 20
+    assert max(rates) == pytest.approx(1e-2, rel=1e-3)
+    assert rates[-1] < 1e-5  # the cycle ends at its low rate, not cut off at its peak
+    assert "1190 steps fit 60 s, not 5000" in capsys.readouterr().err
+    assert train_finder.fit(net, batches(), 30, lambda out, y: ((out - y) ** 2).mean(), 10_000, str,
+                            seconds=1e6) == 30  # time to spare: the steps asked for
+
+
 def test_train_finder_fit_takes_its_peak_learning_rate() -> None:
     torch = pytest.importorskip("torch")
     from fanscan.models.train_finder import fit
@@ -449,6 +484,7 @@ def test_train_finder_windows_cut_in_worker_processes() -> None:
     (["--device", "nowhere"], "error: --device nowhere:"),
     (["--workers", "-1"], "error: --workers must be 0 or more"),
     (["--width", "0"], "error: --width must lie between 0 and 4"),
+    (["--minutes", "0"], "error: --minutes must be above 0"),
 ])
 def test_train_finder_refuses_a_device_or_workers_it_cannot_use(flags: list[str], message: str,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
