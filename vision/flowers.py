@@ -34,11 +34,12 @@ SPECIALIST_MODEL = Path(fanscan.models.__file__).resolve().parent / "flower_clas
 NUMBERS_BELOW = 0.8
 """The numeral reader re-weighs a tile's eight flowers only when no flower has this share of them
 after the classifier's and the specialist's looks. On sets that print no numbers it can be sure of
-a "1" in a character's strokes: in scenes 9000-9999 five flowers read at 0.90-0.99 (kmahjongg
-traditional's pictures, gnome's 秋) were turned into 1f or 5f. True flowers read right of 2,321
-in scenes 0-499, 7000-7499 and 9000-9999 (with the specialist also looking at tighter cuts of
-each box, since removed): 2,298 -> 2,304, none lost; unseen real crops the same
-(``models/MODEL_CARD.md``)."""
+a "1" in a character's strokes: on 1,000 generated scenes five flowers read at 0.90-0.99
+(kmahjongg traditional's pictures, gnome's 秋) were turned into 1f or 5f. True flowers read right
+of 2,321 on 2,000 generated scenes (with the specialist also looking at tighter cuts of each box,
+since removed): 2,298 -> 2,304, none lost; unseen real crops the same (``models/MODEL_CARD.md``).
+On the real table photos of folds 0-3, read with 0.6, 0.8 and 0.95, not one tile changed
+(``docs/benchmarks.md``, session 43)."""
 
 
 def may_be_flowers(probs: np.ndarray, labels: Sequence[str]) -> list[int]:

@@ -93,7 +93,7 @@ def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list
     degrees makes an upright tile look nearly square; the ratio of the two does not depend on the
     tile's distance. A claimed tile's ratio is about 1.8 times an upright one's at any tilt.
     Chords, not the quads' whole extents, because perspective slants a claimed tile's sides: on
-    scenes 100-199 the extents misjudged 2 tiles' boxes, the chords none.
+    100 generated scenes the extents misjudged 2 tiles' boxes, the chords none.
     """
     along, across = chords(quads, right), chords(quads, up)
     aspect = (along[:, 1] - along[:, 0]) / np.maximum(across[:, 1] - across[:, 0], 1e-6)

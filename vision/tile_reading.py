@@ -28,11 +28,13 @@ from fanscan.vision.way_looks import WayLooks
 CROP_W, CROP_H = 96, 128
 FACE_OVER_BACK = 0.75
 """A box the finder marks face-down is taken as a back unless the classifier reads a face there
-with at least this probability. In scenes 1000-1699 no true back read as a face other than P
-above 0.38; faces marked face-down read 0.85-0.99 (a face beside a concealed kong's back, a flower
-with a round yellow-green picture). A white dragon
-never overrules the mark: a plain face is what a back is most often taken for
-(of the face-down boxes read as a face above 0.1 there, 5 of 7 read P)."""
+with at least this probability. The real table photos label no backs, and there the value moves
+nothing: read with 0.5, 0.75 and 0.9, folds 0-3 had the same 5,074 of 5,571 tiles right and 198
+photos exact (``docs/benchmarks.md``, session 43). On 700 generated scenes no true back read as a
+face other than P above 0.38; faces marked face-down read 0.85-0.99 (a face beside a concealed
+kong's back, a flower with a round yellow-green picture). A white dragon never overrules the
+mark: a plain face is what a back is most often taken for (of the face-down boxes read as a face
+above 0.1 in those scenes, 5 of 7 read P)."""
 FLOWER_AT_LEAST = 0.5
 """See ``_likeliest``. On held-out real crops (fold models) and crops of held-out scenes: 1,316 of
 1,352 and 1,505 of 1,553 right with no such floor (0), 1,316 and 1,508 with 0.5, 1,315 and 1,511
