@@ -29,7 +29,9 @@ RUNS = (
     ("w1", "--init $ROOT/models/tile_finder.onnx --max-lr 1e-3"),
 )
 """The trainings run side by side (name, flags beyond the shared recipe): the wider net with two
-seeds and a larger real share, and the shipped net fine-tuned gently."""
+seeds and a larger real share, and the shipped net fine-tuned gently. Session 43 ran these on an
+H200: none read the held-out fold better than the shipped finder (``models/MODEL_CARD.md``), so
+a later run wants other recipes here."""
 
 SCENE_SHARES = {"clutter": 0.3, "standing": 0.15, "busy": 0.2}
 """The packed scenes' kinds (``train_finder``'s ``--*-share``): the cache holds them drawn so, and

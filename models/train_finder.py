@@ -144,6 +144,7 @@ def conv_block(cin: int, cout: int, stride: int = 1, dilation: int = 1):
 CALIBRATION_STEPS = 20
 """With a time budget, ``fit`` times this many steps (at the schedule's starting rate) before it
 sizes the schedule to the steps the budget allows."""
+_clock = time.monotonic  # the time budget's clock (a test's stand-in replaces it)
 
 
 def fit(net, batches, steps: int, loss_of, log_every: int, describe, frozen_norms: bool = False,
@@ -179,16 +180,16 @@ def fit(net, batches, steps: int, loss_of, log_every: int, describe, frozen_norm
 
     done = 0
     if seconds is not None and steps > CALIBRATION_STEPS:
-        started = time.monotonic()
+        started = _clock()
         for group in optimiser.param_groups:  # OneCycleLR's own starting rate
             group["lr"] = max_lr / 25
         for done in range(CALIBRATION_STEPS):
             if done == CALIBRATION_STEPS // 2:  # the first steps wait on the window workers' start
-                warm = time.monotonic()
+                warm = _clock()
             one_step(done, steps)
         done = CALIBRATION_STEPS
-        per_step = (time.monotonic() - warm) / (CALIBRATION_STEPS - CALIBRATION_STEPS // 2)
-        affordable = int((seconds - (time.monotonic() - started)) / per_step)
+        per_step = (_clock() - warm) / (CALIBRATION_STEPS - CALIBRATION_STEPS // 2)
+        affordable = int((seconds - (_clock() - started)) / per_step)
         if affordable < steps - done:
             fitting = done + max(affordable, 1)
             print(f"{per_step:.3f} s a step: {fitting} steps fit {seconds:.0f} s, not {steps}",

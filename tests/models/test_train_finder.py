@@ -63,7 +63,7 @@ def test_train_finder_fit_shrinks_its_schedule_to_the_time_allowed(monkeypatch: 
     from fanscan.models import train_finder
 
     clock = iter(np.arange(0, 1000, 0.5))  # every reading of the clock half a second later
-    monkeypatch.setattr(train_finder.time, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(train_finder, "_clock", lambda: float(next(clock)))
     rates: list[float] = []
 
     def batches():
