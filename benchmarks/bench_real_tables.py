@@ -2,7 +2,7 @@
 
     python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--refiner R.onnx ...]
         [--model A.onnx ...] [--limit N]
-        [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180] [--far 22]
+        [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180] [--tilt 30|random] [--far 22]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
 photos, never a version of a trained one), its least turned version, turned back upright where
@@ -11,9 +11,12 @@ it (decided from the labels as ``real_table_crops`` does). Every pairing of
 the ``--finder``, ``--refiner`` (box refiner) and ``--model`` (tile classifier) files given
 (default: the shipped ones) reads every photo, side by side in one run; the first pairing's
 failures are annotated. ``--turn`` turns every photo and its labels first (a hand photographed
-from another side); ``--far SHORT`` shrinks it until its labelled tiles' short sides span SHORT
-pixels and lays it, edges faded, at a random place of a 12 MP photo of its own table (a hand
-photographed from far; ``bench_scenes.far_canvas``).
+from another side); ``--tilt`` turns it within its own frame (a photo taken with the camera
+tilted; ``random``: each source its own tilt within an eighth turn), keeps the labels still
+wholly in the frame and compares the reader's boxes turned back with them; ``--far SHORT``
+shrinks it until its labelled tiles' short sides span SHORT pixels and lays it, edges faded,
+at a random place of a 12 MP photo of its own table (a hand photographed from far;
+``bench_scenes.far_canvas``).
 
 Per photo and in total, for each model:
 - ``found``: labelled tiles with a reader box of IoU >= 0.5 (boxes compared as upright rectangles),
@@ -37,6 +40,7 @@ import argparse
 import json
 import sys
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -172,11 +176,14 @@ def hand_check(pairs: list[tuple[int, int]], in_hand: list[bool], codes: list[st
                      faces_exact=faces == sorted(truth_codes), put_in_faces=tuple(sorted(codes[j] for j in extra)))
 
 
-def reader_boxes(reading) -> tuple[np.ndarray, list[str]]:
-    """The reader's tiles as upright rectangles and their codes."""
-    boxes = [(min(x for x, _ in t.box), min(y for _, y in t.box),
-              max(x for x, _ in t.box), max(y for _, y in t.box)) for t in reading.tiles]
-    return np.array(boxes, np.float32).reshape(-1, 4), [t.code for t in reading.tiles]
+def reader_boxes(reading, back: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+    """The reader's tiles as upright rectangles (their quads first taken through the affine
+    map ``back``, when given) and their codes."""
+    quads = np.array([t.box for t in reading.tiles], np.float64).reshape(-1, 4, 2)
+    if back is not None:
+        quads = quads @ back[:, :2].T + back[:, 2]
+    boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
+    return boxes.astype(np.float32), [t.code for t in reading.tiles]
 
 
 def turned_clockwise(image: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.ndarray, np.ndarray]:
@@ -187,6 +194,45 @@ def turned_clockwise(image: np.ndarray, boxes: np.ndarray, degrees: int) -> tupl
         # (x, y) -> (height - y, x): a box's corners (x0, y0), (x1, y1) go to (h - y1, x0), (h - y0, x1).
         boxes = np.stack([height - boxes[:, 3], boxes[:, 0], height - boxes[:, 1], boxes[:, 2]], axis=1)
     return image, boxes
+
+
+def tilted(image: np.ndarray, boxes: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The photo turned ``degrees`` clockwise within its own frame, as a photo taken with the
+    camera tilted (the corners turned out of the frame are lost, black comes in), the indices
+    of the x0 y0 x1 y1 ``boxes`` still wholly in it, and the affine map (2 x 3) from the tilted
+    photo's pixels back to the photo's."""
+    height, width = image.shape[:2]
+    radians = np.deg2rad(degrees)
+    cos, sin = np.cos(radians), np.sin(radians)
+    forward = np.array([[cos, -sin, 0.0], [sin, cos, 0.0]])
+    forward[:, 2] = np.array([width / 2, height / 2]) - forward[:, :2] @ np.array([width / 2, height / 2])
+    pixels = forward.copy()
+    pixels[:, 2] += forward[:, :2] @ np.array([0.5, 0.5]) - 0.5  # warpAffine's pixel centres
+    turned = cv2.warpAffine(image, pixels, (width, height), flags=cv2.INTER_LINEAR)
+    corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=1)
+    moved = corners @ forward[:, :2].T + forward[:, 2]
+    inside = ((moved >= 0) & (moved <= np.array([width, height]))).all(axis=(1, 2))
+    return turned, np.flatnonzero(inside), cv2.invertAffineTransform(forward)
+
+
+def _tilt_of(text: str) -> float | str:
+    if text == "random":
+        return text
+    try:
+        degrees = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: degrees, or random") from None
+    if not -360 < degrees < 360:
+        raise argparse.ArgumentTypeError(f"{text!r}: within a whole turn either way")
+    return degrees
+
+
+def tilt_for(source: str, tilt: float | str) -> float:
+    """The tilt of one source's photo: ``tilt``, or for ``random`` one drawn evenly within an
+    eighth turn either way, the same for the source on every run."""
+    if tilt != "random":
+        return float(tilt)
+    return float(np.random.default_rng(zlib.crc32(source.encode())).uniform(-45.0, 45.0))
 
 
 def far_away(image: np.ndarray, boxes: np.ndarray, short: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -248,6 +294,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
                         help="turn every photo (and its labels) this many degrees clockwise first: "
                         "a hand photographed from another side of the table")
+    parser.add_argument("--tilt", type=_tilt_of, metavar="DEGREES",
+                        help="turn every photo this many degrees clockwise within its own frame (a photo taken "
+                        "with the camera tilted: labels turned out of it are left out), or `random`: each "
+                        "photo its own tilt within 45 degrees either way")
     parser.add_argument("--rules", metavar="NAME",
                         help="rule set whose hand size the reading must have (default: any rule set's, or a "
                         "16-tile game's, as `fanscan read` reads)")
@@ -289,6 +339,10 @@ def main(argv: list[str] | None = None) -> int:
     for number, photo in enumerate(chosen, start=1):
         version = upright_version(photo)
         image, truth = turned_clockwise(*photo_as_taken(photo, judge, version), args.turn)
+        truth_codes, back = photo.codes, None
+        if args.tilt is not None:
+            image, kept, back = tilted(image, truth, tilt_for(photo.source, args.tilt))
+            truth, truth_codes = truth[kept], tuple(photo.codes[i] for i in kept)
         if args.far is not None and len(truth):
             image, truth = far_away(image, truth, args.far, number)
         labels_own = version is not None and version.turn == 0
@@ -311,16 +365,16 @@ def main(argv: list[str] | None = None) -> int:
                 line[name] = {"error": error.code}
                 continue
             seconds = time.perf_counter() - started
-            boxes, codes = reader_boxes(reading)
+            boxes, codes = reader_boxes(reading, back)
             pairs = match(truth, boxes)
-            right = [(photo.codes[i], codes[j]) for i, j in pairs]
+            right = [(truth_codes[i], codes[j]) for i, j in pairs]
             n_right = sum(t == r for t, r in right)
             all_right = len(pairs) == len(truth) and n_right == len(truth)
             line[name] = {"found": len(pairs), "right": n_right, "boxes": len(boxes),
                           "misread": dict(Counter(f"{t}>{r}" for t, r in right if t != r))}
             check = None
             if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
-                check = replace(hand_check(pairs, [t.in_hand for t in reading.tiles], codes, photo.codes),
+                check = replace(hand_check(pairs, [t.in_hand for t in reading.tiles], codes, truth_codes),
                                 complete=is_complete(reading.hand.to_json()))
                 line[name].update(hand_exact=check.exact, hand_faces_exact=check.faces_exact,
                                   put_in_hand=check.put_in_hand, put_apart=check.put_apart,
@@ -334,7 +388,8 @@ def main(argv: list[str] | None = None) -> int:
         if number % 10 == 0:
             print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
     for name, tally in tallies.items():
-        print(json.dumps({"model": name, "turn": args.turn, "far": args.far, "rules": args.rules, **tally.summary()}))
+        print(json.dumps({"model": name, "turn": args.turn, "tilt": args.tilt, "far": args.far, "rules": args.rules,
+                          **tally.summary()}))
     for name, tally in unturned.items():
         print(json.dumps({"model": name, "photos_kept": "unturned (labels the labeller's own)", "turn": args.turn,
                           **tally.summary()}))

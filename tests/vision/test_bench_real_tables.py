@@ -108,3 +108,17 @@ def test_bench_real_tables_counts_exact_hands_that_are_complete_apart(bench):
     tally.add(14, 14, [("1m", "1m")] * 14, False, bench.HandCheck(False, 1, 0, complete=True), 0.1)
     summary = tally.summary()
     assert (summary["hand_exact"], summary["hand_exact_complete"]) == (2, 1)
+
+
+def test_bench_real_tables_tilts_a_photo_within_its_frame_and_maps_boxes_back(bench):
+    image = np.zeros((100, 120, 3), np.uint8)
+    image[40:60, 50:70] = 255  # a box x 50-70, y 40-60, at the middle
+    labels = np.float32([[50, 40, 70, 60], [0, 0, 20, 20]])  # the second in a corner the tilt cuts off
+    tilted, kept, back = bench.tilted(image, labels, 30.0)
+    assert tilted.shape == image.shape and list(kept) == [0]
+    ys, xs = np.nonzero(tilted[:, :, 0] > 127)
+    points = np.stack([xs, ys], axis=1).astype(np.float64) + 0.5
+    home = points @ back[:, :2].T + back[:, 2]
+    assert home.min(axis=0) == pytest.approx([50, 40], abs=1.5) and home.max(axis=0) == pytest.approx([70, 60], abs=1.5)
+    assert bench.tilt_for("hand_001", "random") == bench.tilt_for("hand_001", "random")
+    assert -45 <= bench.tilt_for("hand_001", "random") <= 45 and bench.tilt_for("x", 12.5) == 12.5
