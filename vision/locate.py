@@ -5,10 +5,11 @@ large its tiles are; the hand's region is searched again at the scale the finder
 touching tiles best (``REFIND_SHORT``; the size of the tiles of the cluster nearest the camera,
 never enlarged past the photo's own pixels nor below the first pass's scale), once more when the
 first estimate of the tile size was off. A hand too far to see at the working size (a first pass
-of a few small boxes) is first looked for on finer copies of the whole photo (``_farther``). A
-close-up, whose large faces the network marks in pieces (the boxes disagree in size), is read on
-a smaller copy where they agree. Boxes far
-smaller than the typical tile are dropped, and the rest moved onto their faces' corners by the
+of a few small boxes) is first looked for on finer copies of the whole photo (``_farther``); a
+hand whose tiles the first pass saw too small to part (blobs of several tiles, which disagree in
+size) is searched again twice as fine (``_unresolved_finer``). A close-up, whose large faces the
+network marks in pieces (the boxes disagree in size), is read on a smaller copy where they
+agree. Boxes far smaller than the typical tile are dropped, and the rest moved onto their faces' corners by the
 box refiner (``refine``); a box that holds two tiles side by side is cut in two
 (``split_pairs``) and the halves refined. The photo is decoded once, at the scale its crops will
 likely need, and the finder's copy shrunk from that.
@@ -164,6 +165,9 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
             break
         region = _refind_region(photo, detections, enlarge)
         if region is None or region[2] < first_scale or abs(np.log(region[2] / searched_at)) < SAME_SCALE:
+            if searched_at == first_scale and (finer := _unresolved_finer(photo, detections, region, first_scale)):
+                small, detections, searched_at = finer  # its boxes, whole tiles, set the next search's scale
+                continue
             break
         again_image, again = _refind(photo, *region)
         again = again.subset(quad_areas(again.quads) >= TILE_SIZED * median(quad_areas(detections.quads)))
@@ -171,6 +175,32 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
             break
         small, detections, searched_at = again_image, again, region[2]
     return small, _kept(photo, detections, refine)
+
+
+def _unresolved_finer(photo: Photo, detections: TileDetections,
+                      region: tuple[np.ndarray, np.ndarray, float] | None, first_scale: float,
+                      ) -> tuple[np.ndarray, TileDetections, float] | None:
+    """The hand's region searched at twice the first pass's scale (``first_scale``), when the
+    first pass's boxes disagree in size (``SPREAD_AGREES``: not whole tiles) and the tile size
+    read from them sent no search again (``region``: ``_refind_region``'s). Tiles under about 20 px
+    in the first pass come out as blobs of several tiles, larger than a tile every way, whose
+    size says the first pass's scale was right (a phone photo whose hand spans a small part of
+    it; docs/benchmarks.md, session 44). The photo must have the pixels (the first pass at half
+    its size or less), and the finer look is kept only when its boxes agree in size better.
+    Returns the image searched, its boxes (those of at least ``TILE_SIZED`` of their own median
+    area: the blobs are no measure of a tile) and the scale searched at; else None."""
+    if region is None or first_scale > 0.5 or _size_spread(detections.quads) <= SPREAD_AGREES:
+        return None
+    lo, hi, _ = region
+    scale = min(2 * first_scale, REFIND_MAX_SIDE / float(max(hi - lo)))
+    if scale <= first_scale:
+        return None
+    image, finer = _refind(photo, lo, hi, scale)
+    finer = finer.subset(quad_areas(finer.quads) >= TILE_SIZED * median(quad_areas(finer.quads)))
+    if len(finer) < 3 or _size_spread(finer.quads) >= _size_spread(detections.quads):
+        return None
+    return image, finer, scale
+
 
 
 def _farther(photo: Photo, small: np.ndarray, detections: TileDetections,

@@ -301,3 +301,62 @@ def test_a_finer_search_goes_no_further_than_the_photo_s_own_pixels(monkeypatch:
     monkeypatch.setattr(finder, "find_tiles", lambda image: seen.append(max(image.shape[:2])) or _tiles(10.0, 2))
     assert locate_module._farther(photo, WORKING, TileDetections.empty()) is None
     assert seen == [2 * finder.WORK_SIDE]
+
+
+def _blobs() -> TileDetections:
+    """Boxes of a first pass that merged small tiles: blobs of one, two and four tiles' size."""
+    sizes = [20.0, 40.0, 80.0, 25.0, 60.0, 30.0]
+    quads = [[[100 + 90 * i, 100], [100 + 90 * i + s, 100], [100 + 90 * i + s, 100 + 1.35 * s],
+              [100 + 90 * i, 100 + 1.35 * s]] for i, s in enumerate(sizes)]
+    return TileDetections(np.float32(quads), np.ones(len(sizes), np.float32), np.zeros(len(sizes), bool))
+
+
+def test_a_first_pass_of_blobs_is_searched_again_finer_and_kept_when_its_boxes_agree(monkeypatch) -> None:
+    photo = load_photo(sample_photo_path())
+    region = (np.array([0.0, 0.0]), np.array([400.0, 300.0]), 0.3)
+    searched: list[float] = []
+
+    def refind(photo, lo, hi, scale, boxes=_tiles(24.0, count=12)):  # noqa: ANN001, ANN202
+        searched.append(scale)
+        return np.zeros((8, 8, 3), np.uint8), boxes
+
+    monkeypatch.setattr(locate_module, "_refind", refind)
+    blobs = _blobs()
+    assert locate_module._size_spread(blobs.quads) > locate_module.SPREAD_AGREES
+    image, finer, scale = locate_module._unresolved_finer(photo, blobs, region, 0.25)
+    assert searched == [0.5] and scale == 0.5 and len(finer) == 12  # twice the first pass's scale
+    # Whole tiles found first, or a photo without the pixels for a finer look: no search.
+    assert locate_module._unresolved_finer(photo, _tiles(24.0), region, 0.25) is None
+    assert locate_module._unresolved_finer(photo, blobs, region, 0.6) is None
+    assert locate_module._unresolved_finer(photo, blobs, None, 0.25) is None
+    assert searched == [0.5]
+    # A finer look whose boxes disagree as much is not kept.
+    monkeypatch.setattr(locate_module, "_refind", lambda photo, lo, hi, scale: refind(photo, lo, hi, scale, _blobs()))
+    assert locate_module._unresolved_finer(photo, blobs, region, 0.25) is None
+
+
+def test_a_real_row_too_small_for_the_first_pass_is_found_whole() -> None:
+    """hand_102 of rf-chinese (fold 4, held out), laid in a photo twice its size: its 17 tiles,
+    11-15 px wide in the first pass, came out as 9 blobs, and the read found 3 of them."""
+    from fanscan.datasets.real_table_crops import photo_as_taken
+    from fanscan.datasets.real_tables import least_turned, load_table_photos, upright_version
+    from fanscan.vision.classifier import default_classifier
+    from fanscan.vision.reader import read_photo
+
+    photos = [p for p in least_turned(load_table_photos()) if p.source == "hand_102"]
+    if not photos:
+        pytest.skip("../shared/data/rf-chinese is not here")
+    image, labels = photo_as_taken(photos[0], default_classifier(), upright_version(photos[0]))
+    height, width = image.shape[:2]
+    canvas = np.zeros((2 * height, 2 * width, 3), np.uint8)
+    canvas[height // 2:height // 2 + height, width // 2:width // 2 + width] = image
+    reading = read_photo(cv2.imencode(".png", canvas)[1].tobytes())
+    boxes = np.array([[min(x for x, _ in t.box), min(y for _, y in t.box), max(x for x, _ in t.box),
+                       max(y for _, y in t.box)] for t in reading.tiles]) - [width // 2, height // 2] * 2
+    found = 0
+    for x0, y0, x1, y1 in labels:
+        inter = (np.clip(np.minimum(boxes[:, 2], x1) - np.maximum(boxes[:, 0], x0), 0, None)
+                 * np.clip(np.minimum(boxes[:, 3], y1) - np.maximum(boxes[:, 1], y0), 0, None))
+        union = (x1 - x0) * (y1 - y0) + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
+        found += bool((inter / union >= 0.5).any())
+    assert len(labels) == 17 and found >= 16
