@@ -2,7 +2,8 @@
 
     python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--refiner R.onnx ...]
         [--model A.onnx ...] [--limit N]
-        [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180] [--tilt 30|random] [--far 22]
+        [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180]
+        [--tilt 30|random | --far 22]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
 photos, never a version of a trained one), its least turned version, turned back upright where
@@ -302,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="rule set whose hand size the reading must have (default: any rule set's, or a "
                         "16-tile game's, as `fanscan read` reads)")
     args = parser.parse_args(argv)
+    if args.tilt is not None and args.far is not None:
+        parser.error("--tilt and --far: choose one (a far photo's labels are laid out untilted)")
 
     from fanscan.datasets.real_table_crops import photo_as_taken
     from fanscan.datasets.real_tables import (

@@ -9,10 +9,10 @@ of a few small boxes) is first looked for on finer copies of the whole photo (``
 hand whose tiles the first pass saw too small to part (blobs of several tiles, which disagree in
 size) is searched again twice as fine (``_unresolved_finer``). A close-up, whose large faces the
 network marks in pieces (the boxes disagree in size), is read on a smaller copy where they
-agree. Boxes far smaller than the typical tile are dropped, and the rest moved onto their faces' corners by the
-box refiner (``refine``); a box that holds two tiles side by side is cut in two
-(``split_pairs``) and the halves refined. The photo is decoded once, at the scale its crops will
-likely need, and the finder's copy shrunk from that.
+agree. Boxes far smaller than the typical tile are dropped, and the rest moved onto their
+faces' corners by the box refiner (``refine``); a box that holds two tiles side by side is cut
+in two (``split_pairs``) and the halves refined. The photo is decoded once, at the scale its
+crops will likely need, and the finder's copy shrunk from that.
 """
 
 from __future__ import annotations
@@ -182,11 +182,12 @@ def _unresolved_finer(photo: Photo, detections: TileDetections,
                       ) -> tuple[np.ndarray, TileDetections, float] | None:
     """The hand's region searched at twice the first pass's scale (``first_scale``), when the
     first pass's boxes disagree in size (``SPREAD_AGREES``: not whole tiles) and the tile size
-    read from them sent no search again (``region``: ``_refind_region``'s). Tiles under about 20 px
-    in the first pass come out as blobs of several tiles, larger than a tile every way, whose
-    size says the first pass's scale was right (a phone photo whose hand spans a small part of
-    it; docs/benchmarks.md, session 44). The photo must have the pixels (the first pass at half
-    its size or less), and the finer look is kept only when its boxes agree in size better.
+    read from them sent no search again (``region``: ``_refind_region``'s). Tiles 11-15 px wide in
+    the first pass came out as blobs of several tiles, larger than a tile every way, whose size
+    said the first pass's scale was right (a phone photo whose hand spans a small part of it;
+    docs/benchmarks.md, session 44). The photo must have the pixels (the first pass at half its
+    size or less: twice as fine is never past its own pixels), and the finer look is kept only
+    when its boxes agree in size better.
     Returns the image searched, its boxes (those of at least ``TILE_SIZED`` of their own median
     area: the blobs are no measure of a tile) and the scale searched at; else None."""
     if region is None or first_scale > 0.5 or _size_spread(detections.quads) <= SPREAD_AGREES:
@@ -200,7 +201,6 @@ def _unresolved_finer(photo: Photo, detections: TileDetections,
     if len(finer) < 3 or _size_spread(finer.quads) >= _size_spread(detections.quads):
         return None
     return image, finer, scale
-
 
 
 def _farther(photo: Photo, small: np.ndarray, detections: TileDetections,

@@ -122,3 +122,12 @@ def test_bench_real_tables_tilts_a_photo_within_its_frame_and_maps_boxes_back(be
     assert home.min(axis=0) == pytest.approx([50, 40], abs=1.5) and home.max(axis=0) == pytest.approx([70, 60], abs=1.5)
     assert bench.tilt_for("hand_001", "random") == bench.tilt_for("hand_001", "random")
     assert -45 <= bench.tilt_for("hand_001", "random") <= 45 and bench.tilt_for("x", 12.5) == 12.5
+
+
+@pytest.mark.parametrize("flags, message", [(["--tilt", "sideways"], "degrees, or random"),
+                                            (["--tilt", "400"], "within a whole turn"),
+                                            (["--tilt", "30", "--far", "22"], "choose one")])
+def test_bench_real_tables_refuses_a_tilt_it_cannot_take(bench, capsys, flags, message):
+    with pytest.raises(SystemExit) as stop:
+        bench.main(flags)
+    assert stop.value.code == 2 and message in capsys.readouterr().err
