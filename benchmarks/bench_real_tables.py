@@ -202,14 +202,11 @@ def tilted(image: np.ndarray, boxes: np.ndarray, degrees: float) -> tuple[np.nda
     camera tilted (the corners turned out of the frame are lost, black comes in), the indices
     of the x0 y0 x1 y1 ``boxes`` still wholly in it, and the affine map (2 x 3) from the tilted
     photo's pixels back to the photo's."""
+    from fanscan.vision.turned_photo import pixel_centred
+
     height, width = image.shape[:2]
-    radians = np.deg2rad(degrees)
-    cos, sin = np.cos(radians), np.sin(radians)
-    forward = np.array([[cos, -sin, 0.0], [sin, cos, 0.0]])
-    forward[:, 2] = np.array([width / 2, height / 2]) - forward[:, :2] @ np.array([width / 2, height / 2])
-    pixels = forward.copy()
-    pixels[:, 2] += forward[:, :2] @ np.array([0.5, 0.5]) - 0.5  # warpAffine's pixel centres
-    turned = cv2.warpAffine(image, pixels, (width, height), flags=cv2.INTER_LINEAR)
+    forward = cv2.getRotationMatrix2D((width / 2, height / 2), -degrees, 1.0)  # OpenCV's turns anticlockwise
+    turned = cv2.warpAffine(image, pixel_centred(forward), (width, height), flags=cv2.INTER_LINEAR)
     corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=1)
     moved = corners @ forward[:, :2].T + forward[:, 2]
     inside = ((moved >= 0) & (moved <= np.array([width, height]))).all(axis=(1, 2))

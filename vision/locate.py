@@ -102,7 +102,8 @@ def likely_crop_scale(photo: Photo) -> int:
     return 1
 
 
-def _short_sides(quads: np.ndarray) -> np.ndarray:
+def short_sides(quads: np.ndarray) -> np.ndarray:
+    """Each quad's shortest side (n, 4, 2 -> n)."""
     sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
     return sides.min(axis=1)
 
@@ -214,7 +215,7 @@ def _farther(photo: Photo, small: np.ndarray, detections: TileDetections,
     out in pieces; a stray large box elsewhere must not hide a far hand). Returns the decode
     searched, the image the finder saw and its boxes (in that image's pixels), or None."""
     found = without_specks(detections)
-    large = _short_sides(found.quads) >= REFIND_SHORT
+    large = short_sides(found.quads) >= REFIND_SHORT
     if len(found) >= FEW_TILES or (len(found) and large.all()):
         return None
     seen_whole = found.quads[large] * np.float32(photo.width / small.shape[1])
@@ -288,13 +289,13 @@ def _close_up(image: np.ndarray, detections: TileDetections) -> tuple[np.ndarray
     """
     whole = without_specks(detections).quads
     spread = _size_spread(whole)  # tile_size_spread's, on the boxes already less specks
-    if spread <= SPREAD_AGREES or median(_short_sides(whole)) <= REFIND_SHORT:
+    if spread <= SPREAD_AGREES or median(short_sides(whole)) <= REFIND_SHORT:
         return None
     best = None
     for side in CLOSE_UP_SIDES:
         small, back_factor = finder.working_image(image, side)
         found = finder.find_tiles(small)
-        if len(found) < 3 or median(_short_sides(found.quads)) < CLOSE_UP_MIN_SHORT:
+        if len(found) < 3 or median(short_sides(found.quads)) < CLOSE_UP_MIN_SHORT:
             break
         found_spread = _size_spread(found.quads)
         if found_spread <= min(CLOSE_UP_AGREES, spread - 0.15) and (best is None or found_spread < best[0]):
@@ -312,7 +313,7 @@ def _refind_region(photo: Photo, detections: TileDetections, enlarge: float = 1.
     the 1,528 labelled tiles found with the finder trained in session 18; a far hand's tiles, under
     the finder's scale at any of the photo's sizes, are worth it: ``FAR_ENLARGE``); None when the
     boxes give no tile size."""
-    short = median(_short_sides(detections.quads[_nearest_cluster(detections.quads)]))
+    short = median(short_sides(detections.quads[_nearest_cluster(detections.quads)]))
     if short < 1:
         return None
     points = detections.quads.reshape(-1, 2)

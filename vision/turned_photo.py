@@ -15,7 +15,8 @@ import cv2
 import numpy as np
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
-from fanscan.vision.locate import REGION_ALONG
+from fanscan.vision.locate import REGION_ALONG, short_sides
+from fanscan.vision.numeric import median
 
 
 def turn_matrix(width: int, height: int, degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
@@ -23,15 +24,16 @@ def turn_matrix(width: int, height: int, degrees: float) -> tuple[np.ndarray, tu
     ``degrees`` clockwise about its centre onto a canvas that holds all of it, and that canvas's
     (width, height). A quarter turn takes (x, y) to (height - y, x)."""
     radians = np.deg2rad(degrees)
-    cos, sin = float(np.cos(radians)), float(np.sin(radians))
-    size = (round(height * abs(sin) + width * abs(cos)), round(height * abs(cos) + width * abs(sin)))
-    matrix = np.array([[cos, -sin, 0.0], [sin, cos, 0.0]])
-    matrix[:, 2] = np.array(size, np.float64) / 2 - matrix[:, :2] @ np.array([width / 2, height / 2])
+    cos, sin = abs(float(np.cos(radians))), abs(float(np.sin(radians)))
+    size = (round(height * sin + width * cos), round(height * cos + width * sin))
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), -degrees, 1.0)  # OpenCV's turns anticlockwise
+    matrix[:, 2] += (size[0] - width) / 2, (size[1] - height) / 2
     return matrix, size
 
 
-def _pixel_matrix(matrix: np.ndarray) -> np.ndarray:
-    """``matrix`` for ``cv2.warpAffine``, whose coordinates are pixel centres (x + 0.5 at the edges')."""
+def pixel_centred(matrix: np.ndarray) -> np.ndarray:
+    """``matrix`` (pixel-edge coordinates) for ``cv2.warpAffine``, whose coordinates are pixel
+    centres (x + 0.5 at the edges')."""
     shifted = matrix.copy()
     shifted[:, 2] += matrix[:, :2] @ np.array([0.5, 0.5]) - 0.5
     return shifted
@@ -79,7 +81,7 @@ class TurnedPhoto:
             matrix = self.matrix.copy()
             matrix[:, 2] *= factor
             size = (max(1, round(self.size[0] * factor)), max(1, round(self.size[1] * factor)))
-            self._turned[scale] = cv2.warpAffine(image, _pixel_matrix(matrix), size, flags=cv2.INTER_LINEAR)
+            self._turned[scale] = cv2.warpAffine(image, pixel_centred(matrix), size, flags=cv2.INTER_LINEAR)
         return self._turned[scale]
 
     def turned_back(self, quads: np.ndarray) -> np.ndarray:
@@ -103,8 +105,7 @@ def window_around(photo: Photo, degrees: float, detections: TileDetections) -> t
         return None
     matrix, size = turn_matrix(photo.width, photo.height, degrees)
     points = detections.quads.reshape(-1, 2).astype(np.float64) @ matrix[:, :2].T + matrix[:, 2]
-    sides = np.linalg.norm(np.roll(detections.quads, -1, axis=1) - detections.quads, axis=2).min(axis=1)
-    margin = REGION_ALONG * float(np.median(sides))
+    margin = REGION_ALONG * median(short_sides(detections.quads))
     x0, y0 = np.maximum(np.floor(points.min(axis=0) - margin), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(points.max(axis=0) + margin), size).astype(int)
     return (int(x0), int(y0), int(x1), int(y1)) if x1 - x0 >= 16 and y1 - y0 >= 16 else None

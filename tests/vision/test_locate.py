@@ -112,7 +112,7 @@ def test_a_hand_in_part_of_the_photo_is_searched_again_once(monkeypatch: pytest.
     photo = load_photo(sample_photo_path())
     small, found = locate_module.locate(photo)
     assert len(searched) == 2
-    seen = float(np.median(locate_module._short_sides(searched[-1].quads)))
+    seen = float(np.median(locate_module.short_sides(searched[-1].quads)))
     assert abs(np.log(seen / locate_module.REFIND_SHORT)) < locate_module.SAME_SCALE
     (lo, hi), = regions
     assert (hi - lo)[0] < 0.95 * photo.width  # the hand's region, not the whole photo

@@ -16,7 +16,7 @@ from fanscan.vision.photo_reading import FoundTile, PhotoReading
 from fanscan.vision.samples import sample_photo_path
 from fanscan.vision.locate import locate
 from fanscan.vision.tilt import UPRIGHT_WITHIN, tiles_tilt
-from fanscan.vision.turned_photo import turn_matrix
+from fanscan.vision.turned_photo import pixel_centred, turn_matrix
 
 WIN = HandRules((14,))
 
@@ -147,8 +147,7 @@ def _tilted_sample(degrees: float) -> bytes:
     the table's green beyond it)."""
     image = cv2.imread(str(sample_photo_path()))
     matrix, size = turn_matrix(image.shape[1], image.shape[0], degrees)
-    matrix[:, 2] += matrix[:, :2] @ np.array([0.5, 0.5]) - 0.5
-    turned = cv2.warpAffine(image, matrix, size, borderValue=(60, 110, 50))
+    turned = cv2.warpAffine(image, pixel_centred(matrix), size, borderValue=(60, 110, 50))
     return cv2.imencode(".jpg", turned)[1].tobytes()
 
 
