@@ -84,10 +84,10 @@ CLOSE_UP_AGREES = 0.5
 
 
 
-def find_scale(photo: Photo) -> int:
-    """The coarsest decode scale whose picture still has the finder's working size."""
+def find_scale(photo: Photo, side: int = finder.WORK_SIDE) -> int:
+    """The coarsest decode scale whose picture still has ``side`` pixels along its long side."""
     for scale in (8, 4, 2):
-        if max(photo.size) / scale >= finder.WORK_SIDE:
+        if max(photo.size) / scale >= side:
             return scale
     return 1
 
@@ -122,7 +122,8 @@ def _size_spread(quads: np.ndarray) -> float:
     return float(np.std(np.log(np.maximum(quad_areas(quads), 1e-6))))
 
 
-def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetections]:
+def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE,
+           ) -> tuple[np.ndarray, TileDetections]:
     """Tiles in full-resolution pixels, and the working image they were found on.
 
     A first pass on the whole photo says where the hand lies and how large its tiles are; the
@@ -132,19 +133,20 @@ def locate(photo: Photo, refine: bool = True) -> tuple[np.ndarray, TileDetection
     as found, before the box refiner. On 40 generated scenes the tiles found (a box
     with IoU > 0.5 to the truth) rose from 560 to 611 of 639. A first pass that found no hand,
     only a few small boxes, gives way to a finer one (``_farther``); a close-up (``_close_up``) is
-    read on the smaller copy where its boxes agree.
+    read on the smaller copy where its boxes agree. ``first_side``: the first pass's long side
+    (the finder's working size; ``second_looks.read_finer`` asks for twice it).
     """
-    scale = find_scale(photo)
+    scale = find_scale(photo, first_side)
     # Decoding first at the crops' likely scale makes one decode serve both (the finder's copy is
     # shrunk from it): 12 MP, 35 + 55 ms -> 60 ms.
     photo.decode(min(scale, likely_crop_scale(photo)))
     image = photo.decode(scale)
     to_photo = photo.width / image.shape[1]
-    small, back_factor = finder.working_image(image)
+    small, back_factor = finder.working_image(image, first_side)
     detections = finder.find_tiles(small)
     if _balanced_for_cast(photo, small, detections):
         image = photo.decode(scale)
-        small, back_factor = finder.working_image(image)
+        small, back_factor = finder.working_image(image, first_side)
         detections = finder.find_tiles(small)
     if (far := _farther(photo, small, detections)) is not None:
         image, small, detections = far
@@ -222,6 +224,8 @@ def _farther(photo: Photo, small: np.ndarray, detections: TileDetections,
     for side in FINER_SIDES:
         if side > max(photo.size):
             break
+        if side <= max(small.shape[:2]):  # the first pass looked this fine already
+            continue
         scale = next((c for c in (8, 4, 2) if max(photo.size) / c >= side), 1)
         image = photo.decode(scale)
         fine, _ = finder.working_image(image, side)

@@ -29,7 +29,7 @@
    groups, melds, winning tile and doubts.
 7. The ``PhotoReading`` (``photo_reading``): every tile found, the hand, other readings, and the
    ``doubts``; ``annotate`` draws it.
-8. ``turned_looks``: when most boxes of step 2 agree on a slant (``tilt``), steps 2-7 are first
+8. ``second_looks``: when most boxes of step 2 agree on a slant (``tilt``), steps 2-7 are first
    run on the finder's boxes of the photo turned to stand them upright; a reading that expects a
    tile or more of its hand (or of every tile, read for labelling) wrong or missing is read again
    the other way (the photo as taken, or for upright tiles turned a quarter); the worthier is kept.
@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 from fanscan.vision import (debug_images, doubts, flowers, geometry, hand_region, hand_splits, layout, memory,
-                            row_gaps, session_opening, tile_photo, turned_looks)
+                            row_gaps, session_opening, tile_photo, second_looks)
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -149,7 +149,7 @@ def _read(source: str | os.PathLike[str] | bytes, classifier: Any, debug_dir: st
         return _read_located(photo, found, classifier, looks, one_hand, wanted)
 
     looked_for = wanted if one_hand else HandRules(wanted.sizes, "any")  # every tile: no hand to be short of
-    small, detections, (reading, read) = turned_looks.read_either_way(photo, small, detections, read_found, looked_for)
+    small, detections, (reading, read) = second_looks.read_either_way(photo, small, detections, read_found, looked_for)
     if debug_dir is not None:
         debug_images.write(Path(debug_dir), photo, small, detections, reading, read.readings)
     return reading

@@ -1,5 +1,5 @@
 """A photo seen turned by any angle: what ``locate`` asks of a photo, so that the finder can look
-at it turned (``turned_looks``), and the way back to the photo's own pixels.
+at it turned (``second_looks``), and the way back to the photo's own pixels.
 
 ``turn_matrix`` maps the photo's pixels onto a canvas that holds all of it turned; ``TurnedPhoto``
 decodes the photo turned (at every scale ``locate`` asks for, only ``window`` of the canvas when

@@ -360,3 +360,14 @@ def test_a_real_row_too_small_for_the_first_pass_is_found_whole() -> None:
         union = (x1 - x0) * (y1 - y0) + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
         found += bool((inter / union >= 0.5).any())
     assert len(labels) == 17 and found >= 16
+
+
+def test_the_first_pass_may_look_finer_and_the_far_search_then_looks_finer_still(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int] = []
+    monkeypatch.setattr(finder, "find_tiles", lambda image: seen.append(max(image.shape[:2])) or TileDetections.empty())
+    photo = load_photo(_far_sample(22.0))  # 4,000 px: room for a first pass at 1,280 and a far search at 2,560
+    locate_module.locate(photo, first_side=2 * finder.WORK_SIDE)
+    assert seen[:2] == [2 * finder.WORK_SIDE, 4 * finder.WORK_SIDE]  # never the first pass's own side again
+    seen.clear()
+    locate_module.locate(photo)
+    assert seen[:3] == [finder.WORK_SIDE, *locate_module.FINER_SIDES]

@@ -1,0 +1,224 @@
+"""Second looks at a photo: its tiles stood upright when they stand tilted, looked for finer when
+the finder's first pass saw them too small, and a quarter turned, when the reading of them
+expects tiles wrong or missing.
+
+The finder learnt tiles standing in rows across the photo. Rows slanting across the photo it
+misses more of the further they slant (``tilt``); a hand photographed from the side of the table
+(its tiles a quarter turned, in a column) it marks in pieces or misses, and its maps are not the
+same turned (``docs/benchmarks.md``, session 35: the better of the photo as it is and turned a
+quarter would find 95.7 % of fold 4's tiles against 92.7 %). A hand spanning a small part of a
+phone photo it sees at its working size as blobs of several tiles, whose size misleads every
+later search (session 45). Nothing in the finder's boxes says which look is better; the reading
+does, through the confidences it gives its tiles:
+
+1. ``tilt.tilted_turn``: when most of the first look's boxes agree on a slant of more than
+   ``tilt.UPRIGHT_WITHIN``, the photo is looked at again turned to stand them upright
+   (``located_turned``: the finder's boxes on that part of the turned photo, ``turned_photo``,
+   turned back into the photo's own frame and refined on the photo itself), and that look is read
+   first; the look as taken is read too only when this reading expects a fault (step 2), and kept
+   only when worth more (step 5).
+2. ``worth_a_second_look``: the first reading's hand expects at least one tile wrong or missing
+   (``expected_faults``: each face's chance of being wrong, 1 - its confidence, and the tiles it
+   lacks for the smallest hand the rules allow). A hand the reader is sure of is not looked at again.
+   A photo read for labelling (every tile its own reading, all "in the hand") is judged alike, with
+   no hand size to be short of.
+3. Tiles seen too small (``seen_too_small``: a hand short of the smallest the rules allow, or
+   of a few tiles when they ask no size, ``short_of_tiles``; or tiles that would still be no
+   larger than the finder's scale, ``locate.REFIND_SHORT``, seen twice as fine), in a photo with
+   the pixels, when the reading expects a fault or is short of tiles: ``read_finer`` reads the
+   photo with the finder's first pass at ``FINER_SIDE``, twice its working size (tilted tiles
+   found there stood upright first, step 1). A photo whose first look read no tiles gets this
+   look too, and is refused only when it reads none either.
+4. Tiles upright or sideways: ``located_turned`` on the whole photo turned a quarter clockwise;
+   the reader reads the boxes as any boxes, and picks the hand in the photo's own frame (the rows
+   nearest the camera).
+5. ``better``: a reading is worth its hand's tiles' expected right less expected wrong (each tile
+   ``2 * confidence - 1``); a second reading replaces the first only when it is worth more.
+
+``read_either_way`` runs them for the reader (``read_finer``: step 3; ``read_turned``: steps 4, 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+import numpy as np
+from fanscan.scoring.tiles import BACK
+from fanscan.vision import finder
+from fanscan.vision.detections import TileDetections
+from fanscan.vision.hand_rules import HandRules
+from fanscan.vision.image_io import Photo
+from fanscan.vision.locate import FEW_TILES, REFIND_SHORT, locate, refined_and_split, short_sides
+from fanscan.vision.numeric import median
+from fanscan.vision.photo_reading import PhotoReading
+from fanscan.vision.tilt import tilted_turn
+from fanscan.vision.turned_photo import TurnedPhoto, window_around
+from fanscan.errors import FanscanError
+
+FAULTS_WORTH_A_LOOK = 1.0
+"""A second look is taken when the first reading's hand expects at least one tile wrong or missing."""
+
+Read = TypeVar("Read", bound=tuple)
+
+
+def located_turned(photo: Photo, degrees: float = 90.0, window: tuple[int, int, int, int] | None = None,
+                   ) -> tuple[np.ndarray, TileDetections]:
+    """``locate``'s boxes found on the photo turned ``degrees`` clockwise (``window`` of it), in
+    the photo's own frame and refined on it, and the image the finder saw (turned)."""
+    view = TurnedPhoto(photo, degrees, window)
+    small, found = locate(view, refine=False)  # type: ignore[arg-type]  # less specks already
+    back = TileDetections(view.turned_back(found.quads), found.scores, found.backs)
+    return small, refined_and_split(photo, back)
+
+
+def expected_faults(reading: PhotoReading, rules: HandRules) -> float:
+    """The faces of the reading's hand expected wrong (1 - confidence each) plus the tiles it lacks
+    for the smallest hand ``rules`` allow (none when they ask no size; flowers counted as tiles: a
+    hand that shows flowers lacks none for them). A face-down tile's confidence is the finder's
+    that a tile lies there (``tile_reading``), no reading of a face, and is left out of the sum."""
+    hand = [t for t in reading.tiles if t.in_hand]
+    misread = sum(1.0 - t.confidence for t in hand if t.code != BACK)
+    return float(misread) + max(0, smallest_hand(rules) - len(hand))
+
+
+def smallest_hand(rules: HandRules) -> int:
+    """The fewest tiles a hand ``rules`` allow shows (0 when they ask no size)."""
+    return 0 if rules.kind == "any" else min(rules.sizes) - (rules.kind == "waiting")
+
+
+def worth_a_second_look(reading: PhotoReading, rules: HandRules) -> bool:
+    """Whether the reading leaves enough in doubt to read the photo another way too."""
+    return expected_faults(reading, rules) >= FAULTS_WORTH_A_LOOK
+
+
+def net_worth(reading: PhotoReading) -> float:
+    """The hand's tiles expected right less those expected wrong."""
+    return float(sum(2.0 * t.confidence - 1.0 for t in reading.tiles if t.in_hand))
+
+
+def better(second: PhotoReading, first: PhotoReading) -> bool:
+    """Whether the second reading is worth more than the first (a tie keeps the first)."""
+    return net_worth(second) > net_worth(first)
+
+
+def read_turned(photo: Photo, first: PhotoReading, read_located: Callable[[TileDetections], Read],
+                degrees: float = 90.0, window: tuple[int, int, int, int] | None = None,
+                ) -> tuple[np.ndarray, TileDetections, Read] | None:
+    """The finder's image, boxes and reading (``read_located``'s answer, its ``PhotoReading``
+    first) of the photo turned ``degrees`` (``window`` of it), when that reading is worth more
+    than ``first``; else None (also when its boxes read as no tiles, or its decodes would pass
+    the read's budget)."""
+    try:
+        small, turned = located_turned(photo, degrees, window)
+        second = read_located(turned)
+    except FanscanError:  # no tiles that way, or the decodes it asked for would pass the read's budget
+        return None
+    return (small, turned, second) if better(second[0], first) else None
+
+
+def _read_upright(photo: Photo, boxes: TileDetections, read_located: Callable[[TileDetections], Read],
+                  ) -> tuple[np.ndarray, TileDetections, Read] | None:
+    """The finder's image, boxes and reading of the part of the photo around ``boxes`` turned to
+    stand its tilted tiles upright (``tilted_turn``); None when they are not tilted, or when that
+    look finds or reads no tiles (or would pass the read's budget)."""
+    degrees = tilted_turn(boxes)
+    if degrees is None:
+        return None
+    try:
+        small, upright = located_turned(photo, degrees, window_around(photo, degrees, boxes))
+        return small, upright, read_located(upright)
+    except FanscanError:
+        return None
+
+
+FINER_SIDE = 2 * finder.WORK_SIDE
+"""The finer look's first pass: the finder's working size twice over (tiles 11-15 px wide in the
+first pass, 22-30 px in it; its later searches at the tiles' own scale are ``locate``'s)."""
+
+
+def short_of_tiles(reading: PhotoReading, rules: HandRules) -> bool:
+    """Whether the reading's hand has fewer tiles than the smallest hand ``rules`` allow, or than
+    ``locate.FEW_TILES`` (no hand at all) when they ask no size."""
+    return sum(t.in_hand for t in reading.tiles) < max(FEW_TILES, smallest_hand(rules))
+
+
+def seen_too_small(photo: Photo, reading: PhotoReading, rules: HandRules) -> bool:
+    """Whether the finder's first pass may have seen the reading's hand too small to part its
+    tiles: the hand is short of tiles (``short_of_tiles``: blobs of several tiles read as a few),
+    or its tiles' median short side would span no more than the finder's scale
+    (``locate.REFIND_SHORT``) in the finer first pass (larger, the finder marks pieces of faces)."""
+    if short_of_tiles(reading, rules):
+        return True
+    hand = np.array([t.box for t in reading.tiles if t.in_hand], np.float32)
+    first_pass = finder.WORK_SIDE / max(photo.size)
+    return median(short_sides(hand)) * first_pass * FINER_SIDE / finder.WORK_SIDE <= REFIND_SHORT
+
+
+def read_finer(photo: Photo, first: PhotoReading | None, read_located: Callable[[TileDetections], Read],
+               rules: HandRules) -> tuple[np.ndarray, TileDetections, Read] | None:
+    """The finder's image, boxes and reading of the photo with the finder's first pass at
+    ``FINER_SIDE`` (its tiles stood upright first when they stand tilted: step 1), when the photo
+    has those pixels and that reading is worth more than ``first`` (any reading, when the first
+    look read no tiles); else None (also when the finer look reads no tiles, or would pass the
+    read's budget)."""
+    if max(photo.size) < FINER_SIDE:
+        return None
+    try:
+        small, found = locate(photo, first_side=FINER_SIDE)
+        second = _read_tilted(photo, small, found, read_located, rules) or (small, found, read_located(found))
+    except FanscanError:
+        return None
+    return second if first is None or better(second[2][0], first) else None
+
+
+def _read_tilted(photo: Photo, small: np.ndarray, boxes: TileDetections,
+                 read_located: Callable[[TileDetections], Read], rules: HandRules,
+                 ) -> tuple[np.ndarray, TileDetections, Read] | None:
+    """Step 1 on one look's boxes: None when its tiles are not tilted; else the upright look's
+    image, boxes and reading, unless that reading expects a fault and the look as taken
+    (``small``, ``boxes``) reads worth more."""
+    upright = _read_upright(photo, boxes, read_located)
+    if upright is None:
+        return None
+    if worth_a_second_look(upright[2][0], rules):
+        try:
+            as_taken = read_located(boxes)
+        except FanscanError:
+            return upright
+        if better(as_taken[0], upright[2][0]):
+            return small, boxes, as_taken
+    return upright
+
+
+def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
+                    read_located: Callable[[TileDetections], Read], rules: HandRules,
+                    ) -> tuple[np.ndarray, TileDetections, Read]:
+    """Steps 1-5 for the reader: the finder's image, the boxes and ``read_located``'s reading of
+    them. Tilted tiles (step 1): the upright look's, unless it expects a fault and the look as
+    taken (``small``, ``boxes``) reads worth more. Otherwise the look as taken's, unless it
+    expects a fault and the finer look (when its tiles were seen too small) or then the
+    quarter-turned look reads worth more. A look as taken whose boxes read as no tiles is refused
+    (``no_tiles``) unless the finer look reads tiles: the "shows tiles?" check is fitted for a
+    first look, and a quarter-turned second chance let more pictures of noise through (the upright
+    look of tilted tiles and the finer look are first looks at another angle or scale; neither let
+    more through, docs/benchmarks.md, sessions 44 and 45)."""
+    tilted = _read_tilted(photo, small, boxes, read_located, rules)
+    if tilted is not None:
+        return tilted
+    try:
+        first = read_located(boxes)
+    except FanscanError:
+        finer = read_finer(photo, None, read_located, rules)
+        if finer is None:
+            raise
+        small, boxes, first = finer
+    else:
+        doubtful = worth_a_second_look(first[0], rules) or short_of_tiles(first[0], rules)
+        if doubtful and seen_too_small(photo, first[0], rules) and (finer := read_finer(photo, first[0], read_located, rules)):
+            small, boxes, first = finer
+    if worth_a_second_look(first[0], rules):
+        turned = read_turned(photo, first[0], read_located)
+        if turned is not None:
+            return turned
+    return small, boxes, first
