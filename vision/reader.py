@@ -32,7 +32,8 @@
 8. ``second_looks``: when most boxes of step 2 agree on a slant (``tilt``), steps 2-7 are first
    run on the finder's boxes of the photo turned to stand them upright; a reading that expects a
    tile or more of its hand (or of every tile, read for labelling) wrong or missing is read again
-   the other way (the photo as taken, or for upright tiles turned a quarter); the worthier is kept.
+   the other way (the photo as taken; for a hand the finder's first pass saw too small, with that
+   pass twice as fine; for upright tiles turned a quarter); the worthier is kept.
 9. ``memory``: when the read leaves the process holding more than its budget, the memory it freed
    goes back to the system.
 """

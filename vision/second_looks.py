@@ -151,8 +151,7 @@ def seen_too_small(photo: Photo, reading: PhotoReading, rules: HandRules) -> boo
     if short_of_tiles(reading, rules):
         return True
     hand = np.array([t.box for t in reading.tiles if t.in_hand], np.float32)
-    first_pass = finder.WORK_SIDE / max(photo.size)
-    return median(short_sides(hand)) * first_pass * FINER_SIDE / finder.WORK_SIDE <= REFIND_SHORT
+    return median(short_sides(hand)) * FINER_SIDE / max(photo.size) <= REFIND_SHORT
 
 
 def read_finer(photo: Photo, first: PhotoReading | None, read_located: Callable[[TileDetections], Read],
