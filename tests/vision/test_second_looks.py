@@ -1,5 +1,6 @@
-"""Second looks at a photo turned: tilted tiles are read stood upright, a look turned a quarter
-is taken only when the first reading expects a fault, and the worthier reading is kept."""
+"""Second looks at a photo: tilted tiles are read stood upright, a hand seen too small is read
+again with the finder's first pass twice as fine, a look turned a quarter is taken only when the
+first reading expects a fault, and the worthier reading is kept."""
 
 from __future__ import annotations
 
