@@ -32,14 +32,17 @@ TILE_BELOW = 0.7
 CORE_ABOVE = 0.9
 """Each tile grows (watershed) from a core where the tile's probability is above this."""
 _MIN_AREA = 12  # px of a blob in the working image: smaller ones are noise
-STRIP_PIXELS = 640 * 640
-"""An image larger than this (a hand's region searched again, up to 1280 x 1280) goes through the
-network in strips of rows of about this many pixels, so that its activations never take more
-memory than a working-size image's (a whole 1280 x 1280 image took about 105 MB)..."""
-STRIP_CONTEXT = 72
-"""...each strip seen with this many rows of the image beyond it on either side: the network's
-receptive field reaches 65 pixels from its centre (131 across), so each strip's own rows come out
-as from the whole image (a multiple of 8, the network's stride, keeps its grid)."""
+PART_SIDE = 640
+"""An image with more pixels than ``PART_SIDE`` squared (a finer pass on a far photo, up to 2,560
+px; a hand's region searched again, up to 1,280 px) goes through the network in parts of at most
+this side (the working size's, split evenly), so that its activations never take much more memory
+than a working-size image's (a whole 1,280 x 1,280 image took about 105 MB)..."""
+PART_CONTEXT = 72
+"""...each part seen with this many pixels of the image beyond it on every side: the network's
+receptive field reaches 65 pixels from its centre (131 across), so each part's own pixels come
+out as from the whole image (a multiple of 8, the network's stride, keeps its grid). Square parts
+carry less context than strips of whole rows: a 2,560 x 1,920 pass in strips of 160 rows ran the
+network on 1.9 times its pixels (9.3 million), in parts on 1.4 times (6.6 million)."""
 
 
 def _get_session() -> LazySession:
@@ -91,54 +94,84 @@ def working_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray,
 def tile_maps(small: np.ndarray) -> np.ndarray:
     """Per-pixel probabilities (h, w, 3: table, face, back) for the working image."""
     h, w = small.shape[:2]
+    return cv2.merge([upsampled(plane, h, w) for plane in half_maps(small)])
+
+
+def half_maps(small: np.ndarray) -> list[np.ndarray]:
+    """The table, face and back probabilities at the network's half resolution, for the working
+    image padded to a multiple of 8 (``upsampled`` brings a plane to the image's pixels).
+    Softmax at half resolution, then up: four times less work than the reverse."""
+    h, w = small.shape[:2]
     ph, pw = -(-h // 8) * 8, -(-w // 8) * 8
-    padded = cv2.copyMakeBorder(small, 0, ph - h, 0, pw - w, cv2.BORDER_REPLICATE)
-    # Plane by plane (BGR -> RGB) and the softmax channel by channel: the same numbers as
-    # whole-array transposes and reductions over the last axis, several times faster.
-    tensor = np.empty((1, 3, ph, pw), np.float32)
-    for channel, plane in enumerate(cv2.split(padded)[::-1]):
+    padded = small if (ph, pw) == (h, w) else cv2.copyMakeBorder(small, 0, ph - h, 0, pw - w, cv2.BORDER_REPLICATE)
+    planes = list(_network_logits(padded))
+    top = np.maximum(np.maximum(planes[0], planes[1]), planes[2])
+    for plane in planes:  # in place: a 2,560 px pass's planes are 5 MB each
+        np.subtract(plane, top, out=plane)
+        np.exp(plane, out=plane)
+    total = planes[0] + planes[1] + planes[2]
+    for plane in planes:
+        plane /= total
+    return planes
+
+
+def upsampled(plane: np.ndarray, h: int, w: int) -> np.ndarray:
+    """One of ``half_maps``' planes at the working image's (h, w) pixels."""
+    return cv2.resize(plane, (plane.shape[1] * 2, plane.shape[0] * 2), interpolation=cv2.INTER_LINEAR)[:h, :w]
+
+
+def network_input(image: np.ndarray) -> np.ndarray:
+    """The network's (1, 3, h, w) float input for a BGR uint8 image."""
+    # Plane by plane (BGR -> RGB): the same numbers as a whole-array transpose, several times faster.
+    tensor = np.empty((1, 3, *image.shape[:2]), np.float32)
+    for channel, plane in enumerate(cv2.split(image)[::-1]):
         tensor[0, channel] = plane
     tensor /= np.float32(255.0)
-    table, face, back = _network_logits(tensor)
-    top = np.maximum(np.maximum(table, face), back)
-    exps = [np.exp(logit - top) for logit in (table, face, back)]
-    total = exps[0] + exps[1] + exps[2]
-    probs = cv2.merge([e / total for e in exps])
-    # Softmax at the network's half resolution, then up: four times less work than the reverse.
-    return cv2.resize(probs, (pw, ph), interpolation=cv2.INTER_LINEAR)[:h, :w]
+    return tensor
 
 
-def _network_logits(tensor: np.ndarray) -> np.ndarray:
-    """The network's (3, h/2, w/2) logits for a (1, 3, h, w) input (h, w multiples of 8), in
-    strips of rows when it is large (``STRIP_PIXELS``)."""
+def _network_logits(padded: np.ndarray) -> np.ndarray:
+    """The network's (3, h/2, w/2) logits for a BGR uint8 image (h, w multiples of 8), in parts
+    when it is large (``PART_SIDE``), each part's input made only when it is run."""
     session = _get_session()
-    height, width = tensor.shape[2:]
-    if height * width <= STRIP_PIXELS:
-        return session.run(tensor)[0]
-    rows = max(8, STRIP_PIXELS // width // 8 * 8)
+    height, width = padded.shape[:2]
+    if height * width <= PART_SIDE * PART_SIDE:
+        return session.run(network_input(padded))[0]
     out = np.empty((3, height // 2, width // 2), np.float32)
-    for top in range(0, height, rows):
-        bottom = min(height, top + rows)
-        above, below = max(0, top - STRIP_CONTEXT), min(height, bottom + STRIP_CONTEXT)
-        part = session.run(np.ascontiguousarray(tensor[:, :, above:below]))[0]
-        skip = (top - above) // 2
-        out[:, top // 2 : bottom // 2] = part[:, skip : skip + (bottom - top) // 2]
+    for top, bottom in _even_parts(height):
+        above, below = max(0, top - PART_CONTEXT), min(height, bottom + PART_CONTEXT)
+        for left, right in _even_parts(width):
+            before, after = max(0, left - PART_CONTEXT), min(width, right + PART_CONTEXT)
+            part = session.run(network_input(padded[above:below, before:after]))[0]
+            y, x = (top - above) // 2, (left - before) // 2
+            out[:, top // 2 : bottom // 2, left // 2 : right // 2] = \
+                part[:, y : y + (bottom - top) // 2, x : x + (right - left) // 2]
     return out
+
+
+def _even_parts(length: int) -> list[tuple[int, int]]:
+    """(start, end) of the fewest parts of at most ``PART_SIDE`` that cover ``length`` (a multiple
+    of 8), about equal, each starting on a multiple of 8."""
+    count = -(-length // PART_SIDE)
+    cuts = [round(length * i / count / 8) * 8 for i in range(count + 1)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
 def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """Connected tile blobs; blobs joined by a weak bridge are cut apart by a watershed from
     their confident cores. Returns the label count, the labels, each label's stats (as
     ``cv2.connectedComponentsWithStats``) and the flat indices of the labelled pixels."""
-    cores = (tile > CORE_ABOVE).astype(np.uint8)
-    count, markers = cv2.connectedComponents(cores, connectivity=4)
-    region = tile > 1.0 - TILE_BELOW
+    # Arrays changed in place where they can be: at the finder's 2,560 px pass each is 20 MB.
+    count, markers = cv2.connectedComponents((tile > CORE_ABOVE).astype(np.uint8), connectivity=4)
     background = count
     # Seeds on the cores; the rest of the tile region unknown (0); off it, the background.
-    markers = np.where(region, markers, background).astype(np.int32)
-    relief = cv2.cvtColor(((1.0 - tile) * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
-    cv2.watershed(relief, markers)
-    labels = np.where((markers > 0) & (markers < background), markers, 0).astype(np.int32)
+    markers[tile <= 1.0 - TILE_BELOW] = background
+    relief = np.subtract(1.0, tile, dtype=np.float32)
+    relief *= 255
+    cv2.watershed(cv2.cvtColor(relief.astype(np.uint8), cv2.COLOR_GRAY2BGR), markers)
+    del relief
+    markers[(markers <= 0) | (markers >= background)] = 0  # the seams (-1) and the background
+    labels = markers
     # Counted over the blobs' pixels only: the table's label 0 needs no area or span.
     inside = np.flatnonzero(labels)
     blob_of = labels.ravel()[inside]
@@ -250,14 +283,15 @@ def _split_merged(quads: np.ndarray) -> list[tuple[np.ndarray, int]]:
 
 def find_tiles(small: np.ndarray) -> TileDetections:
     """Tile quads in the working image (see ``working_image``), with a face/back flag each."""
-    probs = tile_maps(small)
-    count, components, stats, inside = _blobs(1.0 - probs[:, :, 0])
+    h, w = small.shape[:2]
+    table, face, back = half_maps(small)
+    count, components, stats, inside = _blobs(1.0 - upsampled(table, h, w))
     # Each blob's summed face and back probabilities, all blobs at once, over the blobs' pixels
-    # only (the same sums, pixel by pixel in the same order; the table's label 0 is not needed).
+    # only (the table's label 0 is not needed); one full-size plane at a time, for memory.
     blob_of = components.ravel()[inside]
-    pixels = probs.reshape(-1, 3)[inside]
-    face_sum = np.bincount(blob_of, weights=pixels[:, 1], minlength=count)
-    back_sum = np.bincount(blob_of, weights=pixels[:, 2], minlength=count)
+    face_sum, back_sum = (
+        np.bincount(blob_of, weights=np.ascontiguousarray(upsampled(plane, h, w)).ravel()[inside], minlength=count)
+        for plane in (face, back))
     marks, offsets, scores, backs = [], [], [], []
     for index in range(1, count):
         area = stats[index, cv2.CC_STAT_AREA]

@@ -32,7 +32,7 @@ import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
 from fanscan.errors import FanscanError
-from fanscan.vision import pixel_modes
+from fanscan.vision import heif, pixel_modes
 from fanscan.vision.numeric import median
 
 MAX_PIXELS = 120_000_000
@@ -139,6 +139,8 @@ class Photo:
     """Pixels decoded so far, counted against ``budget.pixels``."""
     _cache: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _balance: np.ndarray | None = field(default=None, repr=False)
+    finder_passes: dict = field(default_factory=dict, repr=False)
+    """``locate.whole_photo_pass``'s boxes per (decode scale, side); emptied by ``balance``."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -246,6 +248,7 @@ class Photo:
         if self._balance is not None:
             raise ValueError("the photo is balanced already")
         self._balance = table
+        self.finder_passes.clear()
         for scale, array in self._cache.items():
             self._cache[scale] = cv2.LUT(array, table)
 
@@ -326,33 +329,6 @@ class Photo:
         )
 
 
-_HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs",
-                          b"mif1", b"msf1"})
-_heif_ready = False
-
-
-def is_heif(data: bytes) -> bool:
-    """Whether ``data`` is a HEIC / HEIF file (an ISO media file of a HEIF brand)."""
-    return data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS
-
-
-def _heif_support(name: str) -> None:
-    """Teach PIL to open HEIC / HEIF (the iPhone's photos) through pillow-heif, once."""
-    global _heif_ready
-    if _heif_ready:
-        return
-    try:
-        import pillow_heif
-    except ImportError:
-        raise FanscanError(
-            "unreadable_image",
-            f"{name} is a HEIC/HEIF photo; reading it needs pillow-heif: "
-            "pip install 'fanscan[heif]' (or save the photo as JPEG)",
-        ) from None
-    pillow_heif.register_heif_opener()
-    _heif_ready = True
-
-
 def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFAULT_BUDGET,
                name: str | None = None) -> Photo:
     """Open a photo (path or bytes), check it is an image of acceptable size; nothing is decoded yet.
@@ -368,8 +344,8 @@ def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFA
     name = name or source_name
     if not data:
         raise FanscanError("unreadable_image", f"{name} is empty")
-    if is_heif(data):
-        _heif_support(name)
+    if heif.is_heif(data):
+        heif.register_opener(name)
     try:
         image = Image.open(io.BytesIO(data))
         width, height = image.size

@@ -140,14 +140,11 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     # Decoding first at the crops' likely scale makes one decode serve both (the finder's copy is
     # shrunk from it): 12 MP, 35 + 55 ms -> 60 ms.
     photo.decode(min(scale, likely_crop_scale(photo)))
-    image = photo.decode(scale)
-    to_photo = photo.width / image.shape[1]
-    small, back_factor = finder.working_image(image, first_side)
-    detections = finder.find_tiles(small)
+    image, small, detections = whole_photo_pass(photo, scale, first_side)
     if _balanced_for_cast(photo, small, detections):
-        image = photo.decode(scale)
-        small, back_factor = finder.working_image(image, first_side)
-        detections = finder.find_tiles(small)
+        image, small, detections = whole_photo_pass(photo, scale, first_side)
+    to_photo = photo.width / image.shape[1]
+    back_factor = image.shape[1] / small.shape[1]
     if (far := _farther(photo, small, detections)) is not None:
         image, small, detections = far
         back_factor = image.shape[1] / small.shape[1]
@@ -178,6 +175,22 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
             break
         small, detections, searched_at = again_image, again, region[2]
     return small, _kept(photo, detections, refine)
+
+
+def whole_photo_pass(photo: Photo, scale: int, side: int) -> tuple[np.ndarray, np.ndarray, TileDetections]:
+    """The photo decoded at 1/``scale``, its copy of long side ``side`` and the finder's boxes on
+    that copy (in its pixels). A pass made on this photo before is not made again
+    (``Photo.finder_passes``): a photo of no hand takes the finer look, whose first pass and
+    finer passes are those the first look made (a 12 MP picture of noise: a 2,560 px pass)."""
+    image = photo.decode(scale)
+    small, _ = finder.working_image(image, side)
+    key = (scale, side)
+    if key not in photo.finder_passes:
+        found = finder.find_tiles(small)
+        for array in (found.quads, found.scores, found.backs):
+            array.flags.writeable = False  # shared by every look that asks for this pass
+        photo.finder_passes[key] = found
+    return image, small, photo.finder_passes[key]
 
 
 def _unresolved_finer(photo: Photo, detections: TileDetections,
@@ -227,9 +240,7 @@ def _farther(photo: Photo, small: np.ndarray, detections: TileDetections,
         if side <= max(small.shape[:2]):  # the first pass looked this fine already
             continue
         scale = next((c for c in (8, 4, 2) if max(photo.size) / c >= side), 1)
-        image = photo.decode(scale)
-        fine, _ = finder.working_image(image, side)
-        found = finder.find_tiles(fine)
+        image, fine, found = whole_photo_pass(photo, scale, side)
         centres = without_specks(found).quads.mean(axis=1) * np.float32(photo.width / fine.shape[1])
         if int((~inside_any(centres, seen_whole)).sum()) >= FEW_TILES:
             return image, fine, found

@@ -50,6 +50,8 @@ class TurnedPhoto:
     degrees: float = 90.0
     window: tuple[int, int, int, int] | None = None
     _turned: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    finder_passes: dict = field(default_factory=dict, repr=False)
+    """As ``Photo.finder_passes``, for the photo seen turned."""
 
     def __post_init__(self) -> None:
         self.matrix, self.size = turn_matrix(self.photo.width, self.photo.height, self.degrees)
@@ -73,6 +75,7 @@ class TurnedPhoto:
     def balance(self, table: np.ndarray) -> None:
         self.photo.balance(table)
         self._turned.clear()
+        self.finder_passes.clear()
 
     def decode(self, scale: int = 1) -> np.ndarray:
         if scale not in self._turned:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from fanscan.cli import main
-from fanscan.vision import image_io
+from fanscan.vision import heif
 from fanscan.vision.classifier import DEFAULT_MODEL
 from fanscan.vision.samples import SAMPLE_PATH
 
@@ -24,8 +24,8 @@ def heic_sample(tmp_path: Path) -> Path:
     from PIL import Image
 
     path = tmp_path / "hand.heic"
-    heif = pillow_heif.from_pillow(Image.open(SAMPLE_PATH))
-    heif.save(str(path), quality=92)
+    heif_image = pillow_heif.from_pillow(Image.open(SAMPLE_PATH))
+    heif_image.save(str(path), quality=92)
     assert path.read_bytes()[4:12] == b"ftypheic"
     return path
 
@@ -46,7 +46,7 @@ def test_heif_without_pillow_heif_names_the_extra(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
     monkeypatch.setitem(sys.modules, "pillow_heif", None)  # as if not installed
-    monkeypatch.setattr(image_io, "_heif_ready", False)
+    monkeypatch.setattr(heif, "_heif_ready", False)
     photo = tmp_path / "IMG_0001.HEIC"
     photo.write_bytes(HEIC_HEADER + bytes(64))
     assert main(["read", str(photo)]) == 1

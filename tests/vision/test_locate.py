@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from fanscan.vision import finder
+from fanscan.vision import finder, white_balance
 from fanscan.vision import locate as locate_module
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import load_photo
@@ -291,7 +291,7 @@ def test_a_stray_large_box_hides_no_far_hand_but_its_own_pieces_are_no_tiles(mon
     monkeypatch.setattr(finder, "find_tiles", at_scale(pieces))
     assert locate_module._farther(photo, WORKING, first) is None  # only pieces of what was seen whole
     monkeypatch.setattr(finder, "find_tiles", at_scale(elsewhere))
-    _, fine, found = locate_module._farther(photo, WORKING, first)
+    _, fine, found = locate_module._farther(load_photo(_far_sample(22.0)), WORKING, first)  # passes not yet made
     assert max(fine.shape[:2]) == 1280 and np.allclose(found.quads, elsewhere.quads)  # a far hand beside it
 
 
@@ -369,5 +369,26 @@ def test_the_first_pass_may_look_finer_and_the_far_search_then_looks_finer_still
     locate_module.locate(photo, first_side=2 * finder.WORK_SIDE)
     assert seen[:2] == [2 * finder.WORK_SIDE, 4 * finder.WORK_SIDE]  # never the first pass's own side again
     seen.clear()
+    locate_module.locate(load_photo(_far_sample(22.0)))
+    assert seen[:3] == [finder.WORK_SIDE, *locate_module.FINER_SIDES]
+
+
+def test_a_pass_on_the_whole_photo_is_made_once_until_a_colour_balance_changes_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The finer look of a photo of no hand asks for the passes the first look made (a 12 MP
+    picture of noise: 1,280 and 2,560 px): they are not made again."""
+    seen: list[int] = []
+    monkeypatch.setattr(finder, "find_tiles", lambda image: seen.append(max(image.shape[:2])) or _tiles(3.0, 2))
+    photo = load_photo(_far_sample(22.0))
     locate_module.locate(photo)
     assert seen[:3] == [finder.WORK_SIDE, *locate_module.FINER_SIDES]
+    seen.clear()
+    _, small, found = locate_module.whole_photo_pass(photo, 2, 2 * finder.WORK_SIDE)
+    assert seen == [] and len(found) == 2 and max(small.shape[:2]) == 2 * finder.WORK_SIDE
+    with pytest.raises(ValueError):
+        found.quads[0, 0, 0] = 1.0  # shared by every look that asks: nobody may change it
+    locate_module.locate(photo, first_side=2 * finder.WORK_SIDE)
+    assert seen == []  # its first pass and its far search were the first look's
+    photo.balance(white_balance.lookup_table(np.ones(3, np.float32)))
+    locate_module.whole_photo_pass(photo, 2, 2 * finder.WORK_SIDE)
+    assert seen == [2 * finder.WORK_SIDE]
