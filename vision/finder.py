@@ -166,10 +166,7 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     background = count
     # Seeds on the cores; the rest of the tile region unknown (0); off it, the background.
     markers[tile <= 1.0 - TILE_BELOW] = background
-    relief = np.subtract(1.0, tile, dtype=np.float32)
-    relief *= 255
-    cv2.watershed(cv2.cvtColor(relief.astype(np.uint8), cv2.COLOR_GRAY2BGR), markers)
-    del relief
+    cv2.watershed(cv2.cvtColor(_relief(tile), cv2.COLOR_GRAY2BGR), markers)
     markers[(markers <= 0) | (markers >= background)] = 0  # the seams (-1) and the background
     labels = markers
     # Counted over the blobs' pixels only: the table's label 0 needs no area or span.
@@ -184,6 +181,15 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     stats = np.stack([boxes[:, 0], boxes[:, 1], boxes[:, 2] - boxes[:, 0] + 1,
                       boxes[:, 3] - boxes[:, 1] + 1, area], axis=1)
     return count, labels, stats, inside
+
+
+def _relief(tile: np.ndarray, band: int = 256) -> np.ndarray:
+    """The watershed's relief, 255 where no tile is, as 8 bits; made ``band`` rows at a time, so
+    that no float copy of a large map is made."""
+    relief = np.empty(tile.shape, np.uint8)
+    for top in range(0, tile.shape[0], band):
+        relief[top : top + band] = ((1.0 - tile[top : top + band]) * 255).astype(np.uint8)
+    return relief
 
 
 def _spans(blob_of: np.ndarray, places: np.ndarray, count: int, length: int) -> tuple[np.ndarray, np.ndarray]:
