@@ -42,7 +42,8 @@ PART_CONTEXT = 72
 receptive field reaches 65 pixels from its centre (131 across), so each part's own pixels come
 out as from the whole image (a multiple of 8, the network's stride, keeps its grid). Square parts
 carry less context than strips of whole rows: a 2,560 x 1,920 pass in strips of 160 rows ran the
-network on 1.9 times its pixels (9.3 million), in parts on 1.4 times (6.6 million)."""
+network on 1.8 times its pixels (9.0 million), in parts on 1.3 times (6.6 million): the pass took
+half the time (docs/benchmarks.md, session 46)."""
 
 
 def _get_session() -> LazySession:

@@ -122,7 +122,7 @@ def _size_spread(quads: np.ndarray) -> float:
     return float(np.std(np.log(np.maximum(quad_areas(quads), 1e-6))))
 
 
-def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE,
+def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE, blobs_may_be_hands: bool = False,
            ) -> tuple[np.ndarray, TileDetections]:
     """Tiles in full-resolution pixels, and the working image they were found on.
 
@@ -135,6 +135,9 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     only a few small boxes, gives way to a finer one (``_farther``); a close-up (``_close_up``) is
     read on the smaller copy where its boxes agree. ``first_side``: the first pass's long side
     (the finder's working size; ``second_looks.read_finer`` asks for twice it).
+    ``blobs_may_be_hands``: a first pass's few large boxes may be blobs of a far hand's tiles
+    rather than a close-up's tiles (``_farther``; the finer look asks it, its reading weighed
+    against the first look's).
     """
     scale = find_scale(photo, first_side)
     # Decoding first at the crops' likely scale makes one decode serve both (the finder's copy is
@@ -145,19 +148,19 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
         image, small, detections = whole_photo_pass(photo, scale, first_side)
     to_photo = photo.width / image.shape[1]
     back_factor = image.shape[1] / small.shape[1]
-    if (far := _farther(photo, small, detections)) is not None:
-        image, small, detections = far
-        back_factor = image.shape[1] / small.shape[1]
-        to_photo = photo.width / image.shape[1]
-    close = _close_up(image, detections)
-    if close is not None:
-        small, found, back_factor = close
-        return small, _kept(photo, found.scaled(back_factor * to_photo), refine)
-    detections = detections.scaled(back_factor * to_photo)
-    # The first pass searched the whole photo at its own scale: any region of it searched at about
+    if (far := _farther(photo, small, detections, blobs_may_be_hands)) is not None:
+        # A far hand's blobs can disagree in size as a close-up's pieces do: no close-up path.
+        small, detections, first_scale = far
+    else:
+        close = _close_up(image, detections)
+        if close is not None:
+            small, found, back_factor = close
+            return small, _kept(photo, found.scaled(back_factor * to_photo), refine)
+        detections = detections.scaled(back_factor * to_photo)
+        first_scale = small.shape[1] / photo.width
+    # The first pass searched the photo at its own scale: any region of it searched at about
     # that scale would give the same tiles, and at a smaller one fewer (it found them whole there;
     # a close-up whose faces it split is ``_close_up``'s).
-    first_scale = small.shape[1] / photo.width
     searched_at = first_scale
     enlarge = FAR_ENLARGE if far is not None else 1.0
     for _ in range(REFIND_PASSES):
@@ -219,32 +222,57 @@ def _unresolved_finer(photo: Photo, detections: TileDetections,
     return image, finer, scale
 
 
-def _farther(photo: Photo, small: np.ndarray, detections: TileDetections,
-             ) -> tuple[np.ndarray, np.ndarray, TileDetections] | None:
+def _farther(photo: Photo, small: np.ndarray, detections: TileDetections, blobs_may_be_hands: bool = False,
+             ) -> tuple[np.ndarray, TileDetections, float] | None:
     """A hand too far for the finder's working size: when the first pass (``detections``, on
     ``small``) found fewer than ``FEW_TILES`` boxes, not all of them as large as the scale the
     finder separates tiles at (``REFIND_SHORT``: a close-up's few large tiles need no finer
     look; as in ``_refind_region``, never finer than that), the whole photo is searched at
     ``FINER_SIDES`` (never past its own pixels), and the first pass kept that finds
     ``FEW_TILES`` boxes outside the large boxes found first (searched finer, a large tile comes
-    out in pieces; a stray large box elsewhere must not hide a far hand). Returns the decode
-    searched, the image the finder saw and its boxes (in that image's pixels), or None."""
+    out in pieces; a stray large box elsewhere must not hide a far hand). When none does and the
+    first pass saw no tile whole, the finest pass's few boxes are searched around
+    (``_around_blobs``). Returns the image the finder saw, its boxes in the photo's pixels and
+    the scale it saw the photo at, or None.
+    ``blobs_may_be_hands``: no box is taken for a close-up's large tile (the hand of 36 tiles
+    22 px wide in a 4,000 px photo is one box of 36 px at 640 px)."""
     found = without_specks(detections)
-    large = short_sides(found.quads) >= REFIND_SHORT
+    large = (short_sides(found.quads) >= REFIND_SHORT) & (not blobs_may_be_hands)
     if len(found) >= FEW_TILES or (len(found) and large.all()):
         return None
     seen_whole = found.quads[large] * np.float32(photo.width / small.shape[1])
+    blobs = None
     for side in FINER_SIDES:
         if side > max(photo.size):
             break
         if side <= max(small.shape[:2]):  # the first pass looked this fine already
             continue
         scale = next((c for c in (8, 4, 2) if max(photo.size) / c >= side), 1)
-        image, fine, found = whole_photo_pass(photo, scale, side)
-        centres = without_specks(found).quads.mean(axis=1) * np.float32(photo.width / fine.shape[1])
-        if int((~inside_any(centres, seen_whole)).sum()) >= FEW_TILES:
-            return image, fine, found
-    return None
+        _, fine, found = whole_photo_pass(photo, scale, side)
+        to_photo = photo.width / fine.shape[1]
+        blobs = without_specks(found).scaled(to_photo)
+        blobs = blobs.subset(~inside_any(blobs.quads.mean(axis=1), seen_whole))
+        if len(blobs) >= FEW_TILES:
+            return fine, found.scaled(to_photo), 1 / to_photo
+    if blobs is None or not len(blobs) or len(seen_whole):  # blobs beside tiles seen whole: no far hand
+        return None
+    return _around_blobs(photo, blobs)
+
+
+def _around_blobs(photo: Photo, blobs: TileDetections) -> tuple[np.ndarray, TileDetections, float] | None:
+    """A hand so far that the finest pass on the whole photo saw it as a few blobs (``blobs``, in
+    the photo's pixels; tiles 22 px wide in a 4,000 px photo are 14 px in its 2,560 px pass,
+    where the network marks a row of 17 as three blobs) searched again at the photo's own pixels
+    (less when the region is larger than ``REFIND_MAX_SIDE``): the region ``_refind_region``
+    gives around the blobs, whose size is no measure of a tile's. Returns the image searched, its
+    boxes (the photo's pixels) and the scale, when they are ``FEW_TILES`` or more; else None."""
+    region = _refind_region(photo, blobs)
+    if region is None:
+        return None
+    lo, hi, _ = region
+    scale = min(1.0, REFIND_MAX_SIDE / float(max(hi - lo)))
+    image, found = _refind(photo, lo, hi, scale)
+    return (image, found, scale) if len(without_specks(found)) >= FEW_TILES else None
 
 
 def _balanced_for_cast(photo: Photo, small: np.ndarray, detections: TileDetections) -> bool:

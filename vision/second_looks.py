@@ -155,16 +155,21 @@ def seen_too_small(photo: Photo, reading: PhotoReading, rules: HandRules) -> boo
 
 
 def read_finer(photo: Photo, first: PhotoReading | None, read_located: Callable[[TileDetections], Read],
-               rules: HandRules) -> tuple[np.ndarray, TileDetections, Read] | None:
+               rules: HandRules, first_boxes: TileDetections | None = None,
+               ) -> tuple[np.ndarray, TileDetections, Read] | None:
     """The finder's image, boxes and reading of the photo with the finder's first pass at
     ``FINER_SIDE`` (its tiles stood upright first when they stand tilted: step 1), when the photo
     has those pixels and that reading is worth more than ``first`` (any reading, when the first
     look read no tiles); else None (also when the finer look reads no tiles, or would pass the
-    read's budget)."""
+    read's budget, or finds the first look's own boxes, ``first_boxes``: a far hand the first
+    look searched finer already)."""
     if max(photo.size) < FINER_SIDE:
         return None
     try:
-        small, found = locate(photo, first_side=FINER_SIDE)
+        small, found = locate(photo, first_side=FINER_SIDE, blobs_may_be_hands=True)
+        if first_boxes is not None and found.quads.shape == first_boxes.quads.shape \
+                and np.array_equal(found.quads, first_boxes.quads):
+            return None
         second = _read_tilted(photo, small, found, read_located, rules) or (small, found, read_located(found))
     except FanscanError:
         return None
@@ -208,13 +213,13 @@ def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
     try:
         first = read_located(boxes)
     except FanscanError:
-        finer = read_finer(photo, None, read_located, rules)
+        finer = read_finer(photo, None, read_located, rules, boxes)
         if finer is None:
             raise
         small, boxes, first = finer
     else:
         doubtful = worth_a_second_look(first[0], rules) or short_of_tiles(first[0], rules)
-        if doubtful and seen_too_small(photo, first[0], rules) and (finer := read_finer(photo, first[0], read_located, rules)):
+        if doubtful and seen_too_small(photo, first[0], rules) and (finer := read_finer(photo, first[0], read_located, rules, boxes)):
             small, boxes, first = finer
     if worth_a_second_look(first[0], rules):
         turned = read_turned(photo, first[0], read_located)

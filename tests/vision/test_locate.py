@@ -269,9 +269,10 @@ def test_a_few_tiles_the_first_pass_saw_large_are_not_searched_finer(monkeypatch
     large = _tiles(locate_module.REFIND_SHORT + 10, count=locate_module.FEW_TILES - 1)
     assert locate_module._farther(photo, WORKING, large) is None and seen == []
     small = _tiles(locate_module.REFIND_SHORT / 3, count=locate_module.FEW_TILES - 1)
-    image, fine, found = locate_module._farther(photo, WORKING, small)
+    fine, found, scale = locate_module._farther(photo, WORKING, small)
     assert seen == [locate_module.FINER_SIDES[0]] and max(fine.shape[:2]) == seen[0] and len(found) == 8
-    assert max(image.shape[:2]) >= seen[0]  # a decode with the pixels the finer search needs
+    assert scale == seen[0] / 4000  # the boxes in the photo's pixels, seen at this scale
+    np.testing.assert_allclose(found.quads, _tiles(30.0, 8).quads / np.float32(scale), rtol=1e-5)
 
 
 def test_a_stray_large_box_hides_no_far_hand_but_its_own_pieces_are_no_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -291,16 +292,60 @@ def test_a_stray_large_box_hides_no_far_hand_but_its_own_pieces_are_no_tiles(mon
     monkeypatch.setattr(finder, "find_tiles", at_scale(pieces))
     assert locate_module._farther(photo, WORKING, first) is None  # only pieces of what was seen whole
     monkeypatch.setattr(finder, "find_tiles", at_scale(elsewhere))
-    _, fine, found = locate_module._farther(load_photo(_far_sample(22.0)), WORKING, first)  # passes not yet made
-    assert max(fine.shape[:2]) == 1280 and np.allclose(found.quads, elsewhere.quads)  # a far hand beside it
+    fine, found, scale = locate_module._farther(load_photo(_far_sample(22.0)), WORKING, first)  # passes not yet made
+    assert max(fine.shape[:2]) == 1280 and np.allclose(found.quads * scale, elsewhere.quads)  # a far hand beside it
 
 
 def test_a_finer_search_goes_no_further_than_the_photo_s_own_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
     photo = load_photo(sample_photo_path())  # 1,280 px long: twice the working size, not four times
     seen: list[int] = []
-    monkeypatch.setattr(finder, "find_tiles", lambda image: seen.append(max(image.shape[:2])) or _tiles(10.0, 2))
+    monkeypatch.setattr(finder, "find_tiles", lambda image: seen.append(max(image.shape[:2])) or TileDetections.empty())
     assert locate_module._farther(photo, WORKING, TileDetections.empty()) is None
     assert seen == [2 * finder.WORK_SIDE]
+
+
+def test_a_hand_the_finest_pass_saw_as_a_few_blobs_is_searched_around_them_at_the_photo_s_pixels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = load_photo(_far_sample(12.0))
+    blobs = _boxes_at(24, [(2000, 1500), (2060, 1500)])  # at 2,560 px: 64 and 96 px of the photo's 4,000
+    row = _tiles(20.0, 14, x0=40.0)  # what the region's own pixels show
+    seen: list[tuple[int, int]] = []
+
+    def find(image: np.ndarray) -> TileDetections:
+        seen.append(image.shape[:2])
+        side = max(image.shape[:2])
+        return row if side < 1280 else blobs if side == 2560 else TileDetections.empty()
+
+    monkeypatch.setattr(finder, "find_tiles", find)
+    image, found, scale = locate_module._farther(photo, WORKING, TileDetections.empty())
+    assert [max(shape) for shape in seen[:2]] == [1280, 2560] and scale == 1.0
+    lo, hi, _ = locate_module._refind_region(photo, blobs.scaled(4000 / 2560))
+    assert image.shape[:2] == seen[2] == tuple(int(np.ceil(hi[k])) - int(lo[k]) for k in (1, 0))  # own pixels
+    np.testing.assert_allclose(found.quads, row.quads + np.float32([int(lo[0]), int(lo[1])]), atol=1)
+    monkeypatch.setattr(finder, "find_tiles", lambda image: blobs if max(image.shape[:2]) == 2560 else _tiles(20.0, 4))
+    assert locate_module._farther(load_photo(_far_sample(12.0)), WORKING, TileDetections.empty()) is None  # no hand there
+
+
+def test_the_finer_look_may_take_a_first_pass_s_large_box_for_a_far_hand_s_blob(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A far hand of 36 tiles in a grid is one box of the finder's own scale at 640 px: as a
+    close-up's tile it is not searched finer, as a blob (the finer look's view) it is, and the
+    tiles found inside it count."""
+    blob = _boxes_at(locate_module.REFIND_SHORT + 4, [(300, 200)])
+    inside = _boxes_at(12, [(610 + 13 * k, 420) for k in range(8)])  # at 1,280 px, inside the blob
+    monkeypatch.setattr(finder, "find_tiles", lambda image: inside if max(image.shape[:2]) == 1280 else TileDetections.empty())
+    assert locate_module._farther(load_photo(_far_sample(22.0)), WORKING, blob) is None
+    fine, found, scale = locate_module._farther(load_photo(_far_sample(22.0)), WORKING, blob, blobs_may_be_hands=True)
+    assert max(fine.shape[:2]) == 1280 and len(found) == 8 and scale == 1280 / 4000
+
+
+@pytest.mark.slow
+def test_a_hand_of_tiles_12_px_wide_in_a_12_mp_photo_is_read() -> None:
+    """At 2,560 px its tiles are 8 px wide, and the network marks the hand as a few blobs; the
+    region around them at the photo's own pixels shows the tiles."""
+    from fanscan.vision.reader import read_photo
+
+    reading = read_photo(_far_sample(12.0))
+    assert reading.hand == read_photo(sample_photo_path()).hand
 
 
 def _blobs() -> TileDetections:
@@ -388,7 +433,8 @@ def test_a_pass_on_the_whole_photo_is_made_once_until_a_colour_balance_changes_i
     with pytest.raises(ValueError):
         found.quads[0, 0, 0] = 1.0  # shared by every look that asks: nobody may change it
     locate_module.locate(photo, first_side=2 * finder.WORK_SIDE)
-    assert seen == []  # its first pass and its far search were the first look's
+    assert max(seen, default=0) < finder.WORK_SIDE  # its first pass and its far search were the first look's
+    seen.clear()
     photo.balance(white_balance.lookup_table(np.ones(3, np.float32)))
     locate_module.whole_photo_pass(photo, 2, 2 * finder.WORK_SIDE)
     assert seen == [2 * finder.WORK_SIDE]

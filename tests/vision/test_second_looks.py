@@ -219,8 +219,8 @@ def test_the_finer_look_needs_the_photo_s_pixels_and_is_kept_only_when_worth_mor
     sides: list[int] = []
     finer_boxes = _boxes((0, 0, 10, 14))
 
-    def located(photo, refine=True, first_side=finder.WORK_SIDE):  # noqa: ANN001, ANN202
-        sides.append(first_side)
+    def located(photo, refine=True, first_side=finder.WORK_SIDE, blobs_may_be_hands=False):  # noqa: ANN001, ANN202
+        sides.append((first_side, blobs_may_be_hands))
         return np.zeros((8, 8, 3), np.uint8), finer_boxes
 
     monkeypatch.setattr(second_looks, "locate", located)
@@ -229,7 +229,8 @@ def test_the_finer_look_needs_the_photo_s_pixels_and_is_kept_only_when_worth_mor
     assert sides == []  # under twice the working size: nothing finer to see
     photo = _blank(second_looks.FINER_SIDE, 960)
     small, boxes, second = second_looks.read_finer(photo, _reading(("1m", 0.5, True)), lambda found: worthier, WIN)
-    assert sides == [second_looks.FINER_SIDE] and boxes is finer_boxes and second is worthier
+    # The finer look takes a first pass's large boxes for blobs of a far hand as readily as for a close-up's tiles
+    assert sides == [(second_looks.FINER_SIDE, True)] and boxes is finer_boxes and second is worthier
     assert second_looks.read_finer(photo, worthier[0], lambda found: (_reading(("1m", 0.6, True)), ""), WIN) is None
     assert second_looks.read_finer(photo, None, lambda found: (_reading(("1m", 0.6, True)), ""), WIN) is not None
 
@@ -238,13 +239,19 @@ def test_the_finer_look_needs_the_photo_s_pixels_and_is_kept_only_when_worth_mor
 
     assert second_looks.read_finer(photo, None, refused, WIN) is None
 
+    def never(found: TileDetections) -> tuple:
+        raise AssertionError("the first look's own boxes were read again")
+
+    same_boxes = TileDetections(finer_boxes.quads.copy(), finer_boxes.scores, finer_boxes.backs)
+    assert second_looks.read_finer(photo, None, never, WIN, first_boxes=same_boxes) is None  # searched finer already
+
 
 def test_a_first_look_of_no_tiles_is_refused_only_when_the_finer_look_reads_none_either(
         monkeypatch: pytest.MonkeyPatch) -> None:
     photo = _blank(2000, 1500)
     first_boxes, finer_boxes = _boxes((0, 0, 10, 14)), _boxes((0, 0, 5, 7))
     small = np.zeros((4, 4, 3), np.uint8)
-    monkeypatch.setattr(second_looks, "locate", lambda photo, first_side: (small, finer_boxes))
+    monkeypatch.setattr(second_looks, "locate", lambda photo, first_side, blobs_may_be_hands: (small, finer_boxes))
     finer = (_reading(*[("1m", 0.95, True)] * 14), "finer")
 
     def read(found: TileDetections) -> tuple:
@@ -298,7 +305,7 @@ def test_a_few_sure_tiles_read_for_labelling_are_looked_at_finer(monkeypatch: py
     photo = _blank(2000, 1500)
     first_boxes, finer_boxes = _boxes((0, 0, 10, 14)), _boxes((0, 0, 5, 7))
     small = np.zeros((4, 4, 3), np.uint8)
-    monkeypatch.setattr(second_looks, "locate", lambda photo, first_side: (small, finer_boxes))
+    monkeypatch.setattr(second_looks, "locate", lambda photo, first_side, blobs_may_be_hands: (small, finer_boxes))
     monkeypatch.setattr(second_looks, "read_turned", lambda *args: None)
     readings = {id(first_boxes): (_hand(1, 400.0), "blob"), id(finer_boxes): (_hand(14, 60.0), "finer")}
     labelling = HandRules((14,), "any")
@@ -317,7 +324,7 @@ def test_the_finer_look_stands_tilted_tiles_upright_too(monkeypatch: pytest.Monk
                              np.zeros(5, bool))
     upright_boxes = _boxes((0, 0, 10, 14))
     small = np.zeros((4, 4, 3), np.uint8)
-    monkeypatch.setattr(second_looks, "locate", lambda photo, first_side: (small, slanted))
+    monkeypatch.setattr(second_looks, "locate", lambda photo, first_side, blobs_may_be_hands: (small, slanted))
     monkeypatch.setattr(second_looks, "located_turned", lambda photo, *turn: (small, upright_boxes))
     readings = {id(upright_boxes): (_reading(*[("1m", 0.99, True)] * 14), "upright"),
                 id(slanted): (_reading(*[("1m", 0.6, True)] * 14), "slanted")}
