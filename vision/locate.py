@@ -237,7 +237,7 @@ def _farther(photo: Photo, small: np.ndarray, detections: TileDetections, blobs_
     ``blobs_may_be_hands``: no box is taken for a close-up's large tile (the hand of 36 tiles
     22 px wide in a 4,000 px photo is one box of 36 px at 640 px)."""
     found = without_specks(detections)
-    large = (short_sides(found.quads) >= REFIND_SHORT) & (not blobs_may_be_hands)
+    large = np.zeros(len(found), bool) if blobs_may_be_hands else short_sides(found.quads) >= REFIND_SHORT
     if len(found) >= FEW_TILES or (len(found) and large.all()):
         return None
     seen_whole = found.quads[large] * np.float32(photo.width / small.shape[1])

@@ -167,8 +167,7 @@ def read_finer(photo: Photo, first: PhotoReading | None, read_located: Callable[
         return None
     try:
         small, found = locate(photo, first_side=FINER_SIDE, blobs_may_be_hands=True)
-        if first_boxes is not None and found.quads.shape == first_boxes.quads.shape \
-                and np.array_equal(found.quads, first_boxes.quads):
+        if first_boxes is not None and np.array_equal(found.quads, first_boxes.quads):
             return None
         second = _read_tilted(photo, small, found, read_located, rules) or (small, found, read_located(found))
     except FanscanError:
