@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
             raise FanscanError("bad_notation", "standard input is empty (expected a photo or a hand in the notation)")
         source = text if text is not None else data
     shown = "the photo on standard input" if isinstance(source, bytes) else source
-    photo = isinstance(source, bytes) or Path(source).is_file()
+    # Any path that is there and no folder is a photo (a device or a pipe too: load_photo judges it).
+    photo = isinstance(source, bytes) or (Path(source).exists() and not Path(source).is_dir())
     if args.melds is not None and not photo:
         raise FanscanError("bad_arguments", "--melds goes with a PHOTO; a notation writes its declared "
                                             "sets in brackets itself")

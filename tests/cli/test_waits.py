@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -175,6 +176,14 @@ def test_waits_of_a_folder_is_one_line(tmp_path, capsys: pytest.CaptureFixture[s
     assert main(["waits", str(tmp_path)]) == 1
     assert capsys.readouterr().err == (
         f"fanscan: error: {tmp_path} is a folder: fanscan waits reads one photo or a notation\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="needs a POSIX null device")
+def test_waits_of_a_device_reads_it_as_a_photo(capsys: pytest.CaptureFixture[str]) -> None:
+    # A path that is there but no regular file (a device, a pipe) is a photo to load, as `read` and
+    # `score` take it, not a notation or a missing file.
+    assert main(["waits", "/dev/null"]) == 1
+    assert capsys.readouterr().err == "fanscan: error: /dev/null is empty\n"
 
 
 def test_a_waiting_hands_photo_read_and_scored_says_it_waits(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
