@@ -3,16 +3,17 @@
 A first pass on the photo shrunk to the finder's working size says where the hand lies and how
 large its tiles are; the hand's region is searched again at the scale the finder separates
 touching tiles best (``REFIND_SHORT``; the size of the tiles of the cluster nearest the camera,
-never enlarged past the photo's own pixels nor below the first pass's scale), once more when the
-first estimate of the tile size was off. A hand too far to see at the working size (a first pass
-of a few small boxes) is first looked for on finer copies of the whole photo (``_farther``); a
-hand whose tiles the first pass saw too small to part (blobs of several tiles, which disagree in
-size) is searched again twice as fine (``_unresolved_finer``). A close-up, whose large faces the
-network marks in pieces (the boxes disagree in size), is read on a smaller copy where they
-agree. Boxes far smaller than the typical tile are dropped, and the rest moved onto their
-faces' corners by the box refiner (``refine``); a box that holds two tiles side by side is cut
-in two (``split_pairs``) and the halves refined. The photo is decoded once, at the scale its
-crops will likely need, and the finder's copy shrunk from that.
+never enlarged past the photo's own pixels nor below the first pass's scale), again while the
+tiles found there give another scale than the one searched at (``REFIND_PASSES``). A hand too
+far to see at the working size (a first pass of a few small boxes) is first looked for on finer
+copies of the whole photo (``_farther``); a hand whose tiles the first pass saw too small to
+part (blobs of several tiles, which disagree in size) is searched again twice as fine
+(``_unresolved_finer``). A close-up, whose large faces the network marks in pieces (the boxes
+disagree in size), is read on a smaller copy where they agree. Boxes far smaller than the
+typical tile are dropped, and the rest moved onto their faces' corners by the box refiner
+(``refine``); a box that holds two tiles side by side is cut in two (``split_pairs``) and the
+halves refined. The photo is decoded once, at the scale its crops will likely need, and the
+finder's copy shrunk from that.
 """
 
 from __future__ import annotations
@@ -34,7 +35,12 @@ REFIND_SHORT = 36
 """The hand is searched again at a scale where a tile's short side spans this many pixels."""
 REFIND_MAX_SIDE = 1280
 """...but on an image of at most this long side (a close-up of a few large tiles)."""
-REFIND_PASSES = 2
+REFIND_PASSES = 4
+"""The hand's region is searched again while the tiles found there ask for a scale more than
+``SAME_SCALE`` from the one searched at, at most this many times: each search sees the tiles
+nearer the finder's scale, so the steps shrink (a hand found at the working size stops after one
+or two). A far hand first found as blobs of whole rows, whose size asks for a smaller scale than
+its tiles', takes four (tiles 22 px wide: 0.45, 0.66, 1.2, then 1.6 times its pixels)."""
 REGION_ALONG = 4.0
 REGION_ACROSS = 1.5
 """The region searched again reaches this many tile short sides beyond the found tiles along the
@@ -69,11 +75,6 @@ photos read at their own size, enlarged searches lost tiles: ``_refind_region``)
 CLOSE_UP_SIDES = (400, 256, 160)
 """Long sides of the smaller copies searched when the boxes found at the finder's working size
 disagree in size (a close-up whose tiles are too large for the network)."""
-STRONG_CAST = 0.2
-"""A cast whose largest gain is further than this from 1 (in log: 22 %) is taken out of the whole
-photo before the tiles are searched; slighter ones are left to the crops' own balance."""
-CAST_SAMPLE = 0.6
-"""The cast is judged on the middle of each found tile, this share of its box."""
 SPREAD_AGREES = 0.3
 """Boxes found at the finder's working size whose log areas spread less than this are taken to be
 whole tiles..."""
@@ -144,7 +145,10 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     # shrunk from it): 12 MP, 35 + 55 ms -> 60 ms.
     photo.decode(min(scale, likely_crop_scale(photo)))
     image, small, detections = whole_photo_pass(photo, scale, first_side)
-    if _balanced_for_cast(photo, small, detections):
+    # A first pass that saw no hand judges no light: its few boxes are of a rack, a table's edge or
+    # a far hand's blurred rows, whose colour is no tile's (a far hand's crops get their own balance).
+    seen = without_specks(detections)
+    if _hand_seen(seen, blobs_may_be_hands) and white_balance.balanced_for_cast(photo, small, seen):
         image, small, detections = whole_photo_pass(photo, scale, first_side)
     to_photo = photo.width / image.shape[1]
     back_factor = image.shape[1] / small.shape[1]
@@ -168,7 +172,7 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
             break
         region = _refind_region(photo, detections, enlarge)
         if region is None or region[2] < first_scale or abs(np.log(region[2] / searched_at)) < SAME_SCALE:
-            if searched_at == first_scale and (finer := _unresolved_finer(photo, detections, region, first_scale)):
+            if searched_at == first_scale and (finer := _unresolved_finer(photo, detections, region, first_scale, enlarge)):
                 small, detections, searched_at = finer  # its boxes, whole tiles, set the next search's scale
                 continue
             break
@@ -198,18 +202,19 @@ def whole_photo_pass(photo: Photo, scale: int, side: int) -> tuple[np.ndarray, n
 
 def _unresolved_finer(photo: Photo, detections: TileDetections,
                       region: tuple[np.ndarray, np.ndarray, float] | None, first_scale: float,
-                      ) -> tuple[np.ndarray, TileDetections, float] | None:
+                      enlarge: float = 1.0) -> tuple[np.ndarray, TileDetections, float] | None:
     """The hand's region searched at twice the first pass's scale (``first_scale``), when the
     first pass's boxes disagree in size (``SPREAD_AGREES``: not whole tiles) and the tile size
     read from them sent no search again (``region``: ``_refind_region``'s). Tiles 11-15 px wide in
     the first pass came out as blobs of several tiles, larger than a tile every way, whose size
     said the first pass's scale was right (a phone photo whose hand spans a small part of it;
-    docs/benchmarks.md, session 44). The photo must have the pixels (the first pass at half its
-    size or less: twice as fine is never past its own pixels), and the finer look is kept only
-    when its boxes agree in size better.
+    docs/benchmarks.md, session 44). The photo must have the pixels (twice as fine is never past
+    ``enlarge`` times its own pixels: once for a hand seen at the working size, ``FAR_ENLARGE``
+    for a far one, as ``_refind_region``), and the finer look is kept only when its boxes agree
+    in size better.
     Returns the image searched, its boxes (those of at least ``TILE_SIZED`` of their own median
     area: the blobs are no measure of a tile) and the scale searched at; else None."""
-    if region is None or first_scale > 0.5 or _size_spread(detections.quads) <= SPREAD_AGREES:
+    if region is None or 2 * first_scale > enlarge or _size_spread(detections.quads) <= SPREAD_AGREES:
         return None
     lo, hi, _ = region
     scale = min(2 * first_scale, REFIND_MAX_SIDE / float(max(hi - lo)))
@@ -237,9 +242,9 @@ def _farther(photo: Photo, small: np.ndarray, detections: TileDetections, blobs_
     ``blobs_may_be_hands``: no box is taken for a close-up's large tile (the hand of 36 tiles
     22 px wide in a 4,000 px photo is one box of 36 px at 640 px)."""
     found = without_specks(detections)
-    large = np.zeros(len(found), bool) if blobs_may_be_hands else short_sides(found.quads) >= REFIND_SHORT
-    if len(found) >= FEW_TILES or (len(found) and large.all()):
+    if _hand_seen(found, blobs_may_be_hands):
         return None
+    large = np.zeros(len(found), bool) if blobs_may_be_hands else short_sides(found.quads) >= REFIND_SHORT
     seen_whole = found.quads[large] * np.float32(photo.width / small.shape[1])
     blobs = None
     for side in FINER_SIDES:
@@ -259,6 +264,15 @@ def _farther(photo: Photo, small: np.ndarray, detections: TileDetections, blobs_
     return _around_blobs(photo, blobs)
 
 
+def _hand_seen(found: TileDetections, blobs_may_be_hands: bool) -> bool:
+    """Whether a first pass's boxes (less specks) show a hand: ``FEW_TILES`` or more, or a few
+    all as large as the scale the finder separates tiles at (a close-up's few large tiles; none
+    is so taken when ``blobs_may_be_hands``)."""
+    if len(found) >= FEW_TILES:
+        return True
+    return bool(len(found)) and not blobs_may_be_hands and bool((short_sides(found.quads) >= REFIND_SHORT).all())
+
+
 def _around_blobs(photo: Photo, blobs: TileDetections) -> tuple[np.ndarray, TileDetections, float] | None:
     """A hand so far that the finest pass on the whole photo saw it as a few blobs (``blobs``, in
     the photo's pixels; tiles 22 px wide in a 4,000 px photo are 14 px in its 2,560 px pass,
@@ -273,29 +287,6 @@ def _around_blobs(photo: Photo, blobs: TileDetections) -> tuple[np.ndarray, Tile
     scale = min(1.0, REFIND_MAX_SIDE / float(max(hi - lo)))
     image, found = _refind(photo, lo, hi, scale)
     return (image, found, scale) if len(without_specks(found)) >= FEW_TILES else None
-
-
-def _balanced_for_cast(photo: Photo, small: np.ndarray, detections: TileDetections) -> bool:
-    """Whether the photo was under a strong colour cast (``STRONG_CAST``, judged on the middles of
-    the tiles the finder found face up in ``small``), and so now balanced: the finder and the classifier
-    learnt tiles under near-neutral light."""
-    if photo.balanced:
-        return False
-    found = without_specks(detections)
-    found = found.subset(~found.backs)  # a wall's coloured backs say nothing of the light
-    if len(found) < 3:
-        return False
-    bodies = []
-    for quad in found.quads:
-        centre = quad.mean(axis=0)
-        inner = np.round(centre + (quad - centre) * CAST_SAMPLE).astype(int)
-        (x0, y0), (x1, y1) = np.maximum(inner.min(axis=0), 0), inner.max(axis=0) + 1
-        bodies.append(small[y0:y1, x0:x1])
-    gains = white_balance.body_gains(bodies)
-    if gains is None or white_balance.cast_strength(gains) < STRONG_CAST:
-        return False
-    photo.balance(white_balance.lookup_table(gains))
-    return True
 
 
 def _kept(photo: Photo, detections: TileDetections, refine: bool) -> TileDetections:

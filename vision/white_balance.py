@@ -13,12 +13,20 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from fanscan.vision.detections import TileDetections
+from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import median
 
 BODY_REFERENCE = np.float32([217, 235, 241])
 """BGR of a tile body under neutral light, as the networks learnt it (the scenes' mean ivory)."""
 MAX_GAIN = 1.6
 """No channel's gain is above this or below its inverse."""
+STRONG_CAST = 0.2
+"""A cast whose largest gain is further than this from 1 (in log: 22 %) is taken out of the whole
+photo before the tiles are searched (``balanced_for_cast``); slighter ones are left to the crops'
+own balance."""
+CAST_SAMPLE = 0.6
+"""The cast is judged on the middle of each found tile, this share of its box."""
 
 
 def body_level(bodies: Sequence[np.ndarray]) -> np.ndarray | None:
@@ -68,3 +76,25 @@ def lookup_table(gains: np.ndarray) -> np.ndarray:
 def balanced(images: list[np.ndarray], table: np.ndarray | None) -> list[np.ndarray]:
     """The images through ``table`` (``lookup_table``); the same list when there is none."""
     return images if table is None else [cv2.LUT(image, table) for image in images]
+
+
+def balanced_for_cast(photo: Photo, small: np.ndarray, found: TileDetections) -> bool:
+    """Whether the photo was under a strong colour cast (``STRONG_CAST``, judged on the middles of
+    the tiles ``found`` face up in ``small``), and so now balanced (``Photo.balance``): the finder
+    and the classifier learnt tiles under near-neutral light."""
+    if photo.balanced:
+        return False
+    found = found.subset(~found.backs)  # a wall's coloured backs say nothing of the light
+    if len(found) < 3:
+        return False
+    bodies = []
+    for quad in found.quads:
+        centre = quad.mean(axis=0)
+        inner = np.round(centre + (quad - centre) * CAST_SAMPLE).astype(int)
+        (x0, y0), (x1, y1) = np.maximum(inner.min(axis=0), 0), inner.max(axis=0) + 1
+        bodies.append(small[y0:y1, x0:x1])
+    gains = body_gains(bodies)
+    if gains is None or cast_strength(gains) < STRONG_CAST:
+        return False
+    photo.balance(lookup_table(gains))
+    return True

@@ -185,6 +185,45 @@ def test_a_photo_full_of_tiles_is_searched_again_only_at_another_scale(
         assert factors == []
 
 
+def test_the_hand_is_searched_again_until_its_tiles_give_the_scale_searched_at(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A far hand found as blobs of whole rows: each search sees its tiles nearer the finder's
+    # scale, and the next is made at the scale they give, until two agree (``SAME_SCALE``) or the
+    # searches run out (``REFIND_PASSES``).
+    photo = load_photo(_far_sample(22.0))
+    blobs = _tiles(90.0, count=6, x0=1200.0)  # in the photo's pixels, as _farther gives them
+    shorts = iter([60.0, 36.0, 22.0, 22.0, 22.0])  # what each search finds, in the photo's pixels
+    factors: list[float] = []
+
+    def refind(photo_, lo, hi, factor):
+        factors.append(factor)
+        return np.zeros((8, 8, 3), np.uint8), _tiles(next(shorts), count=14, x0=1200.0)
+
+    monkeypatch.setattr(locate_module, "_farther", lambda *args: (np.zeros((8, 8, 3), np.uint8), blobs, 0.32))
+    monkeypatch.setattr(locate_module, "_refind", refind)
+    locate_module.locate(photo, refine=False)
+    want = [locate_module.REFIND_SHORT / s for s in (90.0, 60.0, 36.0, 22.0)]  # 22 px tiles: 1.6 times
+    assert factors == pytest.approx(want)  # the fifth would be at the fourth's scale: no fifth
+    assert locate_module.REFIND_PASSES >= len(want)
+
+
+def test_a_first_pass_that_saw_no_hand_judges_no_colour_cast(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A far hand's first pass boxes a few blobs of the table, a rack or the hand's blurred rows:
+    # their colour is no tile's, and a cloth's blue taken for the light's cast had "balanced" the
+    # photo a far hand was then read in.
+    image = np.full((480, 640, 3), (200, 120, 60), np.uint8)  # a blue cloth
+    few = _tiles(12.0, count=locate_module.FEW_TILES - 1)
+    assert white_balance.balanced_for_cast(load_photo(cv2.imencode(".png", image)[1].tobytes()), image, few)
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    monkeypatch.setattr(finder, "find_tiles", lambda small: few if small.shape[:2] == (480, 640) else TileDetections.empty())
+    locate_module.locate(photo, refine=False)
+    assert not photo.balanced
+    assert not locate_module._hand_seen(few, blobs_may_be_hands=False)
+    assert locate_module._hand_seen(_tiles(12.0, count=locate_module.FEW_TILES), blobs_may_be_hands=False)
+    large = _tiles(locate_module.REFIND_SHORT + 4, count=3)  # a close-up's few large tiles
+    assert locate_module._hand_seen(large, blobs_may_be_hands=False)
+    assert not locate_module._hand_seen(large, blobs_may_be_hands=True)
+
+
 def test_specks_found_in_the_region_searched_again_are_not_taken_for_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
     # A patterned cloth in the searched region gave dozens of specks (scene 15244): as the
     # majority, they would have survived the speck filter and set the next search's scale.
@@ -373,6 +412,11 @@ def test_a_first_pass_of_blobs_is_searched_again_finer_and_kept_when_its_boxes_a
     # Whole tiles found first, or a photo without the pixels for a finer look: no search.
     assert locate_module._unresolved_finer(photo, _tiles(24.0), region, 0.25) is None
     assert locate_module._unresolved_finer(photo, blobs, region, 0.6) is None
+    # A far hand (found on a finer copy) may be searched past the photo's own pixels, as far as
+    # its search again may: twice 0.6.
+    image, finer, scale = locate_module._unresolved_finer(photo, blobs, region, 0.6, locate_module.FAR_ENLARGE)
+    assert searched == [0.5, 1.2] and scale == 1.2
+    searched.remove(1.2)
     assert locate_module._unresolved_finer(photo, blobs, None, 0.25) is None
     assert searched == [0.5]
     # A finer look whose boxes disagree as much is not kept.

@@ -125,10 +125,10 @@ def test_a_wall_of_coloured_backs_is_no_colour_cast() -> None:
 
     image, quads, backs = _faces_beside_a_blue_wall()
     photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
-    assert not locate._balanced_for_cast(photo, image, TileDetections(quads, np.full(12, 0.9, np.float32), backs))
+    assert not white_balance.balanced_for_cast(photo, image, TileDetections(quads, np.full(12, 0.9, np.float32), backs))
     assert not photo.balanced
     as_faces = TileDetections(quads, np.full(12, 0.9, np.float32), np.zeros(12, bool))
-    assert locate._balanced_for_cast(photo, image, as_faces)  # the same boxes, taken as faces
+    assert white_balance.balanced_for_cast(photo, image, as_faces)  # the same boxes, taken as faces
 
 
 class _Recording:
