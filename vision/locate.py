@@ -4,11 +4,11 @@ A first pass on the photo shrunk to the finder's working size says where the han
 large its tiles are; the hand's region is searched again at the scale the finder separates
 touching tiles best (``REFIND_SHORT``; the size of the tiles of the cluster nearest the camera,
 never enlarged past the photo's own pixels nor below the first pass's scale), again while the
-tiles found there give another scale than the one searched at (``REFIND_PASSES``). A hand too
-far to see at the working size (a first pass of a few small boxes) is first looked for on finer
-copies of the whole photo (``_farther``); a hand whose tiles the first pass saw too small to
-part (blobs of several tiles, which disagree in size) is searched again twice as fine
-(``_unresolved_finer``). A close-up, whose large faces the network marks in pieces (the boxes
+tiles found there give another scale than the one searched at (``REFIND_PASSES``, a far hand
+``FAR_REFIND_PASSES``). A hand too far to see at the working size (a first pass of a few small
+boxes) is first looked for on finer copies of the whole photo (``_farther``); a hand whose tiles
+the first pass saw too small to part (blobs of several tiles, which disagree in size) is
+searched again twice as fine (``_unresolved_finer``). A close-up, whose large faces the network marks in pieces (the boxes
 disagree in size), is read on a smaller copy where they agree. Boxes far smaller than the
 typical tile are dropped, and the rest moved onto their faces' corners by the box refiner
 (``refine``); a box that holds two tiles side by side is cut in two (``split_pairs``) and the
@@ -35,12 +35,16 @@ REFIND_SHORT = 36
 """The hand is searched again at a scale where a tile's short side spans this many pixels."""
 REFIND_MAX_SIDE = 1280
 """...but on an image of at most this long side (a close-up of a few large tiles)."""
-REFIND_PASSES = 4
+REFIND_PASSES = 2
 """The hand's region is searched again while the tiles found there ask for a scale more than
-``SAME_SCALE`` from the one searched at, at most this many times: each search sees the tiles
-nearer the finder's scale, so the steps shrink (a hand found at the working size stops after one
-or two). A far hand first found as blobs of whole rows, whose size asks for a smaller scale than
-its tiles', takes four (tiles 22 px wide: 0.45, 0.66, 1.2, then 1.6 times its pixels)."""
+``SAME_SCALE`` from the one searched at, at most this many times: the first pass's boxes were
+whole tiles, and one search corrects their size's error..."""
+FAR_REFIND_PASSES = 4
+"""...but a far hand's (``_farther``) were blobs of whole rows, whose size asks for a smaller
+scale than its tiles': each search sees them nearer the finder's scale, and tiles 22 px wide
+take four (0.45, 0.66, 1.2, then 1.6 times the photo's pixels). Searched so often, a hand seen at
+the working size on a busy table drifts with the cluster taken for the hand (fold 4 laid at
+100 px a tile: 10 tiles fewer right)."""
 REGION_ALONG = 4.0
 REGION_ACROSS = 1.5
 """The region searched again reaches this many tile short sides beyond the found tiles along the
@@ -167,7 +171,7 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     # a close-up whose faces it split is ``_close_up``'s).
     searched_at = first_scale
     enlarge = FAR_ENLARGE if far is not None else 1.0
-    for _ in range(REFIND_PASSES):
+    for _ in range(FAR_REFIND_PASSES if far is not None else REFIND_PASSES):
         if len(detections) < 3:
             break
         region = _refind_region(photo, detections, enlarge)

@@ -185,10 +185,10 @@ def test_a_photo_full_of_tiles_is_searched_again_only_at_another_scale(
         assert factors == []
 
 
-def test_the_hand_is_searched_again_until_its_tiles_give_the_scale_searched_at(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_far_hand_is_searched_again_until_its_tiles_give_the_scale_searched_at(monkeypatch: pytest.MonkeyPatch) -> None:
     # A far hand found as blobs of whole rows: each search sees its tiles nearer the finder's
     # scale, and the next is made at the scale they give, until two agree (``SAME_SCALE``) or the
-    # searches run out (``REFIND_PASSES``).
+    # searches run out (``FAR_REFIND_PASSES``).
     photo = load_photo(_far_sample(22.0))
     blobs = _tiles(90.0, count=6, x0=1200.0)  # in the photo's pixels, as _farther gives them
     shorts = iter([60.0, 36.0, 22.0, 22.0, 22.0])  # what each search finds, in the photo's pixels
@@ -203,7 +203,25 @@ def test_the_hand_is_searched_again_until_its_tiles_give_the_scale_searched_at(m
     locate_module.locate(photo, refine=False)
     want = [locate_module.REFIND_SHORT / s for s in (90.0, 60.0, 36.0, 22.0)]  # 22 px tiles: 1.6 times
     assert factors == pytest.approx(want)  # the fifth would be at the fourth's scale: no fifth
-    assert locate_module.REFIND_PASSES >= len(want)
+    assert locate_module.FAR_REFIND_PASSES >= len(want)
+
+
+def test_a_hand_seen_at_the_working_size_is_searched_again_at_most_refind_passes_times(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its first boxes were whole tiles: one search corrects their size's error; searched on and
+    # on, a hand on a busy table drifts with the cluster taken for it.
+    photo = load_photo(sample_photo_path())
+    shorts = iter([60.0, 40.0, 25.0, 15.0, 10.0])  # each search asks for another scale
+    factors: list[float] = []
+
+    def refind(photo_, lo, hi, factor):
+        factors.append(factor)
+        return np.zeros((8, 8, 3), np.uint8), _tiles(next(shorts), count=14)
+
+    monkeypatch.setattr(finder, "find_tiles", lambda image: _tiles(8.0, count=14))
+    monkeypatch.setattr(locate_module, "_refind", refind)
+    locate_module.locate(photo, refine=False)
+    assert len(factors) == locate_module.REFIND_PASSES < locate_module.FAR_REFIND_PASSES
 
 
 def test_a_first_pass_that_saw_no_hand_judges_no_colour_cast(monkeypatch: pytest.MonkeyPatch) -> None:
