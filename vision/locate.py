@@ -42,9 +42,10 @@ whole tiles, and one search corrects their size's error..."""
 FAR_REFIND_PASSES = 4
 """...but a far hand's (``_farther``) were blobs of whole rows, whose size asks for a smaller
 scale than its tiles': each search sees them nearer the finder's scale, and tiles 22 px wide
-take four (0.45, 0.66, 1.2, then 1.6 times the photo's pixels). Searched so often, a hand seen at
-the working size on a busy table drifts with the cluster taken for the hand (fold 4 laid at
-100 px a tile: 10 tiles fewer right)."""
+take four (0.45, 0.66, 1.2, then 1.6 times the photo's pixels). Past ``REFIND_PASSES`` only while
+its scale keeps moving one way: a step back is the noise of a size read from whole tiles, around
+which a hand searched on drifts with the cluster taken for it (searched four times, busy tables'
+hands seen at the working size did: folds 0-3 laid at 70 px a tile, 6 exact photos fewer)."""
 REGION_ALONG = 4.0
 REGION_ACROSS = 1.5
 """The region searched again reaches this many tile short sides beyond the found tiles along the
@@ -171,7 +172,8 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     # a close-up whose faces it split is ``_close_up``'s).
     searched_at = first_scale
     enlarge = FAR_ENLARGE if far is not None else 1.0
-    for _ in range(FAR_REFIND_PASSES if far is not None else REFIND_PASSES):
+    step = 0.0  # the last search's change of scale (log)
+    for done in range(FAR_REFIND_PASSES if far is not None else REFIND_PASSES):
         if len(detections) < 3:
             break
         region = _refind_region(photo, detections, enlarge)
@@ -180,11 +182,14 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
                 small, detections, searched_at = finer  # its boxes, whole tiles, set the next search's scale
                 continue
             break
+        move = float(np.log(region[2] / searched_at))
+        if done >= REFIND_PASSES and move * step < 0:  # a step back: the size's noise, not blobs resolving
+            break
         again_image, again = _refind(photo, *region)
         again = again.subset(quad_areas(again.quads) >= TILE_SIZED * median(quad_areas(detections.quads)))
         if len(again) < 3:
             break
-        small, detections, searched_at = again_image, again, region[2]
+        small, detections, searched_at, step = again_image, again, region[2], move
     return small, _kept(photo, detections, refine)
 
 

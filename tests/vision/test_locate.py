@@ -204,6 +204,12 @@ def test_a_far_hand_is_searched_again_until_its_tiles_give_the_scale_searched_at
     want = [locate_module.REFIND_SHORT / s for s in (90.0, 60.0, 36.0, 22.0)]  # 22 px tiles: 1.6 times
     assert factors == pytest.approx(want)  # the fifth would be at the fourth's scale: no fifth
     assert locate_module.FAR_REFIND_PASSES >= len(want)
+    # Past REFIND_PASSES, a step back (the tiles found asking for a smaller scale again) is the
+    # size's noise: the search stops there.
+    shorts = iter([60.0, 36.0, 48.0, 30.0])
+    factors.clear()
+    locate_module.locate(load_photo(_far_sample(22.0)), refine=False)
+    assert factors == pytest.approx([locate_module.REFIND_SHORT / s for s in (90.0, 60.0, 36.0)])
 
 
 def test_a_hand_seen_at_the_working_size_is_searched_again_at_most_refind_passes_times(
