@@ -8,12 +8,12 @@ tiles found there give another scale than the one searched at (``REFIND_PASSES``
 ``FAR_REFIND_PASSES``). A hand too far to see at the working size (a first pass of a few small
 boxes) is first looked for on finer copies of the whole photo (``_farther``); a hand whose tiles
 the first pass saw too small to part (blobs of several tiles, which disagree in size) is
-searched again twice as fine (``_unresolved_finer``). A close-up, whose large faces the network marks in pieces (the boxes
-disagree in size), is read on a smaller copy where they agree. Boxes far smaller than the
-typical tile are dropped, and the rest moved onto their faces' corners by the box refiner
-(``refine``); a box that holds two tiles side by side is cut in two (``split_pairs``) and the
-halves refined. The photo is decoded once, at the scale its crops will likely need, and the
-finder's copy shrunk from that.
+searched again twice as fine (``_unresolved_finer``). A close-up, whose large faces the network
+marks in pieces (the boxes disagree in size), is read on a smaller copy where they agree. Boxes
+far smaller than the typical tile are dropped, and the rest moved onto their faces' corners by
+the box refiner (``refine``); a box that holds two tiles side by side is cut in two
+(``split_pairs``) and the halves refined. The photo is decoded once, at the scale its crops
+will likely need, and the finder's copy shrunk from that.
 """
 
 from __future__ import annotations
@@ -89,7 +89,6 @@ CLOSE_UP_AGREES = 0.5
 """...and a smaller copy replaces it only when its boxes spread less than this, and clearly less."""
 
 
-
 def find_scale(photo: Photo, side: int = finder.WORK_SIDE) -> int:
     """The coarsest decode scale whose picture still has ``side`` pixels along its long side."""
     for scale in (8, 4, 2):
@@ -150,8 +149,7 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     # shrunk from it): 12 MP, 35 + 55 ms -> 60 ms.
     photo.decode(min(scale, likely_crop_scale(photo)))
     image, small, detections = whole_photo_pass(photo, scale, first_side)
-    # A first pass that saw no hand judges no light: its few boxes are of a rack, a table's edge or
-    # a far hand's blurred rows, whose colour is no tile's (a far hand's crops get their own balance).
+    # A pass that saw no hand judges no light: a rack's, a table edge's or far rows' colour is no tile's.
     seen = without_specks(detections)
     if _hand_seen(seen, blobs_may_be_hands) and white_balance.balanced_for_cast(photo, small, seen):
         image, small, detections = whole_photo_pass(photo, scale, first_side)
@@ -279,7 +277,9 @@ def _hand_seen(found: TileDetections, blobs_may_be_hands: bool) -> bool:
     is so taken when ``blobs_may_be_hands``)."""
     if len(found) >= FEW_TILES:
         return True
-    return bool(len(found)) and not blobs_may_be_hands and bool((short_sides(found.quads) >= REFIND_SHORT).all())
+    if not len(found) or blobs_may_be_hands:
+        return False
+    return bool((short_sides(found.quads) >= REFIND_SHORT).all())
 
 
 def _around_blobs(photo: Photo, blobs: TileDetections) -> tuple[np.ndarray, TileDetections, float] | None:
