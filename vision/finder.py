@@ -32,11 +32,15 @@ TILE_BELOW = 0.7
 CORE_ABOVE = 0.9
 """Each tile grows (watershed) from a core where the tile's probability is above this."""
 _MIN_AREA = 12  # px of a blob in the working image: smaller ones are noise
-PART_SIDE = 640
-"""An image with more pixels than ``PART_SIDE`` squared (a finer pass on a far photo, up to 2,560
-px; a hand's region searched again, up to 1,280 px) goes through the network in parts of at most
-this side (the working size's, split evenly), so that its activations never take much more memory
-than a working-size image's (a whole 1,280 x 1,280 image took about 105 MB)..."""
+WHOLE_RUN_PIXELS = WORK_SIDE * WORK_SIDE
+"""An image with more pixels than the working size's square (a finer pass on a far photo, up to
+2,560 px; a hand's region searched again, up to 1,280 px) goes through the network in parts
+(a whole 1,280 x 1,280 image took about 105 MB of activations)..."""
+PART_SIDE = 448
+"""...of at most this side (split evenly), each run with its context: a 2,560 x 1,920 pass (a far
+photo's) peaked at about 80 MB in these 592 px runs, 150-170 MB in 784 px ones (parts of the
+working size), for a tenth more of that pass's time; a 1,280 px pass took the same time either way
+(docs/benchmarks.md, session 48)..."""
 PART_CONTEXT = 72
 """...each part seen with this many pixels of the image beyond it on every side: the network's
 receptive field reaches 65 pixels from its centre (131 across), so each part's own pixels come
@@ -133,10 +137,10 @@ def network_input(image: np.ndarray) -> np.ndarray:
 
 def _network_logits(padded: np.ndarray) -> np.ndarray:
     """The network's (3, h/2, w/2) logits for a BGR uint8 image (h, w multiples of 8), in parts
-    when it is large (``PART_SIDE``), each part's input made only when it is run."""
+    when it is large (``WHOLE_RUN_PIXELS``), each part's input made only when it is run."""
     session = _get_session()
     height, width = padded.shape[:2]
-    if height * width <= PART_SIDE * PART_SIDE:
+    if height * width <= WHOLE_RUN_PIXELS:
         return session.run(network_input(padded))[0]
     out = np.empty((3, height // 2, width // 2), np.float32)
     for top, bottom in _even_parts(height):

@@ -147,7 +147,7 @@ class Photo:
         """(width, height) of the upright photo at full resolution."""
         return self.width, self.height
 
-    def _size_at(self, scale: int) -> tuple[int, int]:
+    def size_at(self, scale: int) -> tuple[int, int]:
         """(width, height) of the upright photo decoded at 1/``scale``, rounded up as JPEG does."""
         return -(-self.width // scale), -(-self.height // scale)
 
@@ -168,7 +168,7 @@ class Photo:
         finer = [s for s in self._cache if scale % s == 0]
         if finer:
             # Shrinking a finer decode already made costs a few ms; decoding again costs 20-60.
-            array = cv2.resize(self._cache[max(finer)], self._size_at(scale), interpolation=cv2.INTER_AREA)
+            array = cv2.resize(self._cache[max(finer)], self.size_at(scale), interpolation=cv2.INTER_AREA)
             self._cache[scale] = array
             return array
         array = None
@@ -191,7 +191,7 @@ class Photo:
     def decode_cost(self, scale: int, by_opencv: bool | None = None) -> tuple[int, int]:
         """(pixels decoded, peak bytes of working buffers) of decoding at 1/``scale``, worked out
         from the header alone, by OpenCV's reduced JPEG decode or (``by_opencv=False``) by PIL."""
-        out_w, out_h = self._size_at(scale)
+        out_w, out_h = self.size_at(scale)
         out = out_w * out_h
         if by_opencv is None:
             by_opencv = self._plain_jpeg()
@@ -270,7 +270,7 @@ class Photo:
         turn = _ARRAY_ORIENTATION_OPS.get(self.orientation)
         if turn is not None:
             array = turn(array)
-        target = self._size_at(scale)
+        target = self.size_at(scale)
         if (array.shape[1], array.shape[0]) != target:
             array = cv2.resize(array, target, interpolation=cv2.INTER_AREA if scale > 1 else cv2.INTER_LINEAR)
         return array
@@ -280,7 +280,7 @@ class Photo:
 
         Shrunk in the stored mode and orientation first, then turned into BGR strip by strip and
         turned upright, so the only full-size buffer is PIL's own decode."""
-        out_w, out_h = self._size_at(scale)
+        out_w, out_h = self.size_at(scale)
         stored_target = (out_h, out_w) if self.orientation in (5, 6, 7, 8) else (out_w, out_h)
         try:
             image = self._open()
@@ -315,6 +315,11 @@ class Photo:
             if shortest / scale >= min_side:
                 return scale
         return 1
+
+    def decode_window(self, scale: int, window: tuple[int, int, int, int]) -> np.ndarray:
+        """Part (x0, y0, x1, y1, in the pixels of the decode at 1/``scale``) of that decode."""
+        x0, y0, x1, y1 = window
+        return self.decode(scale)[y0:y1, x0:x1]
 
     def crop_quad(self, quad: np.ndarray, out_w: int, out_h: int, scale: int) -> np.ndarray:
         """Warp the quad (4 corners, full-resolution pixels, clockwise from top-left) to out_w x out_h."""

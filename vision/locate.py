@@ -148,18 +148,18 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     # Decoding first at the crops' likely scale makes one decode serve both (the finder's copy is
     # shrunk from it): 12 MP, 35 + 55 ms -> 60 ms.
     photo.decode(min(scale, likely_crop_scale(photo)))
-    image, small, detections = whole_photo_pass(photo, scale, first_side)
+    small, detections = whole_photo_pass(photo, scale, first_side)
     # A pass that saw no hand judges no light: a rack's, a table edge's or far rows' colour is no tile's.
     seen = without_specks(detections)
     if _hand_seen(seen, blobs_may_be_hands) and white_balance.balanced_for_cast(photo, small, seen):
-        image, small, detections = whole_photo_pass(photo, scale, first_side)
-    to_photo = photo.width / image.shape[1]
-    back_factor = image.shape[1] / small.shape[1]
+        small, detections = whole_photo_pass(photo, scale, first_side)
+    to_photo = photo.width / photo.size_at(scale)[0]
+    back_factor = photo.size_at(scale)[0] / small.shape[1]
     if (far := _farther(photo, small, detections, blobs_may_be_hands)) is not None:
         # A far hand's blobs can disagree in size as a close-up's pieces do: no close-up path.
         small, detections, first_scale = far
     else:
-        close = _close_up(image, detections)
+        close = _close_up(photo.decode(scale), detections)
         if close is not None:
             small, found, back_factor = close
             return small, _kept(photo, found.scaled(back_factor * to_photo), refine)
@@ -191,20 +191,20 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     return small, _kept(photo, detections, refine)
 
 
-def whole_photo_pass(photo: Photo, scale: int, side: int) -> tuple[np.ndarray, np.ndarray, TileDetections]:
-    """The photo decoded at 1/``scale``, its copy of long side ``side`` and the finder's boxes on
-    that copy (in its pixels). A pass made on this photo before is not made again
-    (``Photo.finder_passes``): a photo of no hand takes the finer look, whose first pass and
-    finer passes are those the first look made (a 12 MP picture of noise: a 2,560 px pass)."""
-    image = photo.decode(scale)
-    small, _ = finder.working_image(image, side)
+def whole_photo_pass(photo: Photo, scale: int, side: int) -> tuple[np.ndarray, TileDetections]:
+    """The photo's copy of long side ``side`` shrunk from its decode at 1/``scale``, and the
+    finder's boxes on that copy (in its pixels). A pass made on this photo before is not made
+    again (``Photo.finder_passes``): a photo of no hand takes the finer look, whose first pass and
+    finer passes are those the first look made (a 12 MP picture of noise: a 2,560 px pass). The
+    decode is let go before the finder runs (a photo turned keeps no turned decode)."""
+    small, _ = finder.working_image(photo.decode(scale), side)
     key = (scale, side)
     if key not in photo.finder_passes:
         found = finder.find_tiles(small)
         for array in (found.quads, found.scores, found.backs):
             array.flags.writeable = False  # shared by every look that asks for this pass
         photo.finder_passes[key] = found
-    return image, small, photo.finder_passes[key]
+    return small, photo.finder_passes[key]
 
 
 def _unresolved_finer(photo: Photo, detections: TileDetections,
@@ -260,7 +260,7 @@ def _farther(photo: Photo, small: np.ndarray, detections: TileDetections, blobs_
         if side <= max(small.shape[:2]):  # the first pass looked this fine already
             continue
         scale = next((c for c in (8, 4, 2) if max(photo.size) / c >= side), 1)
-        _, fine, found = whole_photo_pass(photo, scale, side)
+        fine, found = whole_photo_pass(photo, scale, side)
         to_photo = photo.width / fine.shape[1]
         blobs = without_specks(found).scaled(to_photo)
         blobs = blobs.subset(~inside_any(blobs.quads.mean(axis=1), seen_whole))
@@ -387,11 +387,10 @@ def _refind(photo: Photo, lo: np.ndarray, hi: np.ndarray, factor: float) -> tupl
     """Search the region from ``lo`` to ``hi`` (full-size pixels) again, scaled by ``factor``;
     returns the searched image and the tiles found."""
     scale = next((c for c in (8, 4, 2) if factor * c <= 1.0), 1)
-    fine = photo.decode(scale)
-    fx = fine.shape[1] / photo.width
+    fx = photo.size_at(scale)[0] / photo.width
     x0, y0 = (lo * fx).astype(int)
     x1, y1 = np.ceil(hi * fx).astype(int)
-    region = fine[y0:y1, x0:x1]
+    region = photo.decode_window(scale, (x0, y0, x1, y1))
     size = (max(16, round(region.shape[1] * factor / fx)), max(16, round(region.shape[0] * factor / fx)))
     interpolation = cv2.INTER_AREA if factor / fx < 1 else cv2.INTER_LINEAR
     image = cv2.resize(region, size, interpolation=interpolation)

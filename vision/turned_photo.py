@@ -4,7 +4,10 @@ at it turned (``second_looks``), and the way back to the photo's own pixels.
 ``turn_matrix`` maps the photo's pixels onto a canvas that holds all of it turned; ``TurnedPhoto``
 decodes the photo turned (at every scale ``locate`` asks for, only ``window`` of the canvas when
 given) and takes the boxes found there back (``turned_back``); ``window_around`` is the part of
-the turned canvas around some boxes.
+the turned canvas around some boxes. A turned decode is made when asked and not kept: the
+finder's passes over it are kept (``finder_passes``) and a search again turns only its region
+(``decode_window``), so a far hand's look at a 12 MP photo turned holds no turned copy of the
+whole photo besides the photo's own (36 MB).
 """
 
 from __future__ import annotations
@@ -43,13 +46,11 @@ def pixel_centred(matrix: np.ndarray) -> np.ndarray:
 class TurnedPhoto:
     """``photo`` as seen turned ``degrees`` clockwise, on a canvas that holds all of it (black
     beyond it) or only ``window`` of that canvas (x0, y0, x1, y1, full-size pixels): what
-    ``locate`` asks of a photo, its decodes turned (and kept per scale until a colour balance
-    changes them)."""
+    ``locate`` asks of a photo, its decodes turned."""
 
     photo: Photo
     degrees: float = 90.0
     window: tuple[int, int, int, int] | None = None
-    _turned: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     finder_passes: dict = field(default_factory=dict, repr=False)
     """As ``Photo.finder_passes``, for the photo seen turned."""
 
@@ -74,18 +75,27 @@ class TurnedPhoto:
 
     def balance(self, table: np.ndarray) -> None:
         self.photo.balance(table)
-        self._turned.clear()
         self.finder_passes.clear()
 
+    def size_at(self, scale: int) -> tuple[int, int]:
+        """(width, height) of the turned photo decoded at 1/``scale``."""
+        factor = self.photo.size_at(scale)[0] / self.photo.width
+        return max(1, round(self.size[0] * factor)), max(1, round(self.size[1] * factor))
+
     def decode(self, scale: int = 1) -> np.ndarray:
-        if scale not in self._turned:
-            image = self.photo.decode(scale)
-            factor = image.shape[1] / self.photo.width
-            matrix = self.matrix.copy()
-            matrix[:, 2] *= factor
-            size = (max(1, round(self.size[0] * factor)), max(1, round(self.size[1] * factor)))
-            self._turned[scale] = cv2.warpAffine(image, pixel_centred(matrix), size, flags=cv2.INTER_LINEAR)
-        return self._turned[scale]
+        return self.decode_window(scale, (0, 0, *self.size_at(scale)))
+
+    def decode_window(self, scale: int, window: tuple[int, int, int, int]) -> np.ndarray:
+        """Part (x0, y0, x1, y1, cut to the decode's size) of the turned decode at 1/``scale``:
+        the same pixels as that part of the whole, only that part turned."""
+        image = self.photo.decode(scale)
+        width, height = self.size_at(scale)
+        x0, y0 = max(0, window[0]), max(0, window[1])
+        x1, y1 = min(width, window[2]), min(height, window[3])
+        matrix = self.matrix.copy()
+        matrix[:, 2] *= image.shape[1] / self.photo.width
+        matrix[:, 2] -= (x0, y0)
+        return cv2.warpAffine(image, pixel_centred(matrix), (max(1, x1 - x0), max(1, y1 - y0)), flags=cv2.INTER_LINEAR)
 
     def turned_back(self, quads: np.ndarray) -> np.ndarray:
         """Quads (n, 4, 2) found on the turned photo, in the photo's own pixels, their corners

@@ -18,6 +18,12 @@ def _image(height: int, width: int) -> np.ndarray:
     return (image * 255).astype(np.uint8)
 
 
+def _in_parts_of(monkeypatch, side: int) -> None:
+    """Parts of at most ``side`` for any image larger than one part."""
+    monkeypatch.setattr(finder, "PART_SIDE", side)
+    monkeypatch.setattr(finder, "WHOLE_RUN_PIXELS", side * side)
+
+
 def _spy_runs(monkeypatch) -> list[tuple[int, ...]]:
     session = finder._get_session()
     seen: list[tuple[int, ...]] = []
@@ -29,7 +35,7 @@ def _spy_runs(monkeypatch) -> list[tuple[int, ...]]:
 def test_parts_give_the_logits_of_the_whole_image_and_stay_within_the_bound(monkeypatch) -> None:
     image = _image(712, 480)
     whole = finder._get_session().run(finder.network_input(image))[0]
-    monkeypatch.setattr(finder, "PART_SIDE", 160)
+    _in_parts_of(monkeypatch, 160)
     seen = _spy_runs(monkeypatch)
     parts = finder._network_logits(image)
     assert len(seen) == 5 * 3  # 712 rows in 5 parts, 480 columns in 3
@@ -39,10 +45,13 @@ def test_parts_give_the_logits_of_the_whole_image_and_stay_within_the_bound(monk
     np.testing.assert_allclose(parts, whole, atol=1e-5)
 
 
-def test_a_small_image_goes_through_whole(monkeypatch) -> None:
+def test_an_image_of_the_working_size_goes_through_whole_and_a_larger_in_parts(monkeypatch) -> None:
     seen = _spy_runs(monkeypatch)
-    finder._network_logits(_image(480, 640))
-    assert seen == [(1, 3, 480, 640)]
+    finder._network_logits(_image(finder.WORK_SIDE, finder.WORK_SIDE))
+    assert seen == [(1, 3, finder.WORK_SIDE, finder.WORK_SIDE)]
+    seen.clear()
+    finder._network_logits(_image(finder.WORK_SIDE + 8, finder.WORK_SIDE))
+    assert len(seen) > 1 and max(max(shape[2:]) for shape in seen) <= finder.PART_SIDE + 2 * finder.PART_CONTEXT
 
 
 @pytest.mark.parametrize("context", [0, 8])
@@ -50,7 +59,7 @@ def test_too_little_context_would_change_the_logits(monkeypatch, context: int) -
     """The parts' context is what makes them exact: without enough of it the seams show."""
     image = _image(712, 480)
     whole = finder._get_session().run(finder.network_input(image))[0]
-    monkeypatch.setattr(finder, "PART_SIDE", 160)
+    _in_parts_of(monkeypatch, 160)
     monkeypatch.setattr(finder, "PART_CONTEXT", context)
     assert float(np.abs(finder._network_logits(image) - whole).max()) > 1e-3
 
@@ -69,9 +78,9 @@ def test_the_boxes_are_those_of_the_whole_image(monkeypatch) -> None:
     of it as with the whole image in one run."""
     image = _image(720, 960)
     whole = finder.find_tiles(image)  # 691,200 px: already in parts; make it one run
-    monkeypatch.setattr(finder, "PART_SIDE", 2048)
+    _in_parts_of(monkeypatch, 2048)
     one_run = finder.find_tiles(image)
-    monkeypatch.setattr(finder, "PART_SIDE", 360)
+    _in_parts_of(monkeypatch, 360)
     quarters = finder.find_tiles(image)
     assert len(one_run) and len(one_run) == len(whole) == len(quarters)
     np.testing.assert_allclose(quarters.quads, one_run.quads, atol=1e-3)

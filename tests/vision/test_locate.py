@@ -496,7 +496,7 @@ def test_a_pass_on_the_whole_photo_is_made_once_until_a_colour_balance_changes_i
     locate_module.locate(photo)
     assert seen[:3] == [finder.WORK_SIDE, *locate_module.FINER_SIDES]
     seen.clear()
-    _, small, found = locate_module.whole_photo_pass(photo, 2, 2 * finder.WORK_SIDE)
+    small, found = locate_module.whole_photo_pass(photo, 2, 2 * finder.WORK_SIDE)
     assert seen == [] and len(found) == 2 and max(small.shape[:2]) == 2 * finder.WORK_SIDE
     with pytest.raises(ValueError):
         found.quads[0, 0, 0] = 1.0  # shared by every look that asks: nobody may change it

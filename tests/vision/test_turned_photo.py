@@ -77,3 +77,19 @@ def test_the_window_around_boxes_reaches_past_them_within_the_turned_photo() -> 
     assert (x0, y0, x1, y1) == (60, 0, 240, 190)  # 4 short sides (20 px) around, cut at the top
     none = TileDetections(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, bool))
     assert window_around(photo, 30.0, none) is None
+
+
+@pytest.mark.parametrize("degrees", [90.0, 30.0])
+def test_a_window_turned_alone_is_that_part_of_the_whole_turned_and_no_turned_decode_is_kept(degrees: float) -> None:
+    """A search again turns only its region: the same pixels as that part of the whole photo
+    turned; and a turned decode is made when asked, never kept beside the photo's own."""
+    image, photo = _photo_with_a_tile()
+    view = TurnedPhoto(photo, degrees)
+    for scale in (1, 2):
+        whole = view.decode(scale)
+        assert whole.shape[1::-1] == view.size_at(scale)
+        np.testing.assert_array_equal(view.decode_window(scale, (15, 25, 90, 110)), whole[25:110, 15:90])
+        np.testing.assert_array_equal(view.decode_window(scale, (-5, -5, 10**4, 10**4)), whole)  # cut to the decode
+    assert view.decode(1) is not view.decode(1)
+    assert not [value for value in vars(view).values() if isinstance(value, np.ndarray) and value.ndim == 3]
+    np.testing.assert_array_equal(photo.decode_window(1, (15, 25, 90, 110)), image[25:110, 15:90])
