@@ -296,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="turn every photo this many degrees clockwise within its own frame (a photo taken "
                         "with the camera tilted: labels turned out of it are left out), or `random`: each "
                         "photo its own tilt within 45 degrees either way")
+    parser.add_argument("--grey", action="store_true",
+                        help="every photo made black and white first (a camera or filter without colour)")
     parser.add_argument("--rules", metavar="NAME",
                         help="rule set whose hand size the reading must have (default: any rule set's, or a "
                         "16-tile game's, as `fanscan read` reads)")
@@ -339,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     for number, photo in enumerate(chosen, start=1):
         version = upright_version(photo)
         image, truth = turned_clockwise(*photo_as_taken(photo, judge, version), args.turn)
+        if args.grey:
+            image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         truth_codes, back = photo.codes, None
         if args.tilt is not None:
             image, kept, back = tilted(image, truth, tilt_for(photo.source, args.tilt))
@@ -388,7 +392,8 @@ def main(argv: list[str] | None = None) -> int:
         if number % 10 == 0:
             print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
     for name, tally in tallies.items():
-        print(json.dumps({"model": name, "turn": args.turn, "tilt": args.tilt, "far": args.far, "rules": args.rules,
+        print(json.dumps({"model": name, "turn": args.turn, "tilt": args.tilt, "far": args.far, "grey": args.grey,
+                          "rules": args.rules,
                           **tally.summary()}))
     for name, tally in unturned.items():
         print(json.dumps({"model": name, "photos_kept": "unturned (labels the labeller's own)", "turn": args.turn,

@@ -12,8 +12,9 @@ import numpy as np
 from fanscan.datasets.photo_effects import random_cast, random_motion_blur
 
 
-def augment_real(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A randomly varied view of a resized BGR uint8 crop, same size."""
+def augment_real(image: np.ndarray, rng: np.random.Generator, grey: float = 0.0) -> np.ndarray:
+    """A randomly varied view of a resized BGR uint8 crop, same size; with probability ``grey``
+    a grey one (three equal channels: a table photographed in black and white)."""
     height, width = image.shape[:2]
     scale = rng.uniform(0.88, 1.12)
     angle = rng.normal(0, 4)
@@ -39,4 +40,6 @@ def augment_real(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         view = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
     view += rng.normal(0, rng.uniform(0, 6), view.shape).astype(np.float32)
     view = np.clip(view, 0, 255).astype(np.uint8)
+    if grey and rng.random() < grey:
+        view = cv2.cvtColor(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     return cv2.rotate(view, cv2.ROTATE_180) if rng.random() < 0.5 else view

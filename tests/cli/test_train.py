@@ -239,3 +239,9 @@ def test_train_from_the_shipped_model_keeps_its_no_tile_answer(tmp_path, capsys,
                  "--batch", "4", "--synth", "8", "--styles", font_style, "--no-real", "--threads", "1",
                  "--work-dir", str(tmp_path)]) == 0
     assert TileClassifier(again).answers_no_tile
+
+
+def test_train_refuses_a_grey_share_outside_0_to_1(capsys):
+    assert main(["train", "--grey-fraction", "1.5"]) == 2
+    err = capsys.readouterr().err
+    assert "--grey-fraction" in err and err.count("\n") == 1
