@@ -305,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.tilt is not None and args.far is not None:
         parser.error("--tilt and --far: choose one (a far photo's labels are laid out untilted)")
 
+    from fanscan.datasets.photo_effects import black_and_white
     from fanscan.datasets.real_table_crops import photo_as_taken
     from fanscan.datasets.real_tables import (
         HELD_OUT_FOLD, in_folds, least_turned, load_table_photos, upright_version)
@@ -342,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         version = upright_version(photo)
         image, truth = turned_clockwise(*photo_as_taken(photo, judge, version), args.turn)
         if args.grey:
-            image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+            image = black_and_white(image)
         truth_codes, back = photo.codes, None
         if args.tilt is not None:
             image, kept, back = tilted(image, truth, tilt_for(photo.source, args.tilt))

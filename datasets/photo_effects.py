@@ -32,3 +32,8 @@ def random_cast(rng: np.random.Generator) -> np.ndarray:
     """BGR gains of a strong colour cast, each jittered a little (float32, shape (3,))."""
     gains = np.float32(CASTS[int(rng.integers(len(CASTS)))])
     return gains * rng.uniform(0.95, 1.05, 3).astype(np.float32)
+
+
+def black_and_white(image: np.ndarray) -> np.ndarray:
+    """A BGR image as a camera without colour would give it: three equal channels."""
+    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from fanscan.datasets.photo_effects import random_cast, random_motion_blur
+from fanscan.datasets.photo_effects import black_and_white, random_cast, random_motion_blur
 
 
 def augment_real(image: np.ndarray, rng: np.random.Generator, grey: float = 0.0) -> np.ndarray:
@@ -41,5 +41,5 @@ def augment_real(image: np.ndarray, rng: np.random.Generator, grey: float = 0.0)
     view += rng.normal(0, rng.uniform(0, 6), view.shape).astype(np.float32)
     view = np.clip(view, 0, 255).astype(np.uint8)
     if grey and rng.random() < grey:
-        view = cv2.cvtColor(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        view = black_and_white(view)
     return cv2.rotate(view, cv2.ROTATE_180) if rng.random() < 0.5 else view

@@ -153,8 +153,8 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     seen = without_specks(detections)
     if _hand_seen(seen, blobs_may_be_hands) and white_balance.balanced_for_cast(photo, small, seen):
         small, detections = whole_photo_pass(photo, scale, first_side)
-    to_photo = photo.width / photo.size_at(scale)[0]
-    back_factor = photo.size_at(scale)[0] / small.shape[1]
+    decoded_width = photo.size_at(scale)[0]
+    to_photo, back_factor = photo.width / decoded_width, decoded_width / small.shape[1]
     if (far := _farther(photo, small, detections, blobs_may_be_hands)) is not None:
         # A far hand's blobs can disagree in size as a close-up's pieces do: no close-up path.
         small, detections, first_scale = far
