@@ -3,12 +3,14 @@
     python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--refiner R.onnx ...]
         [--model A.onnx ...] [--limit N]
         [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180]
-        [--tilt 30|random | --far 22]
+        [--tilt 30|random | --far 22] [--every-version]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
 photos, never a version of a trained one), its least turned version, turned back upright where
 its turn allows (``real_tables.upright_version``) and flipped back when the augmentation mirrored
-it (decided from the labels as ``real_table_crops`` does). Every pairing of
+it (decided from the labels as ``real_table_crops`` does); with ``--every-version``, every
+version the export made of each source so (turned, tinted, grey: more of a real photo's looks,
+though a turned version's labels are boxes around turned boxes). Every pairing of
 the ``--finder``, ``--refiner`` (box refiner) and ``--model`` (tile classifier) files given
 (default: the shipped ones) reads every photo, side by side in one run; the first pairing's
 failures are annotated. ``--turn`` turns every photo and its labels first (a hand photographed
@@ -279,7 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evidence", type=_evidence_file, action="append", default=[],
                         help="reading search evidence (models/reading_evidence.json form) to compare "
                              "(repeatable; default: the shipped one)")
-    parser.add_argument("--limit", type=int, help="only the first N held-out sources")
+    parser.add_argument("--limit", type=int, help="only the first N held-out sources (photos, with --every-version)")
+    parser.add_argument("--every-version", action="store_true",
+                        help="read every version the export made of each source, not only its least turned")
     parser.add_argument("--annotate", type=Path, help="folder for annotated pictures of failures")
     parser.add_argument("--picture", type=Path, help="confusion matrix PNG of the first model")
     parser.add_argument("--all-tiles", action="store_true",
@@ -320,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
         print("../shared/data/rf-chinese is not here", file=sys.stderr)
         return 1
     folds = [int(f) for f in args.folds.split(",")] if args.folds else [HELD_OUT_FOLD]
-    chosen = least_turned(in_folds(photos, folds))[: args.limit]
+    in_chosen_folds = in_folds(photos, folds)
+    chosen = (in_chosen_folds if args.every_version else least_turned(in_chosen_folds))[: args.limit]
     chosen = [p for p in chosen if len(p.codes)]
     judge = default_classifier()
     classifiers = [(m.name, TileClassifier(m)) for m in args.model] or [("shipped", judge)]

@@ -70,14 +70,14 @@ def read_boxes(source: str | Path | bytes, classifier: Any = None) -> list:
     from fanscan.vision.classifier import default_classifier
     from fanscan.vision.image_io import load_photo
     from fanscan.vision.locate import locate
-    from fanscan.vision.tile_reading import read_tiles, tiles_only
+    from fanscan.vision.tile_reading import read_quality, read_tiles, tiles_only
 
     photo = load_photo(source)
-    _, detections = locate(photo)
+    classifier, looks = classifier or default_classifier(), flowers.default_flower_looks()
+    _, detections = locate(photo, judge=read_quality(photo, classifier, looks))
     if len(detections) == 0:
         return []
-    readings, _, _ = read_tiles(photo, detections, classifier or default_classifier(),
-                                flowers.default_flower_looks())
+    readings, _, _ = read_tiles(photo, detections, classifier, looks)
     return tiles_only(readings)
 
 

@@ -9,7 +9,8 @@ tiles found there give another scale than the one searched at (``REFIND_PASSES``
 boxes) is first looked for on finer copies of the whole photo (``_farther``); a hand whose tiles
 the first pass saw too small to part (blobs of several tiles, which disagree in size) is
 searched again twice as fine (``_unresolved_finer``). A close-up, whose large faces the network
-marks in pieces (the boxes disagree in size), is read on a smaller copy where they agree. Boxes
+marks in pieces (the boxes disagree in size), is read on a smaller copy where they agree, when
+the reader's judge finds those boxes read as tiles better than the plain search's. Boxes
 far smaller than the typical tile are dropped, and the rest moved onto their faces' corners by
 the box refiner (``refine``); a box that holds two tiles side by side is cut in two
 (``split_pairs``) and the halves refined. The photo is decoded once, at the scale its crops
@@ -18,14 +19,16 @@ will likely need, and the finder's copy shrunk from that.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 from fanscan.vision import finder, geometry, white_balance
-from fanscan.vision.box_shapes import split_pairs, without_specks
+from fanscan.vision.box_shapes import without_specks
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import inside_any, median, quad_areas
-from fanscan.vision.refine import refined
+from fanscan.vision.refine import refined_and_split
 
 CROP_MIN_SIDE = 72
 """Crops come from the coarsest decode in which a tile's short side still spans this many pixels."""
@@ -88,6 +91,9 @@ CLOSE_UP_MIN_SHORT = 18
 CLOSE_UP_AGREES = 0.5
 """...and a smaller copy replaces it only when its boxes spread less than this, and clearly less."""
 
+BoxJudge = Callable[[TileDetections], float]
+"""How well a set of boxes (the photo's pixels) reads as tiles: higher is better."""
+
 
 def find_scale(photo: Photo, side: int = finder.WORK_SIDE) -> int:
     """The coarsest decode scale whose picture still has ``side`` pixels along its long side."""
@@ -128,7 +134,7 @@ def _size_spread(quads: np.ndarray) -> float:
 
 
 def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE, blobs_may_be_hands: bool = False,
-           ) -> tuple[np.ndarray, TileDetections]:
+           judge: BoxJudge | None = None) -> tuple[np.ndarray, TileDetections]:
     """Tiles in full-resolution pixels, and the working image they were found on.
 
     A first pass on the whole photo says where the hand lies and how large its tiles are; the
@@ -143,6 +149,9 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     ``blobs_may_be_hands``: a first pass's few large boxes may be blobs of a far hand's tiles
     rather than a close-up's tiles (``_farther``; the finer look asks it, its reading weighed
     against the first look's).
+    ``judge``: how well a set of boxes reads as tiles (``tile_reading.read_quality``); given, a
+    close-up's boxes are kept only when it prefers them to those of the search at the first pass's
+    own scale (a hand of whole tiles beside walls and backs also finds boxes that disagree in size).
     """
     scale = find_scale(photo, first_side)
     # Decoding first at the crops' likely scale makes one decode serve both (the finder's copy is
@@ -155,14 +164,15 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
         small, detections = whole_photo_pass(photo, scale, first_side)
     decoded_width = photo.size_at(scale)[0]
     to_photo, back_factor = photo.width / decoded_width, decoded_width / small.shape[1]
+    close: tuple[np.ndarray, TileDetections] | None = None
     if (far := _farther(photo, small, detections, blobs_may_be_hands)) is not None:
         # A far hand's blobs can disagree in size as a close-up's pieces do: no close-up path.
         small, detections, first_scale = far
     else:
-        close = _close_up(photo.decode(scale), detections)
-        if close is not None:
-            small, found, back_factor = close
-            return small, _kept(photo, found.scaled(back_factor * to_photo), refine)
+        if (copy := _close_up(photo.decode(scale), detections)) is not None:
+            close = copy[0], _kept(photo, copy[1].scaled(copy[2] * to_photo), refine)
+            if judge is None:
+                return close
         detections = detections.scaled(back_factor * to_photo)
         first_scale = small.shape[1] / photo.width
     # The first pass searched the photo at its own scale: any region of it searched at about
@@ -188,7 +198,8 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
         if len(again) < 3:
             break
         small, detections, searched_at, step = again_image, again, region[2], move
-    return small, _kept(photo, detections, refine)
+    plain = small, _kept(photo, detections, refine)
+    return close if close is not None and judge is not None and judge(close[1]) > judge(plain[1]) else plain
 
 
 def whole_photo_pass(photo: Photo, scale: int, side: int) -> tuple[np.ndarray, TileDetections]:
@@ -302,16 +313,6 @@ def _kept(photo: Photo, detections: TileDetections, refine: bool) -> TileDetecti
     """The detections less specks and streaks, refined unless ``refine`` is false (``refined_and_split``)."""
     detections = without_specks(detections)
     return refined_and_split(photo, detections) if refine else detections
-
-
-def refined_and_split(photo: Photo, detections: TileDetections) -> TileDetections:
-    """The detections refined; refined pairs of tiles in one box (``split_pairs``) cut in two and
-    the halves refined again."""
-    detections = refined(photo, detections)
-    split, halves = split_pairs(detections)
-    if halves.any():  # split_pairs built new arrays: its quads are ours to change
-        split.quads[halves] = refined(photo, split.subset(halves)).quads
-    return split
 
 
 def _close_up(image: np.ndarray, detections: TileDetections) -> tuple[np.ndarray, TileDetections, float] | None:

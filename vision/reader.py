@@ -5,8 +5,9 @@
    (``session_opening``; once the file is known to be a photo; the process waits for them before
    it ends).
 2. ``locate`` runs the ``finder`` on that small copy for every tile's top face, then again on the
-   hand's region at the scale the finder knows best; ``refine`` moves each box onto its face's
-   corners.
+   hand's region at the scale the finder knows best (a close-up's smaller copy instead, when its
+   boxes read as tiles better: ``tile_reading.read_quality``); ``refine`` moves each box onto its
+   face's corners.
 3. ``tile_reading``: ``geometry.hand_frame`` works out which way the rows run and which tiles lie
    sideways; each face is cut from the smallest decode that still shows it in detail
    (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile bodies and
@@ -54,7 +55,7 @@ from fanscan.vision.hand_rules import HandKind, HandRules, hand_rules
 from fanscan.vision.interpret import HandRead, read_hand
 from fanscan.vision.locate import locate
 from fanscan.vision.photo_reading import FoundTile, PhotoReading, hand_of_layout
-from fanscan.vision.tile_reading import read_sideways_again, read_tiles, tiles_only
+from fanscan.vision.tile_reading import read_quality, read_sideways_again, read_tiles, tiles_only
 from fanscan.errors import FanscanError
 
 __all__ = ["FoundTile", "PhotoReading", "hand_of_layout", "read_photo"]
@@ -144,7 +145,7 @@ def _read(source: str | os.PathLike[str] | bytes, classifier: Any, debug_dir: st
                                  else flowers.default_flower_looks() if flower_looks else None)
     photo = load_photo(source)  # refuses a file that is no photo before any session opens
     session_opening.open_meanwhile(classifier, looks)
-    small, detections = locate(photo)
+    small, detections = locate(photo, judge=read_quality(photo, classifier, looks))
 
     def read_found(found: TileDetections) -> tuple[PhotoReading, HandRead]:
         return _read_located(photo, found, classifier, looks, one_hand, wanted)

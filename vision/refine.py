@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import fanscan.models
 import numpy as np
+from fanscan.vision.box_shapes import split_pairs
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import quad_areas
@@ -163,3 +164,13 @@ def _settled(session: LazySession, image: np.ndarray, to_image: float, quads: np
 def refined(photo: Photo, detections: TileDetections) -> TileDetections:
     """The detections with refined boxes (see ``refine_quads``)."""
     return TileDetections(refine_quads(photo, detections.quads), detections.scores, detections.backs)
+
+
+def refined_and_split(photo: Photo, detections: TileDetections) -> TileDetections:
+    """The detections refined; refined pairs of tiles in one box (``split_pairs``) cut in two and
+    the halves refined again."""
+    detections = refined(photo, detections)
+    split, halves = split_pairs(detections)
+    if halves.any():  # split_pairs built new arrays: its quads are ours to change
+        split.quads[halves] = refined(photo, split.subset(halves)).quads
+    return split

@@ -49,7 +49,8 @@ from fanscan.vision import finder
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.hand_rules import HandRules
 from fanscan.vision.image_io import Photo
-from fanscan.vision.locate import FEW_TILES, REFIND_SHORT, locate, refined_and_split, short_sides
+from fanscan.vision.locate import FEW_TILES, REFIND_SHORT, locate, short_sides
+from fanscan.vision.refine import refined_and_split
 from fanscan.vision.numeric import median
 from fanscan.vision.photo_reading import PhotoReading
 from fanscan.vision.tilt import tilted_turn

@@ -13,6 +13,7 @@ probability vector for the search (``interpret``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
 from fanscan.vision.locate import CROP_MIN_SIDE
+from fanscan.vision.numeric import median
 from fanscan.vision.way_looks import WayLooks
 
 CROP_W, CROP_H = 96, 128
@@ -296,6 +298,20 @@ def read_tiles(
             frame_up=(float(group.up[0]), float(group.up[1])), face_down=bool(detections.backs[i])))
     right, up = _photo_frame(groups)
     return readings, right, up
+
+
+def read_quality(photo: Photo, classifier: Any, flower_looks: FlowerLooks | None = None,
+                 ) -> Callable[[TileDetections], float]:
+    """A judge of sets of boxes (``locate``'s ``judge``): the median, over a set's boxes read as
+    ``read_tiles`` reads them, of the probability that the box holds a tile read as its likeliest
+    face (the confidence times the probability of a tile). Whole tiles read surely; pieces of a
+    face, a blob of several tiles, a wall's side do not."""
+    def quality(detections: TileDetections) -> float:
+        if not len(detections):
+            return 0.0
+        readings, _, _ = read_tiles(photo, detections, classifier, flower_looks)
+        return median(np.array([r.confidence * (1.0 - r.no_tile) for r in readings]))
+    return quality
 
 
 def reading_of(probs: np.ndarray, no_tile: float, box: np.ndarray, face_up: np.ndarray, sideways: bool, *,

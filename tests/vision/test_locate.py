@@ -506,3 +506,22 @@ def test_a_pass_on_the_whole_photo_is_made_once_until_a_colour_balance_changes_i
     photo.balance(white_balance.lookup_table(np.ones(3, np.float32)))
     locate_module.whole_photo_pass(photo, 2, 2 * finder.WORK_SIDE)
     assert seen == [2 * finder.WORK_SIDE]
+
+
+def test_a_close_up_s_copy_is_kept_only_when_the_judge_prefers_its_boxes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A first pass of large boxes that disagree in size may be a close-up's pieces of faces, or
+    # a hand of whole tiles beside walls and backs (rf-chinese photos read on 4 boxes of 23):
+    # the smaller copy's boxes stand against the plain search's, and the reader's judge decides.
+    def found_on(image: np.ndarray) -> TileDetections:
+        if max(image.shape[:2]) == finder.WORK_SIDE:
+            return _boxes_of_sizes(np.geomspace(40.0, 140.0, 24))
+        return _tiles(20.0, count=3)
+
+    monkeypatch.setattr(finder, "find_tiles", found_on)
+    monkeypatch.setattr(white_balance, "balanced_for_cast", lambda *args: False)
+    photo = _blank_photo(640, 480)
+    _, unjudged = locate_module.locate(photo, refine=False)
+    _, fewest = locate_module.locate(_blank_photo(640, 480), refine=False, judge=lambda found: -float(len(found)))
+    _, most = locate_module.locate(_blank_photo(640, 480), refine=False, judge=lambda found: float(len(found)))
+    assert len(unjudged) == len(fewest) == 3  # the close-up's copy, as without a judge
+    assert len(most) > 3  # the search at the first pass's own scale

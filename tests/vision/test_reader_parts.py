@@ -471,3 +471,30 @@ def test_a_tile_read_sideways_stays_as_read_whatever_the_hand_s_frame_says() -> 
     readings = [replace(r, sideways=True) if k == 1 else r for k, r in enumerate(readings)]
     again = tile_reading.read_sideways_again(photo, readings[:4], np.array([1.0, 0.0]), np.array([0.0, -1.0]), _Glyph())
     assert again == readings[:4]
+
+
+def test_whole_tiles_read_better_than_pieces_of_them_or_blobs_of_several() -> None:
+    # The judge ``locate`` asks whether a close-up's smaller copy beats the plain search.
+    from fanscan.vision.classifier import default_classifier
+    from fanscan.vision.detections import TileDetections
+    from fanscan.vision.locate import locate
+    from fanscan.vision.samples import sample_photo_path
+
+    def boxes(quads: np.ndarray) -> TileDetections:
+        return TileDetections(np.float32(quads), np.ones(len(quads), np.float32), np.zeros(len(quads), bool))
+
+    photo = load_photo(sample_photo_path())
+    _, tiles = locate(photo)
+    quads = geometry.orient_boxes(tiles.quads, np.tile(np.float32([0, -1]), (len(tiles), 1)))  # TL TR BR BL
+    quads = quads[np.argsort(quads[:, :, 0].mean(axis=1))]
+    middle_left, middle_right = (quads[:, 0] + quads[:, 3]) / 2, (quads[:, 1] + quads[:, 2]) / 2
+    tops = np.stack([quads[:, 0], quads[:, 1], middle_right, middle_left], axis=1)
+    bottoms = np.stack([middle_left, middle_right, quads[:, 2], quads[:, 3]], axis=1)
+    threes = np.stack([np.stack([quads[i, 0], quads[i + 2, 1], quads[i + 2, 2], quads[i, 3]])
+                       for i in range(0, len(quads) - 2, 3)])
+    judge = tile_reading.read_quality(photo, default_classifier())
+    whole = judge(tiles)
+    assert whole > 0.8
+    assert judge(boxes(np.concatenate([tops, bottoms]))) < whole
+    assert judge(boxes(threes)) < whole
+    assert judge(boxes(np.zeros((0, 4, 2)))) == 0.0

@@ -40,7 +40,7 @@ def test_refine_moves_the_finders_boxes_onto_the_faces(seed: int) -> None:
 @needs_art
 def test_locate_cuts_a_box_the_finder_drew_round_two_tiles() -> None:
     from fanscan.vision import geometry
-    from fanscan.vision.locate import split_pairs, without_specks
+    from fanscan.vision.box_shapes import split_pairs, without_specks
 
     # Scene 9574: earlier finders boxed two 2s at a slanted row's near end, with their sides, as
     # one. Here two touching tiles of its row are boxed as one on purpose, among the finder's boxes.

@@ -152,8 +152,8 @@ def test_a_tile_the_finder_missed_inside_the_hand_s_row_is_read_all_the_same(mon
     missed = concealed[len(concealed) // 2].quad.mean(axis=0)
     located = reader.locate
 
-    def without_one(photo):  # noqa: ANN001, ANN202
-        small, found = located(photo)
+    def without_one(photo, judge=None):  # noqa: ANN001, ANN202
+        small, found = located(photo, judge=judge)
         keep = np.linalg.norm(found.quads.mean(axis=1) - missed, axis=1) > 10
         assert (~keep).sum() == 1
         return small, TileDetections(found.quads[keep], found.scores[keep], found.backs[keep])
