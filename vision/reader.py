@@ -20,7 +20,8 @@
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
    The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), its
-   sideways tiles judged again there (``read_sideways_again``); read as no hand the rules allow (step 6),
+   sideways tiles judged again there (``read_sideways_again``), its doubtful faces read again cut
+   as its typical tile (``typical_cut``); read as no hand the rules allow (step 6),
    ``hand_splits`` cuts it along its weakest joins.
 5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), and
    beside two equal faces standing apart the slots of a concealed kong's backs
@@ -56,6 +57,7 @@ from fanscan.vision.interpret import HandRead, read_hand
 from fanscan.vision.locate import locate
 from fanscan.vision.photo_reading import FoundTile, PhotoReading, hand_of_layout
 from fanscan.vision.tile_reading import read_quality, read_sideways_again, read_tiles, tiles_only
+from fanscan.vision.typical_cut import read_doubtful_again
 from fanscan.errors import FanscanError
 
 __all__ = ["FoundTile", "PhotoReading", "hand_of_layout", "read_photo"]
@@ -172,7 +174,9 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
 
     def read_part(part: list[TileReading]) -> HandRead:
         part, part_right, part_up = geometry.in_their_frame(part, right, up)
-        part = read_sideways_again(photo, part, part_right, part_up, classifier, looks) if one_hand else part
+        if one_hand:
+            part = read_sideways_again(photo, part, part_right, part_up, classifier, looks)
+            part = read_doubtful_again(photo, part, part_right, part_up, classifier, looks)
         rows = geometry.rows_and_groups(part, part_right, part_up)
         probed = hand_region.probe_backs(photo, part, rows, part_right, classifier)
         if len(probed) > len(part):

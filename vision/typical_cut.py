@@ -1,0 +1,79 @@
+"""A doubtful tile of the hand read again, cut as the hand's typical tile at its place.
+
+The box refiner sometimes leaves a box skewed across two touching tiles of a row (one corner
+pulled onto the neighbour's face), and its crop shows half of each: a second E in a row of
+E E F F read as F at 57 %. The hand's other tiles say what a tile there looks like: in the
+hand's own frame (``geometry.in_their_frame``: ``right`` along its rows, ``up`` to the faces'
+tops) they share one width and height. So each face-up tile of the hand that the classifier
+read doubtfully (under ``classifier.SECOND_LOOK_BELOW``, the same doubt that earns a crop its
+look turned 180 degrees) is cut again as that typical box, square to the frame and centred on
+its own box, classified (the flowers' second looks too), and its reading replaced when the new
+one is surer (the confidence times the probability of a tile, as ``tile_reading.read_quality``
+judges boxes). The tile keeps its box: the cut is a second look at the face, not a new box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from fanscan.scoring.tiles import BACK, CLASS_LABELS
+from fanscan.vision import white_balance
+from fanscan.vision.classifier import SECOND_LOOK_BELOW
+from fanscan.vision.detections import TileReading
+from fanscan.vision.flowers import FlowerLooks
+from fanscan.vision.image_io import Photo
+from fanscan.vision.locate import CROP_MIN_SIDE
+from fanscan.vision.numeric import median
+from fanscan.vision.tile_reading import CROP_H, CROP_W, cast_table_of, reading_of
+
+TYPICAL_FROM = 3
+"""The hand's typical tile is the median of at least this many upright face-up tiles."""
+
+
+def typical_size(readings: list[TileReading], right: np.ndarray, up: np.ndarray) -> tuple[float, float] | None:
+    """(width along ``right``, height along ``up``) of the hand's typical upright face-up tile,
+    or None when fewer than ``TYPICAL_FROM`` tiles give one."""
+    upright = [r.box for r in readings if not r.sideways and r.code != BACK]
+    if len(upright) < TYPICAL_FROM:
+        return None
+    offsets = np.stack(upright) - np.stack(upright).mean(axis=1, keepdims=True)
+    return median(2 * np.abs(offsets @ right).max(axis=1)), median(2 * np.abs(offsets @ up).max(axis=1))
+
+
+def typical_box(centre: np.ndarray, size: tuple[float, float], right: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """The box of ``size`` (width, height) centred on ``centre``, square to the frame, in the
+    face's TL, TR, BR, BL order."""
+    half_w, half_h = size[0] / 2 * right, size[1] / 2 * up
+    return np.float32([centre - half_w + half_h, centre + half_w + half_h,
+                       centre + half_w - half_h, centre - half_w - half_h])
+
+
+def read_doubtful_again(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray,
+                        classifier: Any, flower_looks: FlowerLooks | None = None) -> list[TileReading]:
+    """The hand's readings (in its own frame ``right``, ``up``) with each doubtful upright face
+    read again from the typical box at its place, kept when surer."""
+    if not getattr(classifier, "answers_no_tile", False):  # a stand-in without ``looks``: no second cut
+        return readings
+    size = typical_size(readings, right, up)
+    doubtful = [i for i, r in enumerate(readings)
+                if not r.sideways and r.code != BACK and r.confidence < SECOND_LOOK_BELOW]
+    if size is None or not doubtful:
+        return readings
+    cuts = [typical_box(readings[i].box.mean(axis=0), size, right, up) for i in doubtful]
+    scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
+    crops = white_balance.balanced([photo.crop_quad(cut, CROP_W, CROP_H, scale) for cut in cuts],
+                                   cast_table_of(photo, readings, scale))
+    looks = classifier.looks(crops)
+    probs = np.asarray(looks.probs, np.float32)
+    if flower_looks is not None:
+        probs = flower_looks.reweigh(probs, CLASS_LABELS, crops.__getitem__)
+    out = list(readings)
+    for k, i in enumerate(doubtful):
+        old = readings[i]
+        new = reading_of(probs[k], float(looks.no_tile[k]), old.box, up, False, position=old.position,
+                         finder_score=old.finder_score, frame_up=old.frame_up)
+        if new.confidence * (1 - new.no_tile) > old.confidence * (1 - old.no_tile):
+            out[i] = replace(new, orientation=old.orientation)
+    return out
