@@ -34,7 +34,11 @@ Per photo and in total, for each model:
   a discard's, or a box of no tile); ``put_apart``: labelled tiles found but set apart from the
   hand; ``hand_faces_exact``: the faces the reader put in the hand are the labelled faces, as a
   multiset, whatever its boxes (what a player sees: a box drawn tighter or looser than the
-  label's, which IoU counts as a miss and an extra tile, leaves the hand right).
+  label's, which IoU counts as a miss and an extra tile, leaves the hand right);
+- ``missed``: the labelled tiles not found, by why (``miss_kinds``): ``loose`` (a box read as
+  the labelled face overlaps it at IoU ``IOU_LOOSE`` or more: drawn tighter or looser than the
+  label, as around a turned version's boxes), ``edge`` (the label touches the photo's frame: a
+  tile cut by it), ``other`` (not seen, or seen as another face or merged with a neighbour).
 """
 
 from __future__ import annotations
@@ -52,6 +56,10 @@ import cv2
 import numpy as np
 
 IOU_FOUND = 0.5
+IOU_LOOSE = 0.3
+EDGE_PX = 2.0
+"""A label within this many pixels of the frame touches it."""
+MISS_KINDS = ("loose", "edge", "other")
 
 
 @dataclass
@@ -73,6 +81,7 @@ class Tally:
     put_in_hand: int = 0
     put_apart: int = 0
     pairs: list[tuple[str, str]] = field(default_factory=list)
+    missed: Counter = field(default_factory=Counter)
 
     def add(self, labelled: int, boxes: int, right: list[tuple[str, str]], exact: bool,
             check: HandCheck | None, seconds: float) -> None:
@@ -117,6 +126,7 @@ class Tally:
             "hand_faces_exact": self.hand_faces_exact,
             "put_in_hand": self.put_in_hand,
             "put_apart": self.put_apart,
+            **{f"missed_{kind}": self.missed[kind] for kind in MISS_KINDS},
             "read_errors": self.errors,
             "seconds_per_photo": round(self.seconds / max(1, self.photos), 3),
         }
@@ -134,6 +144,27 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
     area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
     return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def miss_kinds(truth: np.ndarray, truth_codes, found: np.ndarray, codes, pairs: list[tuple[int, int]],
+               size: tuple[int, int]) -> Counter:
+    """Why each label ``match`` left unpaired was missed (``MISS_KINDS``); ``size`` (width, height)
+    of the photo."""
+    paired = {i for i, _ in pairs}
+    iou = box_iou(truth, found)
+    width, height = size
+    kinds: Counter = Counter()
+    for i in range(len(truth)):
+        if i in paired:
+            continue
+        x0, y0, x1, y1 = truth[i]
+        if any(iou[i, j] >= IOU_LOOSE and codes[j] == truth_codes[i] for j in range(len(codes))):
+            kinds["loose"] += 1
+        elif min(x0, y0) <= EDGE_PX or x1 >= width - EDGE_PX or y1 >= height - EDGE_PX:
+            kinds["edge"] += 1
+        else:
+            kinds["other"] += 1
+    return kinds
 
 
 def match(truth: np.ndarray, found: np.ndarray) -> list[tuple[int, int]]:
@@ -380,8 +411,10 @@ def main(argv: list[str] | None = None) -> int:
             right = [(truth_codes[i], codes[j]) for i, j in pairs]
             n_right = sum(t == r for t, r in right)
             all_right = len(pairs) == len(truth) and n_right == len(truth)
+            missed = miss_kinds(truth, truth_codes, boxes, codes, pairs, (image.shape[1], image.shape[0]))
             line[name] = {"found": len(pairs), "right": n_right, "boxes": len(boxes),
-                          "misread": dict(Counter(f"{t}>{r}" for t, r in right if t != r))}
+                          "misread": dict(Counter(f"{t}>{r}" for t, r in right if t != r)),
+                          "missed": dict(missed)}
             check = None
             if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
                 check = replace(hand_check(pairs, [t.in_hand for t in reading.tiles], codes, truth_codes),
@@ -391,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
                                   put_in_hand_faces=list(check.put_in_faces))
             for tally in counted:
                 tally.add(len(truth), len(boxes), right, all_right, check, seconds)
+                tally.missed += missed
             exact = all_right and (check is None or check.exact)
             if args.annotate and not exact and name == models[0][0]:
                 reading.save_annotated(args.annotate / f"{photo.source}.jpg")

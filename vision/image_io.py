@@ -139,6 +139,7 @@ class Photo:
     """Pixels decoded so far, counted against ``budget.pixels``."""
     _cache: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _balance: np.ndarray | None = field(default=None, repr=False)
+    _grey: bool = field(default=False, repr=False)
     finder_passes: dict = field(default_factory=dict, repr=False)
     """``locate.whole_photo_pass``'s boxes per (decode scale, side); emptied by ``balance``."""
 
@@ -179,9 +180,13 @@ class Photo:
             self._charge(scale, by_opencv=False)
             array = self._decode_with_pil(scale)
         if self._balance is not None:
-            array = cv2.LUT(array, self._balance)
+            array = self._through_balance(array)
         self._cache[scale] = array
         return array
+
+    def _through_balance(self, array: np.ndarray) -> np.ndarray:
+        array = cv2.LUT(array, self._balance)
+        return cv2.cvtColor(cv2.cvtColor(array, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) if self._grey else array
 
     @property
     def held_bytes(self) -> int:
@@ -242,15 +247,16 @@ class Photo:
         """Whether the photo's decodes come through a colour balance (``balance``)."""
         return self._balance is not None
 
-    def balance(self, table: np.ndarray) -> None:
+    def balance(self, table: np.ndarray, *, grey: bool = False) -> None:
         """From now on every decode, those already made included, comes through ``table`` (a
-        ``cv2.LUT`` table per channel, from ``white_balance.lookup_table``). Only once per photo."""
+        ``cv2.LUT`` table per channel, from ``white_balance.lookup_table``) and, with ``grey``,
+        is then made black and white (its three channels alike). Only once per photo."""
         if self._balance is not None:
             raise ValueError("the photo is balanced already")
-        self._balance = table
+        self._balance, self._grey = table, grey
         self.finder_passes.clear()
         for scale, array in self._cache.items():
-            self._cache[scale] = cv2.LUT(array, table)
+            self._cache[scale] = self._through_balance(array)
 
     def _plain_jpeg(self) -> bool:
         """A colour JPEG that ends where a JPEG ends (one cut short is left to PIL, which says so)."""

@@ -3,7 +3,9 @@
 Tile bodies are ivory under any table, so their bright level (the 90th percentile of each channel
 inside a tile) says the light's colour better than the photo's brightest pixels do: those are as
 often a wooden or felt table as a tile. The gains bring the median tile's bright level to the hue
-of the ivory the networks learnt (``BODY_REFERENCE``), keeping its brightness.
+of the ivory the networks learnt (``BODY_REFERENCE``), keeping its brightness. A cast no gain
+within ``MAX_GAIN`` can take out (a magenta lamp that leaves the tiles almost no green) has left the
+colours nothing to tell: such a photo is read in black and white (``balanced_for_cast``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from fanscan.vision.numeric import median
 BODY_REFERENCE = np.float32([217, 235, 241])
 """BGR of a tile body under neutral light, as the networks learnt it (the scenes' mean ivory)."""
 MAX_GAIN = 1.6
-"""No channel's gain is above this or below its inverse."""
+"""No channel's gain is above this or below its inverse; a cast that needs more is beyond a
+balance's reach (``beyond_reach``)."""
 STRONG_CAST = 0.2
 """A cast whose largest gain is further than this from 1 (in log: 22 %) is taken out of the whole
 photo before the tiles are searched (``balanced_for_cast``); slighter ones are left to the crops'
@@ -45,17 +48,20 @@ def body_level(bodies: Sequence[np.ndarray]) -> np.ndarray | None:
     return np.maximum(np.array([median(bright[:, channel]) for channel in range(3)], np.float32), 1.0)
 
 
+def _gains_needed(level: np.ndarray) -> np.ndarray:
+    return level.mean() * BODY_REFERENCE / BODY_REFERENCE.mean() / level
+
+
 def cast_gains(level: np.ndarray) -> np.ndarray:
     """Per-channel (BGR) gains that bring a bright ``level`` to the reference's hue, keeping its
     brightness."""
-    target = level.mean() * BODY_REFERENCE / BODY_REFERENCE.mean()
-    return np.clip(target / level, 1 / MAX_GAIN, MAX_GAIN).astype(np.float32)
+    return np.clip(_gains_needed(level), 1 / MAX_GAIN, MAX_GAIN).astype(np.float32)
 
 
-def body_gains(bodies: Sequence[np.ndarray]) -> np.ndarray | None:
-    """``cast_gains`` of the bodies' ``body_level``, or None when there are no bodies."""
-    level = body_level(bodies)
-    return None if level is None else cast_gains(level)
+def beyond_reach(level: np.ndarray) -> bool:
+    """Whether bringing a bright ``level`` to the reference's hue needs a gain beyond ``MAX_GAIN``
+    (or below its inverse): a light so coloured that some channel holds next to nothing."""
+    return bool(cast_strength(_gains_needed(level)) > np.log(MAX_GAIN))
 
 
 def brightness(level: np.ndarray) -> float:
@@ -81,7 +87,11 @@ def balanced(images: list[np.ndarray], table: np.ndarray | None) -> list[np.ndar
 def balanced_for_cast(photo: Photo, small: np.ndarray, found: TileDetections) -> bool:
     """Whether the photo was under a strong colour cast (``STRONG_CAST``, judged on the middles of
     the tiles ``found`` face up in ``small``), and so now balanced (``Photo.balance``): the finder
-    and the classifier learnt tiles under near-neutral light."""
+    and the classifier learnt tiles under near-neutral light. A cast ``beyond_reach`` makes the
+    photo black and white instead: its faces' strokes still show in the channels left, and the
+    networks, shown a tile in grey, read it far better than in the colours such a light leaves
+    (rf-chinese 420233498, under a magenta lamp: its 14 labelled crops read 6 right in colour,
+    balanced 4, in grey 14)."""
     if photo.balanced:
         return False
     found = found.subset(~found.backs)  # a wall's coloured backs say nothing of the light
@@ -93,8 +103,11 @@ def balanced_for_cast(photo: Photo, small: np.ndarray, found: TileDetections) ->
         inner = np.round(centre + (quad - centre) * CAST_SAMPLE).astype(int)
         (x0, y0), (x1, y1) = np.maximum(inner.min(axis=0), 0), inner.max(axis=0) + 1
         bodies.append(small[y0:y1, x0:x1])
-    gains = body_gains(bodies)
-    if gains is None or cast_strength(gains) < STRONG_CAST:
+    level = body_level(bodies)
+    if level is None or cast_strength(gains := cast_gains(level)) < STRONG_CAST:
         return False
-    photo.balance(lookup_table(gains))
+    if beyond_reach(level):
+        photo.balance(lookup_table(np.ones(3, np.float32)), grey=True)
+    else:
+        photo.balance(lookup_table(gains))
     return True

@@ -131,3 +131,23 @@ def test_bench_real_tables_refuses_a_tilt_it_cannot_take(bench, capsys, flags, m
     with pytest.raises(SystemExit) as stop:
         bench.main(flags)
     assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_bench_real_tables_sorts_the_labels_it_missed_by_why(bench):
+    truth = np.float32([[10, 10, 30, 40], [40, 10, 60, 40], [0, 50, 20, 80], [70, 50, 90, 80], [100, 10, 120, 40]])
+    codes = ("1m", "2m", "3m", "4m", "5m")
+    found = np.float32([
+        [10, 10, 30, 40],   # the 1m, found
+        [40, 10, 55, 25],   # the 2m drawn too small: IoU 0.375, read 2m
+        [2, 52, 12, 66],    # the 3m at the frame's left edge, too small and misread
+        [70, 50, 90, 62],   # the 4m too small and read 9m
+    ])
+    read = ["1m", "2m", "9m", "9m"]
+    pairs = bench.match(truth, found)
+    assert pairs == [(0, 0)]
+    kinds = bench.miss_kinds(truth, codes, found, read, pairs, (200, 100))
+    assert kinds == {"loose": 1, "edge": 1, "other": 2}
+    tally = bench.Tally()
+    tally.missed += kinds
+    assert {k: v for k, v in tally.summary().items() if k.startswith("missed_")} == {
+        "missed_loose": 1, "missed_edge": 1, "missed_other": 2}

@@ -13,6 +13,12 @@ from fanscan.vision.image_io import load_photo
 from fanscan.vision.white_balance import BODY_REFERENCE
 
 TUNGSTEN = np.float32(CASTS[0])  # BGR gains of a warm indoor lamp
+MAGENTA = np.float32([1.0, 0.12, 0.95])  # a mood lamp: next to no green left on the tiles
+
+
+def _gains(bodies: list[np.ndarray]) -> np.ndarray | None:
+    level = white_balance.body_level(bodies)
+    return None if level is None else white_balance.cast_gains(level)
 
 
 def _bodies(cast: np.ndarray, n: int = 7) -> list[np.ndarray]:
@@ -27,9 +33,9 @@ def _bodies(cast: np.ndarray, n: int = 7) -> list[np.ndarray]:
 
 
 def test_body_gains_bring_the_bodies_to_the_reference_ivory() -> None:
-    neutral = white_balance.body_gains(_bodies(np.ones(3, np.float32)))
+    neutral = _gains(_bodies(np.ones(3, np.float32)))
     assert neutral is not None and white_balance.cast_strength(neutral) < 0.02
-    gains = white_balance.body_gains(_bodies(TUNGSTEN))
+    gains = _gains(_bodies(TUNGSTEN))
     assert gains is not None and white_balance.cast_strength(gains) > 0.3
     balanced = [cv2.LUT(b, white_balance.lookup_table(gains)) for b in _bodies(TUNGSTEN)]
     level = np.median(np.concatenate([b[:5].reshape(-1, 3) for b in balanced]), axis=0)
@@ -37,12 +43,18 @@ def test_body_gains_bring_the_bodies_to_the_reference_ivory() -> None:
 
 
 def test_body_gains_of_nothing_and_the_gain_limit() -> None:
-    assert white_balance.body_gains([]) is None
-    assert white_balance.body_gains([np.zeros((0, 3), np.uint8)]) is None
+    assert _gains([]) is None
+    assert _gains([np.zeros((0, 3), np.uint8)]) is None
     blue = _bodies(np.float32([1.0, 0.2, 0.2]))  # no light is this blue: capped, not inverted
-    gains = white_balance.body_gains(blue)
+    gains = _gains(blue)
     assert gains is not None
     assert gains.max() <= white_balance.MAX_GAIN + 1e-6 and gains.min() >= 1 / white_balance.MAX_GAIN - 1e-6
+
+
+def test_a_cast_beyond_the_gains_reach_is_told_from_one_within_it() -> None:
+    assert white_balance.beyond_reach(white_balance.body_level(_bodies(MAGENTA)))
+    assert not white_balance.beyond_reach(white_balance.body_level(_bodies(TUNGSTEN)))
+    assert not white_balance.beyond_reach(white_balance.body_level(_bodies(np.ones(3, np.float32))))
 
 
 def test_lookup_table_scales_each_channel_and_clips() -> None:
@@ -96,6 +108,21 @@ def test_a_hand_under_a_tungsten_lamp_is_balanced_then_read_exactly() -> None:
     assert _hand_key(read_photo(_under(scene.image, TUNGSTEN)).hand.to_json()) == _hand_key(scene.hand)
 
 
+@pytest.mark.skipif("kmahjongg-default" not in tile_art.available_styles(), reason="kmahjongg not installed")
+def test_a_hand_under_a_magenta_lamp_is_read_in_black_and_white() -> None:
+    # Balanced within the gains' reach instead, its colours still magenta, the hand was misread.
+    from fanscan.datasets.scenes import generate_scene
+    from fanscan.vision.reader import read_photo
+
+    scene = generate_scene(16022)
+    assert scene.style == "kmahjongg-default"
+    photo = load_photo(_under(scene.image, MAGENTA))
+    locate.locate(photo)
+    small = photo.decode(4)
+    assert photo.balanced and (small[..., 0] == small[..., 2]).all()
+    assert _hand_key(read_photo(_under(scene.image, MAGENTA)).hand.to_json()) == _hand_key(scene.hand)
+
+
 @pytest.mark.skipif("xmahjongg-real" not in tile_art.available_styles(), reason="xmahjongg not installed")
 def test_a_photo_under_neutral_light_is_left_as_it_is() -> None:
     from fanscan.datasets.scenes import generate_scene
@@ -129,6 +156,27 @@ def test_a_wall_of_coloured_backs_is_no_colour_cast() -> None:
     assert not photo.balanced
     as_faces = TileDetections(quads, np.full(12, 0.9, np.float32), np.zeros(12, bool))
     assert white_balance.balanced_for_cast(photo, image, as_faces)  # the same boxes, taken as faces
+
+
+def test_a_photo_under_a_light_beyond_the_gains_reach_is_made_black_and_white() -> None:
+    from fanscan.vision.detections import TileDetections
+
+    image, quads, _ = _faces_beside_a_blue_wall()
+    faces = TileDetections(quads[:4], np.full(4, 0.9, np.float32), np.zeros(4, bool))
+    for cast, grey in ((MAGENTA, True), (TUNGSTEN, False)):
+        under = np.clip(image.astype(np.float32) * cast, 0, 255).astype(np.uint8)
+        photo = load_photo(cv2.imencode(".png", under)[1].tobytes())
+        small = photo.decode(1)
+        assert white_balance.balanced_for_cast(photo, small, faces)
+        assert _channels_alike(photo.decode(1)) == grey  # the decode made before
+        assert (photo.decode_as_taken(1) == under).all()  # drawn on as taken, in colour
+    later = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    later.balance(white_balance.lookup_table(np.ones(3, np.float32)), grey=True)
+    assert _channels_alike(later.decode(1))  # a decode to come
+
+
+def _channels_alike(image: np.ndarray) -> bool:
+    return bool((image[..., 0] == image[..., 1]).all() and (image[..., 1] == image[..., 2]).all())
 
 
 class _Recording:
