@@ -139,7 +139,10 @@ class Photo:
     """Pixels decoded so far, counted against ``budget.pixels``."""
     _cache: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _balance: np.ndarray | None = field(default=None, repr=False)
-    _grey: bool = field(default=False, repr=False)
+    _grey: dict[int, np.ndarray] | None = field(default=None, repr=False)
+    """The decodes made black and white, per scale, while the photo is read in grey (``read_in_grey``)."""
+    beyond_reach: bool = False
+    """Whether its ``balance`` left a cast the gains could not take out (``white_balance.beyond_reach``)."""
     finder_passes: dict = field(default_factory=dict, repr=False)
     """``locate.whole_photo_pass``'s boxes per (decode scale, side); emptied by ``balance``."""
 
@@ -164,6 +167,13 @@ class Photo:
         """
         if scale not in _DCT_SCALES:
             raise ValueError(f"scale must be one of {_DCT_SCALES}, got {scale}")
+        if self._grey is None:
+            return self._in_colour(scale)
+        if scale not in self._grey:
+            self._grey[scale] = cv2.cvtColor(cv2.cvtColor(self._in_colour(scale), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        return self._grey[scale]
+
+    def _in_colour(self, scale: int) -> np.ndarray:
         if scale in self._cache:
             return self._cache[scale]
         finer = [s for s in self._cache if scale % s == 0]
@@ -180,18 +190,15 @@ class Photo:
             self._charge(scale, by_opencv=False)
             array = self._decode_with_pil(scale)
         if self._balance is not None:
-            array = self._through_balance(array)
+            array = cv2.LUT(array, self._balance)
         self._cache[scale] = array
         return array
-
-    def _through_balance(self, array: np.ndarray) -> np.ndarray:
-        array = cv2.LUT(array, self._balance)
-        return cv2.cvtColor(cv2.cvtColor(array, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) if self._grey else array
 
     @property
     def held_bytes(self) -> int:
         """Bytes this photo holds now: the file and the decodes kept."""
-        return len(self.data) + sum(array.nbytes for array in self._cache.values())
+        kept = [*self._cache.values(), *(self._grey or {}).values()]
+        return len(self.data) + sum(array.nbytes for array in kept)
 
     def decode_cost(self, scale: int, by_opencv: bool | None = None) -> tuple[int, int]:
         """(pixels decoded, peak bytes of working buffers) of decoding at 1/``scale``, worked out
@@ -233,30 +240,34 @@ class Photo:
         self.decoded_pixels += pixels
 
     def decode_as_taken(self, scale: int = 1) -> np.ndarray:
-        """``decode`` without the colour ``balance`` (afresh, not kept; the budget sees only it): to draw on."""
-        if self._balance is None:
+        """``decode`` without the colour ``balance`` or grey (afresh, not kept; the budget sees only it): to draw on."""
+        if self._balance is None and self._grey is None:
             return self.decode(scale)
-        kept, (self._balance, self._cache) = (self._balance, self._cache), (None, {})
+        kept, (self._balance, self._cache, self._grey) = (self._balance, self._cache, self._grey), (None, {}, None)
         try:
             return self.decode(scale)
         finally:
-            self._balance, self._cache = kept
+            self._balance, self._cache, self._grey = kept
 
     @property
     def balanced(self) -> bool:
         """Whether the photo's decodes come through a colour balance (``balance``)."""
         return self._balance is not None
 
-    def balance(self, table: np.ndarray, *, grey: bool = False) -> None:
+    def balance(self, table: np.ndarray, *, beyond_reach: bool = False) -> None:
         """From now on every decode, those already made included, comes through ``table`` (a
-        ``cv2.LUT`` table per channel, from ``white_balance.lookup_table``) and, with ``grey``,
-        is then made black and white (its three channels alike). Only once per photo."""
+        ``cv2.LUT`` table per channel, from ``white_balance.lookup_table``); ``beyond_reach``: it
+        leaves a cast it could not take out. Only once per photo."""
         if self._balance is not None:
             raise ValueError("the photo is balanced already")
-        self._balance, self._grey = table, grey
+        self._balance, self.beyond_reach = table, beyond_reach
         self.finder_passes.clear()
         for scale, array in self._cache.items():
-            self._cache[scale] = self._through_balance(array)
+            self._cache[scale] = cv2.LUT(array, table)
+
+    def read_in_grey(self, grey: bool) -> None:
+        """From now on its decodes (after any ``balance``) come black and white, or in colour again."""
+        self._grey, self.finder_passes = ({} if grey else None), {}
 
     def _plain_jpeg(self) -> bool:
         """A colour JPEG that ends where a JPEG ends (one cut short is left to PIL, which says so)."""

@@ -7,7 +7,8 @@
 2. ``locate`` runs the ``finder`` on that small copy for every tile's top face, then again on the
    hand's region at the scale the finder knows best (a close-up's smaller copy instead, when its
    boxes read as tiles better: ``tile_reading.read_quality``); ``refine`` moves each box onto its
-   face's corners.
+   face's corners. Under a colour cast beyond the balance's reach the photo is located again in
+   black and white, and kept so when those boxes read better (``white_balance.better_in_grey``).
 3. ``tile_reading``: ``geometry.hand_frame`` works out which way the rows run and which tiles lie
    sideways; each face is cut from the smallest decode that still shows it in detail
    (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile bodies and
@@ -48,7 +49,7 @@ from typing import Any
 
 import numpy as np
 from fanscan.vision import (debug_images, doubts, flowers, geometry, hand_region, hand_splits, layout, memory,
-                            row_gaps, session_opening, tile_photo, second_looks)
+                            row_gaps, session_opening, tile_photo, second_looks, white_balance)
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -147,7 +148,11 @@ def _read(source: str | os.PathLike[str] | bytes, classifier: Any, debug_dir: st
                                  else flowers.default_flower_looks() if flower_looks else None)
     photo = load_photo(source)  # refuses a file that is no photo before any session opens
     session_opening.open_meanwhile(classifier, looks)
-    small, detections = locate(photo, judge=read_quality(photo, classifier, looks))
+    judge = read_quality(photo, classifier, looks)
+    small, detections = locate(photo, judge=judge)
+    if photo.beyond_reach:  # a cast the balance could not take out: the photo read in grey too
+        small, detections = white_balance.better_in_grey(photo, (small, detections),
+                                                         lambda: locate(photo, judge=judge), judge)
 
     def read_found(found: TileDetections) -> tuple[PhotoReading, HandRead]:
         return _read_located(photo, found, classifier, looks, one_hand, wanted)

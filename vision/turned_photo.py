@@ -73,8 +73,8 @@ class TurnedPhoto:
     def balanced(self) -> bool:
         return self.photo.balanced
 
-    def balance(self, table: np.ndarray, *, grey: bool = False) -> None:
-        self.photo.balance(table, grey=grey)
+    def balance(self, table: np.ndarray, *, beyond_reach: bool = False) -> None:
+        self.photo.balance(table, beyond_reach=beyond_reach)
         self.finder_passes.clear()
 
     def size_at(self, scale: int) -> tuple[int, int]:

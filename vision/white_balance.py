@@ -4,13 +4,14 @@ Tile bodies are ivory under any table, so their bright level (the 90th percentil
 inside a tile) says the light's colour better than the photo's brightest pixels do: those are as
 often a wooden or felt table as a tile. The gains bring the median tile's bright level to the hue
 of the ivory the networks learnt (``BODY_REFERENCE``), keeping its brightness. A cast no gain
-within ``MAX_GAIN`` can take out (a magenta lamp that leaves the tiles almost no green) has left the
-colours nothing to tell: such a photo is read in black and white (``balanced_for_cast``).
+within ``MAX_GAIN`` takes out (a magenta lamp that leaves the tiles almost no green; a candle's
+orange) is read in black and white too, and whichever way its boxes read better is kept
+(``better_in_grey``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -87,11 +88,8 @@ def balanced(images: list[np.ndarray], table: np.ndarray | None) -> list[np.ndar
 def balanced_for_cast(photo: Photo, small: np.ndarray, found: TileDetections) -> bool:
     """Whether the photo was under a strong colour cast (``STRONG_CAST``, judged on the middles of
     the tiles ``found`` face up in ``small``), and so now balanced (``Photo.balance``): the finder
-    and the classifier learnt tiles under near-neutral light. A cast ``beyond_reach`` makes the
-    photo black and white instead: its faces' strokes still show in the channels left, and the
-    networks, shown a tile in grey, read it far better than in the colours such a light leaves
-    (rf-chinese 420233498, under a magenta lamp: its 14 labelled crops read 6 right in colour,
-    balanced 4, in grey 14)."""
+    and the classifier learnt tiles under near-neutral light. The photo records whether the cast
+    was ``beyond_reach`` (``Photo.beyond_reach``: ``better_in_grey`` asks)."""
     if photo.balanced:
         return False
     found = found.subset(~found.backs)  # a wall's coloured backs say nothing of the light
@@ -106,8 +104,23 @@ def balanced_for_cast(photo: Photo, small: np.ndarray, found: TileDetections) ->
     level = body_level(bodies)
     if level is None or cast_strength(gains := cast_gains(level)) < STRONG_CAST:
         return False
-    if beyond_reach(level):
-        photo.balance(lookup_table(np.ones(3, np.float32)), grey=True)
-    else:
-        photo.balance(lookup_table(gains))
+    photo.balance(lookup_table(gains), beyond_reach=beyond_reach(level))
     return True
+
+
+def better_in_grey(photo: Photo, located: tuple[np.ndarray, TileDetections],
+                   locate_again: Callable[[], tuple[np.ndarray, TileDetections]],
+                   judge: Callable[[TileDetections], float]) -> tuple[np.ndarray, TileDetections]:
+    """``located`` (the working image and boxes ``locate`` found in the balanced photo), or the
+    photo's tiles located again in black and white when ``judge`` (``tile_reading.read_quality``)
+    finds those boxes read better; the photo is left read the way kept. Under a light beyond the
+    gains' reach the faces keep colours the networks never saw, or so little of a channel that
+    only their strokes are left: a magenta lamp's tiles read in grey far better (rf-chinese
+    420233498's 14 labelled crops: 6 right in colour, 14 in grey), a candle's orange ones worse."""
+    in_colour = judge(located[1])
+    photo.read_in_grey(True)
+    again = locate_again()
+    if judge(again[1]) > in_colour:
+        return again
+    photo.read_in_grey(False)
+    return located

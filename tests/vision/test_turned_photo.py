@@ -69,15 +69,17 @@ def test_a_window_of_the_turned_photo_is_decoded_at_every_scale_and_follows_its_
     assert view.decode(1).max() == 7  # decoded again through the balance
 
 
-def test_a_turned_view_made_black_and_white_makes_its_photo_so() -> None:
+def test_a_turned_view_follows_its_photo_into_grey_and_says_its_cast_was_beyond_reach() -> None:
     image = np.zeros((200, 300, 3), np.uint8)
     cv2.rectangle(image, (40, 30), (99, 119), (230, 60, 200), -1)  # a tile under a magenta lamp
     photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
     view = TurnedPhoto(photo, 30.0)
     assert not (view.decode(1)[..., 0] == view.decode(1)[..., 1]).all()
-    view.balance(np.arange(256, dtype=np.uint8).repeat(3).reshape(256, 1, 3), grey=True)
-    for decoded in (photo.decode(1), view.decode(1)):
-        assert (decoded[..., 0] == decoded[..., 1]).all() and (decoded[..., 1] == decoded[..., 2]).all()
+    view.balance(np.arange(256, dtype=np.uint8).repeat(3).reshape(256, 1, 3), beyond_reach=True)
+    assert photo.beyond_reach
+    photo.read_in_grey(True)
+    decoded = view.decode(1)
+    assert (decoded[..., 0] == decoded[..., 1]).all() and (decoded[..., 1] == decoded[..., 2]).all()
 
 
 def test_the_window_around_boxes_reaches_past_them_within_the_turned_photo() -> None:

@@ -118,8 +118,7 @@ def test_a_hand_under_a_magenta_lamp_is_read_in_black_and_white() -> None:
     assert scene.style == "kmahjongg-default"
     photo = load_photo(_under(scene.image, MAGENTA))
     locate.locate(photo)
-    small = photo.decode(4)
-    assert photo.balanced and (small[..., 0] == small[..., 2]).all()
+    assert photo.balanced and photo.beyond_reach
     assert _hand_key(read_photo(_under(scene.image, MAGENTA)).hand.to_json()) == _hand_key(scene.hand)
 
 
@@ -158,21 +157,49 @@ def test_a_wall_of_coloured_backs_is_no_colour_cast() -> None:
     assert white_balance.balanced_for_cast(photo, image, as_faces)  # the same boxes, taken as faces
 
 
-def test_a_photo_under_a_light_beyond_the_gains_reach_is_made_black_and_white() -> None:
+def test_a_photo_under_a_light_beyond_the_gains_reach_is_balanced_and_marked_so() -> None:
     from fanscan.vision.detections import TileDetections
 
     image, quads, _ = _faces_beside_a_blue_wall()
     faces = TileDetections(quads[:4], np.full(4, 0.9, np.float32), np.zeros(4, bool))
-    for cast, grey in ((MAGENTA, True), (TUNGSTEN, False)):
+    for cast, beyond in ((MAGENTA, True), (TUNGSTEN, False)):
         under = np.clip(image.astype(np.float32) * cast, 0, 255).astype(np.uint8)
         photo = load_photo(cv2.imencode(".png", under)[1].tobytes())
-        small = photo.decode(1)
-        assert white_balance.balanced_for_cast(photo, small, faces)
-        assert _channels_alike(photo.decode(1)) == grey  # the decode made before
-        assert (photo.decode_as_taken(1) == under).all()  # drawn on as taken, in colour
-    later = load_photo(cv2.imencode(".png", image)[1].tobytes())
-    later.balance(white_balance.lookup_table(np.ones(3, np.float32)), grey=True)
-    assert _channels_alike(later.decode(1))  # a decode to come
+        assert white_balance.balanced_for_cast(photo, photo.decode(1), faces)
+        assert photo.balanced and photo.beyond_reach == beyond
+        assert not _channels_alike(photo.decode(1))  # balanced in colour, as far as the gains go
+
+
+def test_a_photo_read_in_grey_and_in_colour_again() -> None:
+    image, _, _ = _faces_beside_a_blue_wall()
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    before = photo.decode(1).copy()
+    photo.balance(white_balance.lookup_table(np.float32([1.0, 1.0, 1.2])))
+    photo.read_in_grey(True)
+    assert _channels_alike(photo.decode(1)) and _channels_alike(photo.decode(2))  # made before and to come
+    assert photo.held_bytes > len(photo.data) + before.nbytes  # the grey copies held beside the colour ones
+    assert (photo.decode_as_taken(1) == image).all()  # drawn on as taken
+    photo.read_in_grey(False)
+    again = photo.decode(1)
+    assert not _channels_alike(again) and (again[..., 2] >= before[..., 2]).all()  # in colour, balanced
+
+
+def test_the_grey_look_is_kept_only_when_its_boxes_read_better() -> None:
+    from fanscan.vision.detections import TileDetections
+
+    image, quads, _ = _faces_beside_a_blue_wall()
+    colour = (image, TileDetections(quads, np.full(12, 0.9, np.float32), np.zeros(12, bool)))
+    grey = (image, TileDetections(quads[:4], np.full(4, 0.9, np.float32), np.zeros(4, bool)))
+    for grey_reads_better in (True, False):
+        photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+
+        def judge(found: TileDetections) -> float:  # reads the photo as it is when asked
+            in_grey = _channels_alike(photo.decode(1))
+            return 1.0 if in_grey == grey_reads_better else 0.5
+
+        kept = white_balance.better_in_grey(photo, colour, lambda: grey, judge)
+        assert kept is (grey if grey_reads_better else colour)
+        assert _channels_alike(photo.decode(1)) == grey_reads_better  # left read the way kept
 
 
 def _channels_alike(image: np.ndarray) -> bool:
