@@ -146,8 +146,8 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
 
 
-def miss_kinds(truth: np.ndarray, truth_codes, found: np.ndarray, codes, pairs: list[tuple[int, int]],
-               size: tuple[int, int]) -> Counter:
+def miss_kinds(truth: np.ndarray, truth_codes: tuple[str, ...], found: np.ndarray, codes: list[str],
+               pairs: list[tuple[int, int]], size: tuple[int, int]) -> Counter:
     """Why each label ``match`` left unpaired was missed (``MISS_KINDS``); ``size`` (width, height)
     of the photo."""
     paired = {i for i, _ in pairs}
