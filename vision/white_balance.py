@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
+from fanscan.errors import FanscanError
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import median
@@ -119,7 +120,11 @@ def better_in_grey(photo: Photo, located: tuple[np.ndarray, TileDetections],
     420233498's 14 labelled crops: 6 right in colour, 14 in grey), a candle's orange ones worse."""
     in_colour = judge(located[1])
     photo.read_in_grey(True)
-    again = locate_again()
+    try:
+        again = locate_again()
+    except FanscanError:  # the grey copies would pass the read's memory budget: colour it is
+        photo.read_in_grey(False)
+        return located
     if judge(again[1]) > in_colour:
         return again
     photo.read_in_grey(False)

@@ -202,6 +202,21 @@ def test_the_grey_look_is_kept_only_when_its_boxes_read_better() -> None:
         assert _channels_alike(photo.decode(1)) == grey_reads_better  # left read the way kept
 
 
+def test_a_grey_look_past_the_reads_budget_leaves_the_photo_read_in_colour() -> None:
+    from fanscan.errors import FanscanError
+    from fanscan.vision.detections import TileDetections
+
+    image, quads, _ = _faces_beside_a_blue_wall()
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    colour = (image, TileDetections(quads, np.full(12, 0.9, np.float32), np.zeros(12, bool)))
+
+    def too_large() -> tuple:
+        raise FanscanError("image_too_large", "the grey copies need more than the read may hold")
+
+    assert white_balance.better_in_grey(photo, colour, too_large, lambda found: 0.5) is colour
+    assert not _channels_alike(photo.decode(1))
+
+
 def _channels_alike(image: np.ndarray) -> bool:
     return bool((image[..., 0] == image[..., 1]).all() and (image[..., 1] == image[..., 2]).all())
 
