@@ -24,14 +24,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from fanscan.scoring.tiles import BACK, CLASS_LABELS
-from fanscan.vision import geometry, white_balance
+from fanscan.scoring.tiles import BACK
+from fanscan.vision import geometry
 from fanscan.vision.detections import TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
-from fanscan.vision.locate import CROP_MIN_SIDE
 from fanscan.vision.numeric import median
-from fanscan.vision.tile_reading import CROP_H, CROP_W, PLAIN_FACES, cast_table_of, reading_of
+from fanscan.vision.tile_reading import PLAIN_FACES, look_at_cuts, reading_of
 
 STEPS_FOR_ONE = (1.6, 2.4)
 """Two neighbours this many typical steps apart have room for one tile between them (two steps,
@@ -102,15 +101,9 @@ def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up:
     slots = gap_slots(framed, geometry.rows_and_groups(framed, frame_right, frame_up), frame_right)
     if not slots:
         return readings
-    scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
-    crops = white_balance.balanced([photo.crop_quad(slot, CROP_W, CROP_H, scale) for _, slot in slots],
-                                   cast_table_of(photo, readings, scale))
-    looks = classifier.looks(crops)
-    probs = looks.probs
-    if flower_looks is not None:
-        probs = flower_looks.reweigh(probs, CLASS_LABELS, crops.__getitem__)
+    probs, no_tiles, _ = look_at_cuts(photo, readings, [slot for _, slot in slots], classifier, flower_looks)
     added = []
-    for (a, slot), slot_probs, no_tile in zip(slots, probs, looks.no_tile):
+    for (a, slot), slot_probs, no_tile in zip(slots, probs, no_tiles):
         if no_tile >= OPEN_AT:
             continue
         reading = reading_of(np.asarray(slot_probs, np.float32), float(no_tile), slot,

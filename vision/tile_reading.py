@@ -310,8 +310,13 @@ def read_quality(photo: Photo, classifier: Any, flower_looks: FlowerLooks | None
         if not len(detections):
             return 0.0
         readings, _, _ = read_tiles(photo, detections, classifier, flower_looks)
-        return median(np.array([r.confidence * (1.0 - r.no_tile) for r in readings]))
+        return median(np.array([surety(r) for r in readings]))
     return quality
+
+
+def surety(reading: TileReading) -> float:
+    """The probability that a box holds a tile read as its face (confidence times tile probability)."""
+    return reading.confidence * (1.0 - reading.no_tile)
 
 
 def reading_of(probs: np.ndarray, no_tile: float, box: np.ndarray, face_up: np.ndarray, sideways: bool, *,
@@ -329,6 +334,21 @@ def reading_of(probs: np.ndarray, no_tile: float, box: np.ndarray, face_up: np.n
                        sideways=sideways, position=position, candidates=near,
                        far_guesses=_far_guesses(probs, {c for c, _ in near}), probs=probs,
                        finder_score=finder_score, frame_up=frame_up, no_tile=no_tile)
+
+
+def look_at_cuts(photo: Photo, readings: list[TileReading], cuts: list[np.ndarray], classifier: Any,
+                 flower_looks: FlowerLooks | None = None) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """The faces' probabilities (the flowers' second looks taken), the probabilities of no tile
+    and the crops of new ``cuts`` (quads) among the ``readings``' tiles, cut and balanced as
+    their crops are."""
+    scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
+    crops = white_balance.balanced([photo.crop_quad(cut, CROP_W, CROP_H, scale) for cut in cuts],
+                                   cast_table_of(photo, readings, scale))
+    looks = classifier.looks(crops)
+    probs = np.asarray(looks.probs, np.float32)
+    if flower_looks is not None:
+        probs = flower_looks.reweigh(probs, CLASS_LABELS, crops.__getitem__)
+    return probs, np.asarray(looks.no_tile, np.float32), crops
 
 
 def cast_table_of(photo: Photo, readings: list[TileReading], scale: int) -> np.ndarray | None:

@@ -18,15 +18,13 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from fanscan.scoring.tiles import BACK, CLASS_LABELS
-from fanscan.vision import white_balance
+from fanscan.scoring.tiles import BACK
 from fanscan.vision.classifier import SECOND_LOOK_BELOW
 from fanscan.vision.detections import TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
-from fanscan.vision.locate import CROP_MIN_SIDE
 from fanscan.vision.numeric import median
-from fanscan.vision.tile_reading import CROP_H, CROP_W, cast_table_of, reading_of
+from fanscan.vision.tile_reading import look_at_cuts, reading_of, surety
 
 TYPICAL_FROM = 3
 """The hand's typical tile is the median of at least this many upright face-up tiles."""
@@ -62,18 +60,12 @@ def read_doubtful_again(photo: Photo, readings: list[TileReading], right: np.nda
     if size is None or not doubtful:
         return readings
     cuts = [typical_box(readings[i].box.mean(axis=0), size, right, up) for i in doubtful]
-    scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
-    crops = white_balance.balanced([photo.crop_quad(cut, CROP_W, CROP_H, scale) for cut in cuts],
-                                   cast_table_of(photo, readings, scale))
-    looks = classifier.looks(crops)
-    probs = np.asarray(looks.probs, np.float32)
-    if flower_looks is not None:
-        probs = flower_looks.reweigh(probs, CLASS_LABELS, crops.__getitem__)
+    probs, no_tile, _ = look_at_cuts(photo, readings, cuts, classifier, flower_looks)
     out = list(readings)
     for k, i in enumerate(doubtful):
         old = readings[i]
-        new = reading_of(probs[k], float(looks.no_tile[k]), old.box, up, False, position=old.position,
+        new = reading_of(probs[k], float(no_tile[k]), old.box, up, False, position=old.position,
                          finder_score=old.finder_score, frame_up=old.frame_up)
-        if new.confidence * (1 - new.no_tile) > old.confidence * (1 - old.no_tile):
+        if surety(new) > surety(old):
             out[i] = replace(new, orientation=old.orientation)
     return out
