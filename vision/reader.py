@@ -17,7 +17,8 @@
    read poorly the whole hand is tried upside down, then a quarter turn either way; each cluster
    of tiles (a hand, a pile of discards) is read in its own frame (``frame_groups``). A box the
    classifier reads as more likely no tile than a tile is dropped (``tiles_only``);
-   ``tile_photo`` refuses a photo of a hand whose boxes read like no tiles (a floor, a grid).
+   ``tile_photo`` refuses a photo of a hand whose boxes read like no tiles (a floor, a grid); the
+   boxes read as flowers are given distinct flowers, one set's (``flower_set``).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
    The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), its
@@ -30,8 +31,8 @@
 6. ``interpret``: the search over readings of the hand's boxes (which are tiles, each one's face)
    under the fitted ``evidence`` and the rule set's hand sizes; ``layout.analyse`` makes its
    groups, melds, winning tile and doubts.
-7. The ``PhotoReading`` (``photo_reading``): every tile found, the hand, other readings, and the
-   ``doubts``; ``annotate`` draws it.
+7. The ``PhotoReading`` (``photo_reading``): every tile found (those apart given flowers the hand
+   does not hold: ``flower_set``), the hand, other readings, the ``doubts``; ``annotate`` draws it.
 8. ``second_looks``: when most boxes of step 2 agree on a slant (``tilt``), steps 2-7 are first
    run on the finder's boxes of the photo turned to stand them upright; a reading that expects a
    tile or more of its hand (or of every tile, read for labelling) wrong or missing is read again
@@ -48,8 +49,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fanscan.vision import (debug_images, doubts, flowers, geometry, hand_region, hand_splits, layout, memory,
-                            row_gaps, session_opening, tile_photo, second_looks, white_balance)
+from fanscan.vision import (debug_images, doubts, flower_set, flowers, geometry, hand_region, hand_splits, layout,
+                            memory, row_gaps, session_opening, tile_photo, second_looks, white_balance)
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -74,9 +75,10 @@ def _found(reading: TileReading, group: int, in_hand: bool = True) -> FoundTile:
 
 def _the_hand(readings: list[TileReading], up: np.ndarray, one_hand: bool) -> tuple[list[TileReading], list[TileReading]]:
     """The readings of the hand, and those of the tiles the photo shows apart from it (slivers
-    among them: set aside before the hand is picked)."""
-    if not one_hand:
+    among them: set aside before the hand is picked); its flowers first made one set's."""
+    if not one_hand:  # a photo to label may show several sets
         return readings, []
+    readings = flower_set.one_of_each_flower(readings)
     slivers = hand_region.slivers(readings)
     whole = [i for i in range(len(readings)) if i not in slivers]
     in_hand = dict(zip(whole, hand_region.in_hand([readings[i] for i in whole], up)))
@@ -168,8 +170,7 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
                   one_hand: bool, wanted: HandRules) -> tuple[PhotoReading, HandRead]:
     """Steps 3-7 on the boxes ``locate`` found."""
     readings, right, up = read_tiles(photo, detections, classifier, looks) if len(detections) else ([], None, None)
-    readings = tiles_only(readings)
-    if not readings:
+    if not (readings := tiles_only(readings)):
         raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
     if one_hand:  # a photo to label keeps every box
         tile_photo.refuse_unless_tiles(readings, photo.name)
@@ -194,4 +195,5 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
     if one_hand and hand_splits.too_many_tiles(read, wanted):
         if (cut := hand_splits.first_complete(readings, up, wanted, read_part)) is not None:
             read, apart = cut[0], cut[1] + apart
+    apart = flower_set.one_of_each_flower(apart, frozenset(r.code for r in read.readings)) if one_hand else apart
     return _photo_reading(photo, read, apart, wanted), read
