@@ -3,7 +3,7 @@
     python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--refiner R.onnx ...]
         [--model A.onnx ...] [--limit N]
         [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180]
-        [--tilt 30|random | --far 22] [--every-version]
+        [--tilt 30|random | --far 22 | --steep 0.4] [--every-version]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
 photos, never a version of a trained one), its least turned version, turned back upright where
@@ -19,7 +19,9 @@ tilted; ``random``: each source its own tilt within an eighth turn), keeps the l
 wholly in the frame and compares the reader's boxes turned back with them; ``--far SHORT``
 shrinks it until its labelled tiles' short sides span SHORT pixels and lays it, edges faded,
 at a random place of a 12 MP photo of its own table (a hand photographed from far;
-``bench_scenes.far_canvas``).
+``bench_scenes.far_canvas``); ``--steep SHARE`` warps it as a camera held lower would see it (its
+bottom edge drawn out by SHARE of the width past the frame: a keystone), keeps the labels still
+wholly in the frame and compares the reader's boxes warped back with them.
 
 Per photo and in total, for each model:
 - ``found``: labelled tiles with a reader box of IoU >= 0.5 (boxes compared as upright rectangles),
@@ -211,10 +213,12 @@ def hand_check(pairs: list[tuple[int, int]], in_hand: list[bool], codes: list[st
 
 
 def reader_boxes(reading, back: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
-    """The reader's tiles as upright rectangles (their quads first taken through the affine
-    map ``back``, when given) and their codes."""
+    """The reader's tiles as upright rectangles (their quads first taken through ``back``, when
+    given: an affine map, 2 x 3, or a perspective one, 3 x 3) and their codes."""
     quads = np.array([t.box for t in reading.tiles], np.float64).reshape(-1, 4, 2)
-    if back is not None:
+    if back is not None and back.shape == (3, 3):  # a perspective map (``--steep``)
+        quads = cv2.perspectiveTransform(quads.reshape(-1, 1, 2), back).reshape(-1, 4, 2)
+    elif back is not None:
         quads = quads @ back[:, :2].T + back[:, 2]
     boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
     return boxes.astype(np.float32), [t.code for t in reading.tiles]
@@ -244,6 +248,24 @@ def tilted(image: np.ndarray, boxes: np.ndarray, degrees: float) -> tuple[np.nda
     moved = corners @ forward[:, :2].T + forward[:, 2]
     inside = ((moved >= 0) & (moved <= np.array([width, height]))).all(axis=(1, 2))
     return turned, np.flatnonzero(inside), cv2.invertAffineTransform(forward)
+
+
+def seen_steeply(image: np.ndarray, boxes: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The photo as a camera held lower would see it: its top edge kept, its bottom edge drawn
+    out by ``share`` of the width (half on each side, past the frame: a keystone, the near tiles
+    larger and the far rows foreshortened, with no black coming in); the indices of the x0 y0 x1
+    y1 ``boxes`` still wholly in the frame, and the perspective map (3 x 3) from the new photo's
+    pixels back to the photo's."""
+    height, width = image.shape[:2]
+    outset = share * width / 2
+    source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    target = np.float32([[0, 0], [width, 0], [width + outset, height], [-outset, height]])
+    forward = cv2.getPerspectiveTransform(source, target)
+    warped = cv2.warpPerspective(image, forward, (width, height), flags=cv2.INTER_LINEAR)
+    corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=1)
+    moved = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64), forward).reshape(-1, 4, 2)
+    inside = ((moved >= 0) & (moved <= np.array([width, height]))).all(axis=(1, 2))
+    return warped, np.flatnonzero(inside), np.linalg.inv(forward)
 
 
 def _tilt_of(text: str) -> float | str:
@@ -327,6 +349,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
                         help="turn every photo (and its labels) this many degrees clockwise first: "
                         "a hand photographed from another side of the table")
+    parser.add_argument("--steep", type=float, metavar="SHARE",
+                        help="every photo seen as from a camera held lower: its bottom edge drawn out by this "
+                        "share of the width past the frame (a keystone; labels drawn out of it left out)")
     parser.add_argument("--tilt", type=_tilt_of, metavar="DEGREES",
                         help="turn every photo this many degrees clockwise within its own frame (a photo taken "
                         "with the camera tilted: labels turned out of it are left out), or `random`: each "
@@ -337,8 +362,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="rule set whose hand size the reading must have (default: any rule set's, or a "
                         "16-tile game's, as `fanscan read` reads)")
     args = parser.parse_args(argv)
-    if args.tilt is not None and args.far is not None:
-        parser.error("--tilt and --far: choose one (a far photo's labels are laid out untilted)")
+    if sum(option is not None for option in (args.tilt, args.far, args.steep)) > 1:
+        parser.error("--tilt, --far and --steep: choose one (each maps the labels its own way)")
+    if args.steep is not None and not 0 <= args.steep < 1:
+        parser.error("--steep: a share of the width from 0 up to 1")
 
     from fanscan.datasets.photo_effects import black_and_white
     from fanscan.datasets.real_table_crops import photo_as_taken
@@ -383,6 +410,9 @@ def main(argv: list[str] | None = None) -> int:
         truth_codes, back = photo.codes, None
         if args.tilt is not None:
             image, kept, back = tilted(image, truth, tilt_for(photo.source, args.tilt))
+            truth, truth_codes = truth[kept], tuple(photo.codes[i] for i in kept)
+        if args.steep is not None:
+            image, kept, back = seen_steeply(image, truth, args.steep)
             truth, truth_codes = truth[kept], tuple(photo.codes[i] for i in kept)
         if args.far is not None and len(truth):
             image, truth = far_away(image, truth, args.far, number)
@@ -432,7 +462,8 @@ def main(argv: list[str] | None = None) -> int:
         if number % 10 == 0:
             print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
     for name, tally in tallies.items():
-        print(json.dumps({"model": name, "turn": args.turn, "tilt": args.tilt, "far": args.far, "grey": args.grey,
+        print(json.dumps({"model": name, "turn": args.turn, "tilt": args.tilt, "steep": args.steep, "far": args.far,
+                          "grey": args.grey,
                           "rules": args.rules,
                           **tally.summary()}))
     for name, tally in unturned.items():

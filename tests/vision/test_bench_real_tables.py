@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from benchmark_scripts import load_benchmark
@@ -124,9 +126,30 @@ def test_bench_real_tables_tilts_a_photo_within_its_frame_and_maps_boxes_back(be
     assert -45 <= bench.tilt_for("hand_001", "random") <= 45 and bench.tilt_for("x", 12.5) == 12.5
 
 
+def test_bench_real_tables_sees_a_photo_steeply_and_maps_the_reader_s_boxes_back(bench):
+    image = np.full((100, 120, 3), 60, np.uint8)  # a grey table
+    image[20:40, 50:70] = 255  # a tile near the top, at the middle
+    labels = np.float32([[50, 20, 70, 40], [0, 80, 15, 100]])  # the second at a bottom corner drawn out of the frame
+    warped, kept, back = bench.seen_steeply(image, labels, 0.4)
+    assert warped.shape == image.shape and list(kept) == [0]
+    assert (warped > 0).all()  # no black comes in
+    ys, xs = np.nonzero(warped[:, :, 0] > 127)
+    height = ys.max() - ys.min() + 1
+    assert height < 20  # the far row foreshortened
+    reading = SimpleNamespace(tiles=[SimpleNamespace(box=((xs.min(), ys.min()), (xs.max() + 1, ys.min()),
+                                                          (xs.max() + 1, ys.max() + 1), (xs.min(), ys.max() + 1)),
+                                                     code="5p")])
+    boxes, codes = bench.reader_boxes(reading, back)
+    assert codes == ["5p"] and boxes[0] == pytest.approx([50, 20, 70, 40], abs=1.5)
+    same, all_kept, _ = bench.seen_steeply(image, labels, 0.0)
+    assert np.array_equal(same, image) and list(all_kept) == [0, 1]
+
+
 @pytest.mark.parametrize("flags, message", [(["--tilt", "sideways"], "degrees, or random"),
                                             (["--tilt", "400"], "within a whole turn"),
-                                            (["--tilt", "30", "--far", "22"], "choose one")])
+                                            (["--tilt", "30", "--far", "22"], "choose one"),
+                                            (["--steep", "0.3", "--far", "22"], "choose one"),
+                                            (["--steep", "1.5"], "from 0 up to 1")])
 def test_bench_real_tables_refuses_a_tilt_it_cannot_take(bench, capsys, flags, message):
     with pytest.raises(SystemExit) as stop:
         bench.main(flags)
