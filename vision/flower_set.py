@@ -5,7 +5,7 @@ sets, so the classifier and the flower looks (``flowers``) often read a flower a
 number (seasons' 一二三四 written by hand). The search over the hand's readings (``interpret``)
 already takes one of each flower within the hand; the flowers laid apart from it (a player's
 flowers beside the hand, a photo of the flowers alone) are not in that search. So before the hand
-is looked for, the boxes of the whole photo read as flowers are given eight distinct flowers at
+is looked for, the boxes of the whole photo read as flowers are given distinct flowers all at
 once: the assignment that is likeliest under each box's own flower probabilities (the sum of
 their logarithms, the eight shares of each box taken as a distribution), found exactly by dynamic
 programming over the flowers taken so far. Whether a box is a flower at all stays as read.
