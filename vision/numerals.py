@@ -3,8 +3,8 @@
 The tile classifier tells a flower from other tiles well but reads the picture, which differs
 between sets, so it confuses the numbers (13 of its 17 flower errors on unseen real sets had the
 flower-or-season right and the number wrong). This second look asks a tiny net
-(``models/flower_numerals.onnx``, trained on rendered 32 x 32 patches by
-``fanscan.models.train_numerals``) how likely each square window over the top band of an upright
+(``models/flower_numerals.onnx``, trained on rendered 32 x 32 patches and on real flowers' printed
+numbers by ``fanscan.models.train_numerals``) how likely each square window over the top band of an upright
 crop (``BAND``; sides ``WINDOW_SIDES`` of the crop's width) holds a numeral 1-4 (Arabic or
 一二三四); a number's evidence is its surest window. When some number is sure (``NUMBER_SURE``:
 sets without printed numbers give no such window), ``with_numbers`` re-weighs the classifier's
