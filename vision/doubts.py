@@ -1,7 +1,8 @@
 """The doubts a reading reports: sentences a player can act on, most useful first.
 
 Each names a tile by where it lies ("the 3rd tile of the concealed tiles") and what to check:
-a tile the search took as another face (``changed_doubts``) or read unsurely
+a tile the search took as another face (``changed_doubts``), a flower taken as another because
+the photo holds a surer one of it (``set_flower_doubts``), a tile read unsurely
 (``unsure_doubts``), a box left out as no tile
 (``left_out_doubts``), a hand no likely reading completes (``unsatisfied_doubts``), a runner-up
 reading nearly as likely as the best (``margin_doubts``: the search's margin), tiles lying apart
@@ -13,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from fanscan.scoring.tiles import CLASS_LABELS, FLOWER_CODES
 from fanscan.vision import annotate, interpret, layout_words
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.hand_region import STRAY_CLUSTER
@@ -56,12 +58,38 @@ def changed_doubts(readings: list[TileReading], hand_layout: HandLayout,
             for c in sorted(corrections, key=lambda c: c.index)]
 
 
+def taken_for_the_set(readings: list[TileReading], corrections: list[interpret.Change],
+                      apart: list[TileReading]) -> dict[int, str]:
+    """The hand's flowers taken as another flower than they look most like, that flower held by
+    another tile of the photo (``flower_set``: a set has one of each): index -> the flower it
+    looks most like. Tiles the search changed are its to explain."""
+    changed = {c.index for c in corrections}
+    out = {}
+    for i, reading in enumerate(readings):
+        if i in changed or reading.code not in FLOWER_CODES or reading.probs is None:
+            continue
+        likeliest = max(FLOWER_CODES, key=lambda code: float(reading.probs[CLASS_LABELS.index(code)]))
+        held = [r for k, r in enumerate(readings) if k != i] + apart
+        if likeliest != reading.code and any(r.code == likeliest for r in held):
+            out[i] = likeliest
+    return out
+
+
+def set_flower_doubts(readings: list[TileReading], hand_layout: HandLayout, taken: dict[int, str]) -> list[str]:
+    """A sentence for each flower of ``taken_for_the_set``."""
+    place = _tile_places(hand_layout)
+    return [f"The {place.get(i, 'tile')} looks most like {flower} "
+            f"({float(readings[i].probs[CLASS_LABELS.index(flower)]):.0%}) but was taken as {readings[i].code} "
+            f"({readings[i].confidence:.0%}) because a set has only one {flower} and another tile of the photo "
+            "is surer of it: check that tile." for i, flower in sorted(taken.items())]
+
+
 def unsure_doubts(readings: list[TileReading], hand_layout: HandLayout,
-                  corrections: list[interpret.Change]) -> list[str]:
+                  corrections: list[interpret.Change], said: frozenset[int] = frozenset()) -> list[str]:
     """A sentence for each other tile read with little confidence (``annotate.DOUBT_BELOW``),
     the least sure first."""
     place = _tile_places(hand_layout)
-    changed = {c.index for c in corrections}
+    changed = {c.index for c in corrections} | said
     unsure = sorted((i for i, r in enumerate(readings) if i not in changed and r.confidence < annotate.DOUBT_BELOW),
                     key=lambda i: readings[i].confidence)
     return [f"The {place.get(i, 'tile')} was read as {readings[i].code} with only {readings[i].confidence:.0%} "
@@ -166,11 +194,14 @@ MAX_DOUBTS = 5
 
 def ranked(read: HandRead, rules: HandRules, apart: list[TileReading]) -> list[str]:
     """The reading's doubts, most important first, each once, at most ``MAX_DOUBTS`` of them: a hand no
-    likely reading makes, the tiles the search took as another face, a runner-up reading nearly
+    likely reading makes, the tiles the search took as another face, the flowers taken as another
+    for the set (``taken_for_the_set``), a runner-up reading nearly
     as likely, the boxes left out, the layout's guesses, the tiles read unsurely (the least sure
     first), the tiles lying apart."""
+    taken = taken_for_the_set(read.readings, read.corrections, apart)
     said = (unsatisfied_doubts(read, rules, read.readings)
-            + changed_doubts(read.readings, read.layout, read.corrections) + margin_doubts(read)
+            + changed_doubts(read.readings, read.layout, read.corrections)
+            + set_flower_doubts(read.readings, read.layout, taken) + margin_doubts(read)
             + left_out_doubts(read.left_out) + list(read.layout.doubts)
-            + unsure_doubts(read.readings, read.layout, read.corrections) + apart_doubts(apart))
+            + unsure_doubts(read.readings, read.layout, read.corrections, frozenset(taken)) + apart_doubts(apart))
     return list(dict.fromkeys(said))[:MAX_DOUBTS]  # a sentence once, however many tiles it fits

@@ -116,3 +116,25 @@ def test_the_same_sentence_is_said_once() -> None:
     read = _read(readings)
     read = replace(read, layout=replace(read.layout, doubts=("The tile 1m lies apart.",) * 3))
     assert doubts.ranked(read, RULES, []).count("The tile 1m lies apart.") == 1
+
+
+def _with_flower_probs(reading: TileReading, faces: dict[str, float]) -> TileReading:
+    from fanscan.scoring.tiles import CLASS_LABELS
+
+    probs = np.full(len(CLASS_LABELS), 1e-4)
+    for code, p in faces.items():
+        probs[CLASS_LABELS.index(code)] = p
+    return replace(reading, probs=probs)
+
+
+def test_a_flower_taken_as_another_for_the_set_names_the_flower_it_looks_like() -> None:
+    readings = _row("1m 2m 3m 4p 5p 6p 7s 8s 9s E E E 6m 8f 7m")
+    readings[13] = _with_flower_probs(replace(readings[13], confidence=0.30), {"7f": 0.65, "8f": 0.30})
+    apart = [_with_flower_probs(_row("7f", 0.9)[0], {"7f": 0.9})]  # the photo's surer 7f, apart from the hand
+    said = doubts.ranked(_read(readings), RULES, apart)
+    flower = [s for s in said if "looks most like 7f (65%) but was taken as 8f (30%)" in s]
+    assert len(flower) == 1 and "a set has only one 7f" in flower[0]
+    assert not any("read as 8f with only" in s for s in said)  # said once, not again as merely unsure
+    # no other 7f in the photo: only an unsure tile, not one taken for the set
+    said = doubts.ranked(_read(readings), RULES, [])
+    assert not any("looks most like 7f" in s for s in said) and any("read as 8f with only 30%" in s for s in said)
