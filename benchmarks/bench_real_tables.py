@@ -244,10 +244,18 @@ def tilted(image: np.ndarray, boxes: np.ndarray, degrees: float) -> tuple[np.nda
     height, width = image.shape[:2]
     forward = cv2.getRotationMatrix2D((width / 2, height / 2), -degrees, 1.0)  # OpenCV's turns anticlockwise
     turned = cv2.warpAffine(image, pixel_centred(forward), (width, height), flags=cv2.INTER_LINEAR)
-    corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=1)
-    moved = corners @ forward[:, :2].T + forward[:, 2]
-    inside = ((moved >= 0) & (moved <= np.array([width, height]))).all(axis=(1, 2))
-    return turned, np.flatnonzero(inside), cv2.invertAffineTransform(forward)
+    moved = _corners(boxes) @ forward[:, :2].T + forward[:, 2]
+    return turned, _wholly_inside(moved, width, height), cv2.invertAffineTransform(forward)
+
+
+def _corners(boxes: np.ndarray) -> np.ndarray:
+    """The four corners (n, 4, 2) of x0 y0 x1 y1 ``boxes``."""
+    return np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=1)
+
+
+def _wholly_inside(corners: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Indices of the boxes whose moved ``corners`` (n, 4, 2) all lie in a width x height frame."""
+    return np.flatnonzero(((corners >= 0) & (corners <= np.array([width, height]))).all(axis=(1, 2)))
 
 
 def seen_steeply(image: np.ndarray, boxes: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -262,10 +270,8 @@ def seen_steeply(image: np.ndarray, boxes: np.ndarray, share: float) -> tuple[np
     target = np.float32([[0, 0], [width, 0], [width + outset, height], [-outset, height]])
     forward = cv2.getPerspectiveTransform(source, target)
     warped = cv2.warpPerspective(image, forward, (width, height), flags=cv2.INTER_LINEAR)
-    corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=1)
-    moved = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64), forward).reshape(-1, 4, 2)
-    inside = ((moved >= 0) & (moved <= np.array([width, height]))).all(axis=(1, 2))
-    return warped, np.flatnonzero(inside), np.linalg.inv(forward)
+    moved = cv2.perspectiveTransform(_corners(boxes).reshape(-1, 1, 2).astype(np.float64), forward)
+    return warped, _wholly_inside(moved.reshape(-1, 4, 2), width, height), np.linalg.inv(forward)
 
 
 def _tilt_of(text: str) -> float | str:

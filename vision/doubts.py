@@ -64,13 +64,13 @@ def taken_for_the_set(readings: list[TileReading], corrections: list[interpret.C
     another tile of the photo (``flower_set``: a set has one of each): index -> the flower it
     looks most like. Tiles the search changed are its to explain."""
     changed = {c.index for c in corrections}
+    held = {r.code for r in readings} | {r.code for r in apart}
     out = {}
     for i, reading in enumerate(readings):
         if i in changed or reading.code not in FLOWER_CODES or reading.probs is None:
             continue
         likeliest = max(FLOWER_CODES, key=lambda code: float(reading.probs[CLASS_LABELS.index(code)]))
-        held = [r for k, r in enumerate(readings) if k != i] + apart
-        if likeliest != reading.code and any(r.code == likeliest for r in held):
+        if likeliest != reading.code and likeliest in held:  # held by another tile, not this one
             out[i] = likeliest
     return out
 
