@@ -6,7 +6,8 @@ Each scene (``generate_scene(seed)``) is changed once per condition, JPEG-encode
 (``jpeg40``: 40) and read; a hand counts when it equals the scene's truth as in
 ``bench_scenes.py``. The conditions are fixed, strong versions of what phone photos show: lamp
 light far from daylight (the light casts of ``datasets/photo_effects.CASTS``), a shaken hand, a
-missed focus, a dim room, a small photo and heavy compression. Blur lengths are given for a
+missed focus, a dim room, a photo one stop over-exposed, a hazy lens, a small photo and heavy
+compression. Blur lengths are given for a
 1,600-pixel-wide scene and scaled with its width. Prints progress, then one JSON line with the
 count per condition and the seeds each one lost.
 """
@@ -53,6 +54,14 @@ def _dim(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(dark, 0, 255).astype(np.uint8)
 
 
+def _bright(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.clip(image.astype(np.float32) * 2.0, 0, 255).astype(np.uint8)
+
+
+def _hazy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return (255 - (255 - image.astype(np.float32)) * 0.6).astype(np.uint8)
+
+
 def _small(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     h, w = image.shape[:2]
     return cv2.resize(image, (w * 5 // 8, h * 5 // 8), interpolation=cv2.INTER_AREA)
@@ -67,6 +76,8 @@ CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] =
     "motion": _motion,  # 6 px at 1,600 wide
     "defocus": _defocus,  # Gaussian, sigma 2 px at 1,600 wide
     "dim": _dim,  # 0.4 of the light, sensor noise sigma 7
+    "bright": _bright,  # one stop over: twice the light, what passes white clipped
+    "hazy": _hazy,  # every level lifted to within 0.6 of white (flare, glare on the lens)
     "small": _small,  # 1,000 x 750
     "jpeg40": lambda image, rng: image,
 }

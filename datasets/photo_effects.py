@@ -34,6 +34,20 @@ def random_cast(rng: np.random.Generator) -> np.ndarray:
     return gains * rng.uniform(0.95, 1.05, 3).astype(np.float32)
 
 
+def random_exposure(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A float32 BGR image (levels 0-255) as another exposure would give it, one of three drawn
+    evenly: hazier (every level drawn towards white, to 0.3-0.8 of its distance: flare, glare on a
+    screen or a window), over-exposed (1.3-2.2 times the light, clipped at white) or through a
+    gamma of 0.5-2 (a phone's tone curve, a dim or bright print)."""
+    kind = int(rng.integers(3))
+    if kind == 0:
+        return 255.0 - (255.0 - image) * np.float32(rng.uniform(0.3, 0.8))
+    if kind == 1:
+        return np.minimum(image * np.float32(rng.uniform(1.3, 2.2)), 255.0)
+    gamma = np.float32(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
+    return 255.0 * (np.clip(image, 0.0, 255.0) / 255.0) ** gamma
+
+
 def black_and_white(image: np.ndarray) -> np.ndarray:
     """A BGR image as a camera without colour would give it: three equal channels."""
     return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)

@@ -9,12 +9,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from fanscan.datasets.photo_effects import black_and_white, random_cast, random_motion_blur
+from fanscan.datasets.photo_effects import black_and_white, random_cast, random_exposure, random_motion_blur
 
 
-def augment_real(image: np.ndarray, rng: np.random.Generator, grey: float = 0.0) -> np.ndarray:
+def augment_real(image: np.ndarray, rng: np.random.Generator, grey: float = 0.0,
+                 exposure: float = 0.0) -> np.ndarray:
     """A randomly varied view of a resized BGR uint8 crop, same size; with probability ``grey``
-    a grey one (three equal channels: a table photographed in black and white)."""
+    a grey one (three equal channels: a table photographed in black and white), with probability
+    ``exposure`` one seen hazier, over-exposed or through another tone curve (``random_exposure``)."""
     height, width = image.shape[:2]
     scale = rng.uniform(0.88, 1.12)
     angle = rng.normal(0, 4)
@@ -38,6 +40,8 @@ def augment_real(image: np.ndarray, rng: np.random.Generator, grey: float = 0.0)
         small = cv2.resize(view, (max(8, int(width * factor)), max(8, int(height * factor))),
                            interpolation=cv2.INTER_AREA)
         view = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+    if exposure and rng.random() < exposure:
+        view = random_exposure(view, rng)
     view += rng.normal(0, rng.uniform(0, 6), view.shape).astype(np.float32)
     view = np.clip(view, 0, 255).astype(np.uint8)
     if grey and rng.random() < grey:

@@ -70,6 +70,8 @@ class TrainConfig:
     no_tile_fraction: float = 0.12
     # Share of the real, extra and no-tile crops' views made grey (``augment_real``).
     grey_fraction: float = 0.0
+    # Share of the real, extra and no-tile crops' views seen under another exposure (``augment_real``).
+    exposure_fraction: float = 0.0
     spec: PreprocessSpec = field(default_factory=PreprocessSpec)
 
     @property
@@ -119,12 +121,13 @@ def _by_class(labels: np.ndarray) -> list[np.ndarray]:
 
 
 def _draw(pool: ArraySet, classes: list[np.ndarray], n: int,
-          rng: np.random.Generator, grey: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` augmented crops of ``pool`` (``grey`` of them made grey), classes drawn uniformly: a
-    real set has one crop of each flower but four of each suit tile."""
+          rng: np.random.Generator, grey: float = 0.0, exposure: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` augmented crops of ``pool`` (``grey`` of them made grey, ``exposure`` of them seen
+    under another exposure), classes drawn uniformly: a real set has one crop of each flower but
+    four of each suit tile."""
     picks = rng.integers(0, len(classes), n)
     idx = np.array([classes[c][rng.integers(len(classes[c]))] for c in picks])
-    return np.stack([augment_real(pool.images[i], rng, grey) for i in idx]), pool.labels[idx]
+    return np.stack([augment_real(pool.images[i], rng, grey, exposure) for i in idx]), pool.labels[idx]
 
 
 def _batch(real: ArraySet | None, real_classes: list[np.ndarray], synth: ArraySet,
@@ -144,7 +147,7 @@ def _batch(real: ArraySet | None, real_classes: list[np.ndarray], synth: ArraySe
     for pool, classes, n in ((real, real_classes, n_real), (extra, list(extra_classes), n_extra),
                              (none, list(none_sources), n_none)):
         if n:
-            drawn, drawn_labels = _draw(pool, classes, n, rng, config.grey_fraction)
+            drawn, drawn_labels = _draw(pool, classes, n, rng, config.grey_fraction, config.exposure_fraction)
             images.append(drawn)
             labels.append(drawn_labels)
     x = torch.from_numpy(normalise(np.concatenate(images), config.spec))

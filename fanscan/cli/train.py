@@ -90,6 +90,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--grey-fraction", type=float, default=0.0, metavar="SHARE",
                         help="share of the real, extra and no-tile crops' views made grey, as a "
                         "table photographed in black and white (default 0)")
+    parser.add_argument("--exposure-fraction", type=float, default=0.0, metavar="SHARE",
+                        help="share of the real, extra and no-tile crops' views seen hazier, "
+                        "over-exposed or through another tone curve (default 0)")
     parser.add_argument("--work-dir", type=Path, default=Path("work_data"),
                         help="cache folder for rendered tiles (default ./work_data)")
     parser.set_defaults(handler=run)
@@ -127,8 +130,9 @@ def run(args: argparse.Namespace) -> int:
     for folder in (*args.extra_crops, *args.no_tile_crops):
         if not (folder / "labels.csv").is_file():
             raise FanscanError("not_found", f"no labels.csv in crop folder {folder}")
-    if not 0 <= args.grey_fraction <= 1:
-        raise FanscanError("bad_option", f"--grey-fraction must be 0-1, not {args.grey_fraction}")
+    for name, share in (("grey", args.grey_fraction), ("exposure", args.exposure_fraction)):
+        if not 0 <= share <= 1:
+            raise FanscanError("bad_option", f"--{name}-fraction must be 0-1, not {share}")
     if args.no_tile_crops and not 0 < args.no_tile_fraction < 1:
         raise FanscanError("bad_option", f"--no-tile-fraction must be between 0 and 1, not {args.no_tile_fraction}")
     try:
@@ -157,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
         no_tile_fraction=args.no_tile_fraction,
         extra_fraction=args.extra_fraction,
         grey_fraction=args.grey_fraction,
+        exposure_fraction=args.exposure_fraction,
     )
     if args.recipe:
         from fanscan.models.recipe import run_recipe

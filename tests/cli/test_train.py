@@ -245,3 +245,9 @@ def test_train_refuses_a_grey_share_outside_0_to_1(capsys):
     assert main(["train", "--grey-fraction", "1.5"]) == 2
     err = capsys.readouterr().err
     assert "--grey-fraction" in err and err.count("\n") == 1
+
+
+def test_train_refuses_an_exposure_share_outside_0_to_1(capsys):
+    assert main(["train", "--exposure-fraction", "-0.1"]) == 2
+    err = capsys.readouterr().err
+    assert "--exposure-fraction" in err and err.count("\n") == 1

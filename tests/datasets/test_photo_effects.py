@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fanscan.datasets.photo_effects import CASTS, motion_blur, random_cast, random_motion_blur
+from fanscan.datasets.photo_effects import CASTS, motion_blur, random_cast, random_exposure, random_motion_blur
 
 
 def _dot() -> np.ndarray:
@@ -37,3 +37,21 @@ def test_random_cast_is_one_of_the_casts_jittered() -> None:
         gains = random_cast(rng)
         assert gains.shape == (3,)
         assert min(np.abs(gains / np.float32(cast) - 1).max() for cast in CASTS) <= 0.051
+
+
+def test_random_exposure_keeps_white_and_levels_in_range_and_draws_all_three_kinds() -> None:
+    ramp = np.tile(np.linspace(0, 255, 256, dtype=np.float32), (4, 1))[..., None].repeat(3, axis=2)
+    kinds = set()
+    for seed in range(60):
+        out = random_exposure(ramp, np.random.default_rng(seed))
+        assert out.shape == ramp.shape and out.min() >= 0 and out.max() <= 255.0 + 1e-3
+        assert out[0, -1, 0] == pytest.approx(255.0, abs=0.5)  # white stays white under each
+        assert np.all(np.diff(out[0, :, 0]) >= -1e-3)  # no level overtakes a brighter one
+        black, middle = float(out[0, 0, 0]), float(out[0, 128, 0])
+        if black > 40:
+            kinds.add("hazier")  # black drawn towards white
+        elif out[0, 200, 0] >= 254.9:
+            kinds.add("over-exposed")  # light levels clipped at white
+        elif abs(middle - 128.5) > 5:
+            kinds.add("tone curve")  # black and white kept, the middle moved
+    assert kinds == {"hazier", "over-exposed", "tone curve"}

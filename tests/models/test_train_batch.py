@@ -109,3 +109,17 @@ def test_a_checkpoint_of_43_classes_grows_the_no_tile_class() -> None:
     assert torch.count_nonzero(net.head[3].weight[43]) == 0
     assert float(net.head[3].bias[43].detach()) == float(old["head.3.bias"].min())
     assert _grown_head(old, 43) is old
+
+
+def test_train_batch_sees_the_real_crops_under_other_exposures_only_when_asked() -> None:
+    synth, real = _pool([0] * 20), _pool([1] * 4 + [2] * 4)
+    real.images[:, 40:80, 20:70] = 30  # a dark stroke on the mid-grey body
+    def batch(exposure: float) -> np.ndarray:
+        config = TrainConfig(batch=20, real_fraction=0.5, use_real=False, spec=SPEC, exposure_fraction=exposure)
+        x, _ = _batch(real, _by_class(real.labels), synth, config, np.random.default_rng(3))
+        return x.numpy()
+    plain, again, exposed = batch(0.0), batch(0.0), batch(1.0)
+    assert np.array_equal(plain, again)
+    assert np.array_equal(plain[:10], exposed[:10])  # the synthetic half is drawn first, as before
+    spread = lambda x: np.percentile(x, 95, axis=(1, 2, 3)) - np.percentile(x, 5, axis=(1, 2, 3))
+    assert not np.allclose(spread(plain[10:]), spread(exposed[10:]))  # the real half seen otherwise

@@ -28,6 +28,10 @@ def test_each_condition_changes_the_picture_as_named(bench) -> None:
     assert warm[2] > 200 > warm[1] > warm[0]  # red up, blue down
     assert out["small"].shape[:2] == (750, 1000)
     assert out["dim"].mean() < 0.5 * image.mean()
+    assert (out["bright"][:200, :200] == 255).all()  # the table's 200 clipped at white
+    assert out["bright"][450:750, 650:950].mean() > 1.5 * image[450:750, 650:950].mean()
+    assert out["hazy"].min() >= 255 - 0.6 * 255 - 1  # every level within 0.6 of white
+    assert (np.diff(out["hazy"][0, :, 0].astype(int)) == 0).all()  # order kept: a flat row stays flat
     for blurred in ("motion", "defocus"):  # sharp detail smeared, flat table untouched
         assert out[blurred][450:750, 650:950].std() < 0.8 * image[450:750, 650:950].std()
         assert np.abs(out[blurred][:200, :200].astype(int) - 200).max() <= 1
