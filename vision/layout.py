@@ -24,8 +24,8 @@ from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
 from fanscan.scoring.hand import DEFAULT_WIN_CONDITIONS
 from fanscan.scoring.tiles import BACK, TILE_CODES
 from fanscan.vision import row_kongs
-from fanscan.vision.layout_words import (LAST_TAKEN_AS_WIN, SMALLEST_HAND, claimed_not_a_set_doubt, count_doubt,
-                                         describe)
+from fanscan.vision.layout_words import (LAST_TAKEN_AS_WIN, SMALLEST_HAND, apart_doubt, claimed_not_a_set_doubt,
+                                         count_doubt, describe, other_row_doubt)
 from fanscan.vision.detections import HandLayout, LayoutGroup, TileReading
 from fanscan.vision.geometry import rows_and_groups
 
@@ -266,6 +266,7 @@ def analyse(
 
     set_groups: list[tuple[int, list[int], str, list[str]]] = []
     apart_in_row: dict[tuple[int, ...], int] = {}  # the main row's groups of no set: their doubts' indices
+    other_rows: dict[int, dict[tuple[int, ...], int]] = {}  # the same for the hand's other rows
     for k, (row_index, members) in enumerate(free):
         if k == main_index or (win is not None and members == [win]):
             continue
@@ -278,14 +279,10 @@ def analyse(
             groups.append(LayoutGroup(tuple(members), row_index, "concealed"))
             if row_index == main_row:
                 apart_in_row[tuple(members)] = len(doubts)
-                doubts.append(_apart_doubt(member_codes))
+                doubts.append(apart_doubt(member_codes))
             else:
-                doubts.append(
-                    f"The row {describe(member_codes)} is not a chow, pung or kong; its tiles "
-                    "were counted as concealed tiles." if len(member_codes) > 1 else
-                    f"The tile {describe(member_codes)} lies in a row of its own; it was counted as a "
-                    "concealed tile."
-                )
+                other_rows.setdefault(row_index, {})[tuple(members)] = len(doubts)
+                doubts.append(other_row_doubt(member_codes))
     for row_index, members, kind, tiles in set_groups:
         meld = {"type": kind, "tiles": tiles, "concealed": False}
         melds.append(meld)
@@ -295,22 +292,24 @@ def analyse(
     # The whole concealed row, its groups apart of no set and its winning tile too: a gap may part
     # a kong, though a set laid between never does (a run is four tiles next to each other in the
     # row's own order, every tile of the row counted).
+    # The hand's other rows (a long hand laid in two) are looked at after it, each on its own.
     row_tiles = [*main_members, *(i for members in apart_in_row for i in members),
                  *([win] if win is not None else [])]
-    row_order = [i for group in rows[main_row] for i in group]
-    shown = (row_kongs.shown_kongs(row_tiles, codes, readings, playing, row_order) if complete
-             else row_kongs.ShownKongs())
+    kong_rows = [(main_row, row_tiles), *((r, [i for m in apart for i in m]) for r, apart in other_rows.items())]
+    shown = (row_kongs.shown_kongs([(tiles, [i for group in rows[r] for i in group]) for r, tiles in kong_rows],
+                                   codes, readings, playing) if complete else row_kongs.ShownKongs())
     kong_took_win: str | None = None  # the face of the kong that took the tile standing apart
     if shown.runs:
         concealed = [i for i in concealed if i not in shown.members]
         withdrawn: set[int] = set()
         said_again = []
-        for members, said in apart_in_row.items():
-            left = [codes[i] for i in members if i not in shown.members]
-            if len(left) < len(members):
-                withdrawn.add(said)
-                if left and _as_set(left) is None:
-                    said_again.append(_apart_doubt(left))
+        for apart, say in ((apart_in_row, apart_doubt), *((a, other_row_doubt) for a in other_rows.values())):
+            for members, said in apart.items():
+                left = [codes[i] for i in members if i not in shown.members]
+                if len(left) < len(members):
+                    withdrawn.add(said)
+                    if left and _as_set(left) is None:
+                        said_again.append(say(left))
         if win in shown.members:
             kong_took_win = codes[win]
             if win_doubt is not None:
@@ -319,8 +318,8 @@ def analyse(
         groups = [replace(g, members=tuple(i for i in g.members if i not in shown.members))
                   if g.role in ("concealed", "win") else g for g in groups]
         groups = [g for g in groups if g.members]
-        groups += [LayoutGroup(tuple(run), main_row, "concealed_kong", meld)
-                   for run, meld in zip(shown.runs, shown.melds)]
+        groups += [LayoutGroup(tuple(run), kong_rows[k][0], "concealed_kong", meld)
+                   for run, meld, k in zip(shown.runs, shown.melds, shown.rows)]
         melds = melds + shown.melds
         doubts = [d for k, d in enumerate(doubts) if k not in withdrawn] + said_again + shown.doubts
     hand["melds"] = melds
@@ -379,14 +378,6 @@ def analyse(
     return HandLayout(
         layout_groups, hand, tuple(alternatives), tuple(doubts), _group_of(layout_groups, len(readings))
     )
-
-
-def _apart_doubt(member_codes: list[str]) -> str:
-    """What to say of tiles of the concealed row that stand apart and form no set."""
-    if len(member_codes) > 1:
-        return (f"The tiles {describe(member_codes)} stand apart but do not form a set; they were "
-                "counted as concealed tiles.")
-    return f"The tile {describe(member_codes)} stands apart but is no set; it was counted as a concealed tile."
 
 
 def _group_of(groups: tuple[LayoutGroup, ...], n: int) -> tuple[int, ...]:

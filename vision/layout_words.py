@@ -53,3 +53,19 @@ def claimed_not_a_set_doubt(group: list[str], sideways: list[int]) -> str:
 def describe(codes: list[str]) -> str:
     """Tile codes as a player writes them in a sentence."""
     return " ".join(codes)
+
+
+def other_row_doubt(member_codes: list[str]) -> str:
+    """What to say of tiles in a row of the hand's other than the concealed row that form no set."""
+    if len(member_codes) > 1:
+        return (f"The row {describe(member_codes)} is not a chow, pung or kong; its tiles were counted "
+                "as concealed tiles.")
+    return f"The tile {describe(member_codes)} lies in a row of its own; it was counted as a concealed tile."
+
+
+def apart_doubt(member_codes: list[str]) -> str:
+    """What to say of tiles of the concealed row that stand apart and form no set."""
+    if len(member_codes) > 1:
+        return (f"The tiles {describe(member_codes)} stand apart but do not form a set; they were "
+                "counted as concealed tiles.")
+    return f"The tile {describe(member_codes)} stands apart but is no set; it was counted as a concealed tile."

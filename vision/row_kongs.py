@@ -1,19 +1,21 @@
-"""Kongs shown face up among the concealed tiles: four alike side by side in the hand's row.
+"""Kongs shown face up among the concealed tiles: four alike side by side in one of the hand's rows.
 
-Players often show a whole hand in one row at the end, a kong's four tiles face up among the rest
-(not back, face, face, back, nor laid apart as a claimed set). Such a row holds one tile more than
-a hand for each kong (a kong counts as three tiles), so it reads as no hand and a tile of it was
-cut off. ``shown_kongs``: when the hand's playing tiles are one or two over a hand's size (14, or
-a 16-tile game's 17) and as many runs of four alike stand side by side in the concealed row
-(next to each other in the row's own order: a player's gap or the winning tile set apart may
-part a kong's four, a set laid between them may not), those runs are concealed kongs; the same kongs claimed (exposed) are the alternative reading
+Players often show a whole hand in one row at the end (a long one in two), a kong's four tiles
+face up among the rest (not back, face, face, back, nor laid apart as a claimed set). Such a hand
+holds one tile more than a hand for each kong (a kong counts as three tiles), so it reads as no
+hand and a tile of it was cut off. ``shown_kongs``: when the hand's playing tiles are one or two
+over a hand's size (14, or a 16-tile game's 17) and as many runs of four alike stand side by side
+among the concealed tiles of a row (the concealed row first, then the hand's other rows, each
+on its own; next to each other in the row's own order: a player's gap or the winning tile set
+apart may part a kong's four, a set laid between them may not), those runs are concealed kongs;
+the same kongs claimed (exposed) are the alternative reading
 (``claimed_alternative``). ``shown_in`` counts such kongs in a layout (``hand_splits`` counts
 their fourth tiles as tiles too many when the hand still reads as none).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
@@ -29,6 +31,8 @@ class ShownKongs:
     runs: list[list[int]] = field(default_factory=list)
     melds: list[dict] = field(default_factory=list)
     doubts: list[str] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)
+    """Each run's row: its index in the rows ``shown_kongs`` was given."""
 
     @property
     def members(self) -> set[int]:
@@ -55,22 +59,25 @@ def runs_of_four(members: list[int], codes: list[str], readings: list[TileReadin
     return runs
 
 
-def shown_kongs(concealed: list[int], codes: list[str], readings: list[TileReading], playing: int,
-                row: list[int] | None = None) -> ShownKongs:
-    """The runs of four among the ``concealed`` tiles of the row (``row``: its every tile, as
-    ``runs_of_four`` takes it) read as concealed kongs, when the hand's ``playing`` tiles (kongs
-    already read counted as three) are over a possible hand's size by as many runs."""
+def shown_kongs(rows: Sequence[tuple[list[int], list[int] | None]], codes: list[str],
+                readings: list[TileReading], playing: int) -> ShownKongs:
+    """The runs of four among the concealed tiles of the hand's ``rows`` (each: its concealed
+    tiles, and its every tile as ``runs_of_four`` takes them; the concealed row first) read as
+    concealed kongs, the first rows' first, when the hand's ``playing`` tiles (kongs already read
+    counted as three) are over a possible hand's size by as many runs."""
     over = (playing - 2) % 3  # 0 for 14 and 17 tiles
-    runs = runs_of_four(concealed, codes, readings, row) if over else []
-    if len(runs) < over or not SMALLEST_HAND <= playing - over <= SIXTEEN_TILE_HAND:
+    found = [(k, run) for k, (concealed, row) in enumerate(rows)
+             for run in runs_of_four(concealed, codes, readings, row)] if over else []
+    if len(found) < over or not SMALLEST_HAND <= playing - over <= SIXTEEN_TILE_HAND:
         return ShownKongs()
-    runs = runs[:over]
+    runs = [run for _, run in found[:over]]
     return ShownKongs(
         runs,
         [{"type": "kong", "tiles": [codes[run[0]]] * 4, "concealed": True} for run in runs],
         [f"Four {codes[run[0]]} stand side by side among the concealed tiles, one tile more than a hand "
          "holds: they were read as a concealed kong; if it was claimed (exposed), use the alternative "
          "reading." for run in runs],
+        [k for k, _ in found[:over]],
     )
 
 

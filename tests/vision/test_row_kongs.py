@@ -97,3 +97,20 @@ def test_the_search_reads_a_row_with_a_shown_kong_as_a_complete_hand() -> None:
                                HandRules((14,), "win"))[0]
     assert best.satisfied and len(best.kept) == 15
     assert best.layout.hand["melds"] == [{"type": "kong", "tiles": ["6s"] * 4, "concealed": True}]
+
+
+def test_four_alike_in_the_hand_s_second_row_are_a_kong_and_that_row_no_longer_in_doubt() -> None:
+    # A long hand laid in two rows: the kong shown face up in the second.
+    tiles = tile_row("P P P 9s 9s 8s 8s | 8s") + tile_row("4s 4s 4s 6s 6s 6s 6s", y=160.0)
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    found = analyse(tiles, right, up, rows_and_groups(tiles, right, up), complete=True)
+    assert found.hand["melds"] == [{"type": "kong", "tiles": ["6s"] * 4, "concealed": True}]
+    assert sorted(found.hand["concealed"]) == sorted("P P P 9s 9s 8s 8s 8s 4s 4s 4s".split())
+    (kong,) = [g for g in found.groups if g.role == "concealed_kong"]
+    assert all(tiles[i].box[0][1] == 160.0 for i in kong.members)  # the second row's
+    assert not any("is not a chow, pung or kong" in d for d in found.doubts)
+    assert score(found.hand).error is None
+    # The same row of seven with a tile fewer (14 playing tiles) needs no kong: four alike stay four tiles.
+    short = tile_row("P P P 9s 9s 8s | 8s") + tile_row("4s 4s 4s 6s 6s 6s 6s", y=160.0)
+    right, up = hand_frame(np.stack([t.box for t in short]))
+    assert analyse(short, right, up, rows_and_groups(short, right, up), complete=True).hand["melds"] == []
