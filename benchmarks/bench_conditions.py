@@ -55,11 +55,15 @@ def _dim(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _bright(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return np.clip(image.astype(np.float32) * 2.0, 0, 255).astype(np.uint8)
+    from fanscan.datasets.photo_effects import over_exposed
+
+    return over_exposed(image.astype(np.float32), 2.0).astype(np.uint8)
 
 
 def _hazy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return (255 - (255 - image.astype(np.float32)) * 0.6).astype(np.uint8)
+    from fanscan.datasets.photo_effects import hazier
+
+    return hazier(image.astype(np.float32), 0.6).astype(np.uint8)
 
 
 def _small(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:

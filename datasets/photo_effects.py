@@ -41,11 +41,21 @@ def random_exposure(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     gamma of 0.5-2 (a phone's tone curve, a dim or bright print)."""
     kind = int(rng.integers(3))
     if kind == 0:
-        return 255.0 - (255.0 - image) * np.float32(rng.uniform(0.3, 0.8))
+        return hazier(image, float(rng.uniform(0.3, 0.8)))
     if kind == 1:
-        return np.minimum(image * np.float32(rng.uniform(1.3, 2.2)), 255.0)
+        return over_exposed(image, float(rng.uniform(1.3, 2.2)))
     gamma = np.float32(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
     return 255.0 * (np.clip(image, 0.0, 255.0) / 255.0) ** gamma
+
+
+def hazier(image: np.ndarray, share: float) -> np.ndarray:
+    """A float32 BGR image with every level drawn towards white, to ``share`` of its distance."""
+    return 255.0 - (255.0 - image) * np.float32(share)
+
+
+def over_exposed(image: np.ndarray, gain: float) -> np.ndarray:
+    """A float32 BGR image under ``gain`` times the light, clipped at white."""
+    return np.minimum(image * np.float32(gain), 255.0)
 
 
 def black_and_white(image: np.ndarray) -> np.ndarray:
