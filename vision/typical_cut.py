@@ -10,6 +10,13 @@ look turned 180 degrees) is cut again as that typical box, square to the frame a
 its own box, classified (the flowers' second looks too), and its reading replaced when the new
 one is surer (the confidence times the probability of a tile, as ``tile_reading.read_quality``
 judges boxes). The tile keeps its box: the cut is a second look at the face, not a new box.
+
+Either way the two looks' probabilities are averaged into the reading's ``probs`` (as the
+classifier averages a crop's two looks): the surer look names the face, and the other look's
+faces stay options of the reading search (``interpret``), priced by both looks. The wider cut can
+read a face surely and wrongly where the tile's own cut was torn between two (a flower drawn as
+a red leaf over a word read as 4m at 75 % where its own cut read it 7f at 45 %), and the search
+can then still complete the hand with the face the other look saw.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from fanscan.vision.classifier import SECOND_LOOK_BELOW
 from fanscan.vision.detections import TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
+from fanscan.vision.evidence import face_probabilities
 from fanscan.vision.numeric import median
 from fanscan.vision.tile_reading import look_at_cuts, reading_of, surety
 
@@ -51,7 +59,8 @@ def typical_box(centre: np.ndarray, size: tuple[float, float], right: np.ndarray
 def read_doubtful_again(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray,
                         classifier: Any, flower_looks: FlowerLooks | None = None) -> list[TileReading]:
     """The hand's readings (in its own frame ``right``, ``up``) with each doubtful upright face
-    read again from the typical box at its place, kept when surer."""
+    read again from the typical box at its place: named by the surer look, its probabilities both
+    looks' mean."""
     if not getattr(classifier, "answers_no_tile", False):  # a stand-in without ``looks``: no second cut
         return readings
     size = typical_size(readings, right, up)
@@ -66,6 +75,9 @@ def read_doubtful_again(photo: Photo, readings: list[TileReading], right: np.nda
         old = readings[i]
         new = reading_of(probs[k], float(no_tile[k]), old.box, up, False, position=old.position,
                          finder_score=old.finder_score, frame_up=old.frame_up)
+        both = (probs[k] + face_probabilities(old)) / 2
         if surety(new) > surety(old):
-            out[i] = replace(new, orientation=old.orientation)
+            out[i] = replace(new, orientation=old.orientation, probs=both)
+        else:
+            out[i] = replace(old, probs=both)
     return out

@@ -72,10 +72,26 @@ def test_a_doubtful_face_on_a_skewed_box_is_read_again_from_the_typical_box_and_
     assert again[:2] == readings[:2] and again[3] == readings[3]
 
 
-def test_a_second_cut_that_reads_less_surely_leaves_the_reading_as_it_was() -> None:
+def test_a_second_cut_that_reads_less_surely_keeps_the_face_and_adds_its_look_to_the_probabilities() -> None:
     readings = [_reading(0, "E", 0.97), _reading(1, "E", 0.96), _reading(2, "F", 0.6), _reading(3, "F", 0.95)]
     again = typical_cut.read_doubtful_again(_photo(), readings, RIGHT, UP, _Answers("C", 0.5))
-    assert again == readings
+    assert again[:2] == readings[:2] and again[3] == readings[3]
+    assert again[2] == readings[2]  # its face, confidence and box as read (probabilities aside)
+    others = len(CLASS_LABELS) - 1
+    probs = dict(zip(CLASS_LABELS, again[2].probs))
+    assert probs["F"] == pytest.approx((0.6 + 0.5 / others) / 2)  # its own look and the cut's, averaged
+    assert probs["C"] == pytest.approx((0.4 / others + 0.5) / 2)
+
+
+def test_a_surer_second_cut_names_the_face_and_the_first_look_s_face_stays_likely() -> None:
+    readings = [_reading(0, "E", 0.97), _reading(1, "E", 0.96), _reading(2, "F", 0.45), _reading(3, "F", 0.95)]
+    again = typical_cut.read_doubtful_again(_photo(), readings, RIGHT, UP, _Answers("C", 0.75))
+    assert again[2].code == "C" and again[2].confidence == pytest.approx(0.75)
+    others = len(CLASS_LABELS) - 1
+    probs = dict(zip(CLASS_LABELS, again[2].probs))
+    assert probs["C"] == pytest.approx((0.55 / others + 0.75) / 2)
+    assert probs["F"] == pytest.approx((0.45 + 0.25 / others) / 2)  # an option the search can still take
+    assert sorted(probs, key=probs.get)[-2:] == ["F", "C"]
 
 
 def test_sure_faces_backs_and_sideways_tiles_are_not_cut_again() -> None:
