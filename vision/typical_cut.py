@@ -28,9 +28,9 @@ import numpy as np
 from fanscan.scoring.tiles import BACK
 from fanscan.vision.classifier import SECOND_LOOK_BELOW
 from fanscan.vision.detections import TileReading
+from fanscan.vision.evidence import face_probabilities
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
-from fanscan.vision.evidence import face_probabilities
 from fanscan.vision.numeric import median
 from fanscan.vision.tile_reading import look_at_cuts, reading_of, surety
 
