@@ -13,11 +13,13 @@ over cuts is:
    scores first; tiles in no tree with the cut edge (a flower laid aside) stay with the hand. Cuts
    that would leave fewer playing tiles than the smallest complete hand, or cut off only
    flowers (which count in no hand's size), are no option.
-2. ``first_complete``: only when the hand as read holds more tiles than the smallest hand the
-   rules allow, and a number none holds (``too_many_tiles``), the parts that could be a hand of
-   the rules' sizes (``may_be_a_hand``) are read as hands in order of their cost, at most
-   ``MOST_SPLITS_READ``, and the first that the rules accept (``Interpretation.satisfied``) is the
-   hand, the part cut off going to the tiles apart; when none is, the first reading stands.
+2. ``first_complete``: only when the hand as read is none the rules accept and holds more tiles
+   than the smallest hand they allow (``worth_cutting``), the parts left by one cut or several
+   (each part cut again along its own weakest joins, the costs summed) that could be a hand of
+   the rules' sizes (``may_be_a_hand``) are read as hands, fewer cuts first and then in order
+   of their cost, at most ``MOST_SPLITS_READ``, and the first that the rules accept
+   (``Interpretation.satisfied``) is the hand, the parts cut off going to the tiles apart; when
+   none is, the first reading stands.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +43,9 @@ on a failing read's time. On the 52 real photos of ``bench_peer.py`` (piles of t
 them) 19 hands were cut; reading 8 cuts each took 8 % of the whole read's time, and the hands
 found past the third cut were piles read as hands; the cluttered scenes' hands came at the
 first to third."""
+PARTS_CUT_AGAIN = 3
+"""The cheapest this many parts left by one cut are cut again, when no part left by one cut
+reads as a hand (each cut of a part looks at its links: about 7 ms for 22 tiles)."""
 
 
 @dataclass(frozen=True)
@@ -75,21 +80,24 @@ def splits(readings: list[TileReading], up: np.ndarray, fewest: int) -> list[Han
     return sorted((HandSplit(kept, cost) for kept, cost in out.items()), key=lambda s: s.cost)
 
 
-def too_many_tiles(read: HandRead, rules: HandRules) -> bool:
-    """Whether the hand as read holds more tiles (kongs counted as three) than the smallest hand
-    of the rules, and a number no hand of the rules holds (15 or 16 where hands are 14 or 17): then
-    some of them are likely not the hand's. A hand of a possible size that reads as none is left
-    to the search: a tile it misread, cut off, can leave a complete hand behind; and a complete
-    hand asked for as waiting is what the photo shows, not one to cut a tile from. (A 17-tile hand
-    with a tile unseen reads 16: it is cut too, but kept whole unless some cut reads as a complete
-    hand, which takes more than one tile's luck.)"""
+def worth_cutting(read: HandRead, rules: HandRules) -> bool:
+    """Whether the hand as read may hold tiles that are not the hand's: it reads as none the rules
+    accept, with more tiles (kongs counted as three) than the smallest hand of the rules.
+
+    Declared a win, any such hand is cut, a possible size too (a 14-tile hand and three tiles of
+    the table read 17, a 16-tile game's size): a cut is kept only when it reads as a complete hand,
+    and a hand of a possible size misread by a tile reads as none after a cut as before, but where
+    the misread tile lies in a meld apart (then the hand was wrong either way). Asked for a waiting
+    hand, only a number none of the rules' hands holds is cut (15 or 16 where hands are 14 or
+    17): a complete hand is what the photo shows, not one to cut a tile from, and a waiting hand
+    is too easily found among 13 of 14 tiles."""
     if read.best is None or read.best.satisfied or rules.kind == "any":
         return False
     possible = set(rules.sizes) | ({size - 1 for size in rules.sizes} if rules.kind == "waiting" else set())
     # A kong read as shown face up in the row is but a guess in a hand that reads as none: its
     # fourth tile may as well be one too many.
     count = layout_tile_count(read.best.layout) + row_kongs.shown_in(read.best.layout.groups, read.best.readings)
-    return count > min(possible) and count not in possible
+    return count > min(possible) and (rules.kind == "win" or count not in possible)
 
 
 def first_complete(readings: list[TileReading], up: np.ndarray, rules: HandRules,
@@ -99,13 +107,32 @@ def first_complete(readings: list[TileReading], up: np.ndarray, rules: HandRules
     None when no cut read (``MOST_SPLITS_READ`` at most, of those that ``may_be_a_hand``) is
     accepted."""
     fewest = min(rules.sizes) - (1 if rules.kind == "waiting" else 0)
-    cuts = (split for split in splits(readings, up, fewest)
-            if may_be_a_hand([readings[i] for i in split.kept], rules))
-    for split in itertools.islice(cuts, MOST_SPLITS_READ):
-        read = read_part([readings[i] for i in split.kept])
+    for kept in itertools.islice(_parts_that_may_be_hands(readings, up, rules, fewest), MOST_SPLITS_READ):
+        read = read_part([readings[i] for i in kept])
         if read.best is not None and read.best.satisfied:
-            return read, [r for i, r in enumerate(readings) if i not in split.kept]
+            return read, [r for i, r in enumerate(readings) if i not in kept]
     return None
+
+
+def _parts_that_may_be_hands(readings: list[TileReading], up: np.ndarray, rules: HandRules,
+                             fewest: int) -> Iterator[tuple[int, ...]]:
+    """The parts of the hand left by one cut, cheapest first, then those left by cutting again
+    the ``PARTS_CUT_AGAIN`` cheapest of those along their own weakest joins (a hand may have a
+    pile joined at one end and a wall at the other), cheapest in sum first; of them, those that
+    ``may_be_a_hand``. Fewer cuts first: two cheap cuts of a tile each must not crowd out the
+    one cut that parts a pile of five."""
+    whole = splits(readings, up, fewest)
+    yield from (split.kept for split in whole if may_be_a_hand([readings[i] for i in split.kept], rules))
+    seen = {split.kept for split in whole}
+    twice: dict[tuple[int, ...], float] = {}
+    for first in whole[:PARTS_CUT_AGAIN]:
+        for split in splits([readings[i] for i in first.kept], up, fewest):
+            kept = tuple(first.kept[k] for k in split.kept)
+            if kept not in seen:
+                twice[kept] = min(first.cost + split.cost, twice.get(kept, math.inf))
+    for kept in sorted(twice, key=twice.__getitem__):
+        if may_be_a_hand([readings[i] for i in kept], rules):
+            yield kept
 
 
 def may_be_a_hand(readings: list[TileReading], rules: HandRules) -> bool:

@@ -24,7 +24,9 @@
    The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), its
    sideways tiles judged again there (``read_sideways_again``), its doubtful faces read again cut
    as its typical tile (``typical_cut``); read as no hand the rules allow (step 6),
-   ``hand_splits`` cuts it along its weakest joins.
+   ``hand_splits`` cuts it along its weakest joins, once or more; when no cut reads as one either,
+   the next likeliest clusters are read so (``hand_region.likeliest_hands``), the first that
+   reads as a hand kept.
 5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), and
    beside two equal faces standing apart the slots of a concealed kong's backs
    (``hand_region.probe_backs``).
@@ -71,19 +73,6 @@ interpret_hand = read_hand
 def _found(reading: TileReading, group: int, in_hand: bool = True) -> FoundTile:
     return FoundTile(reading.code, reading.confidence, tuple((float(x), float(y)) for x, y in reading.box),
                      reading.orientation, group, in_hand)
-
-
-def _the_hand(readings: list[TileReading], up: np.ndarray, one_hand: bool) -> tuple[list[TileReading], list[TileReading]]:
-    """The readings of the hand, and those of the tiles the photo shows apart from it (slivers
-    among them: set aside before the hand is picked); its flowers first made one set's."""
-    if not one_hand:  # a photo to label may show several sets
-        return readings, []
-    readings = flower_set.one_of_each_flower(readings)
-    slivers = hand_region.slivers(readings)
-    whole = [i for i in range(len(readings)) if i not in slivers]
-    in_hand = dict(zip(whole, hand_region.in_hand([readings[i] for i in whole], up)))
-    return ([r for i, r in enumerate(readings) if in_hand.get(i, False)],
-            [r for i, r in enumerate(readings) if not in_hand.get(i, False)])
 
 
 def _photo_reading(photo: Photo, read: HandRead, apart: list[TileReading],
@@ -174,9 +163,8 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
         raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
     if one_hand:  # a photo to label keeps every box
         tile_photo.refuse_unless_tiles(readings, photo.name)
-    readings, apart = _the_hand(hand_region.without_duplicates(readings), up, one_hand)
-    if one_hand:
-        readings = row_gaps.probe_gaps(photo, readings, right, up, classifier, looks)
+    readings = hand_region.without_duplicates(readings)
+    hands = hand_region.likeliest_hands(readings, up) if one_hand else [(readings, [])]  # a photo to label: all
 
     def read_part(part: list[TileReading]) -> HandRead:
         part, part_right, part_up = geometry.in_their_frame(part, right, up)
@@ -191,9 +179,20 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
             return interpret_hand(part, part_right, part_up, rows, photo.size, wanted)
         return HandRead(part, rows, layout.analyse(part, part_right, part_up, rows), [], [])
 
-    read = read_part(readings)
-    if one_hand and hand_splits.too_many_tiles(read, wanted):
-        if (cut := hand_splits.first_complete(readings, up, wanted, read_part)) is not None:
-            read, apart = cut[0], cut[1] + apart
+    def read_hand_of(readings: list[TileReading], apart: list[TileReading]) -> tuple[HandRead, list[TileReading]]:
+        if one_hand:
+            readings = row_gaps.probe_gaps(photo, readings, right, up, classifier, looks)
+        read = read_part(readings)
+        if one_hand and hand_splits.worth_cutting(read, wanted):
+            if (cut := hand_splits.first_complete(readings, up, wanted, read_part)) is not None:
+                read, apart = cut[0], cut[1] + apart
+        return read, apart
+
+    read, apart = read_hand_of(*hands[0])
+    for other in hands[1:]:  # the choice's first reads as no hand: the next, if it reads as one
+        if read.best is None or read.best.satisfied or wanted.kind == "any":
+            break
+        if (next_read := read_hand_of(*other))[0].best is not None and next_read[0].best.satisfied:
+            read, apart = next_read
     apart = flower_set.one_of_each_flower(apart, frozenset(r.code for r in read.readings)) if one_hand else apart
     return _photo_reading(photo, read, apart, wanted), read

@@ -74,6 +74,23 @@ def test_the_first_cut_read_as_a_hand_the_rules_accept_is_kept_and_the_rest_set_
     assert 0 < len(read_sizes) <= hand_splits.MOST_SPLITS_READ
 
 
+def test_a_hand_joined_to_two_piles_is_cut_twice_the_cheaper_sum_first(joins: dict) -> None:
+    second_pile = [_tile(c, 31 * (10 + i), 540) for i, c in enumerate("2p 3s N".split())]
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (17, 18): 0.99, (18, 19): 0.99})
+    joins.update({(5, 14): 0.8, (10, 17): 0.75})  # each pile joined to the row by one link
+    read_sizes: list[int] = []
+
+    def read_part(part: list[TileReading]):  # noqa: ANN202
+        read_sizes.append(len(part))
+        return SimpleNamespace(best=SimpleNamespace(satisfied=len(part) == 14), readings=part)
+
+    # One cut leaves 17 tiles, no hand of 14: only the row cut from both piles is read
+    read, apart = hand_splits.first_complete(ROW + PILE + second_pile, UP, HandRules((14,)), read_part)
+    assert read.readings == ROW and apart == PILE + second_pile
+    assert read_sizes == [14]
+
+
 def test_flowers_count_in_no_hand_size_and_cutting_off_only_flowers_is_no_cut(joins: dict) -> None:
     flowers = [_tile("1f", 31 * 15, 600), _tile("2f", 31 * 16, 600)]
     joins.update({(i, i + 1): 0.99 for i in range(13)})
@@ -91,29 +108,32 @@ def _tiles(n: int) -> dict:
     return {"concealed": ["1m"] * n, "melds": []}
 
 
-def test_a_hand_of_a_number_of_tiles_between_the_rules_sizes_is_cut_too() -> None:
-    # Hands of 14 or 17: 15 and 16 tiles are none (a tile of the table joined to a 14-tile hand)
-    assert hand_splits.too_many_tiles(_read_of(_tiles(15), False), HandRules((14, 17)))
-    assert hand_splits.too_many_tiles(_read_of(_tiles(16), False), HandRules((14, 17)))
-    assert not hand_splits.too_many_tiles(_read_of(_tiles(17), False), HandRules((14, 17)))
-    assert not hand_splits.too_many_tiles(_read_of(_tiles(13), False), HandRules((14, 17)))  # one short
+def test_a_declared_win_that_reads_as_no_hand_is_cut_whenever_it_holds_more_than_the_smallest() -> None:
+    # Hands of 14 or 17: 15 and 16 tiles are none (a tile of the table joined to a 14-tile hand),
+    # and 17 that read as none may be a 14-tile hand and three tiles of the table
+    assert hand_splits.worth_cutting(_read_of(_tiles(15), False), HandRules((14, 17)))
+    assert hand_splits.worth_cutting(_read_of(_tiles(16), False), HandRules((14, 17)))
+    assert hand_splits.worth_cutting(_read_of(_tiles(17), False), HandRules((14, 17)))
+    assert not hand_splits.worth_cutting(_read_of(_tiles(17), True), HandRules((14, 17)))  # a hand already
+    assert not hand_splits.worth_cutting(_read_of(_tiles(14), False), HandRules((14, 17)))  # the smallest
+    assert not hand_splits.worth_cutting(_read_of(_tiles(13), False), HandRules((14, 17)))  # one short
     # Waiting: 13 or 16, and a complete 14 or 17 is what the photo shows; 15 is neither
     waiting = HandRules((14, 17), "waiting")
-    assert [n for n in range(12, 19) if hand_splits.too_many_tiles(_read_of(_tiles(n), False), waiting)] == [15, 18]
+    assert [n for n in range(12, 19) if hand_splits.worth_cutting(_read_of(_tiles(n), False), waiting)] == [15, 18]
 
 
-def test_only_a_hand_of_more_tiles_than_the_rules_allow_is_cut() -> None:
+def test_no_cut_of_a_hand_read_already_of_any_hand_or_of_a_complete_one_asked_for_waiting() -> None:
     eighteen = {"concealed": ["1m"] * 18, "melds": []}
     fifteen_and_a_kong = {"concealed": ["1m"] * 11, "melds": [{"type": "kong", "tiles": ["E"] * 4}]}
-    assert hand_splits.too_many_tiles(_read_of(eighteen, False), HandRules((14, 17)))
-    assert not hand_splits.too_many_tiles(_read_of(eighteen, True), HandRules((14, 17)))  # a hand already
-    assert not hand_splits.too_many_tiles(_read_of(eighteen, False), HandRules((14, 17), "any"))
-    # 14 tiles counted (the kong as three): a possible size, a misread tile's to mend, not to cut off
-    assert not hand_splits.too_many_tiles(_read_of(fifteen_and_a_kong, False), HandRules((14,)))
+    assert hand_splits.worth_cutting(_read_of(eighteen, False), HandRules((14, 17)))
+    assert not hand_splits.worth_cutting(_read_of(eighteen, True), HandRules((14, 17)))  # a hand already
+    assert not hand_splits.worth_cutting(_read_of(eighteen, False), HandRules((14, 17), "any"))
+    # 14 tiles counted (the kong as three): the smallest size, a misread tile's to mend, not to cut off
+    assert not hand_splits.worth_cutting(_read_of(fifteen_and_a_kong, False), HandRules((14,)))
     # Asked for a waiting hand, a complete one is what the photo shows, not a tile too many
-    assert not hand_splits.too_many_tiles(_read_of({"concealed": ["1m"] * 14, "melds": []}, False),
+    assert not hand_splits.worth_cutting(_read_of({"concealed": ["1m"] * 14, "melds": []}, False),
                                           HandRules((14,), "waiting"))
-    assert hand_splits.too_many_tiles(_read_of({"concealed": ["1m"] * 15, "melds": []}, False),
+    assert hand_splits.worth_cutting(_read_of({"concealed": ["1m"] * 15, "melds": []}, False),
                                       HandRules((14,), "waiting"))
 
 
@@ -123,11 +143,11 @@ def test_a_kong_of_four_backs_counts_three_in_a_hand_too_long() -> None:
 
     unread = (LayoutGroup((14, 15, 16, 17), 1, "concealed_kong"),)
     read = _read_of(_tiles(14), False, unread)
-    assert hand_splits.too_many_tiles(read, HandRules((14,)))
-    assert not hand_splits.too_many_tiles(_read_of(_tiles(14), False), HandRules((14,)))
+    assert hand_splits.worth_cutting(read, HandRules((14,)))
+    assert not hand_splits.worth_cutting(_read_of(_tiles(14), False), HandRules((14,)))
     read_kong = (LayoutGroup((11, 12, 13, 14), 1, "concealed_kong", {"type": "kong", "tiles": ["C"] * 4}),)
     laid_so = " ".join(["1m"] * 11 + ["back", "C", "C", "back"])
-    assert not hand_splits.too_many_tiles(_read_of(_tiles(11), False, read_kong, laid_so), HandRules((14,)))
+    assert not hand_splits.worth_cutting(_read_of(_tiles(11), False, read_kong, laid_so), HandRules((14,)))
 
 
 def test_a_kong_read_as_shown_face_up_in_a_hand_that_reads_as_none_may_be_a_tile_too_many() -> None:
@@ -137,8 +157,8 @@ def test_a_kong_read_as_shown_face_up_in_a_hand_that_reads_as_none_may_be_a_tile
     kong = {"type": "kong", "tiles": ["C"] * 4, "concealed": True}
     shown = (LayoutGroup((11, 12, 13, 14), 0, "concealed_kong", kong),)
     hand, faces = {"concealed": ["1m"] * 11, "melds": [kong]}, " ".join(["1m"] * 11 + ["C"] * 4)
-    assert hand_splits.too_many_tiles(_read_of(hand, False, shown, faces), HandRules((14,)))
-    assert not hand_splits.too_many_tiles(_read_of(hand, True, shown, faces), HandRules((14,)))
+    assert hand_splits.worth_cutting(_read_of(hand, False, shown, faces), HandRules((14,)))
+    assert not hand_splits.worth_cutting(_read_of(hand, True, shown, faces), HandRules((14,)))
 
 
 def test_a_part_is_read_as_a_hand_only_when_its_tiles_could_make_one_of_the_rules_sizes() -> None:
