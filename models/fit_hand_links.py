@@ -3,7 +3,7 @@
     python -m fanscan.models.fit_hand_links [--folds 0,1,2,3] [--scenes 0-399]
         [--scene-share 0.5] [--steps 3000] [--out models/hand_links.json]
 
-1. ``captured``: the reader runs on each photo with ``hand_region.hand_choices`` recorded: the tiles
+1. ``captured``: the reader runs on each photo with ``hand_region.in_hand`` recorded: the tiles
    it picks the hand from (duplicates and slivers gone) and the hand's frame.
 2. Each tile's truth: on a real photo of ``../shared/data/rf-chinese`` whose labels are the
    player's hand (the sources named ``hand_*``: discards, walls and the other players' tiles go
@@ -57,19 +57,19 @@ class LinkCase:
 @contextmanager
 def _recording() -> Iterator[list[tuple[list[TileReading], np.ndarray]]]:
     calls: list[tuple[list[TileReading], np.ndarray]] = []
-    original = hand_region.hand_choices
+    original = hand_region.in_hand
 
-    def record(readings: list[TileReading], up: np.ndarray, most: int = 1) -> list[list[bool]]:
+    def record(readings: list[TileReading], up: np.ndarray) -> list[bool]:
         # Every tile taken for the hand: what follows is not recorded, and the fit must not
         # lean on the links it replaces.
         calls.append((list(readings), np.asarray(up)))
-        return [[True] * len(readings)]
+        return [True] * len(readings)
 
-    hand_region.hand_choices = record
+    hand_region.in_hand = record
     try:
         yield calls
     finally:
-        hand_region.hand_choices = original
+        hand_region.in_hand = original
 
 
 def captured(source: bytes, classifier: Any) -> tuple[list[TileReading], np.ndarray] | None:

@@ -16,8 +16,7 @@
    fitted score puts first (``cluster_features``: size, tiles touching in rows, the longest
    row, alike turns, lowness in the photo, tile size, confidence, backs; nearer the camera is
    never worse);
-   ``clusters`` and ``ranked`` are the two steps as the reader takes them (the reader reads the
-   next cluster when the first reads as no hand).
+   ``clusters`` and ``choose`` are the two steps as the reader takes them.
 """
 
 from __future__ import annotations
@@ -377,11 +376,8 @@ def clusters(readings: list[TileReading], up: np.ndarray, more_than: int,
                     [c for c in sorted(set(cluster.tolist())) if counts[c] > more_than])
 
 
-def ranked(readings: list[TileReading], made: Clusters, up: np.ndarray,
-           choice: ChoiceModel | None = None) -> list[int]:
-    """The candidate clusters, the one the choice scores first first (``made.candidates`` must
-    not be empty)."""
+def choose(readings: list[TileReading], made: Clusters, up: np.ndarray,
+           choice: ChoiceModel | None = None) -> int:
+    """The candidate cluster the choice scores first (``made.candidates`` must not be empty)."""
     features = cluster_features(readings, made.cluster, made.links, up, made.candidates)
-    order = np.argsort(-(choice or default_choice()).scores(features), kind="stable")
-    return [made.candidates[int(k)] for k in order]
-
+    return made.candidates[int(np.argmax((choice or default_choice()).scores(features)))]

@@ -3,9 +3,7 @@
 1. ``without_duplicates``: of two boxes on one tile, the surer reading's stays.
 2. ``slivers``: boxes both small and doubtful, set aside before the hand is picked.
 3. ``in_hand``: the rows of touching tiles nearest the camera are the hand (``hand_links``);
-   other tiles the photo shows (walls, discards, other hands) stay apart. ``likeliest_hands``:
-   that hand and the next likeliest clusters, for the reader to read when the first reads as
-   no hand.
+   other tiles the photo shows (walls, discards, other hands) stay apart (``hand_and_apart``).
 4. ``probe_backs``: beside two equal faces the slots of a concealed kong's backs are classified.
 """
 
@@ -142,64 +140,45 @@ def slivers(readings: list[TileReading]) -> set[int]:
 
 
 def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
-    """Which readings are the player's hand, the rest being other tiles the photo shows: the
-    first of ``hand_choices``."""
-    return hand_choices(readings, up)[0]
-
-
-def hand_choices(readings: list[TileReading], up: np.ndarray, most: int = 1) -> list[list[bool]]:
-    """Which readings are the player's hand, the rest being other tiles the photo shows: at most
-    ``most`` choices, likeliest first.
+    """Which readings are the player's hand, the rest being other tiles the photo shows.
 
     The tiles are joined into clusters by the links the fitted model finds likelier than not
     (``hand_links``: a hand's rows and the melds beside them, not the discards, walls and other
     players' tiles a tile's length or two away). A cluster of more than ``STRAY_CLUSTER`` tiles
     can hold a set; of those, the hand is the one the fitted choice scores first (the rows of
     touching tiles nearest the camera: low in the photo along the hand's ``up``, large, in
-    lines), the next choices the clusters it scores next. A smaller cluster is no hand's part (a
-    meld has three tiles; the winning tile stands within reach) except for its flowers, which a
-    player lays aside: they join the hand when read likelier than not and no other cluster that
-    can hold a set lies nearer them (a box taken for a flower at 6-33 %, a sleeve or a rack's
-    corner, was never one: 25 such joined the hands of the real fitting photos, no true flower).
-    When no cluster can hold a set the largest is the hand; with under five tiles every tile is."""
+    lines). A smaller cluster is no hand's part (a meld has three tiles; the winning tile stands
+    within reach) except for its flowers, which a player lays aside: they join the hand when
+    read likelier than not and no other cluster that can hold a set lies nearer them (a box
+    taken for a flower at 6-33 %, a sleeve or a rack's corner, was never one: 25 such joined the
+    hands of the real fitting photos, no true flower). When no cluster can hold a set the
+    largest is the hand; with under five tiles every tile is."""
     if len(readings) < 5:
-        return [[True] * len(readings)]
+        return [True] * len(readings)
     made = hand_links.clusters(readings, up, STRAY_CLUSTER)
     cluster, sizes, big = made.cluster, made.sizes, made.candidates
     centres = made.links.frames.centre
-    hands = hand_links.ranked(readings, made, up)[:most] if big else [int(cluster[np.argmax(sizes)])]
+    hand = hand_links.choose(readings, made, up) if big else int(cluster[np.argmax(sizes)])
 
     def nearest_big(i: int) -> int | None:
         if not big:
             return None
         return min(big, key=lambda c: float(np.linalg.norm(centres[cluster == c] - centres[i], axis=1).min()))
 
-    nearest = {i: nearest_big(i) for i, r in enumerate(readings)
-               if sizes[i] <= STRAY_CLUSTER and r.code in _FLOWER_CODES and r.confidence > 0.5}
-    return [[bool(c == hand or nearest.get(i, -1) in (None, hand)) for i, c in enumerate(cluster)]
-            for hand in hands]
+    return [bool(c == hand or (sizes[i] <= STRAY_CLUSTER and r.code in _FLOWER_CODES
+                               and r.confidence > 0.5 and nearest_big(i) in (None, hand)))
+            for i, (r, c) in enumerate(zip(readings, cluster))]
 
 
-MOST_HANDS_READ = 3
-"""At most this many clusters are read as the hand, in the fitted choice's order: the next only
-when the one before, cut or whole, reads as no hand the rules accept (a bound on a failing
-read's time)."""
-
-
-def likeliest_hands(readings: list[TileReading], up: np.ndarray,
-                    ) -> list[tuple[list[TileReading], list[TileReading]]]:
-    """The readings of the hand, and those of the tiles the photo shows apart from it (slivers
-    among them: set aside before the hand is picked); its flowers first made one set's. Then
-    the next likeliest hands so (``hand_choices``), ``MOST_HANDS_READ`` in all at most."""
+def hand_and_apart(readings: list[TileReading], up: np.ndarray) -> tuple[list[TileReading], list[TileReading]]:
+    """The readings of the hand (``in_hand``), and those of the tiles the photo shows apart from it
+    (slivers among them: set aside before the hand is picked); its flowers first made one set's."""
     readings = flower_set.one_of_each_flower(readings)
     sliver = slivers(readings)
     whole = [i for i in range(len(readings)) if i not in sliver]
-    hands = []
-    for choice in hand_choices([readings[i] for i in whole], up, MOST_HANDS_READ):
-        kept = {i for i, in_it in zip(whole, choice) if in_it}
-        hands.append(([r for i, r in enumerate(readings) if i in kept],
-                      [r for i, r in enumerate(readings) if i not in kept]))
-    return hands
+    kept = dict(zip(whole, in_hand([readings[i] for i in whole], up)))
+    return ([r for i, r in enumerate(readings) if kept.get(i, False)],
+            [r for i, r in enumerate(readings) if not kept.get(i, False)])
 
 
 _PHOTO_UP = np.array([0.0, -1.0])

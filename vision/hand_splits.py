@@ -13,13 +13,15 @@ over cuts is:
    scores first; tiles in no tree with the cut edge (a flower laid aside) stay with the hand. Cuts
    that would leave fewer playing tiles than the smallest complete hand, or cut off only
    flowers (which count in no hand's size), are no option.
-2. ``first_complete``: only when the hand as read is none the rules accept and holds more tiles
-   than the smallest hand they allow (``worth_cutting``), the parts left by one cut or several
-   (each part cut again along its own weakest joins, the costs summed) that could be a hand of
-   the rules' sizes (``may_be_a_hand``) are read as hands, fewer cuts first and then in order
-   of their cost, at most ``MOST_SPLITS_READ``, and the first that the rules accept
-   (``Interpretation.satisfied``) is the hand, the parts cut off going to the tiles apart; when
-   none is, the first reading stands.
+2. ``worth_cutting``: only a hand read as none the rules accept, holding more tiles than the
+   smallest hand they allow, is cut.
+3. ``parts_that_may_be_hands``: the parts left by one cut or two (each part cut again along its
+   own weakest joins, the costs summed) that could be a hand of the rules' sizes
+   (``may_be_a_hand``), fewer cuts first and then in order of their cost.
+4. ``first_complete``: those parts read as hands, at most ``MOST_SPLITS_READ``, each keeping its
+   tiles as the whole hand's read left them (no second reading of them) and searched less deeply
+   (``SPLIT_LAYOUTS``); the first that the rules accept (``Interpretation.satisfied``) is the
+   hand, the tiles cut off going to those apart; when none is, the first reading stands.
 """
 
 from __future__ import annotations
@@ -38,11 +40,14 @@ from fanscan.vision.hand_rules import HandRules, layout_tile_count
 from fanscan.vision.interpret import HandRead
 
 MOST_SPLITS_READ = 3
-"""At most this many cuts are read as hands (each a reading search), likeliest first: a bound
-on a failing read's time. On the 52 real photos of ``bench_peer.py`` (piles of tiles among
-them) 19 hands were cut; reading 8 cuts each took 8 % of the whole read's time, and the hands
-found past the third cut were piles read as hands; the cluttered scenes' hands came at the
-first to third."""
+"""At most this many parts are read as hands, cheapest first: a bound on a failing read's time.
+On the 52 real photos of ``bench_peer.py`` (piles of tiles among them) 19 hands were cut; the
+hands found past the third cut were piles read as hands; the cluttered scenes' hands came at
+the first to third, a real waiting hand's (hand_021 of ``bench_real_waits.py``) at the third."""
+SPLIT_LAYOUTS = 30
+"""...and each searched in at most this many layouts (the whole hand in ``interpret.MAX_LAYOUTS``):
+a part that is the hand reads as one within a few (1-4 on the cluttered scenes it mended), one
+that is not spends the search's whole budget on the way (a real photo's part of 20 tiles 80 ms)."""
 PARTS_CUT_AGAIN = 3
 """The cheapest this many parts left by one cut are cut again, when no part left by one cut
 reads as a hand (each cut of a part looks at its links: about 7 ms for 22 tiles)."""
@@ -101,28 +106,31 @@ def worth_cutting(read: HandRead, rules: HandRules) -> bool:
 
 
 def first_complete(readings: list[TileReading], up: np.ndarray, rules: HandRules,
-                   read_part: Callable[[list[TileReading]], HandRead],
-                   ) -> tuple[HandRead, list[TileReading]] | None:
-    """The read of the cheapest cut of the hand that the rules accept, and the readings cut off;
-    None when no cut read (``MOST_SPLITS_READ`` at most, of those that ``may_be_a_hand``) is
-    accepted."""
-    fewest = min(rules.sizes) - (1 if rules.kind == "waiting" else 0)
-    for kept in itertools.islice(_parts_that_may_be_hands(readings, up, rules, fewest), MOST_SPLITS_READ):
-        read = read_part([readings[i] for i in kept])
+                   read_part: Callable[[list[TileReading], int], HandRead],
+                   as_read: list[TileReading] | None = None) -> tuple[HandRead, list[TileReading]] | None:
+    """The read of the cheapest part of the hand (``parts_that_may_be_hands``: cut as its tiles
+    were linked) that the rules accept, and the tiles cut off; None when none of the
+    ``MOST_SPLITS_READ`` read first is. ``as_read`` (one per reading, in order: the tiles as the
+    whole hand's read left them) are the tiles a part is read from; ``read_part(tiles,
+    most_layouts)`` reads them, searching at most so many layouts (``SPLIT_LAYOUTS``)."""
+    tiles = readings if as_read is None else as_read
+    for split in itertools.islice(parts_that_may_be_hands(readings, up, rules), MOST_SPLITS_READ):
+        read = read_part([tiles[i] for i in split.kept], SPLIT_LAYOUTS)
         if read.best is not None and read.best.satisfied:
-            return read, [r for i, r in enumerate(readings) if i not in kept]
+            return read, [r for i, r in enumerate(tiles) if i not in split.kept]
     return None
 
 
-def _parts_that_may_be_hands(readings: list[TileReading], up: np.ndarray, rules: HandRules,
-                             fewest: int) -> Iterator[tuple[int, ...]]:
+def parts_that_may_be_hands(readings: list[TileReading], up: np.ndarray,
+                            rules: HandRules) -> Iterator[HandSplit]:
     """The parts of the hand left by one cut, cheapest first, then those left by cutting again
     the ``PARTS_CUT_AGAIN`` cheapest of those along their own weakest joins (a hand may have a
     pile joined at one end and a wall at the other), cheapest in sum first; of them, those that
-    ``may_be_a_hand``. Fewer cuts first: two cheap cuts of a tile each must not crowd out the
-    one cut that parts a pile of five."""
+    ``may_be_a_hand``, each with its cost (the two cuts' summed). Fewer cuts first: two cheap
+    cuts of a tile each must not crowd out the one cut that parts a pile of five."""
+    fewest = min(rules.sizes) - (1 if rules.kind == "waiting" else 0)
     whole = splits(readings, up, fewest)
-    yield from (split.kept for split in whole if may_be_a_hand([readings[i] for i in split.kept], rules))
+    yield from (split for split in whole if may_be_a_hand([readings[i] for i in split.kept], rules))
     seen = {split.kept for split in whole}
     twice: dict[tuple[int, ...], float] = {}
     for first in whole[:PARTS_CUT_AGAIN]:
@@ -132,7 +140,7 @@ def _parts_that_may_be_hands(readings: list[TileReading], up: np.ndarray, rules:
                 twice[kept] = min(first.cost + split.cost, twice.get(kept, math.inf))
     for kept in sorted(twice, key=twice.__getitem__):
         if may_be_a_hand([readings[i] for i in kept], rules):
-            yield kept
+            yield HandSplit(kept, twice[kept])
 
 
 def may_be_a_hand(readings: list[TileReading], rules: HandRules) -> bool:

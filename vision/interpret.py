@@ -167,8 +167,9 @@ class _Search:
 
     def __init__(self, readings: list[TileReading], right: np.ndarray, up: np.ndarray,
                  rows: list[list[list[int]]], image_size: tuple[int, int], rules: HandRules,
-                 evidence: Evidence) -> None:
+                 evidence: Evidence, most_layouts: int = MAX_LAYOUTS) -> None:
         self.readings, self.right, self.up, self.rows = readings, right, up, rows
+        self.most_layouts = most_layouts
         self.rules, self.evidence = rules, evidence
         self.options = options(readings, image_size, evidence, evidence.layout.max_cost)
         self.layouts = 0
@@ -286,7 +287,7 @@ class _Search:
         # after) steps that made it from the parent.
         heap: list[tuple[float, tuple[tuple[int, int], ...], _Tally | None, tuple[tuple[int, int, int], ...]]] = [
             (0.0, (), None, ())]
-        while heap and self.layouts < MAX_LAYOUTS and tried < most_tried:
+        while heap and self.layouts < self.most_layouts and tried < most_tried:
             cost, changed, parents, steps = heapq.heappop(heap)
             tried += 1
             if found and (cost > found[0].cost + ALTERNATIVES_WITHIN
@@ -334,13 +335,15 @@ class _Search:
 def interpret(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
               rows: list[list[list[int]]], image_size: tuple[int, int],
               rules: HandRules | None = None, evidence: Evidence | None = None,
-              n_best: int = 3) -> list[Interpretation]:
+              n_best: int = 3, most_layouts: int = MAX_LAYOUTS) -> list[Interpretation]:
     """The ``n_best`` likeliest readings of the hand's ``readings`` that ``rules`` allow (every
     rule set's complete hands by default), best first; or the likeliest that respects the copies
-    a set holds, not ``satisfied``, when none does within the search's budget."""
+    a set holds, not ``satisfied``, when none does within the search's budget (``most_layouts``
+    readings laid out at most)."""
     if not readings:
         return []
-    search = _Search(readings, right, up, rows, image_size, rules or hand_rules(), evidence or load_evidence())
+    search = _Search(readings, right, up, rows, image_size, rules or hand_rules(), evidence or load_evidence(),
+                     most_layouts)
     found = search.run(n_best)
     if not found:  # no reading respects the copies within the budget: the tiles as read
         plain = layout.analyse(readings, right, up, rows)
@@ -366,10 +369,10 @@ class HandRead:
 
 def read_hand(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
                rows: list[list[list[int]]], image_size: tuple[int, int],
-               rules: HandRules | None = None) -> HandRead:
+               rules: HandRules | None = None, most_layouts: int = MAX_LAYOUTS) -> HandRead:
     """The likeliest reading of the hand's boxes that the rules allow, as the reader reports it:
     the changes indexed by the kept tiles, the boxes left out with why, the runners-up."""
-    found = interpret(readings, right, up, rows, image_size, rules)
+    found = interpret(readings, right, up, rows, image_size, rules, most_layouts=most_layouts)
     best = found[0]
     position = {i: k for k, i in enumerate(best.kept)}
     corrections = [replace(c, index=position[c.index]) for c in best.changes if c.taken is not None]

@@ -24,9 +24,7 @@
    The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), its
    sideways tiles judged again there (``read_sideways_again``), its doubtful faces read again cut
    as its typical tile (``typical_cut``); read as no hand the rules allow (step 6),
-   ``hand_splits`` cuts it along its weakest joins, once or more; when no cut reads as one either,
-   the next likeliest clusters are read so (``hand_region.likeliest_hands``), the first that
-   reads as a hand kept.
+   ``hand_splits`` cuts it along its weakest joins, once or twice.
 5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), and
    beside two equal faces standing apart the slots of a concealed kong's backs
    (``hand_region.probe_backs``).
@@ -57,7 +55,7 @@ from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
 from fanscan.vision.hand_rules import HandKind, HandRules, hand_rules
-from fanscan.vision.interpret import HandRead, read_hand
+from fanscan.vision.interpret import MAX_LAYOUTS, HandRead, read_hand
 from fanscan.vision.locate import locate
 from fanscan.vision.photo_reading import FoundTile, PhotoReading, hand_of_layout
 from fanscan.vision.tile_reading import read_quality, read_sideways_again, read_tiles, tiles_only
@@ -164,11 +162,13 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
     if one_hand:  # a photo to label keeps every box
         tile_photo.refuse_unless_tiles(readings, photo.name)
     readings = hand_region.without_duplicates(readings)
-    hands = hand_region.likeliest_hands(readings, up) if one_hand else [(readings, [])]  # a photo to label: all
+    readings, apart = hand_region.hand_and_apart(readings, up) if one_hand else (readings, [])  # to label: all
+    readings = row_gaps.probe_gaps(photo, readings, right, up, classifier, looks) if one_hand else readings
 
-    def read_part(part: list[TileReading]) -> HandRead:
+    def read_part(part: list[TileReading], most_layouts: int = MAX_LAYOUTS,
+                  read_again: bool = True) -> tuple[HandRead, list[TileReading]]:  # the tiles searched: in order
         part, part_right, part_up = geometry.in_their_frame(part, right, up)
-        if one_hand:
+        if one_hand and read_again:  # a cut of a hand read whole keeps its tiles as read there
             part = read_sideways_again(photo, part, part_right, part_up, classifier, looks)
             part = read_doubtful_again(photo, part, part_right, part_up, classifier, looks)
         rows = geometry.rows_and_groups(part, part_right, part_up)
@@ -176,23 +176,13 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
         if len(probed) > len(part):
             part, rows = probed, geometry.rows_and_groups(probed, part_right, part_up)
         if one_hand:
-            return interpret_hand(part, part_right, part_up, rows, photo.size, wanted)
-        return HandRead(part, rows, layout.analyse(part, part_right, part_up, rows), [], [])
+            return interpret_hand(part, part_right, part_up, rows, photo.size, wanted, most_layouts), part
+        return HandRead(part, rows, layout.analyse(part, part_right, part_up, rows), [], []), part
 
-    def read_hand_of(readings: list[TileReading], apart: list[TileReading]) -> tuple[HandRead, list[TileReading]]:
-        if one_hand:
-            readings = row_gaps.probe_gaps(photo, readings, right, up, classifier, looks)
-        read = read_part(readings)
-        if one_hand and hand_splits.worth_cutting(read, wanted):
-            if (cut := hand_splits.first_complete(readings, up, wanted, read_part)) is not None:
-                read, apart = cut[0], cut[1] + apart
-        return read, apart
-
-    read, apart = read_hand_of(*hands[0])
-    for other in hands[1:]:  # the choice's first reads as no hand: the next, if it reads as one
-        if read.best is None or read.best.satisfied or wanted.kind == "any":
-            break
-        if (next_read := read_hand_of(*other))[0].best is not None and next_read[0].best.satisfied:
-            read, apart = next_read
+    read, searched = read_part(readings)
+    cut = one_hand and hand_splits.worth_cutting(read, wanted) and hand_splits.first_complete(
+        readings, up, wanted, lambda p, n: read_part(p, n, False)[0], searched[: len(readings)])
+    if cut:
+        read, apart = cut[0], cut[1] + apart
     apart = flower_set.one_of_each_flower(apart, frozenset(r.code for r in read.readings)) if one_hand else apart
     return _photo_reading(photo, read, apart, wanted), read

@@ -55,42 +55,6 @@ def test_no_cut_when_the_hand_is_no_larger_than_the_smallest_complete_hand(joins
     assert hand_splits.splits(ROW, UP, fewest=14) == []
 
 
-def test_the_first_cut_read_as_a_hand_the_rules_accept_is_kept_and_the_rest_set_apart(joins: dict) -> None:
-    joins.update({(i, i + 1): 0.99 for i in range(13)})
-    joins.update({(14, 15): 0.99, (15, 16): 0.99, (5, 14): 0.8, (7, 16): 0.7})
-    read_sizes: list[int] = []
-
-    def read_part(part: list[TileReading]):  # noqa: ANN202
-        read_sizes.append(len(part))
-        return SimpleNamespace(best=SimpleNamespace(satisfied=len(part) == 14), readings=part)
-
-    read, apart = hand_splits.first_complete(ROW + PILE, UP, HandRules((14,)), read_part)
-    assert read.readings == ROW and apart == PILE
-    assert read_sizes == [14]  # the cheapest cut was read first, and was a hand
-
-    read_sizes.clear()
-    never = lambda part: (read_sizes.append(len(part)), SimpleNamespace(best=SimpleNamespace(satisfied=False)))[1]  # noqa: E731
-    assert hand_splits.first_complete(ROW + PILE, UP, HandRules((14,)), never) is None
-    assert 0 < len(read_sizes) <= hand_splits.MOST_SPLITS_READ
-
-
-def test_a_hand_joined_to_two_piles_is_cut_twice_the_cheaper_sum_first(joins: dict) -> None:
-    second_pile = [_tile(c, 31 * (10 + i), 540) for i, c in enumerate("2p 3s N".split())]
-    joins.update({(i, i + 1): 0.99 for i in range(13)})
-    joins.update({(14, 15): 0.99, (15, 16): 0.99, (17, 18): 0.99, (18, 19): 0.99})
-    joins.update({(5, 14): 0.8, (10, 17): 0.75})  # each pile joined to the row by one link
-    read_sizes: list[int] = []
-
-    def read_part(part: list[TileReading]):  # noqa: ANN202
-        read_sizes.append(len(part))
-        return SimpleNamespace(best=SimpleNamespace(satisfied=len(part) == 14), readings=part)
-
-    # One cut leaves 17 tiles, no hand of 14: only the row cut from both piles is read
-    read, apart = hand_splits.first_complete(ROW + PILE + second_pile, UP, HandRules((14,)), read_part)
-    assert read.readings == ROW and apart == PILE + second_pile
-    assert read_sizes == [14]
-
-
 def test_flowers_count_in_no_hand_size_and_cutting_off_only_flowers_is_no_cut(joins: dict) -> None:
     flowers = [_tile("1f", 31 * 15, 600), _tile("2f", 31 * 16, 600)]
     joins.update({(i, i + 1): 0.99 for i in range(13)})
@@ -175,3 +139,69 @@ def test_a_part_is_read_as_a_hand_only_when_its_tiles_could_make_one_of_the_rule
     assert not hand_splits.may_be_a_hand(part(with_a_concealed_kong.replace("back", "W")), HandRules((14,)))
     assert not hand_splits.may_be_a_hand(part(fourteen), HandRules((14,), "waiting"))  # a waiting hand holds 13
     assert hand_splits.may_be_a_hand(part(fourteen), HandRules((14, 17), "win"))
+
+
+def test_parts_left_by_one_cut_come_before_those_left_by_two_priced_by_the_sum(joins: dict) -> None:
+    second_pile = [_tile(c, 31 * (10 + i), 540) for i, c in enumerate("2p 3s N".split())]
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (17, 18): 0.99, (18, 19): 0.99})
+    joins.update({(5, 14): 0.8, (10, 17): 0.75})  # each pile joined to the row by one link
+    parts = list(hand_splits.parts_that_may_be_hands(ROW + PILE + second_pile, UP, HandRules((14, 17))))
+    sizes = [len(p.kept) for p in parts]
+    assert sizes[:2] == [17, 17] and 14 in sizes[2:]  # one pile cut off first, then both
+    both = next(p for p in parts if p.kept == tuple(range(14)))
+    assert both.cost == pytest.approx(math.log(0.8 / 0.2) + math.log(0.75 / 0.25))
+    assert [p.cost for p in parts[:2]] == sorted(p.cost for p in parts[:2])
+
+
+class _Reader:
+    """Reads a part as a hand the rules accept when it holds 14 tiles; keeps what it was asked."""
+
+    def __init__(self) -> None:
+        self.read: list[tuple[int, int]] = []  # (tiles, most layouts)
+
+    def __call__(self, part: list[TileReading], most_layouts: int):  # noqa: ANN204
+        self.read.append((len(part), most_layouts))
+        return SimpleNamespace(best=SimpleNamespace(satisfied=len(part) == 14), readings=part)
+
+
+def test_the_first_cut_read_as_a_hand_the_rules_accept_is_kept_and_the_rest_set_apart(joins: dict) -> None:
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (5, 14): 0.8, (7, 16): 0.7})
+    reader = _Reader()
+    read, apart = hand_splits.first_complete(ROW + PILE, UP, HandRules((14,)), reader)
+    assert read.readings == ROW and apart == PILE
+    assert reader.read == [(14, hand_splits.SPLIT_LAYOUTS)]  # the cheapest cut first, searched less deeply
+
+
+def test_a_hand_joined_to_two_piles_is_cut_twice(joins: dict) -> None:
+    second_pile = [_tile(c, 31 * (10 + i), 540) for i, c in enumerate("2p 3s N".split())]
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (17, 18): 0.99, (18, 19): 0.99})
+    joins.update({(5, 14): 0.8, (10, 17): 0.75})  # each pile joined to the row by one link
+    reader = _Reader()
+    # One cut leaves 17 tiles, no hand of 14: only the row cut from both piles is read
+    read, apart = hand_splits.first_complete(ROW + PILE + second_pile, UP, HandRules((14,)), reader)
+    assert read.readings == ROW and apart == PILE + second_pile
+    assert reader.read == [(14, hand_splits.SPLIT_LAYOUTS)]
+
+
+def test_no_part_read_as_a_hand_leaves_none_after_a_bounded_number_of_reads(joins: dict) -> None:
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (5, 14): 0.8, (7, 16): 0.7})
+    read: list[int] = []
+
+    def never(part: list[TileReading], most_layouts: int):  # noqa: ANN202
+        read.append(len(part))
+        return SimpleNamespace(best=SimpleNamespace(satisfied=False))
+
+    assert hand_splits.first_complete(ROW + PILE, UP, HandRules((14, 17)), never) is None
+    assert 0 < len(read) <= hand_splits.MOST_SPLITS_READ
+
+
+def test_a_part_is_cut_as_its_tiles_were_linked_and_read_from_them_as_the_whole_read_them(joins: dict) -> None:
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (5, 14): 0.8, (7, 16): 0.7})
+    as_read = [replace(r, confidence=0.7) for r in ROW + PILE]  # the whole's second looks, say
+    read, apart = hand_splits.first_complete(ROW + PILE, UP, HandRules((14,)), _Reader(), as_read)
+    assert read.readings == as_read[:14] and apart == as_read[14:]

@@ -247,6 +247,17 @@ def test_a_flower_inside_a_pung_is_its_kongs_fourth_tile() -> None:
     assert best.layout.hand["flowers"] == []
 
 
+def test_a_search_bounded_to_fewer_layouts_stops_before_a_mend_it_would_find() -> None:
+    tiles = _hand(COMPLETE)
+    tiles[0] = replace(tiles[0], code="7m", confidence=0.6, candidates=(("7m", 0.6), ("1m", 0.3)))
+    tiles[5] = replace(tiles[5], code="8p", confidence=0.55, candidates=(("8p", 0.55), ("6p", 0.4)))
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    rows = rows_and_groups(tiles, right, up)
+    found = interpret.interpret(tiles, right, up, rows, (2000, 1000), WIN, EVIDENCE, most_layouts=1)
+    assert not found[0].satisfied  # the tiles as read, laid out once, make no hand
+    assert _read(tiles)[0].satisfied  # within the whole budget two changes mend it
+
+
 def test_a_hand_no_mend_within_the_budget_completes_stays_as_read() -> None:
     tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m | 1s")  # a sure 1s where 8m should be
     best = _read(tiles)[0]

@@ -392,7 +392,7 @@ def test_reader_searches_the_rows_ends_again_without_taking_texture_for_tiles(se
 
 def test_the_hand_is_the_rows_nearest_the_camera_and_other_tiles_stay_apart() -> None:
     from fanscan.vision.detections import TileReading
-    from fanscan.vision.hand_region import hand_choices, in_hand
+    from fanscan.vision.hand_region import in_hand
 
     def tile(code: str, x: float, y: float) -> TileReading:
         box = np.float32([[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]])
@@ -409,11 +409,6 @@ def test_the_hand_is_the_rows_nearest_the_camera_and_other_tiles_stay_apart() ->
     readings = wall + discards + hand + melds + [flower_by_hand, flower_by_wall]
     kept = in_hand(readings, np.array([0.0, -1.0]))
     assert [r for r, k in zip(readings, kept) if k] == hand + melds + [flower_by_hand]
-    # The next likeliest hands, read when the first reads as none: the other clusters, one each
-    choices = hand_choices(readings, np.array([0.0, -1.0]), most=3)
-    assert choices[0] == kept and len(choices) == 3
-    others = [[r for r, k in zip(readings, c) if k] for c in choices[1:]]
-    assert others in ([discards, wall + [flower_by_wall]], [wall + [flower_by_wall], discards])  # flowers by each
     # Turned upside down in the photo (its "up" the other way), the wall is nearest the camera,
     # but a row of backs is no hand: the fitted choice (``hand_links``) still takes the hand.
     turned = in_hand(readings, np.array([0.0, 1.0]))
@@ -438,32 +433,6 @@ def test_reader_reads_the_hand_alone_on_a_table_with_walls_and_discards(seed: in
     on_table = [t for t in reading.tiles if any(quad_iou(np.float32(t.box), quad) > 0.3 for quad in table)]
     assert len(on_table) >= 5  # the walls' and discards' tiles are found...
     assert not any(t.in_hand for t in on_table)  # ...and kept out of the hand
-
-
-@pytest.mark.skipif(not set(SCENE_STYLES) <= set(tile_art.available_styles()), reason="scene art not installed")
-def test_when_the_likeliest_cluster_reads_as_no_hand_the_next_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    from fanscan.models.hand_cases import hand_key
-    from fanscan.vision import hand_links, hand_region
-
-    scene = generate_scene(30003, size=(1280, 960), clutter=True)
-    first = read_photo(scene.jpeg)
-    assert hand_key(first.hand.to_json()) == hand_key(scene.hand)
-    ranked = hand_links.ranked
-    orders: list[list[int]] = []
-
-    def hand_second(*args):  # noqa: ANN002, ANN202
-        order = ranked(*args)
-        orders.append(order)
-        return order[1:2] + order[:1] + order[2:]  # the fitted choice's hand taken second
-
-    monkeypatch.setattr(hand_links, "ranked", hand_second)
-    again = read_photo(scene.jpeg)
-    assert orders and all(len(order) >= 2 for order in orders)  # a wall or a pile came first
-    assert hand_key(again.hand.to_json()) == hand_key(scene.hand)
-    assert sorted(t.box for t in again.tiles if t.in_hand) == sorted(t.box for t in first.tiles if t.in_hand)
-    monkeypatch.setattr(hand_region, "MOST_HANDS_READ", 1)  # the first choice only: kept, though no hand
-    alone = read_photo(scene.jpeg)
-    assert hand_key(alone.hand.to_json()) != hand_key(scene.hand)
 
 
 class _NoTileFor:
