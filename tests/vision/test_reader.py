@@ -435,6 +435,19 @@ def test_reader_reads_the_hand_alone_on_a_table_with_walls_and_discards(seed: in
     assert not any(t.in_hand for t in on_table)  # ...and kept out of the hand
 
 
+@pytest.mark.skipif(not set(SCENE_STYLES) <= set(tile_art.available_styles()), reason="scene art not installed")
+def test_a_hand_read_with_three_tiles_of_the_table_as_seventeen_is_cut_back_to_its_fourteen() -> None:
+    # A golden case of the reader's cuts (``hand_splits``): two tiles standing by the wall and
+    # one of the wall are linked to a 14-tile hand, which then reads 17, a 16-tile game's size,
+    # and as no hand; cut along its weakest joins, read from its tiles as the whole read them.
+    from fanscan.models.hand_cases import hand_key
+
+    scene = generate_scene(189075, clutter=True)
+    reading = read_photo(scene.jpeg)
+    assert hand_key(reading.hand.to_json()) == hand_key(scene.hand)
+    assert sum(t.in_hand for t in reading.tiles) == 16  # 14 counted, the kong's fourth tile, a flower
+
+
 class _NoTileFor:
     """A stand-in classifier that reads every crop as ``code`` and gives each the same
     probability of holding no tile."""
