@@ -78,11 +78,19 @@ def hand_frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     else:
         axis = _axes(quads[0])[0]
         angle = np.arctan2(axis[1], axis[0])
-    up = np.array([np.cos(angle), np.sin(angle)])
-    if up[1] > 0 or (abs(up[1]) < 1e-6 and up[0] > 0):
-        up = -up
+    up = up_the_photo(np.array([np.cos(angle), np.sin(angle)]))
     right = np.array([-up[1], up[0]])
     return right, up
+
+
+def up_the_photo(direction: np.ndarray) -> np.ndarray:
+    """``direction`` or its opposite, whichever points up the photo (image y falls); of two that
+    run straight across it, the one pointing left. The classifier reads a face either way up
+    alike (it learnt crops turned 180 degrees), so which of two opposite frames a cluster is read
+    in is the camera's to say: a player photographs the tiles facing them."""
+    if direction[1] > 0 or (abs(direction[1]) < 1e-6 and direction[0] > 0):
+        return -direction
+    return direction
 
 
 def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list[bool]:

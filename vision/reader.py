@@ -14,7 +14,8 @@
    (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the tile bodies and
    classified (a doubtful crop also turned 180 degrees, inside the classifier); possible flowers
    get a second look (``flowers``); sideways tiles are tried turned both ways, and when the tiles
-   read poorly the whole hand is tried upside down, then a quarter turn either way; each cluster
+   read poorly the whole hand is tried a quarter turn off (never upside down: which way up is the
+   camera's to say, ``geometry.up_the_photo``); each cluster
    of tiles (a hand, a pile of discards) is read in its own frame (``frame_groups``). A box the
    classifier reads as more likely no tile than a tile is dropped (``tiles_only``);
    ``tile_photo`` refuses a photo of a hand whose boxes read like no tiles (a floor, a grid); the

@@ -6,8 +6,10 @@ sideways; each face is cut from the smallest decode that still shows it in detai
 (``Photo.crop_quad``, perspective corrected, upright), white-balanced on the face-up tiles' bodies
 (``_cast_table``, once a cluster) and classified (a doubtful crop also turned 180 degrees);
 possible flowers get a second look (``flowers``). Sideways tiles are tried turned both ways, and
-when a cluster's tiles read poorly it is tried upside down, then a quarter turn either way; the
-frames share the looks already taken (``way_looks``). Each reading keeps the classifier's whole
+when a cluster's tiles read poorly it is tried a quarter turn off, its up the one pointing up the
+photo (``geometry.up_the_photo``: the classifier reads a face either way up alike, so only the
+camera says which way up a cluster lies); the frames share the looks already taken
+(``way_looks``). Each reading keeps the classifier's whole
 probability vector for the search (``interpret``).
 """
 
@@ -54,9 +56,12 @@ are brightened (to ``BRIGHTENED_TO`` of it, by at most ``MAX_BRIGHTEN`` times): 
 numerals in dim crops (1m as 8m, 9m as 5m) that it reads right brightened."""
 BRIGHTENED_TO = 0.95
 MAX_BRIGHTEN = 3.0
-FLIP_BELOW = 0.75
-"""When the upright tiles' mean confidence is below this, the hand is also tried upside down; when
-all tiles' still is, the two frames a quarter turn away are tried too."""
+TURN_BELOW = 0.75
+"""When the tiles' mean confidence is below this, the frame a quarter turn away is tried too.
+Never upside down: the classifier learnt every crop either way up, so two opposite frames read
+alike and the surer is noise; choosing by it read 36 of rf-chinese's 427 least-turned photos'
+hands upside down, their order reversed and their flowers' numbers out of the numeral reader's
+band (``docs/reader.md``, *Which way up*)."""
 TRIAL_TILES = 24
 """A frame is first tried on at most this many tiles, those the finder is surest of, and read whole
 only when they read more surely in it (and kept only when the whole then does): which way up a hand
@@ -174,15 +179,15 @@ class _GroupRead:
 def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
                 classifier: Any, scale: float) -> _GroupRead:
     """Classify the tiles ``tiles`` (indices into ``detections``) in their own frame: each in its
-    way up, the group then tried upside down and a quarter turn either way while it reads poorly.
+    way up, the group then tried a quarter turn off while it reads poorly (``TURN_BELOW``).
     The light's cast is judged on the tiles the finder saw face up: a wall's coloured backs
     outnumber a hand's faces and would tint them."""
     quads, scores, backs = detections.quads[tiles], detections.scores[tiles], detections.backs[tiles]
     right, up = geometry.hand_frame(quads)
     sideways = geometry.sideways_flags(quads, right, up)
 
-    def options(hand_up: np.ndarray, hand_right: np.ndarray) -> list[list[np.ndarray]]:
-        return [[-hand_right, hand_right] if side else [hand_up] for side in sideways]
+    def options(hand_up: np.ndarray, hand_right: np.ndarray, flags: np.ndarray) -> list[list[np.ndarray]]:
+        return [[-hand_right, hand_right] if side else [hand_up] for side in flags]
 
     way_looks = WayLooks(photo, quads, backs, classifier, scale, (CROP_W, CROP_H), _cast_table)
 
@@ -219,26 +224,20 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
         whole = best(other)
         return whole if mean_confidence(whole[1], among) > mean_confidence(probs, among) else None
 
-    choices = options(up, right)
+    choices = options(up, right, sideways)
     picks, probs, no_tile, boxes, crops = best(choices)
-    upright = np.array([i for i, side in enumerate(sideways) if not side], int)
-    if upright.size and mean_confidence(probs, upright) < FLIP_BELOW:
-        flipped = options(-up, -right)
-        if (read := tried(flipped, upright)) is not None:
-            choices, (picks, probs, no_tile, boxes, crops) = flipped, read
-            right, up = -right, -up
     everything = np.arange(len(choices))
-    if mean_confidence(probs, everything) < FLIP_BELOW:
-        # Still read poorly: the rows may run the other way (a grid of faces, whose nearest
-        # neighbours lie across the rows; a photo whose EXIF turn was lost). Each quarter-turned
-        # frame is tried, its own sideways tiles both ways, and kept when it reads better.
-        for turned_up in (right, -right):
-            turned_right = np.array([-turned_up[1], turned_up[0]])
-            turned_sideways = geometry.sideways_flags(quads, turned_right, turned_up)
-            turned = [[-turned_right, turned_right] if side else [turned_up] for side in turned_sideways]
-            if (read := tried(turned, everything)) is not None:
-                choices, (picks, probs, no_tile, boxes, crops) = turned, read
-                right, up, sideways = turned_right, turned_up, turned_sideways
+    if mean_confidence(probs, everything) < TURN_BELOW:
+        # Read poorly: the rows may run the other way (a grid of faces, whose nearest neighbours
+        # lie across the rows; a photo whose EXIF turn was lost). The quarter-turned frame is
+        # tried, its own sideways tiles both ways, and kept when it reads better.
+        turned_up = geometry.up_the_photo(right)
+        turned_right = np.array([-turned_up[1], turned_up[0]])
+        turned_sideways = geometry.sideways_flags(quads, turned_right, turned_up)
+        turned = options(turned_up, turned_right, turned_sideways)
+        if (read := tried(turned, everything)) is not None:
+            choices, (picks, probs, no_tile, boxes, crops) = turned, read
+            right, up, sideways = turned_right, turned_up, turned_sideways
     return _GroupRead(tiles, choices, picks, probs, no_tile, boxes, crops, sideways, right, up)
 
 

@@ -1,12 +1,11 @@
 """Each box cut and classified at most once in each way up, shared by every frame it is tried in.
 
-A cluster of tiles is read upright, then, while it reads poorly, upside down and a quarter turn
-either way (``tile_reading._read_group``); a sideways tile is tried turned both ways in each. A
-crop the classifier doubts gets a second look turned 180 degrees (``classifier.needs_second_look``),
-and that turned crop is the box's crop the other way up. So the looks are kept per (box, way up):
-the upside-down trial costs only the looks of the tiles read surely upright, the second quarter
-turn reuses the first's second looks, and a frame read whole after a trial on its surest tiles
-reuses the trial's looks.
+A cluster of tiles is read upright, then, while it reads poorly, a quarter turn off
+(``tile_reading._read_group``); a sideways tile is tried turned both ways in each. A crop the
+classifier doubts gets a second look turned 180 degrees (``classifier.needs_second_look``), and
+that turned crop is the box's crop the other way up. So the looks are kept per (box, way up): a
+sideways tile's second way reuses the first's second look, and a frame read whole after a trial
+on its surest tiles reuses the trial's looks.
 
 1. ``looks(pairs)``: the boxes not yet seen in the asked ways are cut (``Photo.crop_quad``), the
    first batch also fixing the group's colour balance (``balance``), and looked at once.
