@@ -59,7 +59,7 @@ def _recording() -> Iterator[list[tuple[list[TileReading], np.ndarray]]]:
     calls: list[tuple[list[TileReading], np.ndarray]] = []
     original = hand_region.in_hand
 
-    def record(readings: list[TileReading], up: np.ndarray) -> list[bool]:
+    def record(readings: list[TileReading], up: np.ndarray, image_size: tuple[int, int] | None = None) -> list[bool]:
         # Every tile taken for the hand: what follows is not recorded, and the fit must not
         # lean on the links it replaces.
         calls.append((list(readings), np.asarray(up)))

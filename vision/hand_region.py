@@ -15,6 +15,7 @@ import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
 from fanscan.vision import flower_set, hand_links
 from fanscan.vision.detections import TileReading
+from fanscan.vision.evidence import box_features, load_evidence
 from fanscan.vision.image_io import Photo
 from fanscan.vision.locate import CROP_MIN_SIDE
 from fanscan.vision.numeric import median, quad_areas, quad_iou
@@ -139,7 +140,7 @@ def slivers(readings: list[TileReading]) -> set[int]:
             if area < SLIVER_AREA * typical and r.confidence < SLIVER_CONFIDENCE}
 
 
-def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
+def in_hand(readings: list[TileReading], up: np.ndarray, image_size: tuple[int, int] | None = None) -> list[bool]:
     """Which readings are the player's hand, the rest being other tiles the photo shows.
 
     The tiles are joined into clusters by the links the fitted model finds likelier than not
@@ -149,10 +150,13 @@ def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
     touching tiles nearest the camera: low in the photo along the hand's ``up``, large, in
     lines). A smaller cluster is no hand's part (a meld has three tiles; the winning tile stands
     within reach) except for its flowers, which a player lays aside: they join the hand when
-    read likelier than not and no other cluster that can hold a set lies nearer them (a box
-    taken for a flower at 6-33 %, a sleeve or a rack's corner, was never one: 25 such joined the
-    hands of the real fitting photos, no true flower). When no cluster can hold a set the
-    largest is the hand; with under five tiles every tile is."""
+    likelier than not a tile bearing that flower (the flower's probability times the box's
+    probability of holding a tile, the reading search's fitted ``evidence`` among all the
+    photo's boxes, given the photo's ``image_size``: a discard cut by the photo's edge read as a
+    flower at 51 % is none of the hand's) and no other cluster that can hold a set lies nearer
+    them (a box taken for a flower at 6-33 %, a sleeve or a rack's corner, was never one: 25
+    such joined the hands of the real fitting photos, no true flower). When no cluster can hold
+    a set the largest is the hand; with under five tiles every tile is."""
     if len(readings) < 5:
         return [True] * len(readings)
     made = hand_links.clusters(readings, up, STRAY_CLUSTER)
@@ -165,18 +169,23 @@ def in_hand(readings: list[TileReading], up: np.ndarray) -> list[bool]:
             return None
         return min(big, key=lambda c: float(np.linalg.norm(centres[cluster == c] - centres[i], axis=1).min()))
 
-    return [bool(c == hand or (sizes[i] <= STRAY_CLUSTER and r.code in _FLOWER_CODES
-                               and r.confidence > 0.5 and nearest_big(i) in (None, hand)))
+    strays = {i for i, r in enumerate(readings) if sizes[i] <= STRAY_CLUSTER and r.code in _FLOWER_CODES}
+    p_tile = np.ones(len(readings))
+    if strays and image_size is not None:
+        p_tile = load_evidence().tiles.tile_probability(box_features(readings, image_size))
+    return [bool(c == hand or (i in strays and r.confidence * p_tile[i] > 0.5 and nearest_big(i) in (None, hand)))
             for i, (r, c) in enumerate(zip(readings, cluster))]
 
 
-def hand_and_apart(readings: list[TileReading], up: np.ndarray) -> tuple[list[TileReading], list[TileReading]]:
-    """The readings of the hand (``in_hand``), and those of the tiles the photo shows apart from it
-    (slivers among them: set aside before the hand is picked); its flowers first made one set's."""
+def hand_and_apart(readings: list[TileReading], up: np.ndarray, image_size: tuple[int, int] | None = None,
+                   ) -> tuple[list[TileReading], list[TileReading]]:
+    """The readings of the hand (``in_hand``, in a photo of ``image_size``), and those of the tiles
+    the photo shows apart from it (slivers among them: set aside before the hand is picked); its
+    flowers first made one set's."""
     readings = flower_set.one_of_each_flower(readings)
     sliver = slivers(readings)
     whole = [i for i in range(len(readings)) if i not in sliver]
-    kept = dict(zip(whole, in_hand([readings[i] for i in whole], up)))
+    kept = dict(zip(whole, in_hand([readings[i] for i in whole], up, image_size)))
     return ([r for i, r in enumerate(readings) if kept.get(i, False)],
             [r for i, r in enumerate(readings) if not kept.get(i, False)])
 

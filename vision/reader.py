@@ -163,7 +163,7 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
     if one_hand:  # a photo to label keeps every box
         tile_photo.refuse_unless_tiles(readings, photo.name)
     readings = hand_region.without_duplicates(readings)
-    readings, apart = hand_region.hand_and_apart(readings, up) if one_hand else (readings, [])  # to label: all
+    readings, apart = hand_region.hand_and_apart(readings, up, photo.size) if one_hand else (readings, [])  # to label: all
     readings = row_gaps.probe_gaps(photo, readings, right, up, classifier, looks) if one_hand else readings
 
     def read_part(part: list[TileReading], most_layouts: int = MAX_LAYOUTS,

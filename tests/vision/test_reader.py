@@ -256,6 +256,31 @@ def test_reader_drops_stray_boxes_far_from_the_hand_but_not_flowers_it_is_sure_o
     assert [t.code for t in kept] == [t.code for t in row + [win] + meld + flowers]
 
 
+def test_a_stray_flower_joins_the_hand_only_when_likelier_than_not_a_tile_bearing_it() -> None:
+    # A box read as 3f at 58 % alone above the hand: well inside the photo and surely boxed it is
+    # the player's flower laid aside; cut by the photo's top edge and weakly boxed (a discard half
+    # out of the frame) the fitted tile model doubts it holds a tile, and it stays apart.
+    from fanscan.vision.detections import TileReading
+    from fanscan.vision.evidence import box_features, load_evidence
+    from fanscan.vision.hand_region import in_hand
+
+    def tile(code: str, x: float, y: float, confidence: float = 0.9, score: float = 0.9,
+             height: float = 40.0) -> TileReading:
+        box = np.float32([[x, y], [x + 30, y], [x + 30, y + height], [x, y + height]])
+        return TileReading(code, confidence, box, 0.0, False, x + 15, ((code, confidence),), finder_score=score)
+
+    row = [tile(c, 100 + 31 * i, 500) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m".split())]
+    up, size = np.array([0.0, -1.0]), (1200, 900)
+    seen_whole = tile("3f", 800, 300, confidence=0.58)
+    half_out = tile("3f", 800, -20, confidence=0.58, score=0.2, height=25)
+    for flower, joins in ((seen_whole, True), (half_out, False)):
+        readings = row + [flower]
+        p_tile = load_evidence().tiles.tile_probability(box_features(readings, size))[-1]
+        assert (0.58 * p_tile > 0.5) == joins
+        assert in_hand(readings, up, size) == [True] * len(row) + [joins]
+    assert in_hand(row + [half_out], up)[-1]  # no photo size given: the reading alone decides
+
+
 def test_reader_takes_a_flower_against_a_declared_pung_as_the_kongs_fourth_tile() -> None:
     # As in scenes 9348, 10282 and 10764 (before the renderer's fix): an exposed kong of 7m whose
     # fourth tile was read 6f at 16 %, 7m next at 12 %. A flower never lies in a declared set.
