@@ -21,7 +21,10 @@ shrinks it until its labelled tiles' short sides span SHORT pixels and lays it, 
 at a random place of a 12 MP photo of its own table (a hand photographed from far;
 ``bench_scenes.far_canvas``); ``--steep SHARE`` warps it as a camera held lower would see it (its
 bottom edge drawn out by SHARE of the width past the frame: a keystone), keeps the labels still
-wholly in the frame and compares the reader's boxes warped back with them.
+wholly in the frame and compares the reader's boxes warped back with them. With ``--tilt`` and
+``--steep``, a tile the new frame cuts (its label left out) is not judged: a reader box lying
+mostly on it (``cut_by_frame``, ``over_cut``) is neither asked for in the hand nor counted against
+it, nor counted as a box over no labelled tile.
 
 Per photo and in total, for each model:
 - ``found``: labelled tiles with a reader box of IoU >= 0.5 (boxes compared as upright rectangles),
@@ -201,13 +204,15 @@ class HandCheck:
 
 
 def hand_check(pairs: list[tuple[int, int]], in_hand: list[bool], codes: list[str],
-               truth_codes: tuple[str, ...]) -> HandCheck:
-    """``pairs`` (label, reader box) from ``match``; ``in_hand`` and ``codes`` per reader box."""
+               truth_codes: tuple[str, ...], unjudged: frozenset[int] = frozenset()) -> HandCheck:
+    """``pairs`` (label, reader box) from ``match``; ``in_hand`` and ``codes`` per reader box;
+    ``unjudged``: reader boxes over a tile the frame cuts whose label was left out (``over_cut``),
+    neither asked for in the hand nor counted against it."""
     label_of = {j: i for i, j in pairs}
-    extra = [j for j, kept in enumerate(in_hand) if kept and j not in label_of]
+    extra = [j for j, kept in enumerate(in_hand) if kept and j not in label_of and j not in unjudged]
     apart = sum(1 for j in label_of if not in_hand[j])
     right = sum(1 for j, i in label_of.items() if in_hand[j] and codes[j] == truth_codes[i])
-    faces = sorted(code for code, kept in zip(codes, in_hand) if kept)
+    faces = sorted(code for j, (code, kept) in enumerate(zip(codes, in_hand)) if kept and j not in unjudged)
     return HandCheck(not extra and right == len(truth_codes), len(extra), apart,
                      faces_exact=faces == sorted(truth_codes), put_in_faces=tuple(sorted(codes[j] for j in extra)))
 
@@ -251,6 +256,35 @@ def tilted(image: np.ndarray, boxes: np.ndarray, degrees: float) -> tuple[np.nda
 def _corners(boxes: np.ndarray) -> np.ndarray:
     """The four corners (n, 4, 2) of x0 y0 x1 y1 ``boxes``."""
     return np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=1)
+
+
+def cut_by_frame(boxes: np.ndarray, kept: np.ndarray, back: np.ndarray, width: int, height: int) -> np.ndarray:
+    """The x0 y0 x1 y1 ``boxes`` left out of ``kept`` (not wholly in the new frame) that the new
+    width x height frame still shows part of: the frame mapped through ``back`` (``tilted``'s or
+    ``seen_steeply``'s map from the new photo to the photo) overlaps them."""
+    frame = np.float64([[0, 0], [width, 0], [width, height], [0, height]])
+    if back.shape == (3, 3):
+        seen = cv2.perspectiveTransform(frame.reshape(-1, 1, 2), back).reshape(4, 2)
+    else:
+        seen = frame @ back[:, :2].T + back[:, 2]
+    dropped = np.setdiff1d(np.arange(len(boxes)), kept)
+    shown = [i for i in dropped
+             if cv2.intersectConvexConvex(np.float32(seen), np.float32(_corners(boxes[i:i + 1])[0]))[0] > 0]
+    return boxes[shown].reshape(-1, 4)
+
+
+def over_cut(found: np.ndarray, cut: np.ndarray) -> frozenset[int]:
+    """Reader boxes (x0 y0 x1 y1) lying at least half inside a box of ``cut`` (``cut_by_frame``):
+    a tile the frame cuts, whose label the transform left out."""
+    if len(found) == 0 or len(cut) == 0:
+        return frozenset()
+    x0 = np.maximum(found[:, None, 0], cut[None, :, 0])
+    y0 = np.maximum(found[:, None, 1], cut[None, :, 1])
+    x1 = np.minimum(found[:, None, 2], cut[None, :, 2])
+    y1 = np.minimum(found[:, None, 3], cut[None, :, 3])
+    inside = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    area = np.maximum((found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1]), 1e-9)
+    return frozenset(int(j) for j in np.flatnonzero((inside / area[:, None]).max(axis=1) >= 0.5))
 
 
 def _wholly_inside(corners: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -413,12 +447,13 @@ def main(argv: list[str] | None = None) -> int:
         image, truth = turned_clockwise(*photo_as_taken(photo, judge, version), args.turn)
         if args.grey:
             image = black_and_white(image)
-        truth_codes, back = photo.codes, None
-        if args.tilt is not None:
-            image, kept, back = tilted(image, truth, tilt_for(photo.source, args.tilt))
-            truth, truth_codes = truth[kept], tuple(photo.codes[i] for i in kept)
-        if args.steep is not None:
-            image, kept, back = seen_steeply(image, truth, args.steep)
+        truth_codes, back, cut = photo.codes, None, np.zeros((0, 4), np.float32)
+        if args.tilt is not None or args.steep is not None:
+            if args.tilt is not None:
+                image, kept, back = tilted(image, truth, tilt_for(photo.source, args.tilt))
+            else:
+                image, kept, back = seen_steeply(image, truth, args.steep)
+            cut = cut_by_frame(truth, kept, back, image.shape[1], image.shape[0])
             truth, truth_codes = truth[kept], tuple(photo.codes[i] for i in kept)
         if args.far is not None and len(truth):
             image, truth = far_away(image, truth, args.far, number)
@@ -443,6 +478,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             seconds = time.perf_counter() - started
             boxes, codes = reader_boxes(reading, back)
+            unjudged = over_cut(boxes, cut)
             pairs = match(truth, boxes)
             right = [(truth_codes[i], codes[j]) for i, j in pairs]
             n_right = sum(t == r for t, r in right)
@@ -453,13 +489,14 @@ def main(argv: list[str] | None = None) -> int:
                           "missed": dict(missed)}
             check = None
             if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
-                check = replace(hand_check(pairs, [t.in_hand for t in reading.tiles], codes, truth_codes),
+                check = replace(hand_check(pairs, [t.in_hand for t in reading.tiles], codes, truth_codes, unjudged),
                                 complete=is_complete(reading.hand.to_json()))
                 line[name].update(hand_exact=check.exact, hand_faces_exact=check.faces_exact,
                                   put_in_hand=check.put_in_hand, put_apart=check.put_apart,
                                   put_in_hand_faces=list(check.put_in_faces))
             for tally in counted:
-                tally.add(len(truth), len(boxes), right, all_right, check, seconds)
+                tally.add(len(truth), len(boxes) - len(unjudged - {j for _, j in pairs}), right, all_right, check,
+                          seconds)
                 tally.missed += missed
             exact = all_right and (check is None or check.exact)
             if args.annotate and not exact and name == models[0][0]:

@@ -174,3 +174,23 @@ def test_bench_real_tables_sorts_the_labels_it_missed_by_why(bench):
     tally.missed += kinds
     assert {k: v for k, v in tally.summary().items() if k.startswith("missed_")} == {
         "missed_loose": 1, "missed_edge": 1, "missed_other": 2}
+
+
+def test_bench_real_tables_leaves_a_tile_the_new_frame_cuts_unjudged(bench):
+    image = np.full((100, 120, 3), 60, np.uint8)
+    # Tile 0 near the top stays whole; tile 1 at the bottom left is half drawn out of the frame
+    # by the keystone; tile 2 is drawn wholly out of it.
+    labels = np.float32([[50, 20, 70, 40], [22, 70, 40, 100], [0, 95, 4, 100]])
+    warped, kept, back = bench.seen_steeply(image, labels, 0.6)
+    assert list(kept) == [0]
+    cut = bench.cut_by_frame(labels, kept, back, warped.shape[1], warped.shape[0])
+    assert cut.tolist() == [labels[1].tolist()]
+    found = np.float32([[50, 20, 70, 40], [24, 80, 38, 100], [20, 60, 60, 100]])
+    assert bench.over_cut(found, cut) == frozenset({1})  # box 2 lies mostly off the cut tile
+    truth = ("5p",)
+    judged = bench.hand_check([(0, 0)], [True, True, False], ["5p", "8p", "E"], truth)
+    assert judged == bench.HandCheck(False, 1, 0, put_in_faces=("8p",))
+    unjudged = bench.hand_check([(0, 0)], [True, True, False], ["5p", "8p", "E"], truth, frozenset({1}))
+    assert unjudged == bench.HandCheck(True, 0, 0, faces_exact=True)
+    phantom = bench.hand_check([(0, 0)], [True, True, True], ["5p", "8p", "E"], truth, frozenset({1}))
+    assert not phantom.exact and phantom.put_in_faces == ("E",)
