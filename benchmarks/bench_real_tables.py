@@ -487,6 +487,8 @@ def main(argv: list[str] | None = None) -> int:
             line[name] = {"found": len(pairs), "right": n_right, "boxes": len(boxes),
                           "misread": dict(Counter(f"{t}>{r}" for t, r in right if t != r)),
                           "missed": dict(missed)}
+            if len(cut):
+                line[name]["unjudged"] = len(unjudged)  # boxes on tiles the new frame cuts
             check = None
             if photo.source.startswith(HAND_PHOTO_PREFIX) and not args.all_tiles:
                 check = replace(hand_check(pairs, [t.in_hand for t in reading.tiles], codes, truth_codes, unjudged),
