@@ -15,16 +15,24 @@ degrees and shears that leave black corners). Optional: absent on a user's machi
 4. ``upright_version`` turns a turned version back: its turn is the one whose frame best matches
    the fill (``turn_of``), and each labelled box, which bounds the turned tile, gives back the
    upright tile's box.
+5. The labels are a person's, with slips. ``datasets/labels/rf_label_fixes.csv`` (the project's
+   own review: ``benchmarks/label_review.py`` shows every label the reader disagrees with, and a
+   reviewer writes down the ones the photo shows wrong) names a label by the reviewed version's
+   file and the label's line; ``load_table_photos`` applies each row to every version of that
+   source whose labels are the reviewed version's, face for face (the export keeps the labels'
+   order; a version that lost labels to a turn is left as it is).
 """
 
 from __future__ import annotations
 
+import csv
 import functools
 import hashlib
+import io
 import os
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -134,8 +142,57 @@ def parse_yolo_lines(text: str, width: int, height: int) -> tuple[np.ndarray, tu
     return array, tuple(codes)
 
 
-def load_table_photos(root: str | os.PathLike[str] | None = None) -> list[TablePhoto]:
-    """Every labelled photo version of the set (empty when the set is not on this machine)."""
+LABEL_FIXES_FILE = Path(__file__).resolve().parent / "labels" / "rf_label_fixes.csv"
+
+
+@dataclass(frozen=True)
+class LabelFix:
+    """Line ``index`` of the label file of ``photo`` (a version's file name) says ``labelled``;
+    the photo shows ``truth``."""
+
+    photo: str
+    index: int
+    labelled: str
+    truth: str
+
+
+def label_fixes(path: Path = LABEL_FIXES_FILE) -> list[LabelFix]:
+    """The reviewed label fixes (none without the file). Raises FanscanError ``bad_dataset`` on a
+    row that is no fix (a bad index or a tile code the set does not have)."""
+    if not path.is_file():
+        return []
+    fixes = []
+    for number, row in enumerate(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))), start=2):
+        try:
+            fix = LabelFix(row["photo"], int(row["index"]), row["labelled"], row["truth"])
+        except (KeyError, TypeError, ValueError):
+            raise FanscanError("bad_dataset", f"{path.name} line {number}: not photo,index,labelled,truth") from None
+        if fix.index < 0 or not {fix.labelled, fix.truth} <= set(RF_CODES):
+            raise FanscanError("bad_dataset", f"{path.name} line {number}: no label line {fix.index} "
+                                              f"of {fix.labelled!r} to make {fix.truth!r}")
+        fixes.append(fix)
+    return fixes
+
+
+def with_fixes(photos: list[TablePhoto], fixes: Iterable[LabelFix]) -> list[TablePhoto]:
+    """The photos with each fix applied to every version of the fixed photo's source whose label
+    faces are the fixed photo's as labelled (the fixed photo itself included); a fix whose photo
+    is absent, or whose line does not say ``labelled``, changes nothing."""
+    by_name = {p.path.name: p for p in photos}
+    changed: dict[str, list[str]] = {}
+    for fix in fixes:
+        reviewed = by_name.get(fix.photo)
+        if reviewed is None or fix.index >= len(reviewed.codes) or reviewed.codes[fix.index] != fix.labelled:
+            continue
+        for photo in photos:
+            if photo.source == reviewed.source and photo.codes == reviewed.codes:
+                changed.setdefault(photo.path.name, list(photo.codes))[fix.index] = fix.truth
+    return [replace(p, codes=tuple(changed[p.path.name])) if p.path.name in changed else p for p in photos]
+
+
+def load_table_photos(root: str | os.PathLike[str] | None = None, fixed: bool = True) -> list[TablePhoto]:
+    """Every labelled photo version of the set (empty when the set is not on this machine), with
+    the reviewed label fixes applied (``fixed``: see step 5)."""
     folder = Path(root) if root is not None else shared_path("data", "rf-chinese")
     if folder is None or not (folder / "images").is_dir():
         return []
@@ -148,7 +205,7 @@ def load_table_photos(root: str | os.PathLike[str] | None = None) -> list[TableP
         size = _image_size(image)
         boxes, codes = parse_yolo_lines(label.read_text(encoding="utf-8"), *size)
         photos.append(TablePhoto(image, source_of(image.name), boxes, codes))
-    return photos
+    return with_fixes(photos, label_fixes()) if fixed else photos
 
 
 def _image_size(path: Path) -> tuple[int, int]:

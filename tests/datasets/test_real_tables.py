@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -156,3 +158,47 @@ def test_real_tables_turned_back_recovers_the_upright_box():
 def test_real_tables_near_45_degrees_no_box_is_recovered():
     _, _, valid = real_tables.turned_back(np.zeros((50, 50, 3), np.uint8), np.float32([[5, 5, 20, 20]]), 44.0)
     assert not valid.any()
+
+
+def _version(name: str, codes: tuple[str, ...]) -> TablePhoto:
+    boxes = np.tile(np.float32([[0, 0, 10, 10]]), (len(codes), 1))
+    return TablePhoto(Path(f"/nowhere/{name}"), source_of(name), boxes, codes)
+
+
+def test_real_tables_a_label_fix_reaches_every_version_labelled_alike():
+    reviewed = _version("hand_7_jpg.rf.aa.jpg", ("1m", "9p", "E"))
+    mirrored = _version("hand_7_jpg.rf.bb.jpg", ("1m", "9p", "E"))
+    lost_one = _version("hand_7_jpg.rf.cc.jpg", ("1m", "9p"))  # a turn cut a label off: left alone
+    other = _version("hand_8_jpg.rf.aa.jpg", ("1m", "9p", "E"))
+    fixed = real_tables.with_fixes([reviewed, mirrored, lost_one, other],
+                                   [real_tables.LabelFix("hand_7_jpg.rf.aa.jpg", 1, "9p", "9m")])
+    assert [p.codes for p in fixed] == [("1m", "9m", "E"), ("1m", "9m", "E"), ("1m", "9p"), ("1m", "9p", "E")]
+    assert fixed[0].path == reviewed.path and np.array_equal(fixed[0].boxes, reviewed.boxes)
+
+
+@pytest.mark.parametrize("fix", [
+    pytest.param(real_tables.LabelFix("hand_7_jpg.rf.aa.jpg", 1, "9s", "9m"), id="line-says-another-face"),
+    pytest.param(real_tables.LabelFix("hand_7_jpg.rf.aa.jpg", 5, "9p", "9m"), id="no-such-line"),
+    pytest.param(real_tables.LabelFix("hand_9_jpg.rf.aa.jpg", 1, "9p", "9m"), id="no-such-photo"),
+])
+def test_real_tables_a_label_fix_that_does_not_fit_changes_nothing(fix):
+    photos = [_version("hand_7_jpg.rf.aa.jpg", ("1m", "9p", "E"))]
+    assert real_tables.with_fixes(photos, [fix])[0].codes == ("1m", "9p", "E")
+
+
+def test_real_tables_label_fixes_file_is_read_and_checked(tmp_path):
+    good = tmp_path / "fixes.csv"
+    good.write_text("photo,index,labelled,truth,note\nhand_7_jpg.rf.aa.jpg,1,9p,9m,\"九萬\"\n", encoding="utf-8")
+    assert real_tables.label_fixes(good) == [real_tables.LabelFix("hand_7_jpg.rf.aa.jpg", 1, "9p", "9m")]
+    assert real_tables.label_fixes(tmp_path / "absent.csv") == []
+    for row in ("hand_7_jpg.rf.aa.jpg,one,9p,9m,", "hand_7_jpg.rf.aa.jpg,1,9p,back,", "hand_7_jpg.rf.aa.jpg,-1,9p,9m,"):
+        bad = tmp_path / "bad.csv"
+        bad.write_text("photo,index,labelled,truth,note\n" + row + "\n", encoding="utf-8")
+        with pytest.raises(FanscanError, match="bad.csv line 2"):
+            real_tables.label_fixes(bad)
+
+
+def test_real_tables_shipped_label_fixes_are_well_formed():
+    fixes = real_tables.label_fixes()
+    assert fixes and all(f.labelled != f.truth for f in fixes)
+    assert len({(f.photo, f.index) for f in fixes}) == len(fixes)  # one fix a label
