@@ -45,6 +45,25 @@ def _axes(quad: np.ndarray) -> tuple[np.ndarray, float, float]:
     return b / max(lb, 1e-6), lb, la
 
 
+TOUCHING_REACH = 1.25
+"""A tile touching another on any side, along a row, across two rows or corner to corner, has the
+other's centre within about this many of its own lengths (a row's neighbour lies a tile's width
+off, about 0.75 lengths; the next row's a length; a diagonal one 1.25)."""
+
+
+def lone_tiles(quads: np.ndarray) -> np.ndarray:
+    """Which tiles touch no other: no other tile's centre within ``TOUCHING_REACH`` of their own
+    long side (a discard lying on its own, a tile photographed alone)."""
+    quads = np.asarray(quads, np.float64)
+    if len(quads) < 2:
+        return np.ones(len(quads), bool)
+    centres = quads.mean(axis=1)
+    distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    long_sides = np.array([_axes(q)[1] for q in quads])
+    return distances.min(axis=1) > TOUCHING_REACH * long_sides
+
+
 NEIGHBOUR_NEAR = 1.5
 """A tile's nearest neighbour counts for the hand's frame only within this many times the median
 nearest-neighbour distance (strays far from the hand lie far from everything)..."""
@@ -107,6 +126,18 @@ def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list
     aspect = (along[:, 1] - along[:, 0]) / np.maximum(across[:, 1] - across[:, 0], 1e-6)
     typical = median(aspect)
     return [bool(a > 1.4 * typical) for a in aspect]
+
+
+def ways_up(up: np.ndarray, right: np.ndarray, sideways: list[bool], scattered: bool = False,
+            ) -> list[list[np.ndarray]]:
+    """The ways up each tile of a frame (``up``, ``right``) is read in: an upright tile the
+    frame's up, a sideways one both ways across it. Tiles ``scattered`` (none touching another,
+    ``lone_tiles``) have no row to set their frame, each lying at its own angle: each is read
+    both quarter turns, each way's up pointing up the photo (the classifier learnt faces either
+    way up, never a quarter turned, so the wrong quarter turn reads less surely)."""
+    if scattered:
+        return [[up, up_the_photo(right)] for _ in sideways]
+    return [[-right, right] if side else [up] for side in sideways]
 
 
 def orient_box(quad: np.ndarray, face_up: np.ndarray) -> np.ndarray:

@@ -8,7 +8,9 @@ sideways; each face is cut from the smallest decode that still shows it in detai
 possible flowers get a second look (``flowers``). Sideways tiles are tried turned both ways, and
 when a cluster's tiles read poorly it is tried a quarter turn off, its up the one pointing up the
 photo (``geometry.up_the_photo``: the classifier reads a face either way up alike, so only the
-camera says which way up a cluster lies); the frames share the looks already taken
+camera says which way up a cluster lies); a group of tiles none of which touches another
+(``geometry.lone_tiles``: single tiles photographed apart, a scatter of discards) has no row to
+set its frame, and each of its tiles is read both quarter turns; the frames share the looks already taken
 (``way_looks``). Each reading keeps the classifier's whole
 probability vector for the search (``interpret``).
 """
@@ -185,9 +187,7 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
     quads, scores, backs = detections.quads[tiles], detections.scores[tiles], detections.backs[tiles]
     right, up = geometry.hand_frame(quads)
     sideways = geometry.sideways_flags(quads, right, up)
-
-    def options(hand_up: np.ndarray, hand_right: np.ndarray, flags: np.ndarray) -> list[list[np.ndarray]]:
-        return [[-hand_right, hand_right] if side else [hand_up] for side in flags]
+    scattered = bool(geometry.lone_tiles(quads).all())  # no row among them sets their frame
 
     way_looks = WayLooks(photo, quads, backs, classifier, scale, (CROP_W, CROP_H), _cast_table)
 
@@ -224,7 +224,7 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
         whole = best(other)
         return whole if mean_confidence(whole[1], among) > mean_confidence(probs, among) else None
 
-    choices = options(up, right, sideways)
+    choices = geometry.ways_up(up, right, sideways, scattered)
     picks, probs, no_tile, boxes, crops = best(choices)
     everything = np.arange(len(choices))
     if mean_confidence(probs, everything) < TURN_BELOW:
@@ -234,7 +234,7 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
         turned_up = geometry.up_the_photo(right)
         turned_right = np.array([-turned_up[1], turned_up[0]])
         turned_sideways = geometry.sideways_flags(quads, turned_right, turned_up)
-        turned = options(turned_up, turned_right, turned_sideways)
+        turned = geometry.ways_up(turned_up, turned_right, turned_sideways, scattered)
         if (read := tried(turned, everything)) is not None:
             choices, (picks, probs, no_tile, boxes, crops) = turned, read
             right, up, sideways = turned_right, turned_up, turned_sideways

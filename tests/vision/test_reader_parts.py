@@ -286,6 +286,66 @@ def test_a_hand_is_read_in_the_cameras_frame_however_surely_it_reads_upside_down
     assert [r.position for r in readings[:10]] == sorted(r.position for r in readings[:10])  # left to right
 
 
+def _faces_apart(glyph_turns: list[int], gap: int) -> tuple:
+    """A photo of faces 40 wide and 60 high side by side, ``gap`` pixels apart, each with the
+    glyph ``_Glyph`` reads turned by its ``glyph_turns`` quarter turns, and their boxes."""
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((140, 40 + (40 + gap) * len(glyph_turns), 3), 60, np.uint8)
+    boxes = []
+    for k, turns in enumerate(glyph_turns):
+        x0, y0 = 20 + (40 + gap) * k, 40
+        glyph = np.full((40, 40, 3), 90, np.uint8)
+        cv2.circle(glyph, (9, 9), 4, (40, 40, 230), -1)
+        cv2.circle(glyph, (26, 9), 4, (230, 40, 40), -1)
+        face = np.full((60, 40, 3), 90, np.uint8)
+        face[10:50] = np.rot90(glyph, turns)
+        image[y0 : y0 + 60, x0 : x0 + 40] = face
+        boxes.append(_row_box(x0, y0, 40, 60))
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    return photo, TileDetections(np.stack(boxes), np.full(len(boxes), 0.9, np.float32), np.zeros(len(boxes), bool))
+
+
+def test_tiles_lying_apart_are_each_read_both_quarter_turns() -> None:
+    # Three tiles photographed on their own, far apart: the middle one's face lies a quarter turned.
+    # No row says which way up they lie, so each is read both quarter turns and the surer kept.
+    photo, found = _faces_apart([0, 1, 0], gap=150)
+    assert geometry.lone_tiles(found.quads).all()
+    readings, _, _ = tile_reading.read_tiles(photo, found, _EitherWayGlyph())
+    assert [r.code for r in readings] == ["1m", "1m", "1m"]
+
+
+def test_tiles_touching_in_a_row_are_read_in_the_rows_frame_only() -> None:
+    # The same faces touching in a row: the row sets the frame, and a face turned against it is
+    # not turned back (each tile is cut once: no quarter turn is tried while they read surely).
+    photo, found = _faces_apart([0, 0, 0, 0, 0], gap=2)
+    assert not geometry.lone_tiles(found.quads).any()
+    classifier = _CountingGlyph()
+    readings, _, _ = tile_reading.read_tiles(photo, found, classifier)
+    assert classifier.seen == 5 and [r.code for r in readings] == ["1m"] * 5
+
+
+def test_ways_up_of_a_frame_and_of_scattered_tiles() -> None:
+    up, right = np.array([0.0, -1.0]), np.array([1.0, 0.0])
+    ways = geometry.ways_up(up, right, [False, True])
+    assert [len(w) for w in ways] == [1, 2]
+    assert ways[0][0] == pytest.approx(up) and {tuple(w) for w in ways[1]} == {(1.0, 0.0), (-1.0, 0.0)}
+    scattered = geometry.ways_up(up, right, [False, True], scattered=True)
+    # Both quarter turns for every tile, the quarter turn's up the one pointing up the photo (left).
+    assert all(len(w) == 2 and w[0] == pytest.approx(up) and w[1] == pytest.approx([-1.0, 0.0]) for w in scattered)
+
+
+def test_lone_tiles_are_those_no_other_touches() -> None:
+    row = [_row_box(42 * k, 0, 40, 60) for k in range(3)]  # touching along a row
+    above = _row_box(0, -62, 40, 60)  # touching the row's first tile from above
+    apart = _row_box(400, 0, 40, 60)  # far from all
+    corner = _row_box(124, 60, 40, 60)  # touching the row's last tile at a corner only
+    off = _row_box(180, 130, 40, 60)  # diagonally off the row, not touching it
+    flags = geometry.lone_tiles(np.stack([*row, above, apart, corner, off]))
+    assert flags.tolist() == [False, False, False, False, True, False, True]
+    assert geometry.lone_tiles(np.stack([apart])).tolist() == [True]
+
+
 def test_up_the_photo_is_the_direction_whose_y_falls_or_left_when_it_runs_across() -> None:
     assert geometry.up_the_photo(np.array([0.3, 0.9])) == pytest.approx([-0.3, -0.9])
     assert geometry.up_the_photo(np.array([0.3, -0.9])) == pytest.approx([0.3, -0.9])
