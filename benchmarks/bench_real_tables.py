@@ -137,18 +137,25 @@ class Tally:
         }
 
 
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU (len(a), len(b)) of x0 y0 x1 y1 boxes."""
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)))
+def _intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Areas (len(a), len(b)) where x0 y0 x1 y1 boxes overlap."""
     x0 = np.maximum(a[:, None, 0], b[None, :, 0])
     y0 = np.maximum(a[:, None, 1], b[None, :, 1])
     x1 = np.minimum(a[:, None, 2], b[None, :, 2])
     y1 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+    return np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+
+
+def _areas(boxes: np.ndarray) -> np.ndarray:
+    return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU (len(a), len(b)) of x0 y0 x1 y1 boxes."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)))
+    inter = _intersections(a, b)
+    return inter / np.maximum(_areas(a)[:, None] + _areas(b)[None, :] - inter, 1e-9)
 
 
 def miss_kinds(truth: np.ndarray, truth_codes: tuple[str, ...], found: np.ndarray, codes: list[str],
@@ -278,13 +285,8 @@ def over_cut(found: np.ndarray, cut: np.ndarray) -> frozenset[int]:
     a tile the frame cuts, whose label the transform left out."""
     if len(found) == 0 or len(cut) == 0:
         return frozenset()
-    x0 = np.maximum(found[:, None, 0], cut[None, :, 0])
-    y0 = np.maximum(found[:, None, 1], cut[None, :, 1])
-    x1 = np.minimum(found[:, None, 2], cut[None, :, 2])
-    y1 = np.minimum(found[:, None, 3], cut[None, :, 3])
-    inside = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    area = np.maximum((found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1]), 1e-9)
-    return frozenset(int(j) for j in np.flatnonzero((inside / area[:, None]).max(axis=1) >= 0.5))
+    inside = _intersections(found, cut) / np.maximum(_areas(found), 1e-9)[:, None]
+    return frozenset(int(j) for j in np.flatnonzero(inside.max(axis=1) >= 0.5))
 
 
 def _wholly_inside(corners: np.ndarray, width: int, height: int) -> np.ndarray:

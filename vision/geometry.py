@@ -60,8 +60,13 @@ def lone_tiles(quads: np.ndarray) -> np.ndarray:
     centres = quads.mean(axis=1)
     distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     np.fill_diagonal(distances, np.inf)
-    long_sides = np.array([_axes(q)[1] for q in quads])
-    return distances.min(axis=1) > TOUCHING_REACH * long_sides
+    return distances.min(axis=1) > TOUCHING_REACH * _long_sides(quads)
+
+
+def _long_sides(quads: np.ndarray) -> np.ndarray:
+    """Each quad's longer side (of its first two edges)."""
+    return np.maximum(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1),
+                      np.linalg.norm(quads[:, 2] - quads[:, 1], axis=1))
 
 
 NEIGHBOUR_NEAR = 1.5
@@ -262,9 +267,7 @@ def clusters(boxes: list[np.ndarray]) -> list[int]:
     the discards lie further off."""
     quads = np.asarray(boxes)
     centres = quads.mean(axis=1)
-    long_sides = np.maximum(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1),
-                            np.linalg.norm(quads[:, 2] - quads[:, 1], axis=1))
-    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= CLUSTER_REACH * median(long_sides)
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= CLUSTER_REACH * median(_long_sides(quads))
     cluster = -np.ones(len(boxes), int)
     for start in range(len(boxes)):
         if cluster[start] >= 0:

@@ -227,14 +227,14 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
     choices = geometry.ways_up(up, right, sideways, scattered)
     picks, probs, no_tile, boxes, crops = best(choices)
     everything = np.arange(len(choices))
-    if mean_confidence(probs, everything) < TURN_BELOW:
+    if not scattered and mean_confidence(probs, everything) < TURN_BELOW:  # scattered: both turns read
         # Read poorly: the rows may run the other way (a grid of faces, whose nearest neighbours
         # lie across the rows; a photo whose EXIF turn was lost). The quarter-turned frame is
         # tried, its own sideways tiles both ways, and kept when it reads better.
         turned_up = geometry.up_the_photo(right)
         turned_right = np.array([-turned_up[1], turned_up[0]])
         turned_sideways = geometry.sideways_flags(quads, turned_right, turned_up)
-        turned = geometry.ways_up(turned_up, turned_right, turned_sideways, scattered)
+        turned = geometry.ways_up(turned_up, turned_right, turned_sideways)
         if (read := tried(turned, everything)) is not None:
             choices, (picks, probs, no_tile, boxes, crops) = turned, read
             right, up, sideways = turned_right, turned_up, turned_sideways
