@@ -18,7 +18,7 @@ from fanscan.vision.detections import TileReading
 from fanscan.vision.evidence import box_features, load_evidence
 from fanscan.vision.image_io import Photo
 from fanscan.vision.locate import CROP_MIN_SIDE
-from fanscan.vision.numeric import median, quad_areas, quad_iou
+from fanscan.vision.numeric import median, overlapping_pairs, quad_areas
 from fanscan.vision.tile_reading import CROP_H, CROP_W
 
 BACK_PROBE_ALONE = 0.8
@@ -113,18 +113,14 @@ def probe_backs(
 def without_duplicates(readings: list[TileReading]) -> list[TileReading]:
     """The readings less the less confident of each two boxes overlapping more than
     ``DUPLICATE_IOU``: the finder and the refiner sometimes put a second box on a tile, shifted."""
-    if len(readings) < 2:
-        return readings
-    boxes = np.stack([r.box for r in readings]).astype(np.float64)
-    centres = boxes.mean(axis=1)
-    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    reach = np.linalg.norm(boxes[:, 0] - boxes[:, 2], axis=1)
-    near = (apart < reach[:, None]).tolist()  # only boxes this close can overlap
-    order = sorted(range(len(readings)), key=lambda i: -readings[i].confidence)
-    kept: list[int] = []
-    for i in order:
-        if not any(near[i][k] and quad_iou(readings[i].box, readings[k].box) > DUPLICATE_IOU for k in kept):
-            kept.append(i)
+    overlapping: dict[int, set[int]] = {}
+    for i, j in overlapping_pairs(np.stack([r.box for r in readings]), DUPLICATE_IOU) if len(readings) > 1 else []:
+        overlapping.setdefault(i, set()).add(j)
+        overlapping.setdefault(j, set()).add(i)
+    kept: set[int] = set()
+    for i in sorted(range(len(readings)), key=lambda i: -readings[i].confidence):
+        if not overlapping.get(i, set()) & kept:
+            kept.add(i)
     return [readings[i] for i in sorted(kept)]
 
 

@@ -87,7 +87,8 @@ def splits(readings: list[TileReading], up: np.ndarray, fewest: int) -> list[Han
 
 def worth_cutting(read: HandRead, rules: HandRules) -> bool:
     """Whether the hand as read may hold tiles that are not the hand's: it reads as none the rules
-    accept, with more tiles (kongs counted as three) than the smallest hand of the rules.
+    accept, with more tiles (kongs counted as three, face-down tiles in no kong counted) than the
+    smallest hand of the rules.
 
     Declared a win, any such hand is cut, a possible size too (a 14-tile hand and three tiles of
     the table read 17, a 16-tile game's size): a cut is kept only when it reads as a complete hand,
@@ -100,8 +101,10 @@ def worth_cutting(read: HandRead, rules: HandRules) -> bool:
         return False
     possible = set(rules.sizes) | ({size - 1 for size in rules.sizes} if rules.kind == "waiting" else set())
     # A kong read as shown face up in the row is but a guess in a hand that reads as none: its
-    # fourth tile may as well be one too many.
-    count = layout_tile_count(read.best.layout) + row_kongs.shown_in(read.best.layout.groups, read.best.readings)
+    # fourth tile may as well be one too many; and a face-down tile in no concealed kong (a
+    # wall's end joined to the hand) is a tile of the hand too, though the hand's JSON holds faces.
+    count = (layout_tile_count(read.best.layout) + row_kongs.shown_in(read.best.layout.groups, read.best.readings)
+             + read.best.events["stray_back"])
     return count > min(possible) and (rules.kind == "win" or count not in possible)
 
 
@@ -111,10 +114,12 @@ def first_complete(readings: list[TileReading], up: np.ndarray, rules: HandRules
     """The read of the cheapest part of the hand (``parts_that_may_be_hands``: cut as its tiles
     were linked) that the rules accept, and the tiles cut off; None when none of the
     ``MOST_SPLITS_READ`` read first is. ``as_read`` (one per reading, in order: the tiles as the
-    whole hand's read left them) are the tiles a part is read from; ``read_part(tiles,
-    most_layouts)`` reads them, searching at most so many layouts (``SPLIT_LAYOUTS``)."""
+    whole hand's read left them) are the tiles the parts are cut from and read from: a tile first
+    read as a flower and read again in the hand's frame as a playing tile counts in the hand's
+    size as read there. ``read_part(tiles, most_layouts)`` reads a part, searching at most so
+    many layouts (``SPLIT_LAYOUTS``)."""
     tiles = readings if as_read is None else as_read
-    for split in itertools.islice(parts_that_may_be_hands(readings, up, rules), MOST_SPLITS_READ):
+    for split in itertools.islice(parts_that_may_be_hands(tiles, up, rules), MOST_SPLITS_READ):
         read = read_part([tiles[i] for i in split.kept], SPLIT_LAYOUTS)
         if read.best is not None and read.best.satisfied:
             return read, [r for i, r in enumerate(tiles) if i not in split.kept]

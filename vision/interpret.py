@@ -42,7 +42,9 @@ from fanscan.vision import layout
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.evidence import Evidence, box_features, face_probabilities, load_evidence
 from fanscan.vision.hand_rules import HandRules, copies_allowed, hand_rules, satisfies, unread_kongs
+from fanscan.vision.hand_region import DUPLICATE_IOU
 from fanscan.vision.layout_events import EVENT_REASONS, layout_cost, layout_events, rows_without
+from fanscan.vision.numeric import overlapping_pairs
 
 
 _FLOWERS = frozenset(FLOWER_CODES)
@@ -176,6 +178,9 @@ class _Search:
         self._changeable = [i for i, opts in enumerate(self.options) if len(opts) > 1]
         self._first_codes = [opts[0].code for opts in self.options]
         self._first_tally = _Tally.of(self._first_codes)
+        # Two boxes on one tile (a gap's probe on a box first read as no tile, then read again
+        # as one) may not both be kept: one tile, one reading.
+        self._one_tile = overlapping_pairs(np.stack([r.box for r in readings]), DUPLICATE_IOU) if readings else []
         self._seen: dict[tuple[str | None, ...], tuple[float, Interpretation | None]] = {}
 
     def _ranks(self, changed: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
@@ -185,6 +190,12 @@ class _Search:
         for place, rank in changed:
             ranks[self._order[place]] = rank
         return tuple(ranks)
+
+    def _both_kept(self, changed: tuple[tuple[int, int], ...]) -> int:
+        """How many pairs of boxes on one tile a reading keeps both of."""
+        rank = {self._order[place]: rank for place, rank in changed}  # the others take their first option
+        kept = [self.options[i][rank.get(i, 0)].code is not None for i in range(len(self.options))]
+        return sum(kept[i] and kept[j] for i, j in self._one_tile)
 
     def _interpretation(self, ranks: tuple[int, ...], cost: float) -> Interpretation:
         kept = tuple(i for i, opts in enumerate(self.options) if opts[ranks[i]].code is not None)
@@ -202,14 +213,18 @@ class _Search:
     def _with_changes(self, reading: Interpretation, as_read: Interpretation | None) -> Interpretation:
         """The reading with what it changed from the tiles as read, each with why."""
         read = Counter(r.code for r in self.readings)
+        kept = set(reading.kept)
         out = []
         for i, (opts, k) in enumerate(zip(self.options, reading.ranks)):
             option, tile = opts[k], self.readings[i]
             if option.code == tile.code:
                 continue
             fewer = [name for name, n in (as_read.events if as_read else Counter()).items() if reading.events[name] < n]
+            twin = next((b if a == i else a for a, b in self._one_tile if i in (a, b) and (b if a == i else a) in kept), None)
             if option.code is None and k == 0:
                 reason = f"it is more likely no tile ({option.probability:.0%}) than a tile"
+            elif option.code is None and twin is not None:
+                reason = f"another box on the same tile reads it as {self.options[twin][reading.ranks[twin]].code}"
             elif option.code is None and as_read is not None and as_read.satisfied:
                 why = f"{EVENT_REASONS[fewer[0]]}, and " if fewer else ""
                 reason = f"{why}it may be no tile ({option.probability:.0%})"
@@ -273,7 +288,8 @@ class _Search:
             # more often than a set holds it can mend that by changing.
             most_tried = MAX_TRIED_NO_SIZE
             over = {code for code, k in self._first_tally.counts.items() if k > copies_allowed(code)}
-            self._changeable = [j for j in self._changeable if self._first_codes[j] in over]
+            on_one_tile = {i for pair in self._one_tile for i in pair}
+            self._changeable = [j for j in self._changeable if self._first_codes[j] in over or j in on_one_tile]
         # The boxes that may change, cheapest first change first. A reading is the boxes changed
         # from their likeliest option, as (place in this order, rank) pairs in order; it has at
         # most three successors, none cheaper than itself: the last changed box's next option
@@ -310,9 +326,10 @@ class _Search:
             for child_cost, child, child_steps in successors:
                 if child_cost <= budget:
                     heapq.heappush(heap, (child_cost, child, tally, child_steps))
-            if tally.excess:
-                if least_excess is None or tally.excess < least_excess[0]:
-                    least_excess = (tally.excess, self._ranks(changed), cost)
+            broken = tally.excess + (self._both_kept(changed) if self._one_tile else 0)
+            if broken:
+                if least_excess is None or broken < least_excess[0]:
+                    least_excess = (broken, self._ranks(changed), cost)
                 continue
             if fallback is not None and not _may_have_a_size(tally, self.rules):
                 continue  # no layout of these tiles can be a hand of the rules' sizes

@@ -44,6 +44,19 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def overlapping_pairs(quads: np.ndarray, above: float) -> list[tuple[int, int]]:
+    """The pairs (i < j) of the quads (n, 4, 2) whose intersection over union exceeds ``above``;
+    only quads whose centres lie within the longer one's diagonal are measured (no others can)."""
+    if len(quads) < 2:
+        return []
+    quads = np.asarray(quads, np.float64)
+    centres = quads.mean(axis=1)
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    reach = np.linalg.norm(quads[:, 0] - quads[:, 2], axis=1)
+    near = np.argwhere(np.triu(apart < np.maximum(reach[:, None], reach[None]), 1))
+    return [(int(i), int(j)) for i, j in near if quad_iou(quads[i], quads[j]) > above]
+
+
 def inside_any(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """Which points (n, 2) lie inside any of the convex quads (m, 4, 2, corners in order)."""
     if len(quads) == 0 or len(points) == 0:

@@ -22,7 +22,8 @@
    boxes read as flowers are given distinct flowers, one set's (``flower_set``).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
-   The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), its
+   The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), or
+   read again in its own rows' frame where those run another way (``own_frame``), its
    sideways tiles judged again there (``read_sideways_again``), its doubtful faces read again cut
    as its typical tile (``typical_cut``); read as no hand the rules allow (step 6),
    ``hand_splits`` cuts it along its weakest joins, once or twice.
@@ -51,7 +52,7 @@ from typing import Any
 
 import numpy as np
 from fanscan.vision import (debug_images, doubts, flower_set, flowers, geometry, hand_region, hand_splits, layout,
-                            memory, row_gaps, session_opening, tile_photo, second_looks, white_balance)
+                            memory, own_frame, row_gaps, session_opening, tile_photo, second_looks, white_balance)
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -170,6 +171,7 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
                   read_again: bool = True) -> tuple[HandRead, list[TileReading]]:  # the tiles searched: in order
         part, part_right, part_up = geometry.in_their_frame(part, right, up)
         if one_hand and read_again:  # a cut of a hand read whole keeps its tiles as read there
+            part, part_right, part_up = own_frame.read_in_own_frame(photo, part, part_right, part_up, classifier, looks)
             part = read_sideways_again(photo, part, part_right, part_up, classifier, looks)
             part = read_doubtful_again(photo, part, part_right, part_up, classifier, looks)
         rows = geometry.rows_and_groups(part, part_right, part_up)

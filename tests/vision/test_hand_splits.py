@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -62,10 +63,11 @@ def test_flowers_count_in_no_hand_size_and_cutting_off_only_flowers_is_no_cut(jo
     assert hand_splits.splits(ROW + flowers, UP, fewest=14) == []  # 14 playing tiles: nothing to cut
 
 
-def _read_of(hand: dict, satisfied: bool, groups: tuple = (), codes: str = ""):  # noqa: ANN202
+def _read_of(hand: dict, satisfied: bool, groups: tuple = (), codes: str = "", stray_backs: int = 0):  # noqa: ANN202
     readings = [_tile(code, 31 * i, 600) for i, code in enumerate(codes.split())]
     return SimpleNamespace(best=SimpleNamespace(satisfied=satisfied, readings=readings,
-                                                layout=SimpleNamespace(hand=hand, groups=groups)))
+                                                layout=SimpleNamespace(hand=hand, groups=groups),
+                                                events=Counter(stray_back=stray_backs)))
 
 
 def _tiles(n: int) -> dict:
@@ -112,6 +114,13 @@ def test_a_kong_of_four_backs_counts_three_in_a_hand_too_long() -> None:
     read_kong = (LayoutGroup((11, 12, 13, 14), 1, "concealed_kong", {"type": "kong", "tiles": ["C"] * 4}),)
     laid_so = " ".join(["1m"] * 11 + ["back", "C", "C", "back"])
     assert not hand_splits.worth_cutting(_read_of(_tiles(11), False, read_kong, laid_so), HandRules((14,)))
+
+
+def test_a_face_down_tile_in_no_kong_counts_in_a_hand_too_long() -> None:
+    # Fourteen faces and a wall's end tile, face down and in no concealed kong: 15 tiles, cut;
+    # the hand's JSON holds faces only, so counted by faces alone it would be the smallest hand.
+    assert hand_splits.worth_cutting(_read_of(_tiles(14), False, stray_backs=1), HandRules((14, 17)))
+    assert not hand_splits.worth_cutting(_read_of(_tiles(13), False, stray_backs=1), HandRules((14, 17)))
 
 
 def test_a_kong_read_as_shown_face_up_in_a_hand_that_reads_as_none_may_be_a_tile_too_many() -> None:
@@ -205,3 +214,18 @@ def test_a_part_is_cut_as_its_tiles_were_linked_and_read_from_them_as_the_whole_
     as_read = [replace(r, confidence=0.7) for r in ROW + PILE]  # the whole's second looks, say
     read, apart = hand_splits.first_complete(ROW + PILE, UP, HandRules((14,)), _Reader(), as_read)
     assert read.readings == as_read[:14] and apart == as_read[14:]
+
+
+def test_tiles_first_read_as_flowers_but_read_by_the_whole_as_playing_tiles_may_be_cut_off(joins: dict) -> None:
+    # Two discards touching the hand first read as flowers (a claimed tile's crop, say) and then,
+    # read again in the hand's frame, as E and 5m: cutting them off is cutting off playing tiles,
+    # and the part left is a hand of 14.
+    pair = [_tile("2f", 31 * 5, 540), _tile("5f", 31 * 6, 540)]
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (5, 14): 0.8})
+    as_read = ROW + [replace(pair[0], code="E"), replace(pair[1], code="5m")]
+    reader = _Reader()
+    read, apart = hand_splits.first_complete(ROW + pair, UP, HandRules((14,)), reader, as_read)
+    assert read.readings == ROW and apart == as_read[14:]
+    # As first read, the two are flowers, which count in no hand's size: no cut is tried
+    assert hand_splits.first_complete(ROW + pair, UP, HandRules((14,)), _Reader()) is None

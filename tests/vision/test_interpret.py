@@ -323,3 +323,41 @@ def test_the_hand_size_registry_agrees_with_every_rule_set() -> None:
 
     assert set(HAND_SIZES) == set(RULESETS)
     assert all(HAND_SIZES[name] == get_ruleset(name).hand_size for name in RULESETS)
+
+
+def test_two_boxes_on_one_tile_are_never_both_kept() -> None:
+    # A gap's probe cut where a box first read as no tile lies (then read again as 6p, surely):
+    # one tile, so one reading, even where the rules ask nothing of the hand's size.
+    tiles = _hand(COMPLETE)
+    probe = replace(tiles[5], code="9p", confidence=0.64, candidates=(("9p", 0.64), ("6p", 0.2)),
+                    box=tiles[5].box + np.float32([6, 0]), finder_score=0.5)
+    best = _read([*tiles, probe], HandRules((14,), "any"))[0]
+    assert best.kept == tuple(range(14)) and _codes(best) == COMPLETE.replace("| ", "").split()
+    (change,) = best.changes
+    assert change.index == 14 and change.taken is None
+    assert change.reason == "another box on the same tile reads it as 6p"
+    # A box beside the tile, not on it, is a tile of its own
+    beside = replace(probe, box=tiles[5].box + np.float32([400, 0]))
+    assert len(_read([*tiles, beside], HandRules((15,), "any"))[0].kept) == 15
+
+
+def test_of_two_boxes_on_one_tile_the_hand_keeps_the_one_that_completes_it() -> None:
+    tiles = _hand(COMPLETE)
+    tiles[5] = replace(tiles[5], code="9p", confidence=0.9, candidates=(("9p", 0.9),), finder_score=0.5)
+    probe = replace(tiles[5], code="6p", confidence=0.6, candidates=(("6p", 0.6),),
+                    box=tiles[5].box + np.float32([6, 0]), finder_score=0.5)
+    best = _read([*tiles, probe])[0]
+    assert best.satisfied and 5 not in best.kept and 14 in best.kept
+    assert sorted(_codes(best)) == sorted(COMPLETE.replace("| ", "").split())
+
+
+def test_a_box_on_one_tile_with_another_that_is_likelier_no_tile_keeps_its_tile() -> None:
+    # The box first read is likelier no tile (a straddling box, say): the tiles as read keep only
+    # the probe, which breaks nothing, and it stays the hand's tile.
+    tiles = _hand(COMPLETE)
+    tiles[5] = replace(tiles[5], code="2f", confidence=0.16, candidates=(("2f", 0.16),), finder_score=0.2)
+    probe = replace(tiles[5], code="6p", confidence=0.97, candidates=(("6p", 0.97),),
+                    box=tiles[5].box + np.float32([2, -6]), finder_score=0.5)
+    best = _read([*tiles, probe], HandRules((14,), "any"))[0]
+    assert 5 not in best.kept and 14 in best.kept
+    assert best.changes[0].reason.startswith("it is more likely no tile")

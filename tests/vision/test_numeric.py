@@ -32,3 +32,16 @@ def test_numeric_quantile_of_nothing_is_nan_and_out_of_range_refused() -> None:
     assert math.isnan(quantile([], 0.5))
     with pytest.raises(ValueError):
         quantile([1.0, 2.0], 1.5)
+
+
+def test_overlapping_pairs_are_the_pairs_over_the_bound_and_no_others() -> None:
+    from fanscan.vision.numeric import overlapping_pairs, quad_iou
+
+    def box(x: float, y: float, w: float = 30, h: float = 40) -> np.ndarray:
+        return np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+
+    quads = np.stack([box(0, 0), box(31, 0), box(5, 0), box(200, 0), box(33, 2, 20, 30)])
+    assert quad_iou(quads[0], quads[2]) > 0.35 and quad_iou(quads[0], quads[1]) == 0
+    assert overlapping_pairs(quads, 0.35) == [(0, 2), (1, 4)]
+    assert overlapping_pairs(quads, 0.9) == []
+    assert overlapping_pairs(quads[:1], 0.0) == []

@@ -1,0 +1,71 @@
+"""The hand read again in its own rows' frame, when the cluster it was read in ran another way.
+
+``read_tiles`` reads each cluster of tiles in one frame: the way most of its tiles' nearest
+neighbours lie (``geometry.hand_frame``). A hand with discards or a wall within a cluster's reach
+shares their frame, and where those outnumber it (a pile turned every way, a wall's column) the
+hand's rows may run 30 to 60 degrees off it: its faces are cut askew, and its rows
+(``geometry.rows_and_groups``, measured across that frame) run into one another, a meld laid
+behind the row taken into it. Once the hand is picked:
+
+1. its own frame is the frame of its tiles alone (``geometry.hand_frame``); within
+   ``geometry.FRAME_AGREES`` of the frame they were read in, nothing changes;
+2. otherwise every tile is cut again in the hand's own frame, each one lying sideways there both
+   ways across its row (``geometry.ways_up``), the flowers' second looks taken;
+3. the tiles so read are the hand's when they read more surely, on average, than as first read
+   (the comparison a frame group's quarter-turned trial makes, ``tile_reading._read_group``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from fanscan.scoring.tiles import BACK, CLASS_LABELS
+from fanscan.vision import geometry
+from fanscan.vision.detections import TileReading
+from fanscan.vision.flowers import FlowerLooks
+from fanscan.vision.image_io import Photo
+from fanscan.vision.locate import CROP_MIN_SIDE
+from fanscan.vision.tile_reading import CROP_H, CROP_W, cast_table_of, reading_of
+from fanscan.vision.way_looks import WayLooks
+
+FEWEST_TILES = 5
+"""A hand of fewer tiles has too few neighbours to set a frame of its own against its cluster's."""
+
+
+def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray,
+                      classifier: Any, flower_looks: FlowerLooks | None = None,
+                      ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
+    """The hand's ``readings`` and frame (``right``, ``up``: the one they were read in), or, when
+    the hand's own rows run more than ``FRAME_AGREES`` off it and its tiles read more surely cut
+    in their own frame, the tiles so read and that frame (the module's steps)."""
+    if len(readings) < FEWEST_TILES:
+        return readings, right, up
+    quads = np.stack([r.box for r in readings])
+    own_right, own_up = geometry.hand_frame(quads)
+    if abs(float(own_up @ up)) >= np.cos(geometry.FRAME_AGREES):
+        return readings, right, up
+    sideways = geometry.sideways_flags(quads, own_right, own_up)
+    choices = geometry.ways_up(own_up, own_right, sideways)
+    scale = photo.scale_for(quads, CROP_MIN_SIDE)
+    table = cast_table_of(photo, readings, scale)
+    face_down = np.array([r.code == BACK for r in readings])
+    looker = WayLooks(photo, quads, face_down, classifier, scale, (CROP_W, CROP_H), lambda _: table)
+    pairs = [(t, w) for t, ways in enumerate(choices) for w in ways]
+    seen = looker.looks(pairs)
+    probs = np.asarray(seen.looks.probs, np.float32)
+    picked, start = [], 0
+    for ways in choices:
+        picked.append(start + int(np.argmax(probs[start : start + len(ways)].max(axis=1))))
+        start += len(ways)
+    rows = probs[picked]
+    if flower_looks is not None:
+        rows = flower_looks.reweigh(rows, CLASS_LABELS, lambda j: seen.crops[picked[j]])
+    frame_up = (float(own_up[0]), float(own_up[1]))
+    again = [reading_of(rows[t], float(seen.looks.no_tile[k]), seen.boxes[k], pairs[k][1], sideways[t],
+                        position=float(old.box.mean(axis=0) @ own_right), finder_score=old.finder_score,
+                        frame_up=frame_up, face_down=bool(face_down[t]))
+             for t, (k, old) in enumerate(zip(picked, readings))]
+    if np.mean([r.confidence for r in again]) <= np.mean([r.confidence for r in readings]):
+        return readings, right, up
+    return again, own_right, own_up
