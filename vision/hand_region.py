@@ -1,6 +1,7 @@
 """Which boxes are the player's hand, and the backs of a concealed kong the finder missed.
 
-1. ``without_duplicates``: of two boxes on one tile, the surer reading's stays.
+1. ``without_duplicates``: of two boxes on one tile, the surer reading's stays (such pairs found
+   later, ``on_one_tile``, the reading search keeps one of at most).
 2. ``slivers``: boxes both small and doubtful, set aside before the hand is picked.
 3. ``in_hand``: the rows of touching tiles nearest the camera are the hand (``hand_links``);
    other tiles the photo shows (walls, discards, other hands) stay apart (``hand_and_apart``).
@@ -114,7 +115,7 @@ def without_duplicates(readings: list[TileReading]) -> list[TileReading]:
     """The readings less the less confident of each two boxes overlapping more than
     ``DUPLICATE_IOU``: the finder and the refiner sometimes put a second box on a tile, shifted."""
     overlapping: dict[int, set[int]] = {}
-    for i, j in overlapping_pairs(np.stack([r.box for r in readings]), DUPLICATE_IOU) if len(readings) > 1 else []:
+    for i, j in on_one_tile(readings):
         overlapping.setdefault(i, set()).add(j)
         overlapping.setdefault(j, set()).add(i)
     kept: set[int] = set()
@@ -122,6 +123,22 @@ def without_duplicates(readings: list[TileReading]) -> list[TileReading]:
         if not overlapping.get(i, set()) & kept:
             kept.add(i)
     return [readings[i] for i in sorted(kept)]
+
+
+def on_one_tile(readings: list[TileReading]) -> list[tuple[int, int]]:
+    """The pairs of boxes (i < j) overlapping more than ``DUPLICATE_IOU``: on one tile. Found
+    after the duplicates went, such a pair is a gap's probe cut where a box first read as no tile
+    lies, that box then read again as a tile in the hand's frame; the search keeps one at most."""
+    return overlapping_pairs(np.stack([r.box for r in readings]), DUPLICATE_IOU) if len(readings) > 1 else []
+
+
+def kept_twin(pairs: list[tuple[int, int]], box: int, kept: set[int]) -> int | None:
+    """The box among ``kept`` that ``pairs`` (``on_one_tile``) put on the same tile as ``box``."""
+    for a, b in pairs:
+        other = b if a == box else a if b == box else None
+        if other is not None and other in kept:
+            return other
+    return None
 
 
 def slivers(readings: list[TileReading]) -> set[int]:

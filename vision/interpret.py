@@ -42,9 +42,8 @@ from fanscan.vision import layout
 from fanscan.vision.detections import HandLayout, TileReading
 from fanscan.vision.evidence import Evidence, box_features, face_probabilities, load_evidence
 from fanscan.vision.hand_rules import HandRules, copies_allowed, hand_rules, satisfies, unread_kongs
-from fanscan.vision.hand_region import DUPLICATE_IOU
+from fanscan.vision.hand_region import kept_twin, on_one_tile
 from fanscan.vision.layout_events import EVENT_REASONS, layout_cost, layout_events, rows_without
-from fanscan.vision.numeric import overlapping_pairs
 
 
 _FLOWERS = frozenset(FLOWER_CODES)
@@ -178,9 +177,7 @@ class _Search:
         self._changeable = [i for i, opts in enumerate(self.options) if len(opts) > 1]
         self._first_codes = [opts[0].code for opts in self.options]
         self._first_tally = _Tally.of(self._first_codes)
-        # Two boxes on one tile (a gap's probe on a box first read as no tile, then read again
-        # as one) may not both be kept: one tile, one reading.
-        self._one_tile = overlapping_pairs(np.stack([r.box for r in readings]), DUPLICATE_IOU) if readings else []
+        self._one_tile = on_one_tile(readings)  # of two boxes on one tile, one is kept at most
         self._seen: dict[tuple[str | None, ...], tuple[float, Interpretation | None]] = {}
 
     def _ranks(self, changed: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
@@ -220,7 +217,7 @@ class _Search:
             if option.code == tile.code:
                 continue
             fewer = [name for name, n in (as_read.events if as_read else Counter()).items() if reading.events[name] < n]
-            twin = next((b if a == i else a for a, b in self._one_tile if i in (a, b) and (b if a == i else a) in kept), None)
+            twin = kept_twin(self._one_tile, i, kept)
             if option.code is None and k == 0:
                 reason = f"it is more likely no tile ({option.probability:.0%}) than a tile"
             elif option.code is None and twin is not None:

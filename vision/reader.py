@@ -50,7 +50,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from fanscan.vision import (debug_images, doubts, flower_set, flowers, geometry, hand_region, hand_splits, layout,
                             memory, own_frame, row_gaps, session_opening, tile_photo, second_looks, white_balance)
 from fanscan.vision.detections import TileDetections, TileReading
