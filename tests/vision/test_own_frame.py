@@ -1,5 +1,5 @@
 """The hand read again in its own rows' frame (``vision.own_frame``), with a classifier stand-in
-that reads a glyph surely only when its crop is cut upright."""
+that reads a glyph surely only when its crop is cut upright (``glyph_classifier``)."""
 
 from __future__ import annotations
 
@@ -9,30 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import geometry, own_frame
 from fanscan.vision.detections import TileReading
 from fanscan.vision.image_io import load_photo
-
-
-class _Glyph:
-    """Reads ``1m`` at 0.99 in a crop whose glyph stands upright (a red dot top left, a blue one
-    to its right on the same line), anything else as ``2m`` at 0.7; counts the crops it sees."""
-
-    def __init__(self) -> None:
-        self.seen = 0
-
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        self.seen += len(crops)
-        probs = np.full((len(crops), len(CLASS_LABELS)), 0.3 / (len(CLASS_LABELS) - 1), np.float32)
-        for n, crop in enumerate(crops):
-            blue, red = crop[:, :, 0].astype(int), crop[:, :, 2].astype(int)
-            h, w = red.shape
-            r = np.unravel_index(int((red - blue).argmax()), red.shape)
-            b = np.unravel_index(int((blue - red).argmax()), red.shape)
-            upright = r[0] < h / 2 and r[1] < w / 2 and abs(b[0] - r[0]) < h / 8 and b[1] > r[1]
-            probs[n, CLASS_LABELS.index("1m" if upright else "2m")] = 0.99 if upright else 0.7
-        return probs / probs.sum(axis=1, keepdims=True)
+from glyph_classifier import CountingGlyph, Glyph, draw_glyph
 
 
 def _slanted_row(degrees: float, count: int = 6) -> tuple:
@@ -43,9 +23,7 @@ def _slanted_row(degrees: float, count: int = 6) -> tuple:
     corners = []
     for k in range(count):
         x0, y0 = 250 + 42 * k, 270
-        face = np.full((60, 40, 3), 90, np.uint8)
-        cv2.circle(face, (9, 9), 4, (40, 40, 230), -1)  # red
-        cv2.circle(face, (26, 9), 4, (230, 40, 40), -1)  # blue
+        face = draw_glyph(np.full((60, 40, 3), 90, np.uint8))
         canvas[y0 : y0 + 60, x0 : x0 + 40] = face
         corners.append([[x0, y0], [x0 + 40, y0], [x0 + 40, y0 + 60], [x0, y0 + 60]])
     turn = cv2.getRotationMatrix2D((400, 300), degrees, 1.0)
@@ -61,7 +39,7 @@ UPRIGHT = (np.array([1.0, 0.0]), np.array([0.0, -1.0]))
 
 def test_a_hand_whose_rows_run_far_off_the_frame_it_was_read_in_is_read_again_in_its_own() -> None:
     photo, readings = _slanted_row(40)
-    again, right, up = own_frame.read_in_own_frame(photo, readings, *UPRIGHT, _Glyph())
+    again, right, up = own_frame.read_in_own_frame(photo, readings, *UPRIGHT, Glyph())
     assert [r.code for r in again] == ["1m"] * 6 and min(r.confidence for r in again) > 0.75  # 0.99 of 1.29
     slant = math.radians(40)  # the row's up, turned with it (image y down)
     assert up == pytest.approx([-math.sin(slant), -math.cos(slant)], abs=0.05)
@@ -73,7 +51,7 @@ def test_a_hand_whose_rows_run_far_off_the_frame_it_was_read_in_is_read_again_in
 
 def test_a_hand_whose_rows_run_within_the_frames_agreement_is_left_as_read() -> None:
     photo, readings = _slanted_row(15)
-    classifier = _Glyph()
+    classifier = CountingGlyph()
     again, right, up = own_frame.read_in_own_frame(photo, readings, *UPRIGHT, classifier)
     assert again is readings and classifier.seen == 0
     assert right is UPRIGHT[0] and up is UPRIGHT[1]
@@ -83,12 +61,12 @@ def test_a_hand_read_no_more_surely_in_its_own_frame_is_left_as_read() -> None:
     photo, readings = _slanted_row(40)
     surer = [TileReading("2m", 0.9, r.box, 0.0, False, r.position, (("2m", 0.9),), frame_up=(0.0, -1.0))
              for r in readings]
-    again, _, up = own_frame.read_in_own_frame(photo, surer, *UPRIGHT, _Glyph())
+    again, _, up = own_frame.read_in_own_frame(photo, surer, *UPRIGHT, Glyph())
     assert again is surer and up is UPRIGHT[1]
 
 
 def test_too_few_tiles_set_no_frame_of_their_own() -> None:
     photo, readings = _slanted_row(40, count=own_frame.FEWEST_TILES - 1)
-    classifier = _Glyph()
+    classifier = CountingGlyph()
     again, _, _ = own_frame.read_in_own_frame(photo, readings, *UPRIGHT, classifier)
     assert again is readings and classifier.seen == 0

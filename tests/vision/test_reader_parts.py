@@ -10,6 +10,7 @@ from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import geometry, hand_region, tile_reading
 from fanscan.vision.classifier import Looks, needs_second_look
 from fanscan.vision.image_io import load_photo
+from glyph_classifier import CountingGlyph as _CountingGlyph, Glyph as _Glyph
 
 
 def _reading(x: float, width: float, confidence: float):  # noqa: ANN202
@@ -180,23 +181,6 @@ def test_a_box_marked_face_down_keeps_a_face_the_classifier_is_sure_of() -> None
     assert readings[1].confidence == pytest.approx(0.8)  # the finder's surer back
 
 
-class _Glyph:
-    """A classifier stand-in that reads ``1m`` surely only in a crop whose glyph stands upright and
-    unmirrored (a red dot in the top-left quarter, a blue one to its right on the same line: no
-    turn makes it its own mirror image); any other crop it reads poorly, as ``2m``."""
-
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        probs = np.full((len(crops), len(CLASS_LABELS)), 0.3 / (len(CLASS_LABELS) - 1), np.float32)
-        for n, crop in enumerate(crops):
-            blue, red = crop[:, :, 0].astype(int), crop[:, :, 2].astype(int)
-            h, w = red.shape
-            r = np.unravel_index(int((red - blue).argmax()), red.shape)
-            b = np.unravel_index(int((blue - red).argmax()), red.shape)
-            upright = r[0] < h / 2 and r[1] < w / 2 and abs(b[0] - r[0]) < h / 10 and b[1] > r[1]
-            probs[n, CLASS_LABELS.index("1m" if upright else "2m")] = 0.99 if upright else 0.7
-        return probs / probs.sum(axis=1, keepdims=True)
-
-
 def test_a_hand_whose_faces_lie_a_quarter_turn_off_its_rows_is_read_turned() -> None:
     # Three faces side by side, each 60 wide and 40 high: the row runs left to right, so the frame
     # says up is up the photo; but each glyph's top points left (as in a grid photographed from the
@@ -217,15 +201,6 @@ def test_a_hand_whose_faces_lie_a_quarter_turn_off_its_rows_is_read_turned() -> 
     readings, right, up = tile_reading.read_tiles(photo, found, _Glyph())
     assert [r.code for r in readings] == ["1m"] * 3
     assert up == pytest.approx([-1, 0], abs=1e-6)  # up, for these faces, is the photo's left
-
-
-class _CountingGlyph(_Glyph):
-    def __init__(self) -> None:
-        self.seen = 0
-
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        self.seen += len(crops)
-        return super().probabilities(crops)
 
 
 def _row_of_faces(count: int, glyph_turns: int | None) -> tuple:
