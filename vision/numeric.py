@@ -45,15 +45,19 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def overlapping_pairs(quads: np.ndarray, above: float) -> list[tuple[int, int]]:
-    """The pairs (i < j) of the quads (n, 4, 2) whose intersection over union exceeds ``above``;
-    only quads whose centres lie within the longer one's diagonal are measured (no others can)."""
+    """The pairs (i < j) of the quads (n, 4, 2) whose intersection over union exceeds ``above``.
+    Only pairs whose bounding boxes could overlap that much are measured exactly: two quads
+    intersect no more than their bounding boxes do, so their IoU is at most that overlap over
+    the sum of their areas less it (touching neighbours, most of the pairs, fall below it)."""
     if len(quads) < 2:
         return []
     quads = np.asarray(quads, np.float64)
-    centres = quads.mean(axis=1)
-    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    reach = np.linalg.norm(quads[:, 0] - quads[:, 2], axis=1)
-    near = np.argwhere(np.triu(apart < np.maximum(reach[:, None], reach[None]), 1))
+    low, high = quads.min(axis=1), quads.max(axis=1)
+    sides = np.clip(np.minimum(high[:, None], high[None]) - np.maximum(low[:, None], low[None]), 0.0, None)
+    meet = sides[..., 0] * sides[..., 1]
+    areas = quad_areas(quads)
+    bound = meet / np.maximum(areas[:, None] + areas[None] - meet, 1e-9)
+    near = np.argwhere(np.triu(bound > above, 1))
     return [(int(i), int(j)) for i, j in near if quad_iou(quads[i], quads[j]) > above]
 
 

@@ -45,3 +45,18 @@ def test_overlapping_pairs_are_the_pairs_over_the_bound_and_no_others() -> None:
     assert overlapping_pairs(quads, 0.35) == [(0, 2), (1, 4)]
     assert overlapping_pairs(quads, 0.9) == []
     assert overlapping_pairs(quads[:1], 0.0) == []
+
+
+def test_overlapping_pairs_agree_with_every_pair_measured() -> None:
+    # The bounding boxes' bound only skips pairs: the pairs found are those measured one by one.
+    from fanscan.vision.numeric import overlapping_pairs, quad_iou
+
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n = int(rng.integers(2, 25))
+        centres, sizes, turns = rng.uniform(0, 200, (n, 2)), rng.uniform(10, 45, (n, 2)), rng.uniform(0, np.pi, n)
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) / 2
+        quads = np.stack([(corners * size) @ np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]) + c
+                          for c, size, t in zip(centres, sizes, turns)]).astype(np.float32)
+        every = [(i, j) for i in range(n) for j in range(i + 1, n) if quad_iou(quads[i], quads[j]) > 0.3]
+        assert overlapping_pairs(quads, 0.3) == every
