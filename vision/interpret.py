@@ -191,8 +191,11 @@ class _Search:
     def _both_kept(self, changed: tuple[tuple[int, int], ...]) -> int:
         """How many pairs of boxes on one tile a reading keeps both of."""
         rank = {self._order[place]: rank for place, rank in changed}  # the others take their first option
-        kept = [self.options[i][rank.get(i, 0)].code is not None for i in range(len(self.options))]
-        return sum(kept[i] and kept[j] for i, j in self._one_tile)
+
+        def kept(box: int) -> bool:
+            return self.options[box][rank.get(box, 0)].code is not None
+
+        return sum(kept(i) and kept(j) for i, j in self._one_tile)
 
     def _interpretation(self, ranks: tuple[int, ...], cost: float) -> Interpretation:
         kept = tuple(i for i, opts in enumerate(self.options) if opts[ranks[i]].code is not None)
