@@ -30,7 +30,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
@@ -114,12 +114,16 @@ def first_complete(readings: list[TileReading], up: np.ndarray, rules: HandRules
     """The read of the cheapest part of the hand (``parts_that_may_be_hands``: cut as its tiles
     were linked) that the rules accept, and the tiles cut off; None when none of the
     ``MOST_SPLITS_READ`` read first is. ``as_read`` (one per reading, in order: the tiles as the
-    whole hand's read left them) are the tiles the parts are cut from and read from: a tile first
-    read as a flower and read again in the hand's frame as a playing tile counts in the hand's
-    size as read there. ``read_part(tiles, most_layouts)`` reads a part, searching at most so
+    whole hand's read left them) are the tiles the parts are read from, and whose faces size them:
+    a tile first read as a flower and read again in the hand's frame as a playing tile counts in
+    the hand's size as read there; the links are measured on the boxes as first read, as when
+    the hand was picked. ``read_part(tiles, most_layouts)`` reads a part, searching at most so
     many layouts (``SPLIT_LAYOUTS``)."""
     tiles = readings if as_read is None else as_read
-    for split in itertools.islice(parts_that_may_be_hands(tiles, up, rules), MOST_SPLITS_READ):
+    # Linked as the hand was picked (each box in the frame it was first read in: a tile's links
+    # are measured in its own frame), weighed by the faces as read.
+    linked = [replace(r, code=t.code, confidence=t.confidence) for r, t in zip(readings, tiles)]
+    for split in itertools.islice(parts_that_may_be_hands(linked, up, rules), MOST_SPLITS_READ):
         read = read_part([tiles[i] for i in split.kept], SPLIT_LAYOUTS)
         if read.best is not None and read.best.satisfied:
             return read, [r for i, r in enumerate(tiles) if i not in split.kept]

@@ -229,3 +229,26 @@ def test_tiles_first_read_as_flowers_but_read_by_the_whole_as_playing_tiles_may_
     assert read.readings == ROW and apart == as_read[14:]
     # As first read, the two are flowers, which count in no hand's size: no cut is tried
     assert hand_splits.first_complete(ROW + pair, UP, HandRules((14,)), _Reader()) is None
+
+
+def test_the_links_are_measured_on_the_boxes_as_first_read_and_the_faces_as_read_again(
+        monkeypatch: pytest.MonkeyPatch, joins: dict) -> None:
+    # Read again in the hand's own frame, a box's corners start elsewhere (its frame turned): the
+    # links, fitted on boxes as the hand is picked, are measured on the first boxes.
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (5, 14): 0.8, (7, 16): 0.7})
+    seen: list[list[TileReading]] = []
+    measured = hand_links.links
+
+    def recording(readings, up, model=None):  # noqa: ANN001, ANN202
+        seen.append(readings)
+        return measured(readings, up, model)
+
+    monkeypatch.setattr(hand_links, "links", recording)
+    as_read = [replace(r, box=np.roll(r.box, 1, axis=0), code="9m" if k == 16 else r.code)
+               for k, r in enumerate(ROW + PILE)]
+    read, apart = hand_splits.first_complete(ROW + PILE, UP, HandRules((14,)), _Reader(), as_read)
+    assert read.readings == as_read[:14] and apart == as_read[14:]
+    first = seen[0]
+    assert all(np.array_equal(a.box, b.box) for a, b in zip(first, ROW + PILE))
+    assert first[16].code == "9m"  # the face as read again
