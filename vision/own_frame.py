@@ -51,21 +51,13 @@ def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarr
     table = cast_table_of(photo, readings, scale)
     face_down = np.array([r.code == BACK for r in readings])
     looker = WayLooks(photo, quads, face_down, classifier, scale, (CROP_W, CROP_H), lambda _: table)
-    pairs = [(t, w) for t, ways in enumerate(choices) for w in ways]
-    seen = looker.looks(pairs)
-    probs = np.asarray(seen.looks.probs, np.float32)
-    picked, start = [], 0
-    for ways in choices:
-        picked.append(start + int(np.argmax(probs[start : start + len(ways)].max(axis=1))))
-        start += len(ways)
-    rows = probs[picked]
-    if flower_looks is not None:
-        rows = flower_looks.reweigh(rows, CLASS_LABELS, lambda j: seen.crops[picked[j]])
+    got = looker.best_ways(range(len(readings)), choices)
+    rows = got.probs if flower_looks is None else flower_looks.reweigh(got.probs, CLASS_LABELS, got.crops.__getitem__)
     frame_up = (float(own_up[0]), float(own_up[1]))
-    again = [reading_of(rows[t], float(seen.looks.no_tile[k]), seen.boxes[k], pairs[k][1], sideways[t],
+    again = [reading_of(rows[t], float(got.no_tile[t]), got.boxes[t], choices[t][got.picks[t]], sideways[t],
                         position=float(old.box.mean(axis=0) @ own_right), finder_score=old.finder_score,
                         frame_up=frame_up, face_down=bool(face_down[t]))
-             for t, (k, old) in enumerate(zip(picked, readings))]
+             for t, old in enumerate(readings)]
     if np.mean([r.confidence for r in again]) <= np.mean([r.confidence for r in readings]):
         return readings, right, up
     return again, own_right, own_up

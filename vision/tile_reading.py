@@ -195,21 +195,9 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
              ) -> tuple[list[int], np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
         """Each tile's chosen way up, its probabilities, its probability of no tile, box and crop
         (as cut, before the balance); of the tiles ``only`` (indices) when given."""
-        members = range(len(choices)) if only is None else only
-        seen = way_looks.looks([(t, w) for t in members for w in choices[t]])
-        probs = np.asarray(seen.looks.probs, np.float32)
-        picks, rows, chosen = [], [], []
-        k = 0
-        for t in members:
-            ws = choices[t]
-            block = probs[k : k + len(ws)]
-            j = int(np.argmax(block.max(axis=1)))
-            picks.append(j)
-            rows.append(block[j])
-            chosen.append(k + j)
-            k += len(ws)
-        return (picks, np.array(rows), seen.looks.no_tile[chosen], [seen.boxes[c] for c in chosen],
-                [seen.crops[c] for c in chosen])
+        members = list(range(len(choices)) if only is None else only)
+        got = way_looks.best_ways(members, [choices[t] for t in members])
+        return got.picks, got.probs, got.no_tile, got.boxes, got.crops
 
     def mean_confidence(tile_probs: np.ndarray, among: np.ndarray) -> float:
         return float(tile_probs[among].max(axis=1).mean())
@@ -382,18 +370,13 @@ def read_sideways_again(photo: Photo, readings: list[TileReading], right: np.nda
     scale = photo.scale_for(quads, CROP_MIN_SIDE)
     table = cast_table_of(photo, readings, scale)
     looker = WayLooks(photo, quads, np.zeros(len(readings), bool), classifier, scale, (CROP_W, CROP_H), lambda _: table)
-    seen = looker.looks([(i, w) for i in again for w in (-right, right)])  # tile again[j]: rows 2j, 2j + 1
-    probs = np.asarray(seen.looks.probs, np.float32)
-    picked = [2 * j + int(np.argmax(probs[2 * j : 2 * j + 2].max(axis=1))) for j in range(len(again))]
-    rows = probs[picked]
-    if flower_looks is not None:
-        rows = flower_looks.reweigh(rows, CLASS_LABELS, lambda j: seen.crops[picked[j]])
+    got = looker.best_ways(again, [(-right, right)] * len(again))
+    rows = got.probs if flower_looks is None else flower_looks.reweigh(got.probs, CLASS_LABELS, got.crops.__getitem__)
     out = list(readings)
     for j, i in enumerate(again):
         old = readings[i]
-        new = reading_of(rows[j], float(seen.looks.no_tile[picked[j]]), seen.boxes[picked[j]],
-                         (-right, right)[picked[j] - 2 * j], True, position=old.position,
-                         finder_score=old.finder_score, frame_up=old.frame_up)
+        new = reading_of(rows[j], float(got.no_tile[j]), got.boxes[j], (-right, right)[got.picks[j]], True,
+                         position=old.position, finder_score=old.finder_score, frame_up=old.frame_up)
         if new.confidence > old.confidence:
             out[i] = new
     return out

@@ -43,6 +43,19 @@ class WayLooksSeen:
     crops: list[np.ndarray]
 
 
+@dataclass(frozen=True)
+class BestWays:
+    """Of the tiles asked (``WayLooks.best_ways``), each one's surest way: its place among the
+    tile's ways, the look's probabilities and probability of no tile, the box oriented that way
+    and its crop as cut."""
+
+    picks: list[int]
+    probs: np.ndarray
+    no_tile: np.ndarray
+    boxes: list[np.ndarray]
+    crops: list[np.ndarray]
+
+
 class WayLooks:
     """The looks at the boxes ``quads`` of one frame group, kept per way up (module docstring).
 
@@ -80,6 +93,19 @@ class WayLooks:
                 turned[doubtful] = np.stack([self._answers[o] for o in opposite])
             looks = self._classifier.combined(first, turned)
         return WayLooksSeen(looks, [self._boxes[k] for k in keys], [self._crops[k] for k in keys])
+
+    def best_ways(self, tiles: Sequence[int], ways: Sequence[Sequence[np.ndarray]]) -> BestWays:
+        """Each of ``tiles`` looked at in each of its ``ways`` (``ways[k]`` for ``tiles[k]``), the
+        way read most surely kept."""
+        seen = self.looks([(t, w) for t, tile_ways in zip(tiles, ways) for w in tile_ways])
+        probs = np.asarray(seen.looks.probs, np.float32)
+        picks, chosen, start = [], [], 0
+        for tile_ways in ways:
+            picks.append(int(np.argmax(probs[start : start + len(tile_ways)].max(axis=1))))
+            chosen.append(start + picks[-1])
+            start += len(tile_ways)
+        return BestWays(picks, probs[chosen], seen.looks.no_tile[chosen],
+                        [seen.boxes[c] for c in chosen], [seen.crops[c] for c in chosen])
 
     def _cut_and_look(self, keys: list[WayKey]) -> None:
         if not keys:
