@@ -1,7 +1,7 @@
 """Fit the hand's link model (``vision.hand_links``) on real table photos and generated hands.
 
     python -m fanscan.models.fit_hand_links [--folds 0,1,2,3] [--scenes 0-399]
-        [--scene-share 0.5] [--steps 3000] [--out models/hand_links.json]
+        [--scene-share 0.5] [--steps 3000] [--out models/hand_links.json] [--choice-only]
 
 1. ``captured``: the reader runs on each photo with ``hand_region.in_hand`` recorded: the tiles
    it picks the hand from (duplicates and slivers gone) and the hand's frame.
@@ -18,7 +18,9 @@
    (``--scene-share``).
 5. With its links, each photo's clusters that can hold a set are scored by a linear choice
    (``hand_links.cluster_features``), fitted as a conditional logit on the real photos with two
-   or more such clusters; both are written, with what they were fitted on.
+   or more such clusters; both are written, with what they were fitted on. ``--choice-only``
+   keeps the links of the file and fits the choice again (a feature added to the choice, or the
+   reader changed before the clusters are made).
 """
 
 from __future__ import annotations
@@ -216,17 +218,22 @@ def choice_examples(cases: list[LinkCase], model: hand_links.LinkModel) -> list[
     return examples
 
 
+NEVER_FOR_THE_HAND = ("lowness", "beyond_copies")
+"""Choice features whose weight is kept below zero: the hand is the rows nearest the camera, and
+one hand holds no face more often than a set has copies, so of two clusters alike in all else
+the lower one, the one of no face read too often, is the hand, however little the photos fitted
+on tell them apart so."""
+
+
 def fit_choice(examples: list[tuple[np.ndarray, int]], steps: int) -> hand_links.ChoiceModel:
-    """The conditional logit: softmax over each photo's clusters, a little L2 on the weights.
-    The weight of ``lowness`` is kept below zero (minus a softplus): the hand is the rows nearest
-    the camera, so of two clusters alike in all else the lower is the hand, however little the
-    photos fitted on tell them apart by height."""
+    """The conditional logit: softmax over each photo's clusters, a little L2 on the weights,
+    the weights of ``NEVER_FOR_THE_HAND`` kept below zero (minus a softplus)."""
     import torch
 
     raw = torch.zeros(len(hand_links.CLUSTER_FEATURES), requires_grad=True)
-    low = hand_links.CLUSTER_FEATURES.index("lowness")
     sign = torch.ones(len(raw))
-    sign[low] = 0.0
+    for name in NEVER_FOR_THE_HAND:
+        sign[hand_links.CLUSTER_FEATURES.index(name)] = 0.0
 
     def weights() -> torch.Tensor:
         return raw * sign - torch.nn.functional.softplus(raw) * (1 - sign)
@@ -241,6 +248,51 @@ def fit_choice(examples: list[tuple[np.ndarray, int]], steps: int) -> hand_links
         loss.backward()
         optimiser.step()
     return hand_links.ChoiceModel(weights().detach().numpy().astype(np.float64))
+
+
+@contextmanager
+def _neutral_choice(path: Path) -> Iterator[None]:
+    """The reader reads with the links of the file at ``path`` and a choice of no weights (of
+    this module's features, which an older file's choice may lack): what a case records is
+    taken before any choice is made."""
+    import tempfile
+
+    data = json.loads(path.read_text())
+    data["choice"] = hand_links.ChoiceModel(np.zeros(len(hand_links.CLUSTER_FEATURES))).to_json()
+    shipped = hand_links.MODEL_PATH
+    with tempfile.TemporaryDirectory() as folder:
+        neutral = Path(folder) / "links.json"
+        neutral.write_text(json.dumps(data))
+        hand_links.use_model_file(neutral)
+        try:
+            yield
+        finally:
+            hand_links.use_model_file(shipped)
+
+
+def refit_choice(path: Path, cases: list[LinkCase], folds: list[int], steps: int) -> int:
+    """Fit the choice again on ``cases`` with the links of the model file at ``path``, and write
+    the file back with the links unchanged (their sidecar too) and the new choice described."""
+    from datetime import datetime, timezone
+
+    data = json.loads(path.read_text())
+    model = hand_links.LinkModel.from_json(data["model"])
+    choices = choice_examples(cases, model)
+    choice = fit_choice(choices, steps // 3)
+    chosen_right = sum(int(np.argmax(choice.scores(x))) == best for x, best in choices)
+    data["about"]["choice"] = {
+        "fitted_on": {"rf_chinese_hand_photos": len(cases), "rf_chinese_folds": folds},
+        "features": list(hand_links.CLUSTER_FEATURES), "steps": steps // 3,
+        "choice_photos": len(choices), "choice_right_on_fit": chosen_right,
+        "fitted": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": f"python -m fanscan.models.fit_hand_links --choice-only --folds {','.join(map(str, folds))}",
+    }
+    for replaced in ("choice_photos", "choice_right_on_fit"):  # the figures of the choice fitted before
+        data["about"].pop(replaced, None)
+    data["choice"] = choice.to_json()
+    write_text_atomic(path, json.dumps(data, indent=1) + "\n")
+    print(json.dumps(data["about"]["choice"]))
+    return 0
 
 
 def _seeds(text: str) -> range:
@@ -280,17 +332,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="the generated photos' share of the links' fit, against the real ones (0-1)")
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--out", type=Path, default=hand_links.MODEL_PATH)
+    parser.add_argument("--choice-only", action="store_true",
+                        help="keep the links of the --out file as they are and fit the choice again "
+                             "(on the real photos of --folds, as the reader now reads them)")
     args = parser.parse_args(argv)
 
     from fanscan.vision.classifier import default_classifier
 
     classifier = default_classifier()
     folds = args.folds
-    cases = list(table_link_cases(folds, classifier))
+    if args.choice_only:
+        with _neutral_choice(args.out):
+            cases = list(table_link_cases(folds, classifier))
+    else:
+        cases = list(table_link_cases(folds, classifier))
     real = len(cases)
     if not real:
         print("no rf-chinese hand photos here (../shared/data/rf-chinese)", file=sys.stderr)
         return 1
+    if args.choice_only:
+        return refit_choice(args.out, cases, folds, args.steps)
     laid = list(scene_link_cases(args.scenes, classifier))
     standing = list(scene_link_cases(args.standing_scenes, classifier, standing=True)) if args.standing_scenes else []
     busy = list(scene_link_cases(args.busy_scenes, classifier, busy=True)) if args.busy_scenes else []

@@ -14,8 +14,8 @@
    discards into the hands of 27 held-out real photos).
 4. ``ChoiceModel`` (the same file): of the clusters that can hold a set, the hand is the one its
    fitted score puts first (``cluster_features``: size, tiles touching in rows, the longest
-   row, alike turns, lowness in the photo, tile size, confidence, backs; nearer the camera is
-   never worse);
+   row, alike turns, lowness in the photo, tile size, confidence, backs, faces read beyond a
+   set's copies; nearer the camera, and fewer faces beyond a set's copies, are never worse);
    ``clusters`` and ``choose`` are the two steps as the reader takes them.
 """
 
@@ -284,8 +284,11 @@ def linked_clusters(readings: list[TileReading], found: Links) -> np.ndarray:
 
 CLUSTER_FEATURES: tuple[str, ...] = (
     "tiles", "tiles_squared", "touching", "longest_row", "alignment", "lowness", "tile_size", "confidence",
-    "backs",
+    "backs", "beyond_copies",
 )
+COPIES = 4
+"""A set holds four of each face: a cluster read as more (a wall's sides read as white dragons,
+a pile of one face) is no one hand's, whatever the search later leaves out of it."""
 
 
 def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Links,
@@ -294,8 +297,8 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
     touch a neighbour in a row, its longest row (run of touching faces: a hand's concealed row is
     longer than a row of discards, and a wall's backs make none), how alike its tiles are
     turned, how far above the lowest cluster it lies in the photo (0 for the lowest), its tiles'
-    size against the largest cluster's (nearer the camera, larger), its mean confidence and
-    share of backs."""
+    size against the largest cluster's (nearer the camera, larger), its mean confidence, share of
+    backs and share of faces read beyond the ``COPIES`` a set holds."""
     gap_column, across_column = FEATURES.index("gap_along"), FEATURES.index("offset_across")
     touching = np.zeros(len(readings), bool)
     face_up = [r.code != BACK for r in readings]
@@ -326,9 +329,18 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
             tiles, tiles ** 2, float(touching[m].mean()), float(run_length[m].max()) / 14,
             float(abs(np.exp(4j * angles[m]).mean())),
             (lows[c] - lowest) / span, float(np.log(sizes[c] / largest)),
-            float(confidence[m].mean()), float(backs[m].mean()),
+            float(confidence[m].mean()), float(backs[m].mean()), _beyond_copies([readings[i].code for i in m]),
         ])
     return np.array(rows).reshape(-1, len(CLUSTER_FEATURES))
+
+
+def _beyond_copies(codes: list[str]) -> float:
+    """The share of ``codes`` that are faces read more than ``COPIES`` times (backs aside)."""
+    counts: dict[str, int] = {}
+    for code in codes:
+        if code != BACK:
+            counts[code] = counts.get(code, 0) + 1
+    return sum(max(0, n - COPIES) for n in counts.values()) / max(len(codes), 1)
 
 
 @dataclass(frozen=True)

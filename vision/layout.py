@@ -364,8 +364,9 @@ def analyse(
     for _, members, kind, tiles in set_groups:
         other = _copy_hand(hand)
         other["melds"] = [m for m in other["melds"] if m["tiles"] != tiles or m["type"] != kind]
-        win_code = other["concealed"].pop()
-        other["concealed"] += [codes[i] for i in members] + [win_code]
+        # The winning tile stays last; a row of backs alone leaves no concealed tile to keep.
+        win_code = other["concealed"][-1:]
+        other["concealed"] = other["concealed"][:-1] + [codes[i] for i in members] + win_code
         alternatives.append((f"{describe(tiles)} as concealed tiles, not a declared {kind}", other))
         doubts.append(
             f"The {kind} {describe(tiles)} lies apart without a sideways tile: it was read as "

@@ -106,6 +106,20 @@ def test_the_fitted_choice_prefers_rows_of_touching_tiles_to_a_lower_loose_pile(
     assert [r for r, k in zip(readings, kept) if k] == hand
 
 
+def test_a_cluster_reading_a_face_more_often_than_a_set_holds_it_is_scored_so() -> None:
+    # A wall's sides read as white dragons: 20 of one face, 16 beyond the four a set holds.
+    hand = [tile(c, 31 * i, 600) for i, c in enumerate("1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s E E".split())]
+    wall = [tile("P", 31 * i, 300) for i in range(20)]
+    readings = hand + wall
+    made = hand_links.clusters(readings, UP, 4)
+    assert len(made.candidates) == 2
+    features = hand_links.cluster_features(readings, made.cluster, made.links, UP, made.candidates)
+    beyond = dict(zip(made.candidates, features[:, hand_links.CLUSTER_FEATURES.index("beyond_copies")]))
+    assert beyond[made.cluster[0]] == 0.0  # four 1m are a kong's, no more than a set holds
+    assert beyond[made.cluster[len(hand)]] == pytest.approx(16 / 20)
+    assert hand_links.default_choice().weights[hand_links.CLUSTER_FEATURES.index("beyond_copies")] < 0
+
+
 def test_the_model_file_names_its_features_and_what_it_was_fitted_on() -> None:
     data = json.loads(hand_links.MODEL_PATH.read_text())
     assert tuple(data["model"]["features"]) == hand_links.FEATURES
@@ -137,6 +151,29 @@ def test_fitting_learns_links_from_cases() -> None:
     assert len(choices) == len(cases)  # the other row is a cluster the choice must pass over
     choice = fit_choice(choices, steps=100)
     assert all(int(np.argmax(choice.scores(x))) == best for x, best in choices)
+    # Whatever the cases, a cluster is never the likelier hand for lying higher or for reading a
+    # face more often than a set holds it.
+    from fanscan.models.fit_hand_links import NEVER_FOR_THE_HAND
+
+    for name in NEVER_FOR_THE_HAND:
+        assert choice.weights[hand_links.CLUSTER_FEATURES.index(name)] <= 0
+
+
+def test_the_choice_fitted_again_keeps_the_files_links(tmp_path) -> None:
+    pytest.importorskip("torch")
+    from fanscan.models.fit_hand_links import LinkCase, refit_choice
+
+    shipped = json.loads(hand_links.MODEL_PATH.read_text())
+    path = tmp_path / "links.json"
+    path.write_text(json.dumps(dict(shipped, choice=dict(shipped["choice"], weights=[0.0] * len(hand_links.CLUSTER_FEATURES)))))
+    hand = [tile(c, 31 * i, 600) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 5s 5s 5s".split())]
+    other = [tile("3s", 600 + 31 * i, 0) for i in range(5)]
+    cases = [LinkCase(f"case{n}", hand + other, UP, [True] * 14 + [False] * 5) for n in range(3)]
+    assert refit_choice(path, cases, [0], steps=90) == 0
+    refitted = json.loads(path.read_text())
+    assert refitted["model"] == shipped["model"] and refitted["about"]["fitted_on"] == shipped["about"]["fitted_on"]
+    assert any(refitted["choice"]["weights"]) and refitted["about"]["choice"]["choice_photos"] == 3
+    assert refitted["about"]["choice"]["choice_right_on_fit"] == 3
 
 
 def test_the_generated_photos_weigh_their_share_of_the_fit() -> None:

@@ -369,6 +369,18 @@ def test_layout_groups_that_form_no_set_together_stay_apart() -> None:
     assert any("face-down" in d for d in layout.doubts)
 
 
+def test_layout_sets_apart_beside_a_row_of_backs_alone_are_offered_as_concealed_tiles() -> None:
+    # The main row face down leaves no concealed tile: each set laid apart is still offered as
+    # concealed tiles (a wall's piece taken for the row had made the offer fail).
+    layout = _analyse(_row("back back back | 1m 1m 1m | 2p 2p 2p | 3s 3s 3s"))
+    offers = {d: hand for d, hand in layout.alternatives if d.endswith("not a declared pung")}
+    assert len(offers) == 3
+    as_concealed = offers["1m 1m 1m as concealed tiles, not a declared pung"]
+    assert sorted(as_concealed["concealed"]) == ["1m", "1m", "1m"]
+    assert [m["tiles"] for m in as_concealed["melds"]] == [["2p", "2p", "2p"], ["3s", "3s", "3s"]]
+    assert any("face-down" in d for d in layout.doubts)
+
+
 def test_layout_offers_another_winning_tile_only_to_a_hand_of_a_possible_size() -> None:
     # No tile stands apart: the last is taken as the winning tile and the others offered, but
     # only where the count is a hand's (a pile of 21 had 18 offers, each failing).
