@@ -29,7 +29,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -336,15 +336,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the links of the --out file as they are and fit the choice again "
                              "(on the real photos of --folds, as the reader now reads them)")
     args = parser.parse_args(argv)
+    if args.choice_only:
+        try:  # the links kept must be there before the photos are read
+            hand_links.LinkModel.from_json(json.loads(args.out.read_text())["model"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--choice-only: {args.out} holds no hand link model to keep ({error})")
 
     from fanscan.vision.classifier import default_classifier
 
     classifier = default_classifier()
     folds = args.folds
-    if args.choice_only:
-        with _neutral_choice(args.out):
-            cases = list(table_link_cases(folds, classifier))
-    else:
+    with _neutral_choice(args.out) if args.choice_only else nullcontext():
         cases = list(table_link_cases(folds, classifier))
     real = len(cases)
     if not real:

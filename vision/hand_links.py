@@ -30,6 +30,7 @@ import numpy as np
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision.detections import TileReading
 from fanscan.vision.geometry import CLUSTER_REACH
+from fanscan.vision.hand_rules import excess_copies
 from fanscan.vision.numeric import median
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "hand_links.json"
@@ -286,9 +287,6 @@ CLUSTER_FEATURES: tuple[str, ...] = (
     "tiles", "tiles_squared", "touching", "longest_row", "alignment", "lowness", "tile_size", "confidence",
     "backs", "beyond_copies",
 )
-COPIES = 4
-"""A set holds four of each face: a cluster read as more (a wall's sides read as white dragons,
-a pile of one face) is no one hand's, whatever the search later leaves out of it."""
 
 
 def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Links,
@@ -298,7 +296,9 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
     longer than a row of discards, and a wall's backs make none), how alike its tiles are
     turned, how far above the lowest cluster it lies in the photo (0 for the lowest), its tiles'
     size against the largest cluster's (nearer the camera, larger), its mean confidence, share of
-    backs and share of faces read beyond the ``COPIES`` a set holds."""
+    backs and share of faces read beyond the copies a set holds (``hand_rules.excess_copies``: a
+    wall's sides read as white dragons, a pile of one face, is no one hand's, whatever the search
+    later leaves out of it)."""
     gap_column, across_column = FEATURES.index("gap_along"), FEATURES.index("offset_across")
     touching = np.zeros(len(readings), bool)
     face_up = [r.code != BACK for r in readings]
@@ -329,18 +329,9 @@ def cluster_features(readings: list[TileReading], cluster: np.ndarray, found: Li
             tiles, tiles ** 2, float(touching[m].mean()), float(run_length[m].max()) / 14,
             float(abs(np.exp(4j * angles[m]).mean())),
             (lows[c] - lowest) / span, float(np.log(sizes[c] / largest)),
-            float(confidence[m].mean()), float(backs[m].mean()), _beyond_copies([readings[i].code for i in m]),
+            float(confidence[m].mean()), float(backs[m].mean()), excess_copies([readings[i].code for i in m]),
         ])
     return np.array(rows).reshape(-1, len(CLUSTER_FEATURES))
-
-
-def _beyond_copies(codes: list[str]) -> float:
-    """The share of ``codes`` that are faces read more than ``COPIES`` times (backs aside)."""
-    counts: dict[str, int] = {}
-    for code in codes:
-        if code != BACK:
-            counts[code] = counts.get(code, 0) + 1
-    return sum(max(0, n - COPIES) for n in counts.values()) / max(len(codes), 1)
 
 
 @dataclass(frozen=True)

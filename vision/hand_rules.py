@@ -8,6 +8,7 @@ constraints the reading search (``interpret``) holds its readings to, on the lay
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -57,6 +58,14 @@ def copies_allowed(code: str) -> int:
     if code == BACK:
         return 10**6
     return 1 if code in _FLOWERS else 4
+
+
+def excess_copies(codes: list[str]) -> float:
+    """The share of the faces ``codes`` read beyond the copies one set holds of each."""
+    if not codes:
+        return 0.0
+    counts = Counter(codes)
+    return sum(max(0, n - copies_allowed(code)) for code, n in counts.items()) / len(codes)
 
 
 def tile_count(hand: dict, unread_kongs: int = 0) -> int:

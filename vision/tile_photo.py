@@ -22,7 +22,6 @@ were recognised" when it is likelier than not that the photo shows none.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +30,7 @@ import numpy as np
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision.detections import TileReading
-from fanscan.vision.hand_rules import copies_allowed
+from fanscan.vision.hand_rules import excess_copies
 from fanscan.vision.numeric import held_logistic, logit, median, quantile
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "tile_photo.json"
@@ -73,7 +72,7 @@ def photo_features(readings: list[TileReading]) -> np.ndarray:
         quantile(named_logits, 0.9),
         float(np.log1p(len(sure))),
         float(np.log1p(len(set(sure)))),
-        _excess_copies(codes),
+        excess_copies(codes),
         median(logit(np.array([r.no_tile for r in readings]))),
         _touching(boxes),
     ])
@@ -100,14 +99,6 @@ def _touching(boxes: np.ndarray) -> float:
         alike = (ratio > NEIGHBOUR_SIZE) & (ratio < 1 / NEIGHBOUR_SIZE)
         touching[rows] = (near & alike).any(axis=1)  # a box is never NEIGHBOUR_STEP from itself
     return float(touching.mean())
-
-
-def _excess_copies(codes: list[str]) -> float:
-    """The share of the faces ``codes`` read beyond the copies one set holds of each."""
-    if not codes:
-        return 0.0
-    counts = Counter(codes)
-    return sum(max(0, n - copies_allowed(code)) for code, n in counts.items()) / len(codes)
 
 
 @dataclass(frozen=True)

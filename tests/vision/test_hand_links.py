@@ -118,6 +118,11 @@ def test_a_cluster_reading_a_face_more_often_than_a_set_holds_it_is_scored_so() 
     assert beyond[made.cluster[0]] == 0.0  # four 1m are a kong's, no more than a set holds
     assert beyond[made.cluster[len(hand)]] == pytest.approx(16 / 20)
     assert hand_links.default_choice().weights[hand_links.CLUSTER_FEATURES.index("beyond_copies")] < 0
+    # Counted as a set holds them: one of each flower, face-down tiles in any number.
+    from fanscan.vision.hand_rules import excess_copies
+
+    assert excess_copies(["1f", "1f", "E", "E"]) == pytest.approx(1 / 4)
+    assert excess_copies(["back"] * 6) == 0.0 and excess_copies([]) == 0.0
 
 
 def test_the_model_file_names_its_features_and_what_it_was_fitted_on() -> None:
@@ -195,7 +200,8 @@ def test_the_generated_photos_weigh_their_share_of_the_fit() -> None:
 @pytest.mark.parametrize("argv, said", [(["--scenes", "abc"], "seeds are A-B"), (["--folds", "x,1"], "folds are numbers"),
                                         (["--scene-share", "1.5"], "the share is a number"),
                                         (["--standing-scenes", "x-3"], "seeds are A-B"),
-                                        (["--busy-scenes", "1-x"], "seeds are A-B")])
+                                        (["--busy-scenes", "1-x"], "seeds are A-B"),
+                                        (["--choice-only"], "holds no hand link model to keep")])
 def test_the_fit_refuses_bad_seeds_and_folds_in_one_line(argv, said, capsys, tmp_path) -> None:
     from fanscan.models.fit_hand_links import main
 
