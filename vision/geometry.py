@@ -7,8 +7,9 @@
 2. Orientation: a box's corners put in its face's order for a given "up" (``orient_box``,
    ``orient_boxes`` for many at once), and
    that up as degrees (``orientation_degrees``).
-3. Rows (``rows_and_groups``): tiles are sorted along ``up``; a jump of more than half a tile
-   height starts a new row. Groups: along a row, measured through the tiles' centres, a gap of
+3. Rows (``rows_and_groups``): tiles within half a tile height of each other along ``up`` and
+   within a cluster's reach along the row (``CLUSTER_REACH``) lie in one row, and so do those
+   linked through them. Groups: along a row, measured through the tiles' centres, a gap of
    more than ``GAP_ABOVE`` of the narrower neighbour separates groups.
 4. Clusters (``clusters``): boxes linked by nearness; a hand, a pile of discards or a wall apart
    from it each makes its own.
@@ -231,14 +232,8 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
     boxes = [r.box for r in readings]
     centres = np.array([b.mean(axis=0) for b in boxes])
     across = np.array([np.ptp(b @ up) for b in boxes])
-    row_height = median(across)
-    heights = centres @ up
-    order = np.argsort(-heights)
-    rows: list[list[int]] = [[int(order[0])]]
-    for index in order[1:]:
-        if heights[rows[-1][-1]] - heights[index] > 0.5 * row_height:
-            rows.append([])
-        rows[-1].append(int(index))
+    reach = CLUSTER_REACH * median(_long_sides(np.stack(boxes)).tolist())
+    rows = _rows(centres @ up, centres @ right, 0.5 * median(across), reach)
     spans = chords(np.stack(boxes), right).tolist()
     spans_by_row = [sorted((*spans[index], index) for index in row) for row in rows]
     scale = _box_scale(spans_by_row)
@@ -258,6 +253,31 @@ def rows_and_groups(readings: list[TileReading], right: np.ndarray, up: np.ndarr
 
 CLUSTER_REACH = 3.5
 """Tiles whose centres lie within this many tile lengths belong to one cluster (``clusters``)."""
+
+
+def _rows(heights: np.ndarray, along: np.ndarray, step: float, reach: float) -> list[list[int]]:
+    """Rows of tile indices, the highest (by mean height) first: two tiles lie in one row when
+    their heights differ by at most ``step`` and their centres lie within ``reach`` along the
+    rows, and so do the tiles linked through such pairs. A jump in height along the row starts a
+    new row; tiles far along it link through their neighbours only, so that tiles lying apart (a
+    hand's flowers, at a height between two rows of a hand slanting in the photo) do not bridge
+    two rows."""
+    n = len(heights)
+    row = list(range(n))
+
+    def root(i: int) -> int:
+        while row[i] != i:
+            row[i] = row[row[i]]
+            i = row[i]
+        return i
+
+    near = (np.abs(heights[:, None] - heights[None]) <= step) & (np.abs(along[:, None] - along[None]) <= reach)
+    for i, j in zip(*np.nonzero(np.triu(near, 1))):
+        row[root(int(i))] = root(int(j))
+    members: dict[int, list[int]] = {}
+    for i in np.argsort(-heights, kind="stable"):
+        members.setdefault(root(int(i)), []).append(int(i))
+    return sorted(members.values(), key=lambda m: -float(np.mean(heights[m])))
 
 
 def clusters(boxes: list[np.ndarray]) -> list[int]:

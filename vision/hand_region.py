@@ -166,10 +166,11 @@ def in_hand(readings: list[TileReading], up: np.ndarray, image_size: tuple[int, 
     likelier than not a tile bearing that flower (the flower's probability times the box's
     probability of holding a tile, the reading search's fitted ``evidence`` among all the
     photo's boxes, given the photo's ``image_size``: a discard cut by the photo's edge read as a
-    flower at 51 % is none of the hand's) and no other cluster that can hold a set lies nearer
-    them (a box taken for a flower at 6-33 %, a sleeve or a rack's corner, was never one: 25
-    such joined the hands of the real fitting photos, no true flower). When no cluster can hold
-    a set the largest is the hand; with under five tiles every tile is."""
+    flower at 51 % is none of the hand's; a box taken for a flower at 6-33 %, a sleeve or a
+    rack's corner, was never one: 25 such joined the hands of the real fitting photos, no true
+    flower) and the tile nearest them outside their own cluster is the hand's (a discard read as
+    a flower among the discards and walls is theirs, however near the hand's cluster comes).
+    When no cluster can hold a set the largest is the hand; with under five tiles every tile is."""
     if len(readings) < 5:
         return [True] * len(readings)
     made = hand_links.clusters(readings, up, STRAY_CLUSTER)
@@ -177,16 +178,16 @@ def in_hand(readings: list[TileReading], up: np.ndarray, image_size: tuple[int, 
     centres = made.links.frames.centre
     hand = hand_links.choose(readings, made, up) if big else int(cluster[np.argmax(sizes)])
 
-    def nearest_big(i: int) -> int | None:
-        if not big:
-            return None
-        return min(big, key=lambda c: float(np.linalg.norm(centres[cluster == c] - centres[i], axis=1).min()))
+    def nearest_cluster(i: int) -> int:
+        """The cluster of the tile nearest tile ``i`` outside its own cluster."""
+        others = np.flatnonzero(cluster != cluster[i])
+        return int(cluster[others[np.argmin(np.linalg.norm(centres[others] - centres[i], axis=1))]])
 
     strays = {i for i, r in enumerate(readings) if sizes[i] <= STRAY_CLUSTER and r.code in _FLOWER_CODES}
     p_tile = np.ones(len(readings))
     if strays and image_size is not None:
         p_tile = load_evidence().tiles.tile_probability(box_features(readings, image_size))
-    return [bool(c == hand or (i in strays and r.confidence * p_tile[i] > 0.5 and nearest_big(i) in (None, hand)))
+    return [bool(c == hand or (i in strays and r.confidence * p_tile[i] > 0.5 and nearest_cluster(i) == hand))
             for i, (r, c) in enumerate(zip(readings, cluster))]
 
 

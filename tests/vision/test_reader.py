@@ -281,6 +281,25 @@ def test_a_stray_flower_joins_the_hand_only_when_likelier_than_not_a_tile_bearin
     assert in_hand(row + [half_out], up)[-1]  # no photo size given: the reading alone decides
 
 
+def test_a_stray_flower_nearer_other_tiles_than_the_hand_stays_with_them() -> None:
+    # A box read as 3f at 95 % above the hand's right end joins the hand when nothing else lies
+    # about; with two discards nearer it than the hand's tiles it is theirs (a discard read as a
+    # flower, seed 210095), though the hand is the nearest cluster that can hold a set.
+    from fanscan.vision.detections import TileReading
+    from fanscan.vision.hand_region import in_hand
+
+    def tile(code: str, x: float, y: float, confidence: float = 0.9) -> TileReading:
+        box = np.float32([[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]])
+        return TileReading(code, confidence, box, 0.0, False, x + 15, ((code, confidence),), finder_score=0.9)
+
+    row = [tile(c, 100 + 31 * i, 500) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m 8m".split())]
+    up, size = np.array([0.0, -1.0]), (1200, 900)
+    flower = tile("3f", 640, 350, confidence=0.95)
+    discards = [tile("2s", 800, 250), tile("9m", 831, 250)]
+    assert in_hand(row + [flower], up, size) == [True] * len(row) + [True]
+    assert in_hand(row + discards + [flower], up, size) == [True] * len(row) + [False] * 3
+
+
 def test_reader_takes_a_flower_against_a_declared_pung_as_the_kongs_fourth_tile() -> None:
     # As in scenes 9348, 10282 and 10764 (before the renderer's fix): an exposed kong of 7m whose
     # fourth tile was read 6f at 16 %, 7m next at 12 %. A flower never lies in a declared set.
