@@ -262,18 +262,17 @@ def _rows(heights: np.ndarray, along: np.ndarray, step: float, reach: float) -> 
     new row; tiles far along it link through their neighbours only, so that tiles lying apart (a
     hand's flowers, at a height between two rows of a hand slanting in the photo) do not bridge
     two rows."""
-    n = len(heights)
-    row = list(range(n))
+    parent = list(range(len(heights)))  # union-find over the linked pairs
 
     def root(i: int) -> int:
-        while row[i] != i:
-            row[i] = row[row[i]]
-            i = row[i]
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
         return i
 
     near = (np.abs(heights[:, None] - heights[None]) <= step) & (np.abs(along[:, None] - along[None]) <= reach)
     for i, j in zip(*np.nonzero(np.triu(near, 1))):
-        row[root(int(i))] = root(int(j))
+        parent[root(int(i))] = root(int(j))
     members: dict[int, list[int]] = {}
     for i in np.argsort(-heights, kind="stable"):
         members.setdefault(root(int(i)), []).append(int(i))
