@@ -262,21 +262,28 @@ def _rows(heights: np.ndarray, along: np.ndarray, step: float, reach: float) -> 
     new row; tiles far along it link through their neighbours only, so that tiles lying apart (a
     hand's flowers, at a height between two rows of a hand slanting in the photo) do not bridge
     two rows."""
-    parent = list(range(len(heights)))  # union-find over the linked pairs
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     near = (np.abs(heights[:, None] - heights[None]) <= step) & (np.abs(along[:, None] - along[None]) <= reach)
-    for i, j in zip(*np.nonzero(np.triu(near, 1))):
-        parent[root(int(i))] = root(int(j))
+    row = _linked(near)
     members: dict[int, list[int]] = {}
     for i in np.argsort(-heights, kind="stable"):
-        members.setdefault(root(int(i)), []).append(int(i))
+        members.setdefault(row[i], []).append(int(i))
     return sorted(members.values(), key=lambda m: -float(np.mean(heights[m])))
+
+
+def _linked(near: np.ndarray) -> list[int]:
+    """Each item's component (the index of its first item) under the symmetric links ``near``
+    (n x n booleans): items linked directly or through others are one component."""
+    component = -np.ones(len(near), int)
+    for start in range(len(near)):
+        if component[start] >= 0:
+            continue
+        component[start], todo = start, [start]
+        while todo:
+            i = todo.pop()
+            for j in np.nonzero(near[i] & (component < 0))[0]:
+                component[j] = start
+                todo.append(int(j))
+    return component.tolist()
 
 
 def clusters(boxes: list[np.ndarray]) -> list[int]:
@@ -286,18 +293,8 @@ def clusters(boxes: list[np.ndarray]) -> list[int]:
     the discards lie further off."""
     quads = np.asarray(boxes)
     centres = quads.mean(axis=1)
-    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= CLUSTER_REACH * median(_long_sides(quads))
-    cluster = -np.ones(len(boxes), int)
-    for start in range(len(boxes)):
-        if cluster[start] >= 0:
-            continue
-        cluster[start], todo = start, [start]
-        while todo:
-            i = todo.pop()
-            for j in np.nonzero(near[i] & (cluster < 0))[0]:
-                cluster[j] = start
-                todo.append(int(j))
-    return cluster.tolist()
+    reach = CLUSTER_REACH * median(_long_sides(quads))
+    return _linked(np.linalg.norm(centres[:, None] - centres[None], axis=2) <= reach)
 
 
 def large_clusters(boxes: list[np.ndarray], at_least: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
