@@ -12,11 +12,15 @@ neighbour). Such a gap is a set the player laid apart as often: the classifier d
    than a tile (``OPEN_AT``: one straddling two tiles), unless read as a blank or a back, neither
    makes a neighbour nor fills a slot.
 2. ``probe_gaps``: each slot is cut out, balanced on the hand's tiles and classified like any
-   box (the flowers' second looks too); one the classifier finds likelier a tile than no tile
-   becomes a candidate of the hand, with an even finder's score (``PROBE_FINDER_SCORE``), and
-   the reading search keeps it or leaves it out like the finder's boxes. A slot read as a back is
-   left empty: dark felt between two sets looks like a tile's back, and a concealed kong's
-   backs are probed at its ends (``hand_region.probe_backs``).
+   box (the flowers' second looks too), and the finder looks at it again among its neighbours
+   (``slot_looks``). One the classifier finds likelier a tile than no tile becomes a candidate of
+   the hand, and so does one read as a blank white dragon that the finder's look finds likelier
+   a tile than table: to the classifier a blank face and a plain patch of table are alike (its
+   "no tile" 0.7-0.9 for either on the generated tables looked at), to the finder they are not.
+   The finder's look is the candidate's finder score, and the reading search keeps it or leaves
+   it out like the finder's boxes. A slot read as a back is left empty: dark felt between two
+   sets looks like a tile's back, and a concealed kong's backs are probed at its ends
+   (``hand_region.probe_backs``).
 """
 
 from __future__ import annotations
@@ -25,12 +29,15 @@ from typing import Any
 
 import numpy as np
 from fanscan.scoring.tiles import BACK
-from fanscan.vision import geometry
+from fanscan.vision import geometry, slot_looks
 from fanscan.vision.detections import TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import median
 from fanscan.vision.tile_reading import PLAIN_FACES, look_at_cuts, reading_of
+
+BLANK = "P"
+"""The white dragon, which many sets leave blank."""
 
 STEPS_FOR_ONE = (1.6, 2.4)
 """Two neighbours this many typical steps apart have room for one tile between them (two steps,
@@ -50,12 +57,6 @@ classifier, and a slot on it would read the same tile twice); the reading search
 or the slot's tile, whichever its evidence finds likelier a tile. A slot so judged is not probed."""
 MIN_PAIRS = 3
 """Rows with fewer neighbouring pairs than this give no typical step."""
-PROBE_FINDER_SCORE = 0.5
-"""A slot's stand-in for the finder's score (``TileReading.finder_score``), which the search's
-tile model weighs: even odds, so that its probability of holding a tile rests on what the
-classifier and its place say. (The classifier's own 1 - P(no tile) there counted its answer twice:
-a gap of mat beside a winning tile set apart, read as 8p at 90 %, could then not be left out, and
-a generated hand of real faces was lost; the real photos read the same either way.)"""
 
 
 def gap_slots(readings: list[TileReading], rows: list[list[list[int]]], right: np.ndarray,
@@ -93,23 +94,26 @@ def gap_slots(readings: list[TileReading], rows: list[list[list[int]]], right: n
 def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray, classifier: Any,
                flower_looks: FlowerLooks | None = None) -> list[TileReading]:
     """The hand's readings and a reading of each gap slot (``gap_slots``) that the classifier
-    finds likelier a tile than no tile, and not a back. A classifier that cannot answer "no
-    tile" (``answers_no_tile``: a stand-in) gives no evidence either way: nothing is probed."""
+    finds likelier a tile than no tile, or that reads as a blank white dragon the finder's look
+    finds likelier a tile than not (``slot_looks``); never a back. A classifier that cannot
+    answer "no tile" (``answers_no_tile``: a stand-in) gives no evidence either way: nothing is
+    probed."""
     if len(readings) < 2 or not getattr(classifier, "answers_no_tile", False):
         return readings
     framed, frame_right, frame_up = geometry.in_their_frame(readings, right, up)
     slots = gap_slots(framed, geometry.rows_and_groups(framed, frame_right, frame_up), frame_right)
     if not slots:
         return readings
-    probs, no_tiles, _ = look_at_cuts(photo, readings, [slot for _, slot in slots], classifier, flower_looks)
+    cuts = [slot for _, slot in slots]
+    probs, no_tiles, _ = look_at_cuts(photo, readings, cuts, classifier, flower_looks)
+    finder_says = slot_looks.tile_probabilities(photo, np.stack([r.box for r in readings]), cuts)
     added = []
-    for (a, slot), slot_probs, no_tile in zip(slots, probs, no_tiles):
-        if no_tile >= OPEN_AT:
-            continue
+    for (a, slot), slot_probs, no_tile, tile in zip(slots, probs, no_tiles, finder_says):
         reading = reading_of(np.asarray(slot_probs, np.float32), float(no_tile), slot,
                              geometry.face_up_of(readings[a].orientation), False,
-                             position=float(slot.mean(axis=0) @ frame_right), finder_score=PROBE_FINDER_SCORE,
+                             position=float(slot.mean(axis=0) @ frame_right), finder_score=float(tile),
                              frame_up=readings[a].frame_up)
-        if reading.code != BACK:
+        likelier_a_tile = no_tile < OPEN_AT or (reading.code == BLANK and 1.0 - tile < OPEN_AT)
+        if likelier_a_tile and reading.code != BACK:
             added.append(reading)
     return readings + added

@@ -98,8 +98,11 @@ class _Reads:
         return Looks(probs, np.full(len(images), self.no_tile, np.float32))
 
 
-@pytest.mark.parametrize(("code", "no_tile", "added"), [("7p", 0.02, True), ("7p", 0.6, False), ("back", 0.02, False)])
+@pytest.mark.parametrize(("code", "no_tile", "added"),
+                         [("7p", 0.02, True), ("7p", 0.6, False), ("back", 0.02, False), ("P", 0.85, False)])
 def test_a_slot_becomes_a_candidate_when_read_likelier_a_tile_than_not_and_not_a_back(code, no_tile, added) -> None:
+    # The photo is a plain grey table: the finder's own look at the slot finds no tile there, so a
+    # slot read as a blank white dragon with the classifier's doubt is no candidate either.
     photo = load_photo(cv2.imencode(".png", np.full((300, 400, 3), 200, np.uint8))[1].tobytes())
     row = [_tile(10 + STEP * k) for k in (0, 1, 2, 4, 5, 6)]
     classifier = _Reads(code, no_tile)
@@ -110,7 +113,7 @@ def test_a_slot_becomes_a_candidate_when_read_likelier_a_tile_than_not_and_not_a
     if added:
         new = probed[6]
         assert new.code == code and new.confidence == pytest.approx(0.9)
-        assert new.finder_score == row_gaps.PROBE_FINDER_SCORE and new.no_tile == pytest.approx(no_tile)
+        assert new.finder_score < 0.1 and new.no_tile == pytest.approx(no_tile)  # the finder's look: table
         assert np.allclose(new.box.mean(axis=0), [10 + STEP * 3 + WIDTH / 2, 120])
 
 
@@ -123,7 +126,8 @@ def test_a_classifier_that_cannot_say_no_tile_probes_nothing() -> None:
 
 
 def test_the_search_leaves_out_a_probed_slot_that_makes_the_hand_one_too_many() -> None:
-    # A complete hand and, in the gap before its winning tile set apart, a slot read as 8p at 90 %.
+    # A complete hand and, in the gap before its winning tile set apart, a slot read as 8p at 90 %
+    # whose look by the finder gave even odds of a tile.
     from dataclasses import replace
 
     from fanscan.vision import interpret
@@ -135,7 +139,7 @@ def test_the_search_leaves_out_a_probed_slot_that_makes_the_hand_one_too_many() 
     probs = np.full(len(CLASS_LABELS), 0.1 / (len(CLASS_LABELS) - 1), np.float32)
     probs[CLASS_LABELS.index("8p")] = 0.9
     slot = replace(hand[-1], code="8p", confidence=0.9, box=hand[-1].box - [31, 0], candidates=(("8p", 0.9),),
-                   probs=probs, finder_score=row_gaps.PROBE_FINDER_SCORE, position=hand[-1].position - 31)
+                   probs=probs, finder_score=0.5, position=hand[-1].position - 31)
     tiles = [*hand, slot]
     right, up = hand_frame(np.stack([t.box for t in tiles]))
     best = interpret.interpret(tiles, right, up, rows_and_groups(tiles, right, up), (2000, 1000),
@@ -162,3 +166,30 @@ def test_a_tile_the_finder_missed_inside_the_hand_s_row_is_read_all_the_same(mon
     hand = reader.read_photo(scene.jpeg).hand.to_json()
     assert sorted(hand["concealed"]) == sorted(scene.hand["concealed"])
     assert hand["melds"] == scene.hand["melds"] and hand["win_tile"] == scene.hand["win_tile"]
+
+
+@pytest.mark.skipif("kmahjongg-default" not in tile_art.available_styles(), reason="kmahjongg not installed")
+@pytest.mark.parametrize("seed", [2030, 2031, 2032])
+def test_a_blank_white_dragon_the_finder_missed_in_the_row_is_read_all_the_same(
+        monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    # kmahjongg's default set leaves the white dragon blank: the classifier's "no tile" for a crop
+    # of it is as high as for a plain patch of table, and only the finder's look tells them apart.
+    from fanscan.datasets.scenes import SceneGroup
+
+    groups = [SceneGroup("concealed", ("2m", "3m", "4m", "P", "P", "P", "6s", "7s", "8s", "5p", "5p", "2s", "3s")),
+              SceneGroup("win", ("4s",))]
+    scene = generate_scene(seed, size=(1280, 960), style="kmahjongg-default", groups=groups)
+    blanks = sorted((t for t in scene.tiles if t.code == "P"), key=lambda t: t.quad.mean(axis=0)[0])
+    missed = blanks[1].quad.mean(axis=0)
+    located = reader.locate
+
+    def without_one(photo, judge=None):  # noqa: ANN001, ANN202
+        small, found = located(photo, judge=judge)
+        keep = np.linalg.norm(found.quads.mean(axis=1) - missed, axis=1) > 10
+        assert (~keep).sum() == 1
+        return small, TileDetections(found.quads[keep], found.scores[keep], found.backs[keep])
+
+    monkeypatch.setattr(reader, "locate", without_one)
+    hand = reader.read_photo(scene.jpeg).hand.to_json()
+    assert sorted(hand["concealed"]) == sorted(scene.hand["concealed"])
+    assert hand["win_tile"] == scene.hand["win_tile"]
