@@ -147,22 +147,26 @@ def test_the_search_leaves_out_a_probed_slot_that_makes_the_hand_one_too_many() 
     assert best.satisfied and len(tiles) - 1 not in best.kept and len(best.kept) == 14
 
 
+def _finder_misses(monkeypatch: pytest.MonkeyPatch, centre: np.ndarray) -> None:
+    """The reader's first look finds every tile but the one whose centre is ``centre``."""
+    located = reader.locate
+
+    def without_one(photo, judge=None):  # noqa: ANN001, ANN202
+        small, found = located(photo, judge=judge)
+        keep = np.linalg.norm(found.quads.mean(axis=1) - centre, axis=1) > 10
+        assert (~keep).sum() == 1
+        return small, TileDetections(found.quads[keep], found.scores[keep], found.backs[keep])
+
+    monkeypatch.setattr(reader, "locate", without_one)
+
+
 @pytest.mark.skipif("xmahjongg-real" not in tile_art.available_styles(), reason="xmahjongg not installed")
 def test_a_tile_the_finder_missed_inside_the_hand_s_row_is_read_all_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     from fanscan.vision.samples import sample_groups
 
     scene = generate_scene(2032, size=(1280, 960), style="xmahjongg-real", groups=sample_groups())
     concealed = sorted((t for t in scene.tiles if t.group == 0), key=lambda t: t.quad.mean(axis=0)[0])
-    missed = concealed[len(concealed) // 2].quad.mean(axis=0)
-    located = reader.locate
-
-    def without_one(photo, judge=None):  # noqa: ANN001, ANN202
-        small, found = located(photo, judge=judge)
-        keep = np.linalg.norm(found.quads.mean(axis=1) - missed, axis=1) > 10
-        assert (~keep).sum() == 1
-        return small, TileDetections(found.quads[keep], found.scores[keep], found.backs[keep])
-
-    monkeypatch.setattr(reader, "locate", without_one)
+    _finder_misses(monkeypatch, concealed[len(concealed) // 2].quad.mean(axis=0))
     hand = reader.read_photo(scene.jpeg).hand.to_json()
     assert sorted(hand["concealed"]) == sorted(scene.hand["concealed"])
     assert hand["melds"] == scene.hand["melds"] and hand["win_tile"] == scene.hand["win_tile"]
@@ -180,16 +184,7 @@ def test_a_blank_white_dragon_the_finder_missed_in_the_row_is_read_all_the_same(
               SceneGroup("win", ("4s",))]
     scene = generate_scene(seed, size=(1280, 960), style="kmahjongg-default", groups=groups)
     blanks = sorted((t for t in scene.tiles if t.code == "P"), key=lambda t: t.quad.mean(axis=0)[0])
-    missed = blanks[1].quad.mean(axis=0)
-    located = reader.locate
-
-    def without_one(photo, judge=None):  # noqa: ANN001, ANN202
-        small, found = located(photo, judge=judge)
-        keep = np.linalg.norm(found.quads.mean(axis=1) - missed, axis=1) > 10
-        assert (~keep).sum() == 1
-        return small, TileDetections(found.quads[keep], found.scores[keep], found.backs[keep])
-
-    monkeypatch.setattr(reader, "locate", without_one)
+    _finder_misses(monkeypatch, blanks[1].quad.mean(axis=0))
     hand = reader.read_photo(scene.jpeg).hand.to_json()
     assert sorted(hand["concealed"]) == sorted(scene.hand["concealed"])
     assert hand["win_tile"] == scene.hand["win_tile"]
