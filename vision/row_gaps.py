@@ -25,6 +25,7 @@ neighbour). Such a gap is a set the player laid apart as often: the classifier d
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -104,16 +105,19 @@ def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up:
     slots = gap_slots(framed, geometry.rows_and_groups(framed, frame_right, frame_up), frame_right)
     if not slots:
         return readings
-    cuts = [slot for _, slot in slots]
-    probs, no_tiles, _ = look_at_cuts(photo, readings, cuts, classifier, flower_looks)
-    finder_says = slot_looks.tile_probabilities(photo, np.stack([r.box for r in readings]), cuts)
-    added = []
-    for (a, slot), slot_probs, no_tile, tile in zip(slots, probs, no_tiles, finder_says):
+    probs, no_tiles, _ = look_at_cuts(photo, readings, [slot for _, slot in slots], classifier, flower_looks)
+    # A slot is a candidate when the classifier finds a tile likelier than none there, or reads a
+    # blank (its "no tile" says nothing then); the finder's look, asked only of those, decides a
+    # blank and is every candidate's finder score.
+    maybe = []
+    for (a, slot), slot_probs, no_tile in zip(slots, probs, no_tiles):
         reading = reading_of(np.asarray(slot_probs, np.float32), float(no_tile), slot,
                              geometry.face_up_of(readings[a].orientation), False,
-                             position=float(slot.mean(axis=0) @ frame_right), finder_score=float(tile),
+                             position=float(slot.mean(axis=0) @ frame_right), finder_score=0.0,
                              frame_up=readings[a].frame_up)
-        likelier_a_tile = no_tile < OPEN_AT or (reading.code == BLANK and 1.0 - tile < OPEN_AT)
-        if likelier_a_tile and reading.code != BACK:
-            added.append(reading)
+        if reading.code != BACK and (no_tile < OPEN_AT or reading.code == BLANK):
+            maybe.append(reading)
+    looks = slot_looks.tile_probabilities(photo, np.stack([r.box for r in readings]), [r.box for r in maybe])
+    added = [replace(r, finder_score=float(look)) for r, look in zip(maybe, looks)
+             if r.no_tile < OPEN_AT or 1.0 - look < OPEN_AT]
     return readings + added
