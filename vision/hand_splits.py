@@ -15,9 +15,9 @@ over cuts is:
    flowers (which count in no hand's size), are no option.
 2. ``worth_cutting``: only a hand read as none the rules accept, holding more tiles than the
    smallest hand they allow, is cut.
-3. ``parts_that_may_be_hands``: the parts left by one cut or two (each part cut again along its
-   own weakest joins, the costs summed) that could be a hand of the rules' sizes
-   (``may_be_a_hand``), fewer cuts first and then in order of their cost.
+3. ``parts_that_may_be_hands``: the parts left by up to three cuts (each part cut again along
+   its own weakest joins, the costs summed) that could be a hand of the rules' sizes
+   (``may_be_a_hand``), in order of their cost (a uniform-cost search).
 4. ``first_complete``: those parts read as hands, at most ``MOST_SPLITS_READ``, each keeping its
    tiles as the whole hand's read left them (no second reading of them) and searched less deeply
    (``SPLIT_LAYOUTS``); the first that the rules accept (``Interpretation.satisfied``) is the
@@ -26,6 +26,7 @@ over cuts is:
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections import Counter
@@ -43,14 +44,19 @@ MOST_SPLITS_READ = 3
 """At most this many parts are read as hands, cheapest first: a bound on a failing read's time.
 On the 52 real photos of ``bench_peer.py`` (piles of tiles among them) 19 hands were cut; the
 hands found past the third cut were piles read as hands; the cluttered scenes' hands came at
-the first to third, a real waiting hand's (hand_021 of ``bench_real_waits.py``) at the third."""
+the first to third, a real waiting hand's (hand_021 of ``bench_real_waits.py``) at the third.
+Six reads of 10 layouts each (session 61) mended two cluttered scenes in 300 more but read more
+parts of real photos' piles and grids as hands (a face mended wrong in three of them)."""
 SPLIT_LAYOUTS = 30
 """...and each searched in at most this many layouts (the whole hand in ``interpret.MAX_LAYOUTS``):
 a part that is the hand reads as one within a few (1-4 on the cluttered scenes it mended), one
 that is not spends the search's whole budget on the way (a real photo's part of 20 tiles 80 ms)."""
+MOST_CUTS = 3
+"""A part is left by at most this many cuts (a hand joined to a pile, a wall's end and a stray
+tile; the cluttered scenes' hands came within three)."""
 PARTS_CUT_AGAIN = 3
-"""The cheapest this many parts left by one cut are cut again, when no part left by one cut
-reads as a hand (each cut of a part looks at its links: about 7 ms for 22 tiles)."""
+"""Of the parts left by as many cuts, the cheapest this many are cut again (each cut of a part
+looks at its links: about 7 ms for 22 tiles)."""
 
 
 @dataclass(frozen=True)
@@ -132,24 +138,28 @@ def first_complete(readings: list[TileReading], up: np.ndarray, rules: HandRules
 
 def parts_that_may_be_hands(readings: list[TileReading], up: np.ndarray,
                             rules: HandRules) -> Iterator[HandSplit]:
-    """The parts of the hand left by one cut, cheapest first, then those left by cutting again
-    the ``PARTS_CUT_AGAIN`` cheapest of those along their own weakest joins (a hand may have a
-    pile joined at one end and a wall at the other), cheapest in sum first; of them, those that
-    ``may_be_a_hand``, each with its cost (the two cuts' summed). Fewer cuts first: two cheap
-    cuts of a tile each must not crowd out the one cut that parts a pile of five."""
+    """The parts of the hand left by up to ``MOST_CUTS`` cuts that ``may_be_a_hand``, cheapest
+    first, each with its cost (its cuts' summed): a uniform-cost search, each part cut again
+    along its own weakest joins only once every cheaper part was offered (a cut costs more than
+    nothing, so no part it leaves is cheaper than the part it cut). Of the parts left by as many
+    cuts, only the ``PARTS_CUT_AGAIN`` cheapest are cut again. The cost is the log-odds against
+    the links cut, so the order is the link model's: a part left by two cuts of weak links (a
+    stray tile and a pile) comes before one left by a cut of strong ones."""
     fewest = min(rules.sizes) - (1 if rules.kind == "waiting" else 0)
-    whole = splits(readings, up, fewest)
-    yield from (split for split in whole if may_be_a_hand([readings[i] for i in split.kept], rules))
-    seen = {split.kept for split in whole}
-    twice: dict[tuple[int, ...], float] = {}
-    for first in whole[:PARTS_CUT_AGAIN]:
-        for split in splits([readings[i] for i in first.kept], up, fewest):
-            kept = tuple(first.kept[k] for k in split.kept)
-            if kept not in seen:
-                twice[kept] = min(first.cost + split.cost, twice.get(kept, math.inf))
-    for kept in sorted(twice, key=twice.__getitem__):
-        if may_be_a_hand([readings[i] for i in kept], rules):
-            yield HandSplit(kept, twice[kept])
+    queue: list[tuple[float, int, tuple[int, ...]]] = [(0.0, 0, tuple(range(len(readings))))]
+    offered: set[tuple[int, ...]] = set()
+    cut_again: Counter[int] = Counter()
+    while queue:
+        cost, cuts, kept = heapq.heappop(queue)
+        if kept in offered:
+            continue
+        offered.add(kept)
+        if cuts and may_be_a_hand([readings[i] for i in kept], rules):
+            yield HandSplit(kept, cost)
+        if cuts < MOST_CUTS and (cuts == 0 or cut_again[cuts] < PARTS_CUT_AGAIN):
+            cut_again[cuts] += 1
+            for split in splits([readings[i] for i in kept], up, fewest):
+                heapq.heappush(queue, (cost + split.cost, cuts + 1, tuple(kept[k] for k in split.kept)))
 
 
 def may_be_a_hand(readings: list[TileReading], rules: HandRules) -> bool:

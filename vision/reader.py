@@ -26,7 +26,7 @@
    read again in its own rows' frame where those run another way (``own_frame``), its
    sideways tiles judged again there (``read_sideways_again``), its doubtful faces read again cut
    as its typical tile (``typical_cut``); read as no hand the rules allow (step 6),
-   ``hand_splits`` cuts it along its weakest joins, once or twice.
+   ``hand_splits`` cuts it along its weakest joins, up to three times.
 5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), and
    beside two equal faces standing apart the slots of a concealed kong's backs
    (``hand_region.probe_backs``).

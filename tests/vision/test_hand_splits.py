@@ -150,7 +150,7 @@ def test_a_part_is_read_as_a_hand_only_when_its_tiles_could_make_one_of_the_rule
     assert hand_splits.may_be_a_hand(part(fourteen), HandRules((14, 17), "win"))
 
 
-def test_parts_left_by_one_cut_come_before_those_left_by_two_priced_by_the_sum(joins: dict) -> None:
+def test_parts_come_in_order_of_their_cuts_summed_cost(joins: dict) -> None:
     second_pile = [_tile(c, 31 * (10 + i), 540) for i, c in enumerate("2p 3s N".split())]
     joins.update({(i, i + 1): 0.99 for i in range(13)})
     joins.update({(14, 15): 0.99, (15, 16): 0.99, (17, 18): 0.99, (18, 19): 0.99})
@@ -161,6 +161,30 @@ def test_parts_left_by_one_cut_come_before_those_left_by_two_priced_by_the_sum(j
     both = next(p for p in parts if p.kept == tuple(range(14)))
     assert both.cost == pytest.approx(math.log(0.8 / 0.2) + math.log(0.75 / 0.25))
     assert [p.cost for p in parts[:2]] == sorted(p.cost for p in parts[:2])
+
+
+def test_two_cuts_of_weak_links_come_before_one_cut_of_a_strong_one(joins: dict) -> None:
+    stray = [_tile("N", 31 * 14, 600)]  # at the row's end, barely joined to it
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (5, 14): 0.8, (13, 17): 0.6})
+    parts = list(hand_splits.parts_that_may_be_hands(ROW + PILE + stray, UP, HandRules((14,))))
+    assert parts[0].kept == tuple(range(14))  # pile and stray tile cut off: 1.39 + 0.41 nats
+    assert parts[0].cost == pytest.approx(math.log(0.8 / 0.2) + math.log(0.6 / 0.4))
+    # A single cut leaves 14 tiles only across the row (its tail cut off with the stray tile)
+    assert any(14 in p.kept for p in parts[1:])
+    assert min(p.cost for p in parts[1:]) == pytest.approx(math.log(0.99 / 0.01))  # one link of the row
+
+
+def test_a_hand_joined_to_two_piles_and_a_stray_tile_is_cut_three_times(joins: dict) -> None:
+    stray = [_tile("N", 31 * 14, 600)]
+    second_pile = [_tile(c, 31 * (10 + i), 540) for i, c in enumerate("2p 3s N".split())]
+    joins.update({(i, i + 1): 0.99 for i in range(13)})
+    joins.update({(14, 15): 0.99, (15, 16): 0.99, (18, 19): 0.99, (19, 20): 0.99})
+    joins.update({(5, 14): 0.8, (13, 17): 0.6, (10, 18): 0.75})
+    reader = _Reader()
+    read, apart = hand_splits.first_complete(ROW + PILE + stray + second_pile, UP, HandRules((14,)), reader)
+    assert read.readings == ROW and apart == PILE + stray + second_pile
+    assert reader.read == [(14, hand_splits.SPLIT_LAYOUTS)]  # three weak links (2.9 nats) before any of the row's
 
 
 class _Reader:

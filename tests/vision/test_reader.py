@@ -492,6 +492,19 @@ def test_a_hand_read_with_three_tiles_of_the_table_as_seventeen_is_cut_back_to_i
     assert sum(t.in_hand for t in reading.tiles) == 16  # 14 counted, the kong's fourth tile, a flower
 
 
+@pytest.mark.skipif(not set(SCENE_STYLES) <= set(tile_art.available_styles()), reason="scene art not installed")
+@pytest.mark.parametrize("seed", [217128, 217339])
+def test_a_hand_joined_to_a_pile_a_walls_end_and_stray_tiles_is_cut_as_often_as_it_takes(seed: int) -> None:
+    # Golden cases of the reader's cuts in order of cost: a pile of discards, two or three of a
+    # wall's backs and a stray discard are each joined to the hand by a weak link or two; the hand
+    # reads as one only with all of them cut off (three cuts), which is cheaper than any one cut
+    # through its own rows.
+    from fanscan.models.hand_cases import hand_key
+
+    scene = generate_scene(seed, clutter=True)
+    assert hand_key(read_photo(scene.jpeg).hand.to_json()) == hand_key(scene.hand)
+
+
 class _NoTileFor:
     """A stand-in classifier that reads every crop as ``code`` and gives each the same
     probability of holding no tile."""
