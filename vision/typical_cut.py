@@ -7,8 +7,8 @@ hand's own frame (``geometry.in_their_frame``: ``right`` along its rows, ``up`` 
 tops) they share one width and height. So each face-up tile of the hand that the classifier
 read doubtfully (under ``classifier.SECOND_LOOK_BELOW``, the same doubt that earns a crop its
 look turned 180 degrees) is cut again as that typical box, square to the frame and centred on
-its own box, classified (the flowers' second looks too), and its reading replaced when the new
-one is surer (the confidence times the probability of a tile, as ``tile_reading.read_quality``
+its own box, classified (the flower specialist's second look too, not the numeral reader's:
+see below), and its reading replaced when the new one is surer (the confidence times the probability of a tile, as ``tile_reading.read_quality``
 judges boxes). The tile keeps its box: the cut is a second look at the face, not a new box.
 
 Either way the two looks' probabilities are averaged into the reading's ``probs`` (as the
@@ -17,6 +17,12 @@ faces stay options of the reading search (``interpret``), priced by both looks. 
 read a face surely and wrongly where the tile's own cut was torn between two (a flower drawn as
 a red leaf over a word read as 4m at 75 % where its own cut read it 7f at 45 %), and the search
 can then still complete the hand with the face the other look saw.
+
+The numeral reader (``flowers``) looked at the tile's own cut, and is not asked again (session
+61): a number printed on a flower shows in its own cut, skewed or not, and on a set that prints
+none the reader can be sure of a "1" in a character's strokes. In the wider cut it had made
+gnome's gold 竹 (4f) and 蘭 (2f), which the specialist reads at 0.8-0.9 in their own cuts, surely
+1f and 2f, and the surer look names the face.
 """
 
 from __future__ import annotations
@@ -69,7 +75,10 @@ def read_doubtful_again(photo: Photo, readings: list[TileReading], right: np.nda
     if size is None or not doubtful:
         return readings
     cuts = [typical_box(readings[i].box.mean(axis=0), size, right, up) for i in doubtful]
-    probs, no_tile, _ = look_at_cuts(photo, readings, cuts, classifier, flower_looks)
+    # The numeral reader read each tile's own cut already: a printed number shows there wherever
+    # the box lies, and a set that prints none gives it a second chance to see one in strokes.
+    looks = replace(flower_looks, numerals=None) if flower_looks is not None else None
+    probs, no_tile, _ = look_at_cuts(photo, readings, cuts, classifier, looks)
     out = list(readings)
     for k, i in enumerate(doubtful):
         old = readings[i]

@@ -10,6 +10,7 @@ from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import typical_cut
 from fanscan.vision.classifier import SECOND_LOOK_BELOW, Looks
 from fanscan.vision.detections import TileReading
+from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import load_photo
 
 RIGHT, UP = np.array([1.0, 0.0]), np.array([0.0, -1.0])  # rows along x, faces' tops towards y = 0
@@ -92,6 +93,35 @@ def test_a_surer_second_cut_names_the_face_and_the_first_look_s_face_stays_likel
     assert probs["C"] == pytest.approx((0.55 / others + 0.75) / 2)
     assert probs["F"] == pytest.approx((0.45 + 0.25 / others) / 2)  # an option the search can still take
     assert sorted(probs, key=probs.get)[-2:] == ["F", "C"]
+
+
+class _SureOfANumber:
+    """A numeral reader stand-in sure of the number ``number`` (1-4) in every crop; counts its crops."""
+
+    def __init__(self, number: int) -> None:
+        self.number, self.asked = number, 0
+
+    def number_probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        self.asked += len(crops)
+        out = np.zeros((len(crops), 4), np.float32)
+        out[:, self.number - 1] = 1.0
+        return out
+
+
+def test_a_doubtful_flower_s_second_cut_is_not_read_again_by_the_numeral_reader() -> None:
+    # The cut reads 4f, unsure among the flowers (2f close behind); a reader sure of a "1" (as in
+    # the strokes of a gold 竹 that prints no number) would have made it a sure 1f, surer than
+    # the tile's own 4f, and named the face so.
+    readings = [_reading(0, "E", 0.97), _reading(1, "E", 0.96), _reading(2, "4f", 0.4), _reading(3, "F", 0.95)]
+    classifier = _Answers("4f", 0.5)
+    classifier.row[CLASS_LABELS.index("2f")] = 0.3
+    numerals = _SureOfANumber(1)
+    looks = FlowerLooks(specialist=None, numerals=numerals)
+    again = typical_cut.read_doubtful_again(_photo(), readings, RIGHT, UP, classifier, looks)
+    assert again[2].code == "4f" and again[2].confidence == pytest.approx(0.5)  # named by the surer cut
+    assert numerals.asked == 0
+    as_it_would_have = looks.reweigh(classifier.row[None, :], list(CLASS_LABELS), lambda i: np.zeros((64, 48, 3), np.uint8))
+    assert CLASS_LABELS[int(np.argmax(as_it_would_have))] == "1f" and as_it_would_have.max() > 0.4
 
 
 def test_sure_faces_backs_and_sideways_tiles_are_not_cut_again() -> None:
