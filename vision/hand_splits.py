@@ -95,7 +95,8 @@ class _Cut:
 
 def splits(readings: list[TileReading], up: np.ndarray, fewest: int) -> list[HandSplit]:
     """The single cuts of the hand ``readings`` that cut off a playing tile (not only flowers) and
-    keep at least ``fewest`` of them, cheapest first."""
+    keep at least ``fewest`` of them, cheapest first, each part chosen: the search's first round
+    (``parts_that_may_be_hands``) listed whole."""
     out: dict[tuple[int, ...], float] = {}
     for cut in _cuts(readings, up, fewest):
         if (kept := cut.kept()) is not None:
@@ -182,7 +183,8 @@ def parts_that_may_be_hands(readings: list[TileReading], up: np.ndarray,
     fewest = min(rules.sizes) - (1 if rules.kind == "waiting" else 0)
     # (cost, cuts, tie-break, the part kept or the cut that leaves it): a cut's part is chosen
     # (the fitted choice, the dearest step) only when it comes first, priced before.
-    queue: list[tuple[float, int, int, tuple[int, ...] | _KeptWithin]] = [(0.0, 0, 0, tuple(range(len(readings))))]
+    whole = tuple(range(len(readings)))
+    queue: list[tuple[float, int, int, tuple[int, ...] | _KeptWithin]] = [(0.0, 0, 0, whole)]
     pushed = itertools.count(1)
     offered: set[tuple[int, ...]] = set()
     cut_again: Counter[int] = Counter()

@@ -8,8 +8,8 @@ tops) they share one width and height. So each face-up tile of the hand that the
 read doubtfully (under ``classifier.SECOND_LOOK_BELOW``, the same doubt that earns a crop its
 look turned 180 degrees) is cut again as that typical box, square to the frame and centred on
 its own box, classified (the flower specialist's second look too, not the numeral reader's:
-see below), and its reading replaced when the new one is surer (the confidence times the probability of a tile, as ``tile_reading.read_quality``
-judges boxes). The tile keeps its box: the cut is a second look at the face, not a new box.
+see below), and its reading replaced when the new one is surer (the confidence times the
+probability of a tile, as ``tile_reading.read_quality`` judges boxes). The tile keeps its box: the cut is a second look at the face, not a new box.
 
 Either way the two looks' probabilities are averaged into the reading's ``probs`` (as the
 classifier averages a crop's two looks): the surer look names the face, and the other look's
@@ -21,8 +21,8 @@ can then still complete the hand with the face the other look saw.
 The numeral reader (``flowers``) looked at the tile's own cut, and is not asked again (session
 61): a number printed on a flower shows in its own cut, skewed or not, and on a set that prints
 none the reader can be sure of a "1" in a character's strokes. In the wider cut it had made
-gnome's gold 竹 (4f) and 蘭 (2f), which the specialist reads at 0.8-0.9 in their own cuts, surely
-1f and 2f, and the surer look names the face.
+gnome's gold 竹 (4f) and 菊 (3f), which the specialist reads right in their own cuts, 1f at
+0.77-0.91, and the surer look names the face.
 """
 
 from __future__ import annotations
