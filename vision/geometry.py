@@ -137,13 +137,53 @@ def sideways_flags(quads: np.ndarray, right: np.ndarray, up: np.ndarray) -> list
 def ways_up(up: np.ndarray, right: np.ndarray, sideways: list[bool], scattered: bool = False,
             ) -> list[list[np.ndarray]]:
     """The ways up each tile of a frame (``up``, ``right``) is read in: an upright tile the
-    frame's up, a sideways one both ways across it. Tiles ``scattered`` (none touching another,
+    frame's up, a sideways one both ways across it and, third, upright (a tile laid flat beyond a
+    standing hand is as wide for its height as a claimed tile; ``way_priors``). Tiles ``scattered`` (none touching another,
     ``lone_tiles``) have no row to set their frame, each lying at its own angle: each is read
     both quarter turns, each way's up pointing up the photo (the classifier learnt faces either
     way up, never a quarter turned, so the wrong quarter turn reads less surely)."""
     if scattered:
         return [[up, up_the_photo(right)] for _ in sideways]
-    return [[-right, right] if side else [up] for side in sideways]
+    return [[-right, right, up] if side else [up] for side in sideways]
+
+
+UPRIGHT_THOUGH_WIDE = (0.0, 4.0)
+"""(a, b): a tile wider than its row's (``sideways_flags``) is read upright after all only when
+its upright look's log-odds beat its surest sideways look's by more than a + b log(L), L its
+length along the row over the frame's median tile's. In a laid-down hand such a tile is mostly a
+claimed tile lying sideways, as long along the row as the others are high (L about 1.35; its
+face a quarter turned, a bamboo's upright cut may read as dots); a tile laid flat beyond a hand
+standing on edge, seen from the seat, is as wide for its height but no longer along the row (L
+about 1), its face upright. Fitted (``models/fit_upright_prior.py``) on the 1,586 looks at tiles
+so flagged in generated scenes (standing, cluttered and riichi-win hands, seeds
+300000-300399): the pair that reads the most of them the right way up with the right face
+(1,451; never upright 1,355, one margin for every length at best 1,435; ``docs/benchmarks.md``,
+session 62)."""
+
+
+def way_priors(quads: np.ndarray, tiles: list[int], ways: list[list[np.ndarray]]) -> list[list[float]]:
+    """Each way's prior log-odds for the ``tiles`` (indices into ``quads``, a frame's boxes) in
+    ``ways_up``'s ``ways``: minus ``UPRIGHT_THOUGH_WIDE``'s margin for the upright third way of a
+    tile flagged sideways, none for any other."""
+    a, b = UPRIGHT_THOUGH_WIDE
+    lengths: dict[tuple[float, float], np.ndarray] = {}  # along each row direction asked
+    out = []
+    for t, tile_ways in zip(tiles, ways):
+        if len(tile_ways) != 3:
+            out.append([0.0] * len(tile_ways))
+            continue
+        along = tuple(map(float, tile_ways[1]))
+        if along not in lengths:
+            spans = chords(quads, np.asarray(along)) @ np.array([-1.0, 1.0])
+            lengths[along] = spans / max(median(spans), 1e-6)
+        out.append([0.0, 0.0, -(a + b * float(np.log(max(lengths[along][t], 1e-3))))])
+    return out
+
+
+def read_sideways(sideways: list[bool], picks: list[int]) -> list[bool]:
+    """Which tiles of a frame (not scattered) were read lying sideways: flagged so, and read best
+    in one of ``ways_up``'s two ways across the row, not in its third, upright."""
+    return [side and pick < 2 for side, pick in zip(sideways, picks)]
 
 
 def orient_box(quad: np.ndarray, face_up: np.ndarray) -> np.ndarray:

@@ -54,6 +54,7 @@ def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarr
     got = looker.best_ways(range(len(readings)), choices)
     rows = got.probs if flower_looks is None else flower_looks.reweigh(got.probs, CLASS_LABELS, got.crops.__getitem__)
     frame_up = (float(own_up[0]), float(own_up[1]))
+    sideways = geometry.read_sideways(sideways, got.picks)
     again = [reading_of(rows[t], float(got.no_tile[t]), got.boxes[t], choices[t][got.picks[t]], sideways[t],
                         position=float(old.box.mean(axis=0) @ own_right), finder_score=old.finder_score,
                         frame_up=frame_up, face_down=bool(face_down[t]))

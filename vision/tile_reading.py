@@ -226,6 +226,8 @@ def _read_group(photo: Photo, detections: TileDetections, tiles: np.ndarray,
         if (read := tried(turned, everything)) is not None:
             choices, (picks, probs, no_tile, boxes, crops) = turned, read
             right, up, sideways = turned_right, turned_up, turned_sideways
+    if not scattered:
+        sideways = geometry.read_sideways(sideways, picks)
     return _GroupRead(tiles, choices, picks, probs, no_tile, boxes, crops, sideways, right, up)
 
 

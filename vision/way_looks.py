@@ -28,6 +28,7 @@ import numpy as np
 from fanscan.vision import geometry, white_balance
 from fanscan.vision.classifier import Looks, needs_second_look
 from fanscan.vision.image_io import Photo
+from fanscan.vision.numeric import logit
 
 WayKey = tuple[int, float, float]
 """(box index, the face's up as x and y): one way a box is cut."""
@@ -96,12 +97,15 @@ class WayLooks:
 
     def best_ways(self, tiles: Sequence[int], ways: Sequence[Sequence[np.ndarray]]) -> BestWays:
         """Each of ``tiles`` looked at in each of its ``ways`` (``ways[k]`` for ``tiles[k]``), the
-        way read most surely kept."""
+        way read most surely kept, each way's log-odds weighed with its prior
+        (``geometry.way_priors``)."""
         seen = self.looks([(t, w) for t, tile_ways in zip(tiles, ways) for w in tile_ways])
         probs = np.asarray(seen.looks.probs, np.float32)
         picks, chosen, start = [], [], 0
-        for tile_ways in ways:
-            picks.append(int(np.argmax(probs[start : start + len(tile_ways)].max(axis=1))))
+        for tile_ways, priors in zip(ways, geometry.way_priors(self._quads, list(tiles), [list(w) for w in ways])):
+            surest = probs[start : start + len(tile_ways)].max(axis=1).astype(np.float64)
+            scores = logit(surest) + np.array(priors) if any(priors) else surest  # logit clips
+            picks.append(int(np.argmax(scores)))
             chosen.append(start + picks[-1])
             start += len(tile_ways)
         return BestWays(picks, probs[chosen], seen.looks.no_tile[chosen],

@@ -10,7 +10,7 @@ from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import geometry, hand_region, tile_reading
 from fanscan.vision.classifier import Looks, needs_second_look
 from fanscan.vision.image_io import load_photo
-from glyph_classifier import CountingGlyph as _CountingGlyph, Glyph as _Glyph
+from glyph_classifier import CountingGlyph as _CountingGlyph, Glyph as _Glyph, draw_glyph
 
 
 def _reading(x: float, width: float, confidence: float):  # noqa: ANN202
@@ -300,11 +300,56 @@ def test_tiles_touching_in_a_row_are_read_in_the_rows_frame_only() -> None:
     assert classifier.seen == 5 and [r.code for r in readings] == ["1m"] * 5
 
 
+@pytest.mark.parametrize(("lying", "sideways"), [("flat", False), ("claimed", True)])
+def test_a_tile_wider_than_the_row_s_is_read_upright_too_and_sideways_only_when_that_reads_surer(
+        lying: str, sideways: bool) -> None:
+    # Four faces standing on edge, seen from the seat, and a fifth box twice as wide as high: a
+    # tile laid flat beyond them (its face upright, foreshortened) or a claimed tile lying
+    # sideways (its face a quarter turned). Both are wider for their height than the row's, and
+    # flagged sideways; each is cut both ways across the row and upright, and the surest kept.
+    from fanscan.vision.detections import TileDetections
+
+    image = np.full((200, 400, 3), 60, np.uint8)
+    face = draw_glyph(np.full((60, 40, 3), 90, np.uint8))
+    boxes = []
+    for k in range(4):
+        image[70:130, 20 + 42 * k : 60 + 42 * k] = face
+        boxes.append(_row_box(20 + 42 * k, 70, 40, 60))
+    wide = cv2.resize(face, (60, 30), interpolation=cv2.INTER_AREA) if lying == "flat" else \
+        cv2.resize(np.ascontiguousarray(np.rot90(face, 1)), (60, 30), interpolation=cv2.INTER_AREA)
+    image[100:130, 190:250] = wide
+    boxes.append(_row_box(190, 100, 60, 30))
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    found = TileDetections(np.stack(boxes), np.full(5, 0.9, np.float32), np.zeros(5, bool))
+    assert geometry.sideways_flags(found.quads, np.array([1.0, 0.0]), np.array([0.0, -1.0]))[4]
+    readings, _, _ = tile_reading.read_tiles(photo, found, _SureGlyph())
+    assert [r.code for r in readings] == ["1m"] * 5
+    assert [r.sideways for r in readings] == [False] * 4 + [sideways]
+
+
+class _SureGlyph(_Glyph):
+    """``_Glyph``, sure of an upright glyph (1m at 0.98) and unsure of any other crop (2m at 0.5):
+    the upright look of a wide tile must beat its sideways look's log-odds by
+    ``geometry.UPRIGHT_THOUGH_WIDE`` (``_Glyph``'s 0.77 against 0.7 would not)."""
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        one_m, two_m = CLASS_LABELS.index("1m"), CLASS_LABELS.index("2m")
+        sure = super().probabilities(crops).argmax(axis=1) == one_m
+        probs = np.full((len(crops), len(CLASS_LABELS)), 0.5 / (len(CLASS_LABELS) - 2), np.float32)
+        probs[sure] = 0.02 / (len(CLASS_LABELS) - 1)
+        probs[sure, one_m] = 0.98
+        probs[~sure, two_m] = 0.5
+        return probs / probs.sum(axis=1, keepdims=True)
+
+
 def test_ways_up_of_a_frame_and_of_scattered_tiles() -> None:
     up, right = np.array([0.0, -1.0]), np.array([1.0, 0.0])
     ways = geometry.ways_up(up, right, [False, True])
-    assert [len(w) for w in ways] == [1, 2]
-    assert ways[0][0] == pytest.approx(up) and {tuple(w) for w in ways[1]} == {(1.0, 0.0), (-1.0, 0.0)}
+    assert [len(w) for w in ways] == [1, 3]
+    # A tile wider than the row's: both ways across the row first, then upright.
+    assert ways[0][0] == pytest.approx(up) and {tuple(w) for w in ways[1][:2]} == {(1.0, 0.0), (-1.0, 0.0)}
+    assert ways[1][2] == pytest.approx(up)
+    assert geometry.read_sideways([False, True, True], [0, 1, 2]) == [False, True, False]
     scattered = geometry.ways_up(up, right, [False, True], scattered=True)
     # Both quarter turns for every tile, the quarter turn's up the one pointing up the photo (left).
     assert all(len(w) == 2 and w[0] == pytest.approx(up) and w[1] == pytest.approx([-1.0, 0.0]) for w in scattered)
