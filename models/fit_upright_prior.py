@@ -113,10 +113,12 @@ def looks_of_scenes(kind: str, seeds: range) -> list[WideLook]:
 
 def read_right(look: WideLook, a: float, b: float) -> bool:
     """Whether the look is read the right way up with the right face when its upright look is
-    kept only if its log-odds beat the surest sideways look's by more than a + b log(along)."""
+    kept only if its log-odds beat the surest sideways look's by more than a + b log(along),
+    and it names another face."""
     sideways = int(np.argmax(look.surest[:2]))
     gain = float(logit(look.surest[2]) - logit(look.surest[sideways]))
-    way = 2 if gain > a + b * float(np.log(max(look.along, 1e-3))) else sideways
+    upright = gain > a + b * float(np.log(max(look.along, 1e-3))) and look.faces[2] != look.faces[sideways]
+    way = 2 if upright else sideways  # a face read alike either way: sideways (way_looks._surest_way)
     return (way == 2) == (look.true_way == 2) and look.faces[way] == look.true_face
 
 

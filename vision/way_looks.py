@@ -103,9 +103,7 @@ class WayLooks:
         probs = np.asarray(seen.looks.probs, np.float32)
         picks, chosen, start = [], [], 0
         for tile_ways, priors in zip(ways, geometry.way_priors(self._quads, list(tiles), [list(w) for w in ways])):
-            surest = probs[start : start + len(tile_ways)].max(axis=1).astype(np.float64)
-            scores = logit(surest) + np.array(priors) if any(priors) else surest  # logit clips
-            picks.append(int(np.argmax(scores)))
+            picks.append(_surest_way(probs[start : start + len(tile_ways)], priors))
             chosen.append(start + picks[-1])
             start += len(tile_ways)
         return BestWays(picks, probs[chosen], seen.looks.no_tile[chosen],
@@ -144,6 +142,23 @@ class WayLooks:
             answers = np.column_stack([probs, np.zeros(len(probs), np.float32)])
         for k, box, crop, answer in zip(keys, boxes, crops, answers):
             self._answers[k], self._boxes[k], self._crops[k] = answer, box, crop
+
+
+def _surest_way(looks: np.ndarray, priors: list[float]) -> int:
+    """Which of a tile's looks (one row of probabilities per way) to keep: the surest, each way's
+    log-odds weighed with its prior. The upright third way of a tile flagged sideways
+    (``geometry.ways_up``) is kept only when it names another face than the surest sideways way:
+    a face read alike either way (a 9s, a 5p: alike a quarter turned) says nothing of which way
+    the tile lies, and its box's shape says sideways."""
+    surest = looks.max(axis=1).astype(np.float64)
+    if not any(priors):
+        return int(np.argmax(surest))
+    pick = int(np.argmax(logit(surest) + np.array(priors)))
+    if len(looks) == 3 and pick == 2:
+        sideways = int(np.argmax(surest[:2]))
+        if int(looks[2].argmax()) == int(looks[sideways].argmax()):
+            return sideways
+    return pick
 
 
 def _opposite(key: WayKey) -> WayKey:

@@ -37,3 +37,9 @@ def test_the_fitted_pair_reads_the_most_right_the_least_length_weight_among_ties
     looks["flat"] = [_look(0.80, 0.90, 2, ("8p", "8p", "6s"), "6s", along=1.0)] * 10
     a, b = fitted_margin(right_by_margin(looks))
     assert sum(right_by_margin(looks)[(a, b)].values()) == 20 and b > 0
+
+
+def test_a_look_naming_the_same_face_either_way_is_read_sideways() -> None:
+    # A claimed 9s whose quarter-turned upright cut reads 9s too, surer: kept sideways, right.
+    alike = _look(0.80, 0.99, true_way=0, faces=("9s", "9s", "9s"), true_face="9s", along=1.0)
+    assert read_right(alike, 0.0, 0.0)

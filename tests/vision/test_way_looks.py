@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import numpy as np
+from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.vision import geometry
+from fanscan.vision.way_looks import _surest_way
+
+
+def _looks(*faces_and_probabilities: tuple[str, float]) -> np.ndarray:
+    """One row per way: its surest face at the given probability, the rest spread evenly."""
+    rows = []
+    for face, p in faces_and_probabilities:
+        row = np.full(len(CLASS_LABELS), (1 - p) / (len(CLASS_LABELS) - 1))
+        row[CLASS_LABELS.index(face)] = p
+        rows.append(row)
+    return np.array(rows, np.float32)
+
+
+def test_the_surest_way_is_kept_where_no_way_has_a_prior() -> None:
+    assert _surest_way(_looks(("2m", 0.6), ("1m", 0.9)), [0.0, 0.0]) == 1
+    assert _surest_way(_looks(("1m", 0.9), ("2m", 0.6), ("3m", 0.95)), [0.0, 0.0, 0.0]) == 2
+
+
+def test_an_upright_look_must_beat_the_sideways_ones_by_its_prior() -> None:
+    # Sideways 5s at 0.80; upright 5p at 0.90 beats it by 0.81 nats, under a prior of -1.2.
+    claimed = _looks(("5s", 0.80), ("5s", 0.30), ("5p", 0.90))
+    assert _surest_way(claimed, [0.0, 0.0, -1.2]) == 0
+    assert _surest_way(claimed, [0.0, 0.0, -0.5]) == 2
+
+
+def test_a_face_read_alike_either_way_keeps_the_sideways_look() -> None:
+    # A claimed 9s: its face a quarter turned reads 9s too, and surer; the face says nothing of
+    # which way the tile lies, so the box's shape (sideways) stands.
+    alike = _looks(("9s", 0.80), ("9s", 0.60), ("9s", 0.99))
+    assert _surest_way(alike, [0.0, 0.0, -1.2]) == 0
+
+
+def test_the_prior_of_a_wide_tile_grows_with_its_length_along_the_row() -> None:
+    right, up = np.array([1.0, 0.0]), np.array([0.0, -1.0])
+
+    def box(x: float, w: float, h: float) -> np.ndarray:
+        return np.array([[x, 0], [x + w, 0], [x + w, h], [x, h]], np.float64)
+
+    # Three standing tiles 40 long along the row, one laid flat (40 long, 20 high), one claimed
+    # lying sideways (54 long, 40 high): both flagged sideways, the claimed one 1.35 times as long.
+    quads = np.stack([box(0, 40, 54), box(42, 40, 54), box(84, 40, 54), box(126, 40, 20), box(168, 54, 40)])
+    flags = geometry.sideways_flags(quads, right, up)
+    assert flags == [False, False, False, True, True]
+    ways = geometry.ways_up(up, right, flags)
+    priors = geometry.way_priors(quads, list(range(5)), ways)
+    a, b = geometry.UPRIGHT_THOUGH_WIDE
+    assert priors[0] == [0.0] and priors[3][:2] == [0.0, 0.0]
+    assert priors[3][2] == -a  # as long as the median tile
+    assert abs(priors[4][2] - (-(a + b * np.log(54 / 40)))) < 1e-9
