@@ -34,7 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import geometry, way_looks
-from fanscan.vision.numeric import logit, quad_iou
+from fanscan.vision.numeric import quad_iou
+from fanscan.vision.way_looks import wide_tile_way
 
 MARGINS = tuple(float(m) for m in np.round(np.arange(-2.0, 4.01, 0.25), 2))
 """The grid of a: nats of log-odds, the margin for a tile as long along the row as the median."""
@@ -115,10 +116,7 @@ def read_right(look: WideLook, a: float, b: float) -> bool:
     """Whether the look is read the right way up with the right face when its upright look is
     kept only if its log-odds beat the surest sideways look's by more than a + b log(along),
     and it names another face."""
-    sideways = int(np.argmax(look.surest[:2]))
-    gain = float(logit(look.surest[2]) - logit(look.surest[sideways]))
-    upright = gain > a + b * float(np.log(max(look.along, 1e-3))) and look.faces[2] != look.faces[sideways]
-    way = 2 if upright else sideways  # a face read alike either way: sideways (way_looks._surest_way)
+    way = wide_tile_way(look.surest, look.faces, -(a + b * float(np.log(max(look.along, 1e-3)))))
     return (way == 2) == (look.true_way == 2) and look.faces[way] == look.true_face
 
 

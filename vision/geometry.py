@@ -20,6 +20,7 @@ Nothing here looks at a tile's face: the boxes alone decide.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -138,8 +139,9 @@ def ways_up(up: np.ndarray, right: np.ndarray, sideways: list[bool], scattered: 
             ) -> list[list[np.ndarray]]:
     """The ways up each tile of a frame (``up``, ``right``) is read in: an upright tile the
     frame's up, a sideways one both ways across it and, third, upright (a tile laid flat beyond a
-    standing hand is as wide for its height as a claimed tile; ``way_priors``). Tiles ``scattered`` (none touching another,
-    ``lone_tiles``) have no row to set their frame, each lying at its own angle: each is read
+    standing hand is as wide for its height as a claimed tile; ``way_priors``). Tiles
+    ``scattered`` (none touching another, ``lone_tiles``) have no row to set their frame, each
+    lying at its own angle: each is read
     both quarter turns, each way's up pointing up the photo (the classifier learnt faces either
     way up, never a quarter turned, so the wrong quarter turn reads less surely)."""
     if scattered:
@@ -161,7 +163,7 @@ so flagged in generated scenes (standing, cluttered and riichi-win hands, seeds
 session 62)."""
 
 
-def way_priors(quads: np.ndarray, tiles: list[int], ways: list[list[np.ndarray]]) -> list[list[float]]:
+def way_priors(quads: np.ndarray, tiles: Sequence[int], ways: Sequence[Sequence[np.ndarray]]) -> list[list[float]]:
     """Each way's prior log-odds for the ``tiles`` (indices into ``quads``, a frame's boxes) in
     ``ways_up``'s ``ways``: minus ``UPRIGHT_THOUGH_WIDE``'s margin for the upright third way of a
     tile flagged sideways, none for any other."""

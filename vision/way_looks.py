@@ -102,7 +102,7 @@ class WayLooks:
         seen = self.looks([(t, w) for t, tile_ways in zip(tiles, ways) for w in tile_ways])
         probs = np.asarray(seen.looks.probs, np.float32)
         picks, chosen, start = [], [], 0
-        for tile_ways, priors in zip(ways, geometry.way_priors(self._quads, list(tiles), [list(w) for w in ways])):
+        for tile_ways, priors in zip(ways, geometry.way_priors(self._quads, tiles, ways)):
             picks.append(_surest_way(probs[start : start + len(tile_ways)], priors))
             chosen.append(start + picks[-1])
             start += len(tile_ways)
@@ -145,20 +145,23 @@ class WayLooks:
 
 
 def _surest_way(looks: np.ndarray, priors: list[float]) -> int:
-    """Which of a tile's looks (one row of probabilities per way) to keep: the surest, each way's
-    log-odds weighed with its prior. The upright third way of a tile flagged sideways
-    (``geometry.ways_up``) is kept only when it names another face than the surest sideways way:
-    a face read alike either way (a 9s, a 5p: alike a quarter turned) says nothing of which way
-    the tile lies, and its box's shape says sideways."""
-    surest = looks.max(axis=1).astype(np.float64)
-    if not any(priors):
+    """Which of a tile's looks (one row of probabilities per way) to keep: the surest, or for a
+    tile flagged sideways (``geometry.ways_up``: three ways) as ``wide_tile_way`` says."""
+    surest = looks.max(axis=1)
+    if len(looks) != 3:
         return int(np.argmax(surest))
-    pick = int(np.argmax(logit(surest) + np.array(priors)))
-    if len(looks) == 3 and pick == 2:
-        sideways = int(np.argmax(surest[:2]))
-        if int(looks[2].argmax()) == int(looks[sideways].argmax()):
-            return sideways
-    return pick
+    return wide_tile_way(surest, looks.argmax(axis=1).tolist(), priors[2])
+
+
+def wide_tile_way(surest: Sequence[float], faces: Sequence[object], upright_prior: float) -> int:
+    """Of a wide tile's three looks (both ways across the row, then upright: each one's surest
+    probability and face), the one to keep: the surer sideways look, unless the upright look's
+    log-odds with its prior (``geometry.way_priors``) beat it and it names another face (a face
+    read alike either way, a 9s or a 5p alike a quarter turned, says nothing of which way the
+    tile lies, and its box's shape says sideways)."""
+    sideways = int(np.argmax(surest[:2]))
+    gain = float(logit(surest[2]) - logit(surest[sideways]))
+    return 2 if gain + upright_prior > 0 and faces[2] != faces[sideways] else sideways
 
 
 def _opposite(key: WayKey) -> WayKey:

@@ -33,6 +33,9 @@ def test_a_face_read_alike_either_way_keeps_the_sideways_look() -> None:
     # which way the tile lies, so the box's shape (sideways) stands.
     alike = _looks(("9s", 0.80), ("9s", 0.60), ("9s", 0.99))
     assert _surest_way(alike, [0.0, 0.0, -1.2]) == 0
+    # So too for a tile exactly as long along the row as the median one, whose prior is nought.
+    assert _surest_way(alike, [0.0, 0.0, -0.0]) == 0
+    assert _surest_way(_looks(("5s", 0.80), ("5s", 0.60), ("5p", 0.99)), [0.0, 0.0, -0.0]) == 2
 
 
 def test_the_prior_of_a_wide_tile_grows_with_its_length_along_the_row() -> None:
