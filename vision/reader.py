@@ -26,7 +26,9 @@
    read again in its own rows' frame where those run another way (``own_frame``), its
    sideways tiles judged again there (``read_sideways_again``), its doubtful faces read again cut
    as its typical tile (``typical_cut``); read as no hand the rules allow (step 6),
-   ``hand_splits`` cuts it along its weakest joins, up to three times.
+   ``hand_splits`` cuts it along its weakest joins, up to three times, or, short of any hand,
+   ``hand_joins`` joins to it the clusters apart likeliest linked to it (melds lying flat beyond
+   a standing row), up to three.
 5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), and
    beside two equal faces standing apart the slots of a concealed kong's backs
    (``hand_region.probe_backs``).
@@ -50,8 +52,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from fanscan.vision import (debug_images, doubts, flower_set, flowers, geometry, hand_region, hand_splits, layout,
-                            memory, own_frame, row_gaps, session_opening, tile_photo, second_looks, white_balance)
+from fanscan.vision import (debug_images, doubts, flower_set, flowers, geometry, hand_joins, hand_region, hand_splits,
+                            layout, memory, own_frame, row_gaps, session_opening, tile_photo, second_looks, white_balance)
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -186,5 +188,11 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
         readings, up, wanted, lambda p, n: read_part(p, n, False)[0], searched[: len(readings)])
     if cut:
         read, apart = cut[0], cut[1] + apart
+    elif one_hand and hand_joins.worth_joining(read, wanted):
+        joinable, slivers = hand_joins.joinable(searched[: len(readings)], apart)
+        joined = hand_joins.first_complete(searched[: len(readings)], joinable, up, wanted,
+                                           lambda p, n: read_part(p, n)[0])
+        if joined:
+            read, apart = joined[0], joined[1] + slivers
     apart = flower_set.one_of_each_flower(apart, frozenset(r.code for r in read.readings)) if one_hand else apart
     return _photo_reading(photo, read, apart, wanted), read

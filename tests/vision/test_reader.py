@@ -505,6 +505,21 @@ def test_a_hand_joined_to_a_pile_a_walls_end_and_stray_tiles_is_cut_as_often_as_
     assert hand_key(read_photo(scene.jpeg).hand.to_json()) == hand_key(scene.hand)
 
 
+@pytest.mark.skipif(not set(SCENE_STYLES) <= set(tile_art.available_styles()), reason="scene art not installed")
+def test_a_standing_hand_picked_as_its_row_alone_is_joined_to_its_kong_lying_flat_beyond_it() -> None:
+    # A golden case of the reader's joins (``hand_joins``): ten tiles stand on edge, an exposed
+    # kong of 3p and two flowers lie flat beyond the row, linked to it less than even (another
+    # size and slant): the hand picked was the standing row, 10 tiles, no waiting hand; joined to
+    # the kong's cluster it reads as one.
+    from fanscan.models.hand_cases import hand_key
+
+    scene = generate_scene(219931, standing=True)
+    got = read_photo(scene.jpeg, hand="waiting").hand.to_json()
+    assert [m["tiles"] for m in got["melds"]] == [["3p"] * 4]
+    got["win_tile"] = None  # a waiting hand has none (the JSON names its last tile)
+    assert hand_key(got) == hand_key(scene.hand)
+
+
 class _NoTileFor:
     """A stand-in classifier that reads every crop as ``code`` and gives each the same
     probability of holding no tile."""
