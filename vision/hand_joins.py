@@ -5,7 +5,9 @@ seen from the seat, has its declared sets and flowers lying flat beyond its row:
 of another size and turn than the standing tiles, their links to the row are believed less than
 even, and the hand as picked is its standing row alone, fewer tiles than any hand holds.
 Joining a cluster whose likeliest link to the hand the model believed with probability p costs
-log((1 - p) / p) nats, the odds against that link: the price a cut pays for a link it breaks
+log((1 - p) / p) nats, the odds against that link (below nothing for a link likelier than not
+that did not join: a flower's, or one past the most tiles a hand shows, or measured on faces the
+hand's second reading changed): the price a cut pays for a link it breaks
 (``hand_splits``), the other way round. The search over joins is the cuts' mirror:
 
 1. ``worth_joining``: only a hand read as none the rules accept, holding fewer playing tiles than
