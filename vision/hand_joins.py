@@ -118,9 +118,11 @@ def first_complete(hand: list[TileReading], apart: list[TileReading], up: np.nda
     return None
 
 
-def joinable(hand: list[TileReading], apart: list[TileReading]) -> tuple[list[TileReading], list[TileReading]]:
+def joinable(hand: list[TileReading], apart: list[TileReading], image_size: tuple[int, int] | None = None,
+             ) -> tuple[list[TileReading], list[TileReading]]:
     """The tiles ``apart`` that may join the hand, and the slivers among them, which may not
-    (``hand_region.slivers``, as the hand was picked: small and doubtful boxes of no tile)."""
-    sliver = hand_region.slivers(hand + apart)
+    (``hand_region.slivers``, as the hand was picked, in a photo of ``image_size``: small and
+    doubtful boxes of no tile)."""
+    sliver = hand_region.slivers(hand + apart, image_size)
     return ([r for k, r in enumerate(apart) if len(hand) + k not in sliver],
             [r for k, r in enumerate(apart) if len(hand) + k in sliver])

@@ -141,16 +141,34 @@ def kept_twin(pairs: list[tuple[int, int]], box: int, kept: set[int]) -> int | N
     return None
 
 
-def slivers(readings: list[TileReading]) -> set[int]:
+def slivers(readings: list[TileReading], image_size: tuple[int, int] | None = None) -> set[int]:
     """The boxes both small (under ``SLIVER_AREA`` of the median box) and read with little
     confidence (under ``SLIVER_CONFIDENCE``): no tile. Such is a sliver of a tile's side seen at a slant
-    between two groups: kept, it may be taken for a flower to complete the hand."""
+    between two groups: kept, it may be taken for a flower to complete the hand. A box read as
+    a flower likelier than not (``likely_flowers``, in a photo of ``image_size``: the test a
+    flower apart joins the hand by) is none: a flower lying flat beyond a hand standing on edge
+    is small beside the standing faces, and read at 0.7-0.9; the slivers taken for flowers on
+    cluttered tables are read at 0.1-0.4."""
     if len(readings) < 5:
         return set()
     areas = quad_areas(np.stack([r.box for r in readings]))
     typical = median(areas.tolist())
-    return {i for i, (r, area) in enumerate(zip(readings, areas))
-            if area < SLIVER_AREA * typical and r.confidence < SLIVER_CONFIDENCE}
+    small = {i for i, (r, area) in enumerate(zip(readings, areas))
+             if area < SLIVER_AREA * typical and r.confidence < SLIVER_CONFIDENCE}
+    if small and image_size is not None:
+        small -= set(np.flatnonzero(likely_flowers(readings, image_size)).tolist())
+    return small
+
+
+def likely_flowers(readings: list[TileReading], image_size: tuple[int, int]) -> np.ndarray:
+    """Which readings are likelier than not a tile bearing the flower read: the flower's
+    probability times the box's probability of holding a tile (the reading search's fitted
+    ``evidence`` among all the photo's boxes, given the photo's ``image_size``)."""
+    flower = np.array([r.code in _FLOWER_CODES for r in readings], bool)
+    if not flower.any():
+        return flower
+    p_tile = load_evidence().tiles.tile_probability(box_features(readings, image_size))
+    return flower & (np.array([r.confidence for r in readings]) * p_tile > 0.5)
 
 
 def in_hand(readings: list[TileReading], up: np.ndarray, image_size: tuple[int, int] | None = None) -> list[bool]:
@@ -184,11 +202,10 @@ def in_hand(readings: list[TileReading], up: np.ndarray, image_size: tuple[int, 
         return int(cluster[others[np.argmin(np.linalg.norm(centres[others] - centres[i], axis=1))]])
 
     strays = {i for i, r in enumerate(readings) if sizes[i] <= STRAY_CLUSTER and r.code in _FLOWER_CODES}
-    p_tile = np.ones(len(readings))
-    if strays and image_size is not None:
-        p_tile = load_evidence().tiles.tile_probability(box_features(readings, image_size))
-    return [bool(c == hand or (i in strays and r.confidence * p_tile[i] > 0.5 and nearest_cluster(i) == hand))
-            for i, (r, c) in enumerate(zip(readings, cluster))]
+    flowers = (likely_flowers(readings, image_size) if strays and image_size is not None
+               else np.array([r.confidence > 0.5 for r in readings]))
+    return [bool(c == hand or (i in strays and flowers[i] and nearest_cluster(i) == hand))
+            for i, c in enumerate(cluster)]
 
 
 def hand_and_apart(readings: list[TileReading], up: np.ndarray, image_size: tuple[int, int] | None = None,
@@ -197,7 +214,7 @@ def hand_and_apart(readings: list[TileReading], up: np.ndarray, image_size: tupl
     the photo shows apart from it (slivers among them: set aside before the hand is picked); its
     flowers first made one set's."""
     readings = flower_set.one_of_each_flower(readings)
-    sliver = slivers(readings)
+    sliver = slivers(readings, image_size)
     whole = [i for i in range(len(readings)) if i not in sliver]
     kept = dict(zip(whole, in_hand([readings[i] for i in whole], up, image_size)))
     return ([r for i, r in enumerate(readings) if kept.get(i, False)],

@@ -189,7 +189,7 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
     if cut:
         read, apart = cut[0], cut[1] + apart
     elif one_hand and hand_joins.worth_joining(read, wanted):
-        joinable, slivers = hand_joins.joinable(searched[: len(readings)], apart)
+        joinable, slivers = hand_joins.joinable(searched[: len(readings)], apart, photo.size)
         joined = hand_joins.first_complete(searched[: len(readings)], joinable, up, wanted,
                                            lambda p, n: read_part(p, n)[0])
         if joined:

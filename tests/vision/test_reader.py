@@ -281,6 +281,32 @@ def test_a_stray_flower_joins_the_hand_only_when_likelier_than_not_a_tile_bearin
     assert in_hand(row + [half_out], up)[-1]  # no photo size given: the reading alone decides
 
 
+def test_a_small_box_read_as_a_flower_likelier_than_not_is_no_sliver_and_joins_the_hand() -> None:
+    # A flower lying flat beyond a hand standing on edge: its box a third of a standing face's, read
+    # at 87 % (seed 219856's 8f). Small and read under 90 %, it had been set aside as a sliver of a
+    # tile's side; read as a flower likelier than not a tile bearing it, it is a flower of the hand.
+    # The same box read at 30 % (a sliver of a tile's side taken for a flower) stays a sliver.
+    from fanscan.vision.detections import TileReading
+    from fanscan.vision.evidence import box_features, load_evidence
+    from fanscan.vision.hand_region import hand_and_apart, slivers
+
+    def tile(code: str, x: float, y: float, confidence: float = 0.95, side: float = 40.0) -> TileReading:
+        box = np.float32([[x, y], [x + side, y], [x + side, y + 4 * side / 3], [x, y + 4 * side / 3]])
+        return TileReading(code, confidence, box, 0.0, False, x + side / 2, ((code, confidence),))
+
+    row = [tile(c, 100 + 41 * i, 500) for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 6m 7m".split())]
+    up, size = np.array([0.0, -1.0]), (1200, 900)
+    for confidence, joins in ((0.87, True), (0.3, False)):
+        flat = tile("8f", 100 + 41 * 13 + 5, 500, confidence=confidence, side=23)
+        readings = row + [flat]
+        p_tile = load_evidence().tiles.tile_probability(box_features(readings, size))[-1]
+        assert (confidence * p_tile > 0.5) == joins
+        assert slivers(readings) == {13}  # small and doubtful...
+        assert slivers(readings, size) == (set() if joins else {13})  # ...but for a likely flower
+        hand, apart = hand_and_apart(readings, up, size)
+        assert (hand, apart) == ((readings, []) if joins else (row, [flat]))
+
+
 def test_a_stray_flower_nearer_other_tiles_than_the_hand_stays_with_them() -> None:
     # A box read as 3f at 95 % above the hand's right end joins the hand when nothing else lies
     # about; with two discards nearer it than the hand's tiles it is theirs (a discard read as a
