@@ -183,21 +183,31 @@ def _person_touched(labels: PhotoLabels) -> bool:
 
 
 def _existing(photo: Path) -> PhotoLabels | None:
-    """The photo's label file, or None when it has none or an unreadable one (to be replaced)."""
+    """The photo's label file, or None when it has none; an unreadable one raises
+    ``FanscanError`` (it is the user's: never replaced unasked)."""
     path = label_path(photo)
     if not path.is_file():
         return None
+    return load_labels(path)
+
+
+def unreadable_label(photo: Path) -> str | None:
+    """Why the photo's label file cannot be read (None: it can, or there is none)."""
     try:
-        return load_labels(path)
-    except FanscanError:
-        return None
+        _existing(photo)
+    except FanscanError as error:
+        return error.message
+    return None
 
 
 def needs_reading(photo: Path, reader: str, force: bool = False) -> bool:
-    """Whether ``photo`` is to be (re-)read: never when a person touched its labels; otherwise
-    when ``force``d, or when its label file is missing, unreadable, or from another reader or
-    photo."""
-    labels = _existing(photo)
+    """Whether ``photo`` is to be (re-)read: never when a person touched its labels, nor when its
+    label file cannot be read (it is left as it is, and reported); otherwise when ``force``d, or
+    when its label file is missing, or from another reader or photo."""
+    try:
+        labels = _existing(photo)
+    except FanscanError:
+        return False
     if labels is None:
         return True
     if _person_touched(labels):
@@ -205,12 +215,17 @@ def needs_reading(photo: Path, reader: str, force: bool = False) -> bool:
     return force or labels.reader != reader or labels.image_bytes != photo.stat().st_size
 
 
-def _write(directory: Path, image: str, text: str) -> None:
-    """Save a worker's result, unless a person touched that photo while the batch ran."""
+def _write(directory: Path, image: str, text: str) -> str | None:
+    """Save a worker's result, unless a person touched that photo while the batch ran, or its
+    label file became unreadable meanwhile (then why, which is reported)."""
     photo = directory / image
-    labels = _existing(photo)
+    try:
+        labels = _existing(photo)
+    except FanscanError as error:
+        return f"{error.message}; left as it is: fix or delete it, then run again"
     if labels is None or not _person_touched(labels):
         write_text_atomic(label_path(photo), text)
+    return None
 
 
 def _pool_results(
@@ -321,10 +336,12 @@ def prelabel(
             )
     version = reader_version(reader)
     photos = find_photos(root)
+    kept_as_they_are = [(p.relative_to(root).as_posix(), f"{why}; left as it is: fix or delete it, then run again")
+                        for p in photos if (why := unreadable_label(p)) is not None]
     todo = [p.relative_to(root).as_posix() for p in photos if needs_reading(p, version, force)]
-    skipped = len(photos) - len(todo)
+    skipped = len(photos) - len(todo) - len(kept_as_they_are)
     if not todo:
-        return PrelabelReport(0, skipped, ())
+        return PrelabelReport(0, skipped, tuple(sorted(kept_as_they_are)))
     if scheduler is not None or dask_local is not None:
         results: Iterable[PhotoResult] = _dask_results(root, todo, reader, scheduler, dask_local)
     else:
@@ -333,15 +350,16 @@ def prelabel(
             results = (label_photo(str(root), image, reader) for image in todo)
         else:
             results = _pool_results(root, todo, reader, count)
-    labelled, failed = 0, []
+    labelled, failed = 0, list(kept_as_they_are)
     with tqdm(
         total=len(todo), unit="photo", desc="pre-labelling", disable=not progress, file=sys.stderr
     ) as bar:
         for result in results:
             if result.text is None:
                 failed.append((result.image, result.error or "unknown error"))
+            elif (why := _write(root, result.image, result.text)) is not None:
+                failed.append((result.image, why))
             else:
-                _write(root, result.image, result.text)
                 labelled += 1
             bar.update()
     return PrelabelReport(labelled, skipped, tuple(sorted(failed)))

@@ -84,7 +84,12 @@ class TileClassifier:
         self._session = LazySession(self.model_path, threads=threads, providers=providers, max_batch=BATCH)
 
     def _run(self, tensor: np.ndarray) -> np.ndarray:
-        return self._session.run(tensor)
+        answers = self._session.run(tensor)
+        outputs = len(self.labels) + self.answers_no_tile
+        if answers.ndim != 2 or answers.shape[1] != outputs:
+            raise FanscanError("bad_model", f"{self.model_path} answers {answers.shape[1:]} values a crop, but its "
+                                            f"sidecar names {outputs} classes")
+        return answers
 
     def one_look(self, images: Sequence[np.ndarray]) -> np.ndarray:
         """The model's raw answers (n, outputs) for the crops as they are: the faces'

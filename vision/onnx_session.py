@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from fanscan.errors import FanscanError
 
 MAX_BATCH = 64
 """Default rows per onnxruntime call for models run on batches (crops, windows, squares)."""
@@ -103,8 +104,12 @@ class LazySession:
             if self._session is None:
                 import onnxruntime as ort
 
-                session = ort.InferenceSession(str(self.model_path), session_options(self.threads),
-                                               providers=self._providers)
+                try:
+                    session = ort.InferenceSession(str(self.model_path), session_options(self.threads),
+                                                   providers=self._providers)
+                except Exception as error:  # onnxruntime's own kinds: a file that is no model it runs
+                    first = str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__
+                    raise FanscanError("bad_model", f"{self.model_path} is no model onnxruntime can load ({first})") from None
                 self._input_name = session.get_inputs()[0].name
                 self._session = session
         return self._session

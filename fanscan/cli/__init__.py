@@ -69,6 +69,20 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     return parser
 
 
+MESSAGE_CHARS = 400
+"""An error message is cut to this many characters: it may quote what it was given (a notation
+of 100,000 tiles, a YAML file's lines), and stays one readable line."""
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line (line breaks as spaces), its middle cut past ``MESSAGE_CHARS``."""
+    text = " ".join(message.split())
+    if len(text) <= MESSAGE_CHARS:
+        return text
+    half = (MESSAGE_CHARS - 5) // 2
+    return f"{text[:half]} ... {text[-half:]}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fanscan`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -85,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FanscanError as error:
         if args.debug:
             raise
-        print(f"fanscan: error: {error.message}", file=sys.stderr)
+        print(f"fanscan: error: {one_line(error.message)}", file=sys.stderr)
         return 2 if error.code in USAGE_CODES else 1
     except KeyboardInterrupt:
         print("fanscan: interrupted", file=sys.stderr)
@@ -101,13 +115,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.debug:
             raise
         where = f": {error.filename}" if error.filename else ""
-        print(f"fanscan: error: {error.strerror or error}{where}", file=sys.stderr)
+        print(f"fanscan: error: {one_line(f'{error.strerror or error}{where}')}", file=sys.stderr)
         return 1
     except Exception as error:  # noqa: BLE001 - the last resort: one line, never a traceback
         if args.debug:
             raise
         print(
-            f"fanscan: internal error ({type(error).__name__}: {error}); please report it, with "
+            f"fanscan: internal error ({type(error).__name__}: {one_line(str(error))}); please report it, with "
             "--debug for the details",
             file=sys.stderr,
         )

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from fanscan.errors import FanscanError
 
 STDIN = "-"
 """The file name that means standard input (a photo's bytes, a hand's notation or JSON lines)."""
+MAX_STDIN_BYTES = 200 * 1024 * 1024
+"""The most of standard input read as one photo or hand: a photo file's limit
+(``vision.image_io.MAX_FILE_BYTES``; an endless stream is refused, not read to the end of memory)."""
+MAX_TEXT = 1024 * 1024
+"""The longest notation or hand JSON read (characters): a hand's is a few hundred."""
 
 
 def named(text: str) -> str:
@@ -30,9 +36,12 @@ def stdin_bytes(what: str) -> bytes:
     """All of standard input, which must not be empty; ``what`` names it in the message."""
     if sys.stdin is None:  # started with standard input closed
         raise FanscanError("unreadable_image", f"standard input is closed (expected {what})")
-    data = sys.stdin.buffer.read()
+    data = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1)
     if not data:
         raise FanscanError("unreadable_image", f"standard input is empty (expected {what})")
+    if len(data) > MAX_STDIN_BYTES:
+        raise FanscanError("image_too_large", f"standard input is more than the {MAX_STDIN_BYTES // 1024 // 1024} MB "
+                                              f"limit (expected {what})")
     return data
 
 
@@ -40,8 +49,11 @@ def stdin_text(what: str) -> str:
     """Standard input as text, stripped; an error when nothing is there."""
     if sys.stdin is None:
         raise FanscanError("bad_notation", f"standard input is closed (expected {what})")
-    text = sys.stdin.read().strip()
-    if not text:
+    text = sys.stdin.read(MAX_TEXT + 1)
+    if len(text) > MAX_TEXT:
+        raise FanscanError("bad_notation", f"standard input is longer than {MAX_TEXT // 1024 // 1024} MB, "
+                                           f"which no hand is (expected {what})")
+    if not (text := text.strip()):
         raise FanscanError("bad_notation", f"standard input is empty (expected {what})")
     return text
 
@@ -54,9 +66,30 @@ def text_or_none(data: bytes) -> str | None:
     if b"\0" in data[:4096] or image_format(data) is not None:
         return None
     try:
-        return data.decode("utf-8-sig").strip()
+        text = data.decode("utf-8-sig").strip()
     except UnicodeDecodeError:
         return None
+    if len(text) > MAX_TEXT:
+        raise FanscanError("bad_notation", f"standard input is text longer than {MAX_TEXT // 1024 // 1024} MB, "
+                                           "which no hand's notation or JSON is, and no photo")
+    return text
+
+
+def is_folder(name: str) -> bool:
+    """Whether ``name`` is a folder; False for a name the system cannot look up (too long, a NUL):
+    a notation or a hand is no folder."""
+    try:
+        return Path(name).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def is_there(name: str) -> bool:
+    """Whether something is at path ``name``; False for a name the system cannot look up."""
+    try:
+        return Path(name).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def photo_source(name: str) -> str | bytes:
@@ -73,7 +106,7 @@ def photo_names(arguments: list[str]) -> list[str]:
         raise FanscanError("bad_arguments", "standard input (-) can be read only once")
     names: list[str] = []
     for argument in arguments:
-        if argument != STDIN and Path(argument).is_dir():
+        if argument != STDIN and is_folder(argument):
             found = find_photos(argument)
             if not found:
                 raise FanscanError("not_found", f"the folder {argument} holds no photos")
@@ -83,12 +116,27 @@ def photo_names(arguments: list[str]) -> list[str]:
     return names
 
 
-def check_image_out(path: str, option: str) -> None:
-    """Refuse, before any reading, an image output path fanscan could not write."""
+def check_image_out(path: str, option: str, inputs: Sequence[str] = ()) -> None:
+    """Refuse, before any reading, an image output path fanscan could not write, or one that is
+    any of the ``inputs`` (the photo read: a user's photo is never written over)."""
     target = Path(path)
+    for name in inputs:
+        if name != STDIN and _same_file(target, Path(name)):
+            raise FanscanError("bad_path", f"{option} {path} is the photo read: write the annotated copy "
+                                           "under another name")
     if target.suffix.lower() not in (".jpg", ".jpeg", ".png"):
         raise FanscanError("bad_path", f"{option} {path}: the name should end in .jpg or .png")
     folder = target.parent
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
         raise FanscanError("bad_path", f"{option} {path}: the folder {folder} {what}")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (one that is there, through links too, or one path)."""
+    try:
+        if a.exists() and b.exists():
+            return a.samefile(b)
+        return a.resolve() == b.resolve()
+    except (OSError, ValueError):
+        return False

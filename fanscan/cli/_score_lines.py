@@ -1,7 +1,9 @@
 """``fanscan score --jsonl``: one hand JSON a line in, one result line out, in order.
 
 Whatever is wrong with a line (not UTF-8, not JSON, no hand, a failure inside the scorer, a result
-too large to print) gives that line an error result and never stops the lines after it.
+too large to print) gives that line an error result and never stops the lines after it. A line
+longer than ``MAX_LINE`` is no hand's (a stream with no newline, ``/dev/zero``, a photo): the run
+stops there with a one-line error, the lines before it answered, in bounded memory.
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ from collections.abc import Iterable
 from typing import Any, BinaryIO, TextIO
 
 from fanscan.errors import FanscanError
+
+MAX_LINE = 1024 * 1024
+"""The longest line read as a hand JSON, in bytes (characters from a text stream): a hand's JSON
+holds a few hundred."""
 
 
 def run_jsonl(source: str, rules: str) -> int:
@@ -44,7 +50,7 @@ def stream(
     # would otherwise walk it again and again as the scorers' memos grow.
     gc.freeze()
     try:
-        for number, line in enumerate(lines, 1):
+        for number, line in enumerate(_bounded(lines) if hasattr(lines, "readline") else lines, 1):
             text, ok = _score_line(number, line, rules, ruleset, score)
             failed += not ok
             write(text + "\n")
@@ -52,6 +58,17 @@ def stream(
         gc.unfreeze()
     out.flush()
     return failed, number
+
+
+def _bounded(handle: Any) -> Iterable[str | bytes]:
+    """The handle's lines, none read past ``MAX_LINE``: a longer one stops the run."""
+    number = 0
+    while line := handle.readline(MAX_LINE + 1):
+        number += 1
+        if len(line) > MAX_LINE and not line.endswith(b"\n" if isinstance(line, bytes) else "\n"):
+            raise FanscanError("bad_input", f"line {number} is longer than {MAX_LINE // 1024 // 1024} MB, which no "
+                                            "hand JSON is (is this JSON lines?); the lines before it were answered")
+        yield line
 
 
 def _line_text(number: int, line: str | bytes) -> str:

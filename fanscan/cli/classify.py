@@ -54,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    from fanscan.cli import one_line
     from fanscan.cli._inputs import STDIN, photo_source
     from fanscan.vision.classifier import TileClassifier, default_classifier
     from fanscan.vision.flowers import FlowerLooks, default_flower_looks
@@ -63,14 +64,27 @@ def run(args: argparse.Namespace) -> int:
 
     if args.crops.count(STDIN) > 1:
         raise FanscanError("bad_arguments", "standard input (-) can be read only once")
-    photos = [load_photo(photo_source(path)) for path in args.crops]
-    images = [photo.decode(1) for photo in photos]
+    # One image that cannot be read is said on its own line; the others are still classified.
+    failed: dict[int, str] = {}
+    loaded: list[tuple[str, Photo, np.ndarray]] = []
+    for number, path in enumerate(args.crops):
+        try:
+            photo = load_photo(photo_source(path))
+            loaded.append((path, photo, photo.decode(1)))
+        except FanscanError as error:
+            if len(args.crops) == 1:
+                raise
+            failed[number] = error.message
+            print(f"fanscan: error: {one_line(error.message)}", file=sys.stderr)
+    if not loaded:
+        raise FanscanError("unreadable_image", f"none of the {len(args.crops)} images could be read")
+    paths, photos, images = (list(column) for column in zip(*loaded))
     classifier = TileClassifier(args.model) if args.model else default_classifier()
     looks = default_flower_looks()
     if args.no_numerals:
         looks = FlowerLooks(looks.specialist, None)
     codes, confidences, no_tile = classifier.named(images, looks)
-    for path, photo, image, code, confidence, none in zip(args.crops, photos, images, codes, confidences, no_tile,
+    for path, photo, image, code, confidence, none in zip(paths, photos, images, codes, confidences, no_tile,
                                                           strict=True):
         found = tiles_in_photo(photo)
         # A large crop of one tile shows the finder pieces of its face: it is a crop still when,
@@ -87,19 +101,24 @@ def run(args: argparse.Namespace) -> int:
                      if code in PLAIN_FACES else "")
             print(f"fanscan: warning: {shown} seems to hold no tile (no_tile {none:.2f}){plain}; "
                   "its code is the likeliest face if it holds one", file=sys.stderr)
-    if args.json:
-        for path, code, confidence, none in zip(args.crops, codes, confidences, no_tile, strict=True):
+    answers = iter(zip(codes, confidences, no_tile, strict=True))
+    if args.json:  # one line per image file, in order: its face, or why it could not be read
+        for number, path in enumerate(args.crops):
+            if number in failed:
+                print(json.dumps({"file": path, "error": failed[number]}, ensure_ascii=False))
+                continue
+            code, confidence, none = next(answers)
             line = {"file": path, "code": code, "confidence": round(float(confidence), 4)}
             if classifier.answers_no_tile:
                 line["no_tile"] = round(float(none), 4)
             print(json.dumps(line))
-        return 0
-    width = max(len("file"), *(len(path) for path in args.crops))
+        return 1 if failed else 0
+    width = max(len("file"), *(len(path) for path in paths))
     print(f"{'file':<{width}}  code  confidence" + "  no tile" * classifier.answers_no_tile)
-    for path, code, confidence, none in zip(args.crops, codes, confidences, no_tile, strict=True):
+    for path, (code, confidence, none) in zip(paths, answers):
         print(f"{path:<{width}}  {code:<4}  {confidence:10.3f}"
               + f"  {none:7.3f}" * classifier.answers_no_tile)
-    return 0
+    return 1 if failed else 0
 
 
 def tiles_in_photo(photo: Photo) -> int:

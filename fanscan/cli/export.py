@@ -61,6 +61,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(handler=run)
 
 
+def _check_out(out: Path, directory: Path, form: str) -> None:
+    """Refuse an ``--out`` that would write over the folder's own photos and labels: a COCO file
+    named as a photo or a label file, or a folder of images that is the source folder or lies
+    inside it (its photos would then be found among the folder's own)."""
+    from fanscan.datasets.labels import SUFFIX, is_photo
+
+    if form == "coco":
+        if out.name.endswith(SUFFIX) or is_photo(out):
+            raise FanscanError("bad_path", f"{out} is named as a photo or a label file: COCO is written "
+                                           "to a .json file of its own")
+        return
+    try:
+        inside = out.resolve().is_relative_to(directory.resolve())
+    except (OSError, ValueError):
+        inside = False
+    if inside:
+        raise FanscanError("bad_path", f"{out} is the folder exported, or inside it: {form} is written "
+                                       "to a folder of its own, apart from the photos")
+
+
 def _readable(photos: list[PhotoLabels], directory: Path, decode: bool = False) -> list[PhotoLabels]:
     """The photos whose file is an image fanscan reads (with ``decode``, whose picture decodes
     too: a file cut short has a header); each other one is named on stderr and left out, so
@@ -97,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         raise FanscanError(
             "bad_path", f"{args.out} is a file: {args.format} is written to a folder"
         )
+    _check_out(args.out, args.directory, args.format)
     photos = load_folder(args.directory)
     wanted = [p for p in photos if args.all or p.status == "reviewed"]
     chosen = _readable(wanted, args.directory, decode=args.format == "crops")

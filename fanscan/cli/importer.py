@@ -9,6 +9,7 @@ another tool's class names into tile codes (``datasets/formats/class_map.py``).
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from fanscan.cli._inputs import named_path
 from fanscan.errors import FanscanError
@@ -78,6 +79,12 @@ def run(args: argparse.Namespace) -> int:
 
         photos = load_voc(args.source, class_map)
         images = args.images or args.source / "JPEGImages"
+    outside = [p.image for p in photos if not _inside(images, p.image)]
+    if outside:
+        raise FanscanError(
+            "bad_path", f"{args.source} names a photo outside {images} ({outside[0]!r}): labels are "
+                        "written only beside the photos in that folder"
+        )
     missing = [p.image for p in photos if not (images / p.image).is_file()]
     if missing:
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
@@ -97,3 +104,15 @@ def run(args: argparse.Namespace) -> int:
         note += f"; left out the classes mapped to nothing: {', '.join(sorted(class_map.left_out))}"
     print(f"imported {written} photos with {tiles} tiles into {images}{note}")
     return 0
+
+
+def _inside(folder: Path, name: str) -> bool:
+    """Whether photo ``name`` (relative, as a dataset names it) lies inside ``folder``: no absolute
+    name, no ``..`` out of it, no link leading out."""
+    if not name or Path(name).is_absolute() or "\0" in name:
+        return False
+    root = folder.resolve()
+    try:
+        return (root / name).resolve().is_relative_to(root)
+    except (OSError, ValueError):
+        return False

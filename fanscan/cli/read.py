@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     if (args.annotate or args.debug_dir) and not single:
         raise FanscanError("bad_arguments", "--annotate and --debug take one photo, not several")
     if args.annotate:
-        check_image_out(args.annotate, "--annotate")
+        check_image_out(args.annotate, "--annotate", names)
     if single:
         return _run_one(args, names[0])
     photos = [(name, stdin_bytes("a photo") if name == STDIN else None) for name in names]

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if args.annotate:
         from fanscan.cli._inputs import check_image_out
 
-        check_image_out(args.annotate, "--annotate")
+        check_image_out(args.annotate, "--annotate", [args.photo] if args.photo else [])
     from fanscan.scoring.ruleset import get_ruleset
 
     get_ruleset(args.rules)  # an unknown rule set is an error before any work

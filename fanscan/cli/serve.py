@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from fanscan.cli._inputs import named_path
 from fanscan.errors import FanscanError
@@ -59,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
     from fanscan.web.app import create_app
     from fanscan.web.server import bind, is_loopback, serve
 
-    if args.save_labelled is not None and args.save_labelled.exists() and not args.save_labelled.is_dir():
-        raise FanscanError("bad_option", f"--save-labelled: {args.save_labelled} is not a folder")
+    if args.save_labelled is not None:
+        check_writable_folder(args.save_labelled, "--save-labelled")
     sock = bind(args.host, args.port)
     if not is_loopback(args.host):
         print(
@@ -72,6 +73,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"fanscan: saving labelled photos in {args.save_labelled}", file=sys.stderr)
     serve(create_app(save_labelled_dir=args.save_labelled), sock, host=args.host)
     return 0
+
+
+def check_writable_folder(folder: Path, option: str) -> None:
+    """Make ``folder`` when it is not there, and refuse one that is no folder or cannot be
+    written, before the server starts (not at the first save)."""
+    import os
+
+    if folder.exists() and not folder.is_dir():
+        raise FanscanError("bad_option", f"{option}: {folder} is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise FanscanError("bad_option", f"{option}: cannot make the folder {folder} "
+                                         f"({error.strerror or type(error).__name__})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FanscanError("bad_option", f"{option}: the folder {folder} cannot be written")
 
 
 def print_addresses(what: str, host: str, port: int, path: str) -> None:

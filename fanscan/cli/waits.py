@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fanscan.cli._declared_sets import MELDS_HELP, check_standing, read_standing, standing_count
-from fanscan.cli._inputs import STDIN, stdin_bytes, text_or_none
+from fanscan.cli._inputs import STDIN, is_folder, is_there, stdin_bytes, text_or_none
 from fanscan.cli._win_conditions import add_condition_flags, condition_overrides, with_conditions
 from fanscan.errors import FanscanError
 from fanscan.scoring.decompose import SIXTEEN_TILE_HAND
@@ -89,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         source = text if text is not None else data
     shown = "the photo on standard input" if isinstance(source, bytes) else source
     # Any path that is there and no folder is a photo (a device or a pipe too: load_photo judges it).
-    photo = isinstance(source, bytes) or (Path(source).exists() and not Path(source).is_dir())
+    photo = isinstance(source, bytes) or (is_there(source) and not is_folder(source))
     if args.melds is not None and not photo:
         raise FanscanError("bad_arguments", "--melds goes with a PHOTO; a notation writes its declared "
                                             "sets in brackets itself")
@@ -97,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if photo:
         given = parse_melds(args.melds) if args.melds is not None else ()
         reading, obj = _photographed(source, shown, ruleset.name, args.tiles or size, given)
-    elif Path(source).is_dir():
+    elif is_folder(source):
         raise FanscanError("bad_path", f"{args.notation} is a folder: fanscan waits reads one photo or a notation")
     elif source is args.notation and any(mark in source for mark in "./\\"):  # no notation holds these: a path mistyped
         raise FanscanError("not_found", f"no such file: {args.notation}")

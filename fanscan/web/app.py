@@ -54,6 +54,7 @@ _STATUS_BY_CODE = {
     "no_tiles": 422,
     "reader_unavailable": 503,
     "already_saved": 409,
+    "cannot_save": 500,
     "precondition_failed": 412,
 }
 
@@ -100,8 +101,8 @@ class _SecurityHeaders:
 
 
 _FRAMEWORK_400 = {
-    "There was an error parsing the body": "the request body could not be parsed (JSON nested too "
-    "deeply, or a number thousands of digits long)",
+    "There was an error parsing the body": "the request body could not be parsed (text that is not "
+    "UTF-8, JSON nested too deeply, or a number thousands of digits long)",
     "Invalid multipart data.": "the upload is not valid multipart form data (a part's header too long?)",
 }
 """FastAPI's and Starlette's own words for a body they could not parse, and ours."""

@@ -89,12 +89,16 @@ def save_labelled(directory: Path, data: bytes, filename: str, tiles_json: str) 
         raise FanscanError(
             "already_saved", f"this photo is already saved as {name}: correct it with fanscan label"
         )
-    directory.mkdir(parents=True, exist_ok=True)
-    if not photo.exists():
-        with atomic_path(photo) as temp:
-            temp.write_bytes(data)
     labels = PhotoLabels(name, width, height, tiles, (), "reviewed", READER, len(data))
-    save_labels(labels_file, labels)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if not photo.exists():
+            with atomic_path(photo) as temp:
+                temp.write_bytes(data)
+        save_labels(labels_file, labels)
+    except OSError as error:  # the server's folder gone, read-only or full: no fault of the request
+        raise FanscanError("cannot_save", f"the server could not save the photo in its folder "
+                                          f"({error.strerror or type(error).__name__})") from None
     return {
         "image": name,
         "tiles": len(tiles),

@@ -56,6 +56,20 @@ def test_classify_unreadable_file_is_a_one_line_error(tmp_path, capsys):
     assert captured.err.count("\n") == 1 and "notes.jpg" in captured.err
 
 
+def test_classify_one_unreadable_file_among_crops_spoils_only_its_own_line(crops, tmp_path, capsys):
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not an image", encoding="utf-8")
+    assert main(["classify", crops[0], str(bad), crops[1], "--json"]) == 1
+    captured = capsys.readouterr()
+    objects = [json.loads(line) for line in captured.out.splitlines()]
+    assert [o["file"] for o in objects] == [crops[0], str(bad), crops[1]]
+    assert [o.get("code") for o in objects] == ["5p", None, "E"]
+    assert "notes.jpg" in objects[1]["error"]
+    assert captured.err.count("\n") == 1 and "notes.jpg" in captured.err
+    assert main(["classify", crops[0], str(bad)]) == 1  # the table too: the readable one listed
+    assert [line.split()[1] for line in capsys.readouterr().out.splitlines()[1:]] == ["5p"]
+
+
 def test_classify_missing_file_is_a_one_line_error(tmp_path, capsys):
     assert main(["classify", str(tmp_path / "gone.png")]) == 1
     assert "gone.png" in capsys.readouterr().err
@@ -164,3 +178,21 @@ def test_classify_warns_of_an_image_that_seems_to_hold_no_tile(tmp_path, capsys)
     assert line["no_tile"] > 0.8
     (warning,) = captured.err.splitlines()
     assert warning.startswith(f"fanscan: warning: {path} seems to hold no tile (no_tile ")
+
+
+def test_a_model_file_that_is_no_model_or_disagrees_with_its_sidecar_is_a_one_line_error(
+        crops, tmp_path, capsys):
+    import shutil
+
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(bytes(range(256)) * 20)
+    shutil.copy(DEFAULT_MODEL.with_suffix(".json"), junk.with_suffix(".json"))
+    short = tmp_path / "short.onnx"
+    shutil.copy(DEFAULT_MODEL, short)
+    sidecar = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    short.with_suffix(".json").write_text(json.dumps({**sidecar, "labels": sidecar["labels"][:3]}))
+    for model, words in ((junk, "no model onnxruntime can load"), (short, "sidecar names 3 classes")):
+        assert main(["classify", crops[0], "--model", str(model)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("fanscan: error: ") and words in err and err.count("\n") == 1
+

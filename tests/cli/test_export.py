@@ -188,3 +188,19 @@ def test_export_val_fraction_misuse_is_a_usage_error(
     folder = _reviewed_photos(tmp_path / "photos", 2)
     assert main(["export", str(folder), *extra, "--out", str(tmp_path / "out.json")]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("form", "out"), [
+    ("coco", "a.png"), ("coco", "a.png.fanscan.json"), ("coco", "sub/new.jpg"),
+    ("yolo", "."), ("voc", "sub"), ("crops", "crops_here"),
+])
+def test_export_never_writes_over_or_into_the_folder_it_exports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str, out: str
+) -> None:
+    folder = _labelled_folder(tmp_path / "photos")
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert main(["export", str(folder), "--format", form, "--out", str(folder / out), "--all"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fanscan: error: ") and err.count("\n") == 1
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
+    assert main(["export", str(folder), "--format", "coco", "--out", str(folder / "export.json"), "--all"]) == 0

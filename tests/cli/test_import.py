@@ -229,3 +229,44 @@ def test_import_the_shared_rf_chinese_photos_with_its_map(tmp_path: Path) -> Non
     photos = load_folder(tmp_path / "images")
     assert len(photos) == len(images) and sum(len(p.tiles) for p in photos) == boxes
     assert {t.code for p in photos for t in p.tiles} - {"back"} <= set(CLASS_LABELS)
+
+
+@pytest.mark.parametrize("name", ["../outside.png", "sub/../../outside.png", "/ABS/outside.png"])
+def test_import_refuses_a_photo_named_outside_the_images_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    # A COCO file naming ../outside.png (or an absolute path) would have had its label file
+    # written beside a file outside the folder: refused before anything is written.
+    import cv2
+
+    images = tmp_path / "images"
+    images.mkdir()
+    cv2.imwrite(str(tmp_path / "outside.png"), np.full((60, 100, 3), 90, np.uint8))
+    file_name = name.replace("/ABS", str(tmp_path))
+    coco = {"images": [{"id": 1, "file_name": file_name, "width": 100, "height": 60}],
+            "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [10, 10, 20, 30]}],
+            "categories": [{"id": 1, "name": "1m"}]}
+    source = tmp_path / "c.json"
+    source.write_text(json.dumps(coco))
+    assert main(["import", str(source), "--format", "coco", "--images", str(images), "--overwrite"]) == 1
+    err = capsys.readouterr().err
+    assert "outside" in err and len(err.strip().splitlines()) == 1
+    assert not list(tmp_path.glob("*.fanscan.json")) and not list(images.glob("*.fanscan.json"))
+
+
+@pytest.mark.parametrize("bbox", [[float("nan"), 1, 2, 3], [1, 2, 3, "x"], [1, 2, 3, True], [1e308, 1, 1e308, 3]])
+def test_import_a_bbox_of_no_finite_numbers_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bbox: list
+) -> None:
+    import cv2
+
+    cv2.imwrite(str(tmp_path / "a.png"), np.full((60, 100, 3), 90, np.uint8))
+    coco = {"images": [{"id": 1, "file_name": "a.png", "width": 100, "height": 60}],
+            "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": bbox}],
+            "categories": [{"id": 1, "name": "1m"}]}
+    source = tmp_path / "c.json"
+    source.write_text(json.dumps(coco))
+    assert main(["import", str(source), "--format", "coco"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fanscan: error: ") and err.count("\n") == 1
+    assert not (tmp_path / "a.png.fanscan.json").exists()

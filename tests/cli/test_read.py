@@ -229,6 +229,19 @@ def test_read_annotate_path_is_checked_before_reading(tmp_path: Path, capsys, ar
     assert message.format(tmp=tmp_path) in captured.err and captured.err.count("\n") == 1
 
 
+@pytest.mark.parametrize("command", ["read", "score"])
+def test_annotate_onto_the_photo_read_is_refused_and_the_photo_kept(tmp_path: Path, capsys, command) -> None:
+    photo = tmp_path / "mine.jpg"
+    shutil.copy(SAMPLE_PATH, photo)
+    (tmp_path / "sub").mkdir()
+    kept = photo.read_bytes()
+    for out in (photo, tmp_path / "sub" / ".." / "mine.jpg"):
+        assert main([command, str(photo), "--annotate", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert "is the photo read" in err and err.count("\n") == 1
+    assert photo.read_bytes() == kept
+
+
 def test_read_annotate_with_several_photos_is_a_usage_error(tmp_path: Path, capsys) -> None:
     argv = ["read", str(SAMPLE_PATH), str(SAMPLE_PATH), "--annotate", str(tmp_path / "a.jpg")]
     assert main(argv) == 2

@@ -163,3 +163,17 @@ def test_serve_save_labelled_must_be_a_folder(tmp_path: Path, capsys: pytest.Cap
     afile.write_text("x")
     assert main(["serve", "--save-labelled", str(afile)]) == 2  # a usage error: the option's value
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_serve_save_labelled_folder_is_made_or_refused_before_serving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fanscan.cli.serve import check_writable_folder
+
+    made = tmp_path / "new" / "kept"
+    check_writable_folder(made, "--save-labelled")
+    assert made.is_dir()
+    assert main(["serve", "--save-labelled", "/proc/no-such-folder"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot make the folder" in err and err.count("\n") == 1
+

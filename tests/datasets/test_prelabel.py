@@ -110,6 +110,24 @@ def test_prelabel_force_never_overwrites_a_persons_work(photos: Path) -> None:
     assert path.read_text() == reviewed
 
 
+def test_prelabel_never_replaces_a_label_file_it_cannot_read(photos: Path) -> None:
+    # A person's reviewed labels with one typo: the file is kept byte for byte, even with force,
+    # and the photo is reported (not read again over it); the other photos go on.
+    prelabel(photos, reader=READER, workers=1, progress=False)
+    path = photos / "a.png.fanscan.json"
+    save_labels(path, load_labels(path).reviewed())
+    broken = path.read_text().replace(",", ",,", 1)
+    path.write_text(broken)
+    (photos.parent / "reads.log").unlink()
+    for force in (False, True):
+        report = prelabel(photos, reader=READER, workers=1, progress=False, force=force)
+        assert path.read_text() == broken
+        assert "a.png" not in _reads(photos)
+        [(image, why)] = [f for f in report.failed if f[0] == "a.png"]
+        assert "left as it is" in why and "\n" not in why
+    assert "b.png" in _reads(photos)
+
+
 @pytest.mark.slow
 def test_prelabel_resumes_after_being_killed(photos: Path) -> None:
     for name in ("e", "f", "g", "h", "i", "j"):

@@ -247,12 +247,14 @@ def test_app_score_bad_rules_are_named_shortly(client: TestClient, rules: Any, s
     assert said in response.json()["detail"] and len(response.text) < 300
 
 
-def test_app_a_body_too_deep_to_parse_is_a_400_in_our_words(client: TestClient) -> None:
-    response = client.post("/api/score", content=b"[" * 100_000 + b"]" * 100_000,
-                           headers={"content-type": "application/json"})
+@pytest.mark.parametrize("body", [b"[" * 100_000 + b"]" * 100_000, b'{"concealed": ["1m\xff"], "win_tile": "1m"}'],
+                         ids=["too-deep", "not-utf8"])
+def test_app_a_body_that_cannot_be_parsed_is_a_400_in_our_words(client: TestClient, body: bytes) -> None:
+    response = client.post("/api/score", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 400
-    assert response.json() == {"detail": "the request body could not be parsed (JSON nested too deeply, "
-                                         "or a number thousands of digits long)", "code": "bad_request"}
+    assert response.json() == {"detail": "the request body could not be parsed (text that is not UTF-8, JSON "
+                                         "nested too deeply, or a number thousands of digits long)",
+                               "code": "bad_request"}
 
 
 def test_app_a_text_field_for_the_photo_is_told_to_upload_a_file(client: TestClient) -> None:

@@ -117,3 +117,17 @@ def test_off_unless_turned_on(client: Any, photo: bytes) -> None:
     assert response.status_code in (404, 405) and response.headers["content-type"].startswith(
         "application/json"
     )
+
+
+def test_a_save_the_server_cannot_write_is_a_json_error_not_a_crash(
+    reader: Any, scorer: Any, photo: bytes, tmp_path: Path
+) -> None:
+    # The folder replaced by a file after the server started: a JSON answer with its code.
+    folder = tmp_path / "kept"
+    with _client(reader, scorer, folder) as client:
+        folder.write_text("not a folder any more")
+        tiles = [{"code": "1m", "box": BOX, "confidence": 0.97, "corrected": False}]
+        response = _post(client, photo, tiles)
+        assert response.status_code == 500 and response.json()["code"] == "cannot_save"
+        assert "could not save" in response.json()["detail"]
+    assert folder.read_text() == "not a folder any more"
