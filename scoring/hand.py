@@ -64,6 +64,10 @@ _BASE_FIELD_SET = frozenset(BASE_FIELDS)
 _MELD_FIELD_SET = frozenset(_MELD_FIELDS)
 
 
+_KIND_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
+"""How a rule set's own field's kind is named in an error."""
+
+
 def _bad(message: str) -> FanscanError:
     return FanscanError("invalid_hand", message)
 
@@ -395,7 +399,9 @@ class Hand:
         for name, default in extras.items():
             value = obj.get(name, default)
             if type(value) is not type(default):
-                raise _bad(f"{name} must be a {type(default).__name__}, not {value!r}")
+                shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:37]}..."
+                kind = _KIND_NAMES.get(type(default), type(default).__name__)
+                raise _bad(f"{name} must be {kind}, not {shown}")
             options[name] = value
         hand = cls(
             concealed,

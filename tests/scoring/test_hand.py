@@ -145,8 +145,14 @@ def test_hand_from_json_rejects_bad_input(changes: dict[str, Any], message: str)
 
 
 def test_hand_from_json_rejects_extra_field_of_wrong_type() -> None:
-    with pytest.raises(FanscanError, match="first_turn must be a bool"):
+    with pytest.raises(FanscanError, match="first_turn must be true or false"):
         Hand.from_json(_hand(first_turn=1), extra_fields={"first_turn": False})
+    with pytest.raises(FanscanError, match="base must be a whole number, not '1'") as caught:
+        Hand.from_json(_hand(base="1"), extra_fields={"base": 1})
+    with pytest.raises(FanscanError) as caught:  # a value of 400 digits is not quoted whole
+        Hand.from_json(_hand(first_turn=10**400), extra_fields={"first_turn": False})
+    assert "first_turn must be true or false, not 1000000000" in caught.value.message
+    assert len(caught.value.message) < 120
 
 
 def test_hand_from_json_rejects_non_object() -> None:

@@ -251,7 +251,7 @@ def test_app_custom_four_wilds_score_wild_kong_quickly() -> None:
         pytest.param(parse_notation("123m456p789s12sEEP").to_json(), "not_winning",
                      "no winning hand", id="not-a-win"),
         pytest.param({**parse_notation(PLAIN).to_json(), "dealer": "yes"}, "invalid_hand",
-                     "dealer must be a bool", id="mistyped-field"),
+                     "dealer must be true or false", id="mistyped-field"),
     ],
 )
 def test_app_custom_refuses(hand: dict[str, Any], code: str, culprit: str) -> None:
