@@ -15,8 +15,10 @@ hand's second reading changed): the price a cut pays for a link it breaks
 2. ``parts_that_may_be_hands``: the hand with the clusters apart (the tiles apart linked among
    themselves as the hand's were, slivers left out) joined one by one, each within reach of the
    part it joins (a link candidate of ``hand_links.neighbour_pairs``), in order of their summed
-   cost (a uniform-cost search, at most ``hand_splits.MOST_CUTS`` joins); those that could be a
-   hand of the rules' sizes (``hand_splits.may_be_a_hand``) are offered.
+   cost (a uniform-cost search, at most ``hand_splits.MOST_CUTS`` joins, of the parts made by as
+   many joins only the ``hand_splits.PARTS_CUT_AGAIN`` cheapest joined to again: a bound on a
+   photo of many tiles apart); those that could be a hand of the rules' sizes
+   (``hand_splits.may_be_a_hand``) are offered.
 3. ``first_complete``: those parts read as hands, at most ``hand_splits.MOST_SPLITS_READ``, each
    searched as deeply as a cut's part (``hand_splits.SPLIT_LAYOUTS``); the first the rules
    accept is the hand, the tiles not joined staying apart; when none is, the first reading stands.
@@ -27,6 +29,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -34,7 +37,8 @@ from fanscan.scoring.tiles import FLOWER_CODES
 from fanscan.vision import hand_links, hand_region
 from fanscan.vision.detections import TileReading
 from fanscan.vision.hand_rules import HandRules, layout_tile_count
-from fanscan.vision.hand_splits import MOST_CUTS, MOST_SPLITS_READ, SPLIT_LAYOUTS, HandSplit, may_be_a_hand
+from fanscan.vision.hand_splits import (MOST_CUTS, MOST_SPLITS_READ, PARTS_CUT_AGAIN, SPLIT_LAYOUTS, HandSplit,
+                                       may_be_a_hand)
 from fanscan.vision.interpret import HandRead
 
 _SUREST = 1e-6
@@ -76,6 +80,7 @@ def parts_that_may_be_hands(hand: list[TileReading], apart: list[TileReading], u
     queue: list[tuple[float, int, int, tuple[int, ...]]] = [(0.0, 0, 0, start)]
     pushed = itertools.count(1)
     offered: set[tuple[int, ...]] = set()
+    joined_again: Counter[int] = Counter()
     while queue:
         cost, joins, _, part = heapq.heappop(queue)
         if part in offered:
@@ -83,8 +88,9 @@ def parts_that_may_be_hands(hand: list[TileReading], apart: list[TileReading], u
         offered.add(part)
         if joins and may_be_a_hand([tiles[k] for k in part], rules):
             yield HandSplit(part, cost)
-        if joins == MOST_CUTS:
+        if joins == MOST_CUTS or (joins and joined_again[joins] == PARTS_CUT_AGAIN):
             continue
+        joined_again[joins] += 1
         inside = set(part)
         reachable: dict[int, float] = {}
         for (a, c), nats in price.items():

@@ -158,3 +158,16 @@ def test_slivers_apart_never_join_the_hand() -> None:
     tiny = replace(_tile("2p", 31 * 11, 600, side=12), confidence=0.6)  # small and doubtful: a sliver
     joinable, slivers = hand_joins.joinable(ROW, CHOW + [tiny])
     assert joinable == CHOW and slivers == [tiny]
+
+
+def test_a_photo_of_many_tiles_apart_offers_a_bounded_number_of_joins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Forty single tiles lying about a short hand, none of whose joins makes a hand's size: of the
+    # parts made by as many joins only the cheapest few are joined to again, so the search ends
+    # after a few hundred parts, not the thousands of every three of forty.
+    scattered = [_tile("1p", 31 * (i % 10), 400 + 45 * (i // 10)) for i in range(40)]
+    strength = {(i, i + 1): 0.99 for i in range(9)} | {(k, 10 + k): 0.2 for k in range(10)}
+    _set_links(monkeypatch, ROW + scattered, strength)
+    looked_at = []
+    monkeypatch.setattr(hand_joins, "may_be_a_hand", lambda part, rules: looked_at.append(len(part)) or False)
+    assert list(hand_joins.parts_that_may_be_hands(ROW, scattered, UP, HandRules((99,), "waiting"))) == []
+    assert 0 < len(looked_at) <= (1 + 2 * hand_joins.PARTS_CUT_AGAIN) * len(scattered)
