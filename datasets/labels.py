@@ -82,6 +82,9 @@ class PhotoLabels:
     status: Status = "unreviewed"
     reader: str = ""
     image_bytes: int | None = None
+    edited: bool = False
+    """A person changed the labels in the labelling tool (deleted a box, say, which marks no
+    tile): ``label --prelabel`` never reads the photo again over them."""
 
     @property
     def min_confidence(self) -> float:
@@ -184,7 +187,7 @@ def labels_from_json(obj: Any, name: str = "label file") -> PhotoLabels:
         raise _fail(name, "a label file holds one JSON object")
     if obj.get("format") != FORMAT:
         raise _fail(name, f"'format' must be {FORMAT!r}, not {obj.get('format')!r}")
-    known = {"format", "image", "width", "height", "status", "reader", "image_bytes", "groups"}
+    known = {"format", "image", "width", "height", "status", "reader", "image_bytes", "edited", "groups"}
     unknown = set(obj) - known - {"tiles"}
     if unknown:
         raise _fail(name, f"unknown field {min(unknown)!r}")
@@ -199,13 +202,16 @@ def labels_from_json(obj: Any, name: str = "label file") -> PhotoLabels:
     image_bytes = obj.get("image_bytes")
     if not isinstance(reader, str) or not (image_bytes is None or isinstance(image_bytes, int)):
         raise _fail(name, "'reader' must be text and 'image_bytes' a whole number")
+    edited = obj.get("edited", False)
+    if not isinstance(edited, bool):
+        raise _fail(name, "'edited' must be true or false")
     raw_groups = obj.get("groups", [])
     raw_tiles = obj.get("tiles", [])
     if not isinstance(raw_groups, list) or not isinstance(raw_tiles, list):
         raise _fail(name, "'groups' and 'tiles' must be lists")
     groups = tuple(_group_from_json(group, i, name) for i, group in enumerate(raw_groups))
     tiles = tuple(_tile_from_json(tile, i, len(groups), name) for i, tile in enumerate(raw_tiles))
-    return PhotoLabels(image, width, height, tiles, groups, status, reader, image_bytes)
+    return PhotoLabels(image, width, height, tiles, groups, status, reader, image_bytes, edited)
 
 
 def check_corners_reach(labels: PhotoLabels, name: str = "label file") -> None:
@@ -233,6 +239,8 @@ def labels_to_json(labels: PhotoLabels) -> dict[str, Any]:
     }
     if labels.image_bytes is not None:
         obj["image_bytes"] = labels.image_bytes
+    if labels.edited:  # written only when true: a file no person edited is as before
+        obj["edited"] = True
     obj["groups"] = [
         {"kind": group.kind, "concealed": group.concealed}
         if group.concealed

@@ -4,9 +4,9 @@ Each photo goes through the photo reader (fanscan's own, with one classifier thr
 unless another ``module:function`` is named) in a pool of worker processes; the parent writes
 each label file atomically as its result arrives, so an interrupted run loses only the photos in
 flight and a rerun picks up where it stopped: a photo is skipped when its label file is
-*current*, that is when a person has touched it (reviewed, or any tile set by a person: never
-overwritten, not even with ``force``), or when it was written by the same reader version for a
-photo of the same size.
+*current*, that is when a person has touched it (reviewed, edited in the labelling tool, or any
+tile set by a person: never overwritten, not even with ``force``), or when it was written by the
+same reader version for a photo of the same size.
 
 With Dask (the ``cluster`` extra) the same work runs on a cluster: ``scheduler="tcp://host:8786"``
 connects to a running scheduler, ``dask_local=N`` starts N local worker processes. Workers read
@@ -179,7 +179,7 @@ class _NoTiles:
 
 
 def _person_touched(labels: PhotoLabels) -> bool:
-    return labels.status == "reviewed" or any(tile.source == "person" for tile in labels.tiles)
+    return labels.status == "reviewed" or labels.edited or any(tile.source == "person" for tile in labels.tiles)
 
 
 def _existing(photo: Path) -> PhotoLabels | None:

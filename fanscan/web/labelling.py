@@ -156,8 +156,12 @@ class LabelFolder:
     def save(self, image: str, obj: Any, if_match: str | None = None) -> tuple[PhotoLabels, str]:
         """Check ``obj`` as a label file for ``image`` and save it atomically; the labels saved
         and their version. ``if_match``: the version the change was made to; when the file has
-        moved on since, nothing is written and ``StaleLabels`` says what the file holds."""
-        self.photo(image)
+        moved on since, nothing is written and ``StaleLabels`` says what the file holds. The file
+        written is the one read: beside the photo the name leads to (a link's target, a name
+        with ``..`` in it resolved), never beside a path outside the folder. Labels that differ
+        from the file's are marked ``edited``: a person's work, which ``label --prelabel`` never
+        reads over (a deleted box marks no tile as the person's)."""
+        stored_as = self.photo(image).relative_to(self.root).as_posix()
         if isinstance(obj, dict):
             obj = {**obj, "image": image}
         labels = labels_from_json(obj, f"labels for {_named(image)}")
@@ -174,16 +178,19 @@ class LabelFolder:
             current = self.version(image)
             if if_match is not None and not _matches(if_match, current):
                 on_disk = self.labels(image)
-                if current != NEW_VERSION and on_disk == labels:
+                if current != NEW_VERSION and replace(on_disk, edited=False) == replace(labels, edited=False):
                     # the file holds these very labels: a save sent again after its answer was
                     # lost (the page retries) is done, not a conflict
-                    return labels, current
+                    return on_disk, current
                 if if_match.strip() == "*":  # RFC 9110: * asks for a version; a photo without labels has none
                     raise FanscanError("precondition_failed",
                                        f"{_shown(image)} has no label file yet for If-Match: * to match")
                 raise StaleLabels(on_disk, current)
+            on_disk = self.labels(image)
+            edited = on_disk.edited or replace(labels, edited=False) != replace(on_disk, edited=False)
+            labels = replace(labels, edited=edited)
             try:
-                save_in_folder(self.root, labels)
+                save_in_folder(self.root, replace(labels, image=stored_as))
             except OSError as error:
                 if error.errno == errno.ENAMETOOLONG:
                     raise FanscanError(
@@ -191,7 +198,8 @@ class LabelFolder:
                         f"the label file of {_shown(image)} would have a name too long for the "
                         "file system; rename the photo",
                     ) from None
-                raise
+                raise FanscanError("cannot_save", f"the labels of {_shown(image)} could not be saved "
+                                                  f"({error.strerror or type(error).__name__})") from None
             return labels, self.version(image)
 
     def overview(self) -> list[dict[str, Any]]:
@@ -199,7 +207,13 @@ class LabelFolder:
         entries = []
         for photo in find_photos(self.root):
             image = photo.relative_to(self.root).as_posix()
-            path = _existing_label_file(photo)
+            try:  # a link's labels are its target's, as the page reads and saves them
+                target = photo.resolve()
+            except (OSError, RuntimeError):
+                continue
+            if not target.is_relative_to(self.root):
+                continue  # a link out of the folder: no photo of it (the page would get a 404)
+            path = _existing_label_file(target)
             try:
                 labels = load_labels(path) if path is not None else None
             except FanscanError:

@@ -178,3 +178,54 @@ def test_labelling_versions_a_name_whose_label_file_cannot_exist_is_a_json_400(c
     assert refused.json()["code"] == "name_too_long"
     listing = client.get("/api/label/photos")
     assert listing.status_code == 200 and name in [p["image"] for p in listing.json()["photos"]]
+
+
+def test_a_photo_named_through_a_link_is_read_and_saved_in_one_label_file(client: Any, folder: Path) -> None:
+    # link.png -> hand.png: its labels are hand.png's, and a save is written there, its version moving
+    (folder / "link.png").symlink_to("hand.png")
+    labels, version = _get(client, "link.png")
+    assert [t["code"] for t in labels["tiles"]] == ["2s"]
+    labels["tiles"] = []
+    saved = client.put(URL, params={"image": "link.png"}, json=labels, headers={"if-match": version})
+    assert saved.status_code == 200 and saved.headers["etag"] != version
+    assert _get(client, "link.png")[0]["tiles"] == [] and _get(client, "hand.png")[0]["tiles"] == []
+    assert not (folder / "link.png.fanscan.json").exists()
+    assert load_labels(label_path(folder / "hand.png")).image == "hand.png"
+
+
+def test_a_name_through_missing_folders_writes_no_folder_outside_or_inside(client: Any, folder: Path) -> None:
+    outside = folder.parent / f"{folder.name}-evil"
+    image = f"../{outside.name}/deeper/../../{folder.name}/hand.png"
+    labels, version = _get(client, image)
+    assert client.put(URL, params={"image": image}, json=labels, headers={"if-match": version}).status_code == 200
+    image = "nothing/../hand.png"
+    labels, version = _get(client, image)
+    assert client.put(URL, params={"image": image}, json=labels, headers={"if-match": version}).status_code == 200
+    assert not outside.exists() and not (folder / "nothing").exists()
+    assert sorted(p.name for p in folder.iterdir()) == ["hand.png", "hand.png.fanscan.json", "new.png"]
+
+
+def test_a_box_deleted_in_the_page_is_a_persons_edit_that_prelabel_never_reads_over(
+        client: Any, folder: Path) -> None:
+    labels, version = _get(client)
+    labels["tiles"] = []  # the model's one box deleted: no tile is left to say a person was here
+    assert client.put(URL, params={"image": "hand.png"}, json=labels, headers={"if-match": version}).status_code == 200
+    saved = load_labels(label_path(folder / "hand.png"))
+    assert saved.edited and saved.tiles == ()
+    from fanscan.datasets.prelabel import needs_reading
+
+    assert not needs_reading(folder / "hand.png", "another reader", force=True)
+    unchanged, version = _get(client, "new.png")  # a save of what the file holds already is no edit
+    assert client.put(URL, params={"image": "new.png"}, json=unchanged,
+                      headers={"if-match": version}).status_code == 200
+    assert not load_labels(label_path(folder / "new.png")).edited
+
+
+def test_a_label_file_the_server_cannot_write_is_a_json_error(client: Any, folder: Path) -> None:
+    labels, version = _get(client, "new.png")
+    label_path(folder / "new.png").mkdir()  # where the file would go, a folder
+    saved = client.put(URL, params={"image": "new.png"}, json=labels, headers={"if-match": "*"})
+    assert saved.status_code in (412, 500)
+    saved = client.put(URL, params={"image": "new.png"}, json=labels)
+    assert saved.status_code == 500 and saved.json()["code"] == "cannot_save"
+    assert label_path(folder / "new.png").is_dir()
