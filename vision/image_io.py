@@ -34,12 +34,10 @@ from PIL import Image, ImageFile, UnidentifiedImageError
 from fanscan.errors import FanscanError
 from fanscan.vision import heif, pixel_modes
 from fanscan.vision.numeric import median
+from fanscan.vision.source_bytes import MAX_FILE_BYTES, read_source
 
 MAX_PIXELS = 120_000_000
 """Photos with more pixels than this are refused before decoding (a 50 MP photo is fine)."""
-
-MAX_FILE_BYTES = 200 * 1024 * 1024
-"""Files larger than this are refused; a pipe or device (``st_size`` 0) is read no further."""
 
 MEGABYTE = 1024 * 1024
 _DCT_SCALES = (8, 4, 2, 1)
@@ -94,32 +92,6 @@ _JPEG_END = b"\xff\xd9"
 
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 ImageFile.LOAD_TRUNCATED_IMAGES = False
-
-
-def _read_source(source: str | os.PathLike[str] | bytes) -> tuple[bytes, str]:
-    """The file's bytes and a name for messages."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source), "the image data"
-    path = Path(source)
-    name = str(path)
-    if path.is_dir():
-        raise FanscanError("unreadable_image", f"{name} is a directory, not an image file")
-    if not path.exists():
-        raise FanscanError("not_found", f"no such file: {name}")
-    too_large = FanscanError(
-        "image_too_large", f"{name} is more than the {MAX_FILE_BYTES // MEGABYTE} MB limit"
-    )
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise too_large
-        # The read itself is bounded: a pipe or a device such as /dev/zero has st_size 0.
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise FanscanError("unreadable_image", f"cannot read {name}: {error.strerror}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise too_large
-    return data, name
 
 
 @dataclass
@@ -362,7 +334,7 @@ def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFA
     Raises FanscanError ``not_found``, ``unreadable_image`` or ``image_too_large`` (also when even
     the smallest decode would not fit ``budget``).
     """
-    data, source_name = _read_source(source)
+    data, source_name = read_source(source)
     name = name or source_name
     if not data:
         raise FanscanError("unreadable_image", f"{name} is empty")

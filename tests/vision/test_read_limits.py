@@ -186,3 +186,20 @@ def test_read_limits_a_corrupt_exif_block_reads_without_a_library_warning(tmp_pa
     )
     assert done.returncode == 1
     assert done.stderr.splitlines() == [f"fanscan: error: no mahjong tiles were found in {path}"]
+
+
+def test_a_named_pipe_nobody_writes_into_is_read_as_empty_not_waited_on(tmp_path) -> None:  # noqa: ANN001
+    import os
+
+    pipe = tmp_path / "pipe.jpg"
+    os.mkfifo(pipe)
+    with pytest.raises(FanscanError, match="is empty"):
+        load_photo(pipe)
+
+
+@pytest.mark.parametrize("name", ["x" * 5000, "a\0b.jpg", "a\nb.jpg"])
+def test_a_name_the_system_cannot_look_up_is_no_such_file_in_one_line(name: str) -> None:
+    with pytest.raises(FanscanError) as caught:
+        load_photo(name)
+    assert caught.value.code == "not_found" and caught.value.message.isprintable()
+    assert len(caught.value.message) < 260
