@@ -266,7 +266,11 @@ def _pool_results(
 
 
 def _quiet_worker() -> None:
-    """One thread per worker process: the pool is the parallelism."""
+    """One thread per worker process: the pool is the parallelism; interrupted, or its parent
+    gone, the worker ends quietly (``worker_guard``)."""
+    from fanscan.worker_guard import guard_worker
+
+    guard_worker()
     import cv2
 
     from fanscan.vision.onnx_session import set_thread_budget

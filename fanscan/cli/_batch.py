@@ -7,12 +7,20 @@ and its summary for people, or the error), so that a bad photo never stops the r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+import sys
 
-from fanscan.errors import FanscanError
-from fanscan.vision.onnx_session import available_cpus
+if "__mp_main__" in sys.modules:  # imported in a spawned worker: quiet from its first import on
+    from fanscan.worker_guard import guard_worker
+
+    guard_worker()
+
+from collections.abc import Callable, Iterator  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from typing import Any  # noqa: E402
+
+from fanscan.errors import FanscanError  # noqa: E402
+from fanscan.vision.onnx_session import available_cpus  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,9 @@ def _set_classifier(model: str | None) -> None:
 
 
 def _worker_start(model: str | None, threads: int) -> None:
+    from fanscan.worker_guard import guard_worker
+
+    guard_worker()  # first: an interrupt while the models open ends the worker quietly
     import cv2
 
     from fanscan.vision.onnx_session import set_thread_budget
@@ -73,6 +84,45 @@ def read_one(name: str, data: bytes | None, options: ReadOptions = ReadOptions()
         return Outcome(name, error=error.message, code=error.code)
     except MemoryError:
         return Outcome(name, error="out of memory", code="out_of_memory")
+
+
+@contextmanager
+def _quiet_pool_threads() -> Iterator[None]:
+    """While the pool runs: the executor's own thread, meeting workers ended by an interrupt
+    with photos still queued, raises ``InvalidStateError`` (a race inside ``concurrent.futures``)
+    and would print its traceback under the one line the command says."""
+    import threading
+    from concurrent.futures import InvalidStateError
+
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not issubclass(args.exc_type, InvalidStateError):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
+
+
+@contextmanager
+def _workers_start_deaf_to_interrupts() -> Iterator[None]:
+    """While the pool spawns its workers: Ctrl-C ignored, a setting each new worker inherits, so
+    that one interrupted in its interpreter's own start-up prints no traceback (once it imports
+    this module it ends quietly, ``worker_guard``)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def read_all(
@@ -100,11 +150,12 @@ def read_all(
     threads = max(1, available_cpus() // workers)
     # Spawned, not forked: a child forked after OpenCV has used its thread pool can deadlock.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
+    with _quiet_pool_threads(), ProcessPoolExecutor(
         workers, mp_context=context, initializer=_worker_start, initargs=(model, threads)
     ) as pool:
         names = [name for name, _ in photos]
-        results = pool.map(read_one, names, [data for _, data in photos], [options] * len(photos))
+        with _workers_start_deaf_to_interrupts():
+            results = pool.map(read_one, names, [data for _, data in photos], [options] * len(photos))
         done = 0
         try:
             for outcome in results:

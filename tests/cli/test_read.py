@@ -336,3 +336,67 @@ def test_read_all_tiles_takes_no_hand_options(capsys, extra: list[str]) -> None:
     assert main(["read", str(SAMPLE_PATH), "--all-tiles", *extra]) == 2
     assert capsys.readouterr().err == (
         "fanscan: error: --all-tiles reads no hand: --rules and --hand do not go with it\n")
+
+
+def _workers_run(tmp_path: Path):  # noqa: ANN202 - a subprocess.Popen
+    import subprocess
+    import sys
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for i in range(24):
+        shutil.copy(SAMPLE_PATH, folder / f"p{i:02d}.jpg")
+    return subprocess.Popen([sys.executable, "-m", "fanscan", "read", str(folder), "--json", "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _alive(pids: list[str]) -> list[str]:
+    alive = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.append(pid)
+    return alive
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the worker processes")
+@pytest.mark.parametrize("after", [0.3, 2.0])
+def test_read_with_workers_interrupted_says_one_line_and_leaves_no_worker(tmp_path: Path, after: float) -> None:
+    # Ctrl-C reaches the whole group: early, while the workers start, and once they read
+    import os
+    import signal
+    import subprocess
+    import time
+
+    process = _workers_run(tmp_path)
+    time.sleep(after)
+    workers = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode in (0, 130)  # 0: it had read every photo first
+    assert "Traceback" not in err.decode() and "Error" not in err.decode()
+    deadline = time.monotonic() + 10
+    while _alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _alive(workers) == []
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the worker processes")
+def test_read_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    process = _workers_run(tmp_path)
+    time.sleep(2.5)
+    workers = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+    os.kill(process.pid, signal.SIGKILL)
+    process.communicate(timeout=60)
+    deadline = time.monotonic() + 15
+    while _alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _alive(workers) == []
