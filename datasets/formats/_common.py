@@ -65,3 +65,16 @@ def place_photo(source: Path, target: Path) -> None:
         os.link(source, target)
     except OSError:
         shutil.copy2(source, target)
+
+
+def refuse_name_clashes(written_as: dict[str, str], form: str) -> None:
+    """Refuse, before anything is written, two photos a format would write under one name
+    (``written_as``: each photo's name to the file it becomes: VOC flattens folders with ``__``
+    and drops the suffix, YOLO names a label file by the photo's stem), one silently writing
+    over the other's labels."""
+    first_of: dict[str, str] = {}
+    for image, name in written_as.items():
+        if name in first_of:
+            raise FanscanError("name_clash", f"{form}: {first_of[name]!r} and {image!r} would both be written "
+                                             f"as {name!r}: rename one of the photos")
+        first_of[name] = image

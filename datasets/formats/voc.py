@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from fanscan.atomic import write_text_atomic
-from fanscan.datasets.formats._common import coder, place_photo, rectangle
+from fanscan.datasets.formats._common import coder, place_photo, rectangle, refuse_name_clashes
 from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, TileLabel
 from fanscan.errors import FanscanError
@@ -113,6 +113,7 @@ def save_voc(
     """Write a VOC dataset into folder ``out``, placing each photo from ``image_root``."""
     root = Path(out)
     names = []
+    refuse_name_clashes({photo.image: _stem(photo.image) for photo in photos}, "VOC")
     for photo in photos:
         stem = _stem(photo.image)
         flat_name = stem + PurePosixPath(photo.image).suffix

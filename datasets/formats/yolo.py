@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fanscan.atomic import write_text_atomic
-from fanscan.datasets.formats._common import coder, place_photo, rectangle
+from fanscan.datasets.formats._common import coder, place_photo, rectangle, refuse_name_clashes
 from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, TileLabel, find_photos
 from fanscan.errors import FanscanError
@@ -187,10 +187,13 @@ def save_yolo(
     labels into ``labels/train`` or ``labels/val``, as Ultralytics lays out a split."""
     root = Path(out)
     val = validation_photos([p.image for p in photos], val_fraction) if val_fraction else None
+
+    def placed_as(image: str) -> str:
+        return image if val is None else f"{'val' if image in val else 'train'}/{image}"
+
+    refuse_name_clashes({p.image: str(_label_file(Path(), placed_as(p.image))) for p in photos}, "YOLO")
     for photo in photos:
-        placed = photo.image
-        if val is not None:
-            placed = f"{'val' if photo.image in val else 'train'}/{photo.image}"
+        placed = placed_as(photo.image)
         place_photo(Path(image_root) / photo.image, root / "images" / placed)
         write_text_atomic(_label_file(root, placed), format_yolo(photo, obb))
     split = ("images/train", "images/val") if val is not None else ("images", "images")

@@ -204,3 +204,25 @@ def test_export_never_writes_over_or_into_the_folder_it_exports(
     assert err.startswith("fanscan: error: ") and err.count("\n") == 1
     assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
     assert main(["export", str(folder), "--format", "coco", "--out", str(folder / "export.json"), "--all"]) == 0
+
+
+@pytest.mark.parametrize("form", ["voc", "yolo"])
+def test_export_refuses_two_photos_the_format_would_write_under_one_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    # VOC flattens a/x.jpg to a__x and drops the suffix; YOLO names labels by the stem: dup.jpg and
+    # dup.png would share one label file, one photo's labels written over the other's
+    import cv2
+
+    folder = tmp_path / "photos"
+    for name in ("dup.jpg", "dup.png", "a/x.jpg", "a__x.jpg"):
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(path), np.full((60, 100, 3), 200, np.uint8))
+        save_labels(label_path(path), PhotoLabels(path.name, 100, 60, (TileLabel("5p", BOX, 0.6, "model"),),
+                                                  status="reviewed"))
+    out = tmp_path / "out"
+    assert main(["export", str(folder), "--format", form, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "would both be written as" in err and err.count("\n") == 1
+    assert not out.exists()
