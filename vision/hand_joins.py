@@ -111,16 +111,18 @@ def _clusters_apart(apart: list[TileReading], up: np.ndarray, offset: int) -> di
 
 def first_complete(hand: list[TileReading], apart: list[TileReading], up: np.ndarray, rules: HandRules,
                    read_part: Callable[[list[TileReading], int], HandRead],
-                   ) -> tuple[HandRead, list[TileReading]] | None:
-    """The read of the cheapest join of clusters ``apart`` to the ``hand`` (``parts_that_may_be_hands``)
-    that the rules accept, and the tiles left apart; None when none of the ``MOST_SPLITS_READ``
-    read first is. ``read_part(tiles, most_layouts)`` reads a part (``SPLIT_LAYOUTS`` layouts)."""
+                   image_size: tuple[int, int] | None = None) -> tuple[HandRead, list[TileReading]] | None:
+    """The read of the cheapest join of clusters of the tiles ``apart`` (``joinable`` ones, in a
+    photo of ``image_size``) to the ``hand`` (``parts_that_may_be_hands``) that the rules accept,
+    and the tiles left apart; None when none of the ``MOST_SPLITS_READ`` read first is.
+    ``read_part(tiles, most_layouts)`` reads a part (``SPLIT_LAYOUTS`` layouts)."""
+    apart, slivers = joinable(hand, apart, image_size)
     tiles = hand + apart
     for join in itertools.islice(parts_that_may_be_hands(hand, apart, up, rules), MOST_SPLITS_READ):
         read = read_part([tiles[k] for k in join.kept], SPLIT_LAYOUTS)
         if read.best is not None and read.best.satisfied:
             kept = set(join.kept)
-            return read, [r for k, r in enumerate(tiles) if k not in kept]
+            return read, [r for k, r in enumerate(tiles) if k not in kept] + slivers
     return None
 
 

@@ -60,6 +60,7 @@ from fanscan.vision.image_io import Photo, load_photo
 from fanscan.vision.hand_rules import HandKind, HandRules, hand_rules
 from fanscan.vision.interpret import MAX_LAYOUTS, HandRead, read_hand
 from fanscan.vision.locate import locate
+from fanscan.vision.read_arguments import check_read_arguments
 from fanscan.vision.photo_reading import FoundTile, PhotoReading, hand_of_layout
 from fanscan.vision.tile_reading import read_quality, read_sideways_again, read_tiles, tiles_only
 from fanscan.vision.typical_cut import read_doubtful_again
@@ -123,6 +124,7 @@ def read_photo(
     ``flower_looks=False`` skips the second looks at possible flowers (``vision.flowers``); a
     ``FlowerLooks`` gives them with other models (the shipped ones by default). Afterwards the
     memory the read freed goes back to the system if the process holds too much (``memory``)."""
+    check_read_arguments(source, classifier, debug_dir, hand_size)
     try:
         return _read(source, classifier, debug_dir, one_hand, flower_looks, hand_rules(rules, hand, hand_size))
     finally:
@@ -188,11 +190,8 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
         readings, up, wanted, lambda p, n: read_part(p, n, False)[0], searched[: len(readings)])
     if cut:
         read, apart = cut[0], cut[1] + apart
-    elif one_hand and hand_joins.worth_joining(read, wanted):
-        joinable, slivers = hand_joins.joinable(searched[: len(readings)], apart, photo.size)
-        joined = hand_joins.first_complete(searched[: len(readings)], joinable, up, wanted,
-                                           lambda p, n: read_part(p, n)[0])
-        if joined:
-            read, apart = joined[0], joined[1] + slivers
+    elif one_hand and hand_joins.worth_joining(read, wanted) and (joined := hand_joins.first_complete(
+            searched[: len(readings)], apart, up, wanted, lambda p, n: read_part(p, n)[0], photo.size)):
+        read, apart = joined
     apart = flower_set.one_of_each_flower(apart, frozenset(r.code for r in read.readings)) if one_hand else apart
     return _photo_reading(photo, read, apart, wanted), read

@@ -103,9 +103,35 @@ def test_reader_annotated_and_debug_images(scene, template_classifier, tmp_path)
 def test_reader_no_tiles_on_an_empty_table() -> None:
     table = np.full((600, 800, 3), (40, 110, 50), np.uint8)
     _, data = cv2.imencode(".png", table)
+    class _NeverAsked:  # no box on a bare table: the classifier is never asked
+        def probabilities(self, crops):  # noqa: ANN001, ANN202
+            raise AssertionError("the classifier was asked")
+
+        looks = probabilities
+
     with pytest.raises(FanscanError) as caught:
-        read_photo(data.tobytes(), classifier=object())
+        read_photo(data.tobytes(), classifier=_NeverAsked())
     assert caught.value.code == "no_tiles"
+
+
+@pytest.mark.parametrize(("argument", "words"), [
+    ({"classifier": object()}, "classifier must be a TileClassifier"),
+    ({"hand_size": "14"}, "hand_size is a whole number of tiles"),
+    ({"hand_size": True}, "hand_size is a whole number of tiles"),
+])
+def test_reader_refuses_arguments_that_cannot_work_before_reading(argument: dict, words: str) -> None:
+    with pytest.raises(FanscanError, match=words):
+        read_photo(b"not read at all", **argument)
+
+
+def test_reader_refuses_a_photo_of_no_path_or_bytes_and_a_debug_folder_that_is_a_file(tmp_path) -> None:  # noqa: ANN001
+    for source in (None, 5, np.zeros((4, 4, 3), np.uint8)):
+        with pytest.raises(FanscanError, match="a photo is a path or its bytes"):
+            read_photo(source)  # type: ignore[arg-type]
+    afile = tmp_path / "debug.txt"
+    afile.write_text("x")
+    with pytest.raises(FanscanError, match="is a file, not a folder"):
+        read_photo(b"not read at all", debug_dir=afile)
 
 
 def test_reader_finds_a_hand_far_from_the_camera(scene, template_classifier) -> None:
