@@ -200,8 +200,9 @@ def labels_from_json(obj: Any, name: str = "label file") -> PhotoLabels:
         raise _fail(name, f"'status' must be 'unreviewed' or 'reviewed', not {status!r}")
     reader = obj.get("reader", "")
     image_bytes = obj.get("image_bytes")
-    if not isinstance(reader, str) or not (image_bytes is None or isinstance(image_bytes, int)):
-        raise _fail(name, "'reader' must be text and 'image_bytes' a whole number")
+    if not isinstance(reader, str) or not (image_bytes is None or (
+            isinstance(image_bytes, int) and not isinstance(image_bytes, bool) and 0 <= image_bytes < 2**53)):
+        raise _fail(name, "'reader' must be text and 'image_bytes' a whole number of bytes")
     edited = obj.get("edited", False)
     if not isinstance(edited, bool):
         raise _fail(name, "'edited' must be true or false")

@@ -101,6 +101,10 @@ def _mutated(path: str, value: object) -> str:
         pytest.param("format", "other/2", "'format' must be", id="format"),
         pytest.param("groups.0.kind", "pile", "group 1 needs a kind", id="group-kind"),
         pytest.param("colour", "red", "unknown field 'colour'", id="unknown-field"),
+        pytest.param("image_bytes", -1, "'image_bytes' a whole number of bytes", id="bytes-negative"),
+        pytest.param("image_bytes", 10**30, "'image_bytes' a whole number of bytes", id="bytes-huge"),
+        pytest.param("image_bytes", True, "'image_bytes' a whole number of bytes", id="bytes-bool"),
+        pytest.param("edited", "yes", "'edited' must be true or false", id="edited"),
     ],
 )
 def test_labels_bad_file_names_the_culprit(path: str, value: object, culprit: str) -> None:
