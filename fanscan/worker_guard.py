@@ -24,8 +24,10 @@ def _end_quietly(_signum: int, _frame: object) -> None:
 
 
 def guard_worker() -> None:
-    """Install both in this (worker) process."""
+    """Install both in this (worker) process; an interrupt held back while it started (the mask
+    its parent spawned it with) arrives now, and ends it quietly."""
     signal.signal(signal.SIGINT, _end_quietly)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent = os.getppid()
 
     def watch() -> None:

@@ -109,20 +109,21 @@ def _quiet_pool_threads() -> Iterator[None]:
 
 @contextmanager
 def _workers_start_deaf_to_interrupts() -> Iterator[None]:
-    """While the pool spawns its workers: Ctrl-C ignored, a setting each new worker inherits, so
-    that one interrupted in its interpreter's own start-up prints no traceback (once it imports
-    this module it ends quietly, ``worker_guard``)."""
+    """While the pool spawns its workers: Ctrl-C held back (blocked, not lost: it arrives when the
+    pool is up), a mask each new worker inherits, so that one interrupted in its interpreter's own
+    start-up prints no traceback; it lets the interrupt in once it can end quietly
+    (``worker_guard``)."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def read_all(
@@ -166,3 +167,19 @@ def read_all(
         except BrokenProcessPool:
             for name in names[done:]:
                 yield Outcome(name, error="the worker process reading it died", code="worker_died")
+        except KeyboardInterrupt:
+            _end_workers(pool)
+            raise
+
+
+def _end_workers(pool: Any) -> None:
+    """Interrupted: the queued photos dropped and every worker ended now, before this process
+    ends (a worker still starting would otherwise outlive it, and print why it cannot start)."""
+    import multiprocessing
+
+    pool.shutdown(wait=False, cancel_futures=True)
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(5)
