@@ -186,8 +186,12 @@ class LabelFolder:
                     raise FanscanError("precondition_failed",
                                        f"{_shown(image)} has no label file yet for If-Match: * to match")
                 raise StaleLabels(on_disk, current)
-            on_disk = self.labels(image)
-            edited = on_disk.edited or replace(labels, edited=False) != replace(on_disk, edited=False)
+            try:
+                on_disk: PhotoLabels | None = self.labels(image)
+            except FanscanError:  # a broken file: the page shows it unlabelled, and saving replaces it
+                on_disk = None
+            edited = on_disk is None or on_disk.edited or (
+                replace(labels, edited=False) != replace(on_disk, edited=False))
             labels = replace(labels, edited=edited)
             try:
                 save_in_folder(self.root, replace(labels, image=stored_as))

@@ -229,3 +229,19 @@ def test_a_label_file_the_server_cannot_write_is_a_json_error(client: Any, folde
     saved = client.put(URL, params={"image": "new.png"}, json=labels)
     assert saved.status_code == 500 and saved.json()["code"] == "cannot_save"
     assert label_path(folder / "new.png").is_dir()
+
+
+def test_a_label_file_broken_on_disk_is_replaced_by_a_save_from_the_page(client: Any, folder: Path) -> None:
+    labels, version = _get(client)
+    path = label_path(folder / "hand.png")
+    path.write_text(path.read_text().replace(",", ",,", 1))  # edited by hand into no JSON
+    broken_version = _version_of(client, folder)
+    saved = client.put(URL, params={"image": "hand.png"}, json=labels, headers={"if-match": broken_version})
+    assert saved.status_code == 200
+    assert load_labels(path).edited and [t.code for t in load_labels(path).tiles] == ["2s"]
+
+
+def _version_of(client: Any, folder: Path) -> str:
+    from fanscan.web.labelling import LabelFolder
+
+    return LabelFolder(folder).version("hand.png")
