@@ -58,6 +58,10 @@ def test_a_read_hands_memory_back_even_when_it_fails(monkeypatch: pytest.MonkeyP
 
     calls: list[tuple] = []
     monkeypatch.setattr(reader.memory, "hand_back_if_over", lambda *args: calls.append(args))
-    with pytest.raises(FanscanError):
-        reader.read_photo(b"not an image at all", classifier=object(), flower_looks=False)
+    class _NeverAsked:  # the read fails at the photo, before any crop is classified
+        def probabilities(self, crops):  # noqa: ANN001, ANN202
+            raise AssertionError("the classifier was asked")
+
+    with pytest.raises(FanscanError, match="not an image"):
+        reader.read_photo(b"not an image at all", classifier=_NeverAsked(), flower_looks=False)
     assert calls == [()]

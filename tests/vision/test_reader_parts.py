@@ -499,8 +499,12 @@ def test_a_file_that_is_no_photo_is_refused_before_any_session_opens(monkeypatch
 
     opened: list[object] = []
     monkeypatch.setattr(reader.session_opening, "open_meanwhile", lambda *args: opened.append(args))
-    with pytest.raises(FanscanError):
-        reader.read_photo(b"not an image at all", classifier=object(), flower_looks=False)
+    class _NeverAsked:  # the read fails at the photo, before any crop is classified
+        def probabilities(self, crops):  # noqa: ANN001, ANN202
+            raise AssertionError("the classifier was asked")
+
+    with pytest.raises(FanscanError, match="not an image"):
+        reader.read_photo(b"not an image at all", classifier=_NeverAsked(), flower_looks=False)
     assert opened == []
 
 
