@@ -1,9 +1,11 @@
 """A photo's bytes from a path or from memory, read in a bounded amount: no file, pipe or device
-(``/dev/zero``) is read past ``MAX_FILE_BYTES``, and no named pipe is waited on for ever."""
+(``/dev/zero``) is read past ``MAX_FILE_BYTES``, and no named pipe is waited on for ever
+(``PIPE_WAIT_SECONDS``)."""
 
 from __future__ import annotations
 
 import os
+import select
 import stat
 from pathlib import Path
 from typing import BinaryIO
@@ -13,6 +15,9 @@ from fanscan.errors import FanscanError
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Files larger than this are refused; a pipe or device (``st_size`` 0) is read no further."""
 _MEGABYTE = 1024 * 1024
+PIPE_WAIT_SECONDS = 10
+"""A named pipe is waited on this long for its writer (one started beside the reader, or a
+``<(...)`` of the shell, writes at once); nothing by then, and the photo is refused."""
 
 
 def read_source(source: str | os.PathLike[str] | bytes) -> tuple[bytes, str]:
@@ -36,7 +41,7 @@ def read_source(source: str | os.PathLike[str] | bytes) -> tuple[bytes, str]:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise too_large
         # The read itself is bounded: a pipe or a device such as /dev/zero has st_size 0.
-        with _opened(path) as handle:
+        with _opened(path, name) as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise FanscanError("unreadable_image", f"cannot read {name}: {error.strerror}") from None
@@ -45,11 +50,18 @@ def read_source(source: str | os.PathLike[str] | bytes) -> tuple[bytes, str]:
     return data, name
 
 
-def _opened(path: Path) -> BinaryIO:
-    """``path`` opened to read. A named pipe is opened without waiting for a writer (``open``
-    would wait for ever): one nobody writes into reads as empty; one being written, as sent."""
+def _opened(path: Path, name: str) -> BinaryIO:
+    """``path`` opened to read. A named pipe is opened without blocking, then waited on for at
+    most ``PIPE_WAIT_SECONDS`` for something written into it (``open`` would wait for a writer
+    for ever)."""
     if not stat.S_ISFIFO(path.stat().st_mode):
         return open(path, "rb")
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    waiting = select.poll()
+    waiting.register(descriptor, select.POLLIN)
+    if not waiting.poll(PIPE_WAIT_SECONDS * 1000):
+        os.close(descriptor)
+        raise FanscanError("unreadable_image", f"{name} is a pipe nothing was written into within "
+                                               f"{PIPE_WAIT_SECONDS} s")
     os.set_blocking(descriptor, True)
     return os.fdopen(descriptor, "rb")

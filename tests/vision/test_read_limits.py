@@ -188,13 +188,18 @@ def test_read_limits_a_corrupt_exif_block_reads_without_a_library_warning(tmp_pa
     assert done.stderr.splitlines() == [f"fanscan: error: no mahjong tiles were found in {path}"]
 
 
-def test_a_named_pipe_nobody_writes_into_is_read_as_empty_not_waited_on(tmp_path) -> None:  # noqa: ANN001
-    import os
+def test_a_named_pipe_nobody_writes_into_is_waited_on_a_while_not_for_ever(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    import time
 
+    from fanscan.vision import source_bytes
+
+    monkeypatch.setattr(source_bytes, "PIPE_WAIT_SECONDS", 1)
     pipe = tmp_path / "pipe.jpg"
     os.mkfifo(pipe)
-    with pytest.raises(FanscanError, match="is empty"):
+    started = time.monotonic()
+    with pytest.raises(FanscanError, match="a pipe nothing was written into within 1 s"):
         load_photo(pipe)
+    assert time.monotonic() - started < 5
 
 
 @pytest.mark.parametrize("name", ["x" * 5000, "a\0b.jpg", "a\nb.jpg"])
