@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fanscan.errors import FanscanError
+from fanscan.vision.source_bytes import MAX_FILE_BYTES
 
 STDIN = "-"
 """The file name that means standard input (a photo's bytes, a hand's notation or JSON lines)."""
-MAX_STDIN_BYTES = 200 * 1024 * 1024
-"""The most of standard input read as one photo or hand: a photo file's limit
-(``vision.image_io.MAX_FILE_BYTES``; an endless stream is refused, not read to the end of memory)."""
+MAX_STDIN_BYTES = MAX_FILE_BYTES
+"""The most of standard input read as one photo or hand: a photo file's limit (an endless stream
+is refused, not read to the end of memory)."""
 MAX_TEXT = 1024 * 1024
 """The longest notation or hand JSON read (characters): a hand's is a few hundred."""
 
