@@ -191,28 +191,21 @@ def _existing(photo: Path) -> PhotoLabels | None:
     return load_labels(path)
 
 
-def unreadable_label(photo: Path) -> str | None:
-    """Why the photo's label file cannot be read (None: it can, or there is none)."""
-    try:
-        _existing(photo)
-    except FanscanError as error:
-        return error.message
-    return None
-
-
 def needs_reading(photo: Path, reader: str, force: bool = False) -> bool:
-    """Whether ``photo`` is to be (re-)read: never when a person touched its labels, nor when its
-    label file cannot be read (it is left as it is, and reported); otherwise when ``force``d, or
-    when its label file is missing, or from another reader or photo."""
-    try:
-        labels = _existing(photo)
-    except FanscanError:
-        return False
+    """Whether ``photo`` is to be (re-)read: never when a person touched its labels; otherwise
+    when ``force``d, or when its label file is missing, or from another reader or photo. A label
+    file that cannot be read raises ``FanscanError``: it is left as it is, and reported."""
+    labels = _existing(photo)
     if labels is None:
         return True
     if _person_touched(labels):
         return False
     return force or labels.reader != reader or labels.image_bytes != photo.stat().st_size
+
+
+def _kept_as_it_is(why: str) -> str:
+    """What is reported of a label file that cannot be read, which a batch never replaces."""
+    return f"{why}; left as it is: fix or delete it, then run again"
 
 
 def _write(directory: Path, image: str, text: str) -> str | None:
@@ -222,7 +215,7 @@ def _write(directory: Path, image: str, text: str) -> str | None:
     try:
         labels = _existing(photo)
     except FanscanError as error:
-        return f"{error.message}; left as it is: fix or delete it, then run again"
+        return _kept_as_it_is(error.message)
     if labels is None or not _person_touched(labels):
         write_text_atomic(label_path(photo), text)
     return None
@@ -340,9 +333,15 @@ def prelabel(
             )
     version = reader_version(reader)
     photos = find_photos(root)
-    kept_as_they_are = [(p.relative_to(root).as_posix(), f"{why}; left as it is: fix or delete it, then run again")
-                        for p in photos if (why := unreadable_label(p)) is not None]
-    todo = [p.relative_to(root).as_posix() for p in photos if needs_reading(p, version, force)]
+    todo: list[str] = []
+    kept_as_they_are: list[tuple[str, str]] = []  # label files that cannot be read: reported, never replaced
+    for photo in photos:
+        image = photo.relative_to(root).as_posix()
+        try:
+            if needs_reading(photo, version, force):
+                todo.append(image)
+        except FanscanError as error:
+            kept_as_they_are.append((image, _kept_as_it_is(error.message)))
     skipped = len(photos) - len(todo) - len(kept_as_they_are)
     if not todo:
         return PrelabelReport(0, skipped, tuple(sorted(kept_as_they_are)))

@@ -59,10 +59,7 @@ def _set_classifier(model: str | None) -> None:
 
 
 def _worker_start(model: str | None, threads: int) -> None:
-    from fanscan.worker_guard import guard_worker
-
-    guard_worker()  # first: an interrupt while the models open ends the worker quietly
-    import cv2
+    import cv2  # (the worker was guarded as it imported this module: see the top)
 
     from fanscan.vision.onnx_session import set_thread_budget
 

@@ -79,6 +79,11 @@ def _matches(if_match: str, version: str) -> bool:
     return version in tags or ("*" in tags and version != NEW_VERSION)
 
 
+def _same_labels(a: PhotoLabels, b: PhotoLabels) -> bool:
+    """Whether two label files say the same of the photo, whether or not one is marked edited."""
+    return replace(a, edited=False) == replace(b, edited=False)
+
+
 def _named(image: str) -> str:
     """A photo's name as a message gives it: at most 80 characters."""
     return image if len(image) <= 80 else image[:77] + "..."
@@ -178,7 +183,7 @@ class LabelFolder:
             current = self.version(image)
             if if_match is not None and not _matches(if_match, current):
                 on_disk = self.labels(image)
-                if current != NEW_VERSION and replace(on_disk, edited=False) == replace(labels, edited=False):
+                if current != NEW_VERSION and _same_labels(on_disk, labels):
                     # the file holds these very labels: a save sent again after its answer was
                     # lost (the page retries) is done, not a conflict
                     return on_disk, current
@@ -187,11 +192,10 @@ class LabelFolder:
                                        f"{_shown(image)} has no label file yet for If-Match: * to match")
                 raise StaleLabels(on_disk, current)
             try:
-                on_disk: PhotoLabels | None = self.labels(image)
+                before: PhotoLabels | None = self.labels(image)
             except FanscanError:  # a broken file: the page shows it unlabelled, and saving replaces it
-                on_disk = None
-            edited = on_disk is None or on_disk.edited or (
-                replace(labels, edited=False) != replace(on_disk, edited=False))
+                before = None
+            edited = before is None or before.edited or not _same_labels(before, labels)
             labels = replace(labels, edited=edited)
             try:
                 save_in_folder(self.root, replace(labels, image=stored_as))
