@@ -36,7 +36,6 @@ two each side) is taken as that wide when gaps are measured: the finder sometime
 short, and a short box opened a gap inside a concealed row (a set read as declared)."""
 
 
-
 def _axes(quad: np.ndarray) -> tuple[np.ndarray, float, float]:
     """(unit long axis, long side, short side) of a quad."""
     a = ((quad[1] - quad[0]) + (quad[2] - quad[3])) / 2
@@ -84,17 +83,22 @@ def hand_frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Tiles touch their neighbours along the row, so the row runs the way each tile's nearest
     neighbour lies (``NEIGHBOUR_NEAR``, ``FRAME_AGREES``). A tile's own long axis is no guide: a
-    camera tilted 45 degrees makes an upright tile look wider than high. A lone tile falls back
-    to its long axis.
+    camera tilted 45 degrees makes an upright tile look wider than high. Two boxes each holding
+    the other's centre are one tile boxed twice (a face, and the face with its side), not neighbours. A lone tile (or one tile's
+    boxes alone) falls back to its long axis.
     """
+    steps = np.empty((0, 2))
     if len(quads) >= 2:
         centres = quads.mean(axis=1)
         offsets = centres[None, :, :] - centres[:, None, :]
         distances = np.linalg.norm(offsets, axis=2)
-        np.fill_diagonal(distances, np.inf)
+        distances[_overlapping(quads, centres)] = np.inf  # a second box of one tile is no neighbour
         nearest = np.argmin(distances, axis=1)
         near = distances[np.arange(len(quads)), nearest]
-        steps = offsets[np.arange(len(quads)), nearest][near <= NEIGHBOUR_NEAR * median(near)]
+        has = np.isfinite(near)
+        if has.any():
+            steps = offsets[np.arange(len(quads)), nearest][has & (near <= NEIGHBOUR_NEAR * median(near[has]))]
+    if len(steps):
         angles = 2 * np.arctan2(steps[:, 1], steps[:, 0])  # doubled: a direction and its opposite agree
         first = np.arctan2(np.sin(angles).sum(), np.cos(angles).sum())
         agree = np.abs(np.angle(np.exp(1j * (angles - first)))) <= 2 * FRAME_AGREES
@@ -107,6 +111,15 @@ def hand_frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     up = up_the_photo(np.array([np.cos(angle), np.sin(angle)]))
     right = np.array([-up[1], up[0]])
     return right, up
+
+
+def _overlapping(quads: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Pairs (i, j) of boxes each holding the other's centre (a box with itself included)."""
+    edges = np.roll(quads, -1, axis=1) - quads  # (n, 4, 2)
+    to_centres = centres[None, :, None, :] - quads[:, None, :, :]  # (n, m, 4, 2)
+    cross = edges[:, None, :, 0] * to_centres[..., 1] - edges[:, None, :, 1] * to_centres[..., 0]
+    holds = (cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)
+    return holds & holds.T
 
 
 def up_the_photo(direction: np.ndarray) -> np.ndarray:

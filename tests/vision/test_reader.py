@@ -616,3 +616,16 @@ def test_reader_draws_on_the_photo_as_taken_not_as_balanced() -> None:
     assert np.abs(np.median(drawn.reshape(-1, 3), axis=0) - np.median(tinted.reshape(-1, 3), axis=0)).max() <= 3
     balanced = reading._photo.decode(1)
     assert np.abs(np.median(balanced.reshape(-1, 3), axis=0) - np.median(tinted.reshape(-1, 3), axis=0)).max() > 10
+
+
+@pytest.mark.skipif(not set(SCENE_STYLES) <= set(tile_art.available_styles()), reason="scene art not installed")
+def test_a_hand_whose_tiles_are_boxed_twice_is_read_in_its_rows_frame_not_a_walls() -> None:
+    # A golden case of the frame (``geometry.hand_frame``): four of the hand's tiles are boxed
+    # twice (the face, and the face with the tile's side), a wall and a column of discards run
+    # down the photo beside it; counted as neighbours, the second boxes' steps down the photo
+    # outvoted the rows', every tile was read a quarter turn off (6m as C) and the hand picked
+    # was the column's.
+    from fanscan.models.hand_cases import hand_key
+
+    scene = generate_scene(220162, clutter=True)
+    assert hand_key(read_photo(scene.jpeg).hand.to_json()) == hand_key(scene.hand)
