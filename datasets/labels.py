@@ -107,8 +107,9 @@ def is_photo(path: Path) -> bool:
     return path.suffix.lower() in PHOTO_EXTENSIONS and not path.name.startswith(".")
 
 
-def find_photos(directory: str | os.PathLike[str]) -> list[Path]:
-    """Every photo under ``directory`` (recursively, hidden folders skipped), sorted by path."""
+def find_photos(directory: str | os.PathLike[str], broken_links: bool = False) -> list[Path]:
+    """Every photo under ``directory`` (recursively, hidden folders skipped), sorted by path; with
+    ``broken_links``, links named as photos whose target is gone too (to be reported, not skipped)."""
     root = Path(directory)
     if not root.is_dir():
         raise FanscanError("not_found", f"{root} is not a folder")
@@ -116,7 +117,7 @@ def find_photos(directory: str | os.PathLike[str]) -> list[Path]:
         path
         for path in root.rglob("*")
         if is_photo(path)
-        and path.is_file()
+        and (path.is_file() or (broken_links and path.is_symlink() and not path.exists()))
         and not any(part.startswith(".") for part in path.relative_to(root).parts[:-1])
     ]
     return sorted(photos)

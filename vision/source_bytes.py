@@ -31,7 +31,8 @@ def read_source(source: str | os.PathLike[str] | bytes) -> tuple[bytes, str]:
         if path.is_dir():
             raise FanscanError("unreadable_image", f"{name} is a directory, not an image file")
         if not path.exists():
-            raise FanscanError("not_found", f"no such file: {name}")
+            gone = " (a link to a file that is not there)" if path.is_symlink() else ""
+            raise FanscanError("not_found", f"no such file: {name}{gone}")
     except (OSError, ValueError):  # a name too long for the system, or with a NUL byte in it
         raise FanscanError("not_found", f"no such file: {name}") from None
     too_large = FanscanError(

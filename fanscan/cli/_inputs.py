@@ -108,7 +108,7 @@ def photo_names(arguments: list[str]) -> list[str]:
     names: list[str] = []
     for argument in arguments:
         if argument != STDIN and is_folder(argument):
-            found = find_photos(argument)
+            found = find_photos(argument, broken_links=True)  # a link to a photo gone is reported, not skipped
             if not found:
                 raise FanscanError("not_found", f"the folder {argument} holds no photos")
             names += [str(path) for path in found]

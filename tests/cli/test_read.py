@@ -183,6 +183,22 @@ def test_read_folder_goes_on_past_a_bad_photo_and_exits_1(tmp_path: Path, capsys
 
 
 @needs_model
+def test_read_folder_reports_a_link_to_a_photo_that_is_gone(tmp_path: Path, capsys) -> None:
+    # A link left behind when its photo moved is a photo the user asked for: reported and
+    # counted as failed, never skipped without a word.
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    shutil.copy(SAMPLE_PATH, folder / "hand.jpg")
+    (folder / "moved.jpg").symlink_to(tmp_path / "elsewhere" / "moved.jpg")
+    assert main(["read", str(folder), "--json"]) == 1
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert [line["file"] for line in lines] == [str(folder / "hand.jpg"), str(folder / "moved.jpg")]
+    assert lines[1]["code"] == "not_found" and "a link to a file that is not there" in lines[1]["error"]
+    assert lines[0]["hand"] == _sample_hand() and "Traceback" not in captured.err
+
+
+@needs_model
 @pytest.mark.slow
 def test_read_with_workers_gives_what_one_process_gives(tmp_path: Path, capsys) -> None:
     for name in ("1.jpg", "2.jpg", "3.jpg"):
