@@ -95,6 +95,8 @@ fanscan.errors.FanscanError: '[111m]' has no standing tiles, so no winning tile
 
 from __future__ import annotations
 
+import unicodedata
+
 from fanscan.scoring.hand import Hand, Meld
 from fanscan.scoring.tiles import Tile, format_tiles, suited
 
@@ -102,6 +104,13 @@ from fanscan.errors import FanscanError, quoted
 
 _HONORS = "ESWNCFP"
 _SUITS = "mps"
+_DIGITS = frozenset("0123456789")
+"""Digits are ASCII only: ``str.isdigit`` also takes superscripts, circled digits and other
+scripts' digits, which ``int`` refuses."""
+
+
+def _digit(char: str) -> bool:
+    return char in _DIGITS
 
 
 def _error(message: str) -> FanscanError:
@@ -125,9 +134,15 @@ class _Parser:
         self.pos = 0
 
     def fail_unexpected(self) -> FanscanError:
-        return _error(
-            f"unexpected {self.text[self.pos]!r} at column {self.pos + 1} in {_shown(self.text)}"
-        )
+        char = self.text[self.pos]
+        # Any script's digit, a superscript or a circled one, then a full-width 'ｍ' as a CJK
+        # keyboard types it: the message says what to type instead.
+        value = unicodedata.digit(char, None)
+        plain = str(value) if value is not None else unicodedata.normalize("NFKC", char)
+        typed = plain != char and plain.isascii() and plain.isprintable()
+        hint = f": write it as {plain!r}" if typed else ""
+        where = f"at column {self.pos + 1} in {_shown(self.text)}"
+        return _error(f"unexpected {char!r} {where}{hint}")
 
     def tiles_group(self) -> list[Tile] | None:
         """Read ``digits suit`` or one honor letter at pos; None if neither starts here."""
@@ -136,7 +151,7 @@ class _Parser:
             self.pos += 1
             return [Tile.from_code(text[start])]
         end = start
-        while end < len(text) and text[end].isdigit():
+        while end < len(text) and _digit(text[end]):
             end += 1
         if end == start:
             return None
@@ -152,7 +167,7 @@ class _Parser:
     def digits_without_suit(self) -> FanscanError:
         text, start = self.text, self.pos
         end = start
-        while end < len(text) and text[end].isdigit():
+        while end < len(text) and _digit(text[end]):
             end += 1
         if end < len(text) and text[end] == "f":
             return _error(
@@ -180,12 +195,12 @@ class _Parser:
             if group is not None:
                 tiles += group
                 continue
-            if text[self.pos].isdigit() and self.pos + 1 == close:
+            if _digit(text[self.pos]) and self.pos + 1 == close:
                 claim = int(text[self.pos])
                 self.pos += 1
                 continue
             if text[self.pos] == "," and tiles and claim is None:
-                if self.pos + 2 != close or not text[self.pos + 1].isdigit():
+                if self.pos + 2 != close or not _digit(text[self.pos + 1]):
                     raise _error(
                         f"the comma at column {self.pos + 1} needs a claim digit before ']'"
                         f" in {_shown(text)}"
@@ -193,7 +208,7 @@ class _Parser:
                 claim = int(text[self.pos + 1])
                 self.pos += 2
                 continue
-            if text[self.pos].isdigit():
+            if _digit(text[self.pos]):
                 raise self.digits_without_suit()
             raise self.fail_unexpected()
         self.pos = close + 1
@@ -221,7 +236,7 @@ class _Parser:
                 continue
             start = self.pos
             end = start
-            while end < len(text) and text[end].isdigit():
+            while end < len(text) and _digit(text[end]):
                 end += 1
             if end == start or end >= len(text) or text[end] != "f":
                 if end > start:
@@ -278,7 +293,7 @@ def parse_notation(text: str, *, complete: bool = True, size: int | None = None)
         if group is not None:
             concealed += group
             continue
-        if char.isdigit():
+        if _digit(char):
             raise parser.digits_without_suit()
         raise parser.fail_unexpected()
     if not concealed:
@@ -327,7 +342,7 @@ def parse_melds(text: str) -> tuple[Meld, ...]:
 def _flowers_follow(text: str, pos: int) -> bool:
     rest = text[pos:].strip()
     index = 0
-    while index < len(rest) and rest[index].isdigit():
+    while index < len(rest) and _digit(rest[index]):
         index += 1
     return index > 0 and index < len(rest) and rest[index] == "f"
 

@@ -58,7 +58,7 @@ def thread_budget() -> int:
     if _budget is not None:
         return _budget
     value = os.environ.get(THREADS_VARIABLE, "").strip()
-    if value.isdigit() and int(value) > 0:
+    if value.isascii() and value.isdigit() and int(value) > 0:  # "²" is a digit to isdigit, not to int
         return int(value)
     return available_cpus()
 

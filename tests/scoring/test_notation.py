@@ -122,3 +122,26 @@ def test_notation_format_then_parse_gives_the_hand_back(seed: int) -> None:
         (m.kind, m.tiles, m.concealed) for m in hand.melds
     ]
     assert again.flowers == hand.flowers
+
+
+@pytest.mark.parametrize(("text", "column", "char", "plain"), [
+    ("¹23m456p789s123sEE", 1, "¹", "1"),          # a superscript: a digit to str.isdigit, not to int
+    ("①②③m456p789s123sEE", 1, "①", "1"),
+    ("１２３m456p789s123sEE", 1, "１", "1"),        # full width, as a CJK keyboard types it
+    ("123ｍ456p789s123sEE", 4, "ｍ", "m"),
+    ("[567m²]123p45sEE6s999s", 6, "²", "2"),       # a claim digit
+    ("[¹¹¹¹s6]456p789s123sEE", 2, "¹", "1"),
+    ("٣٣٣m456p789s123sEE", 1, "٣", "3"),           # Arabic-Indic
+])
+def test_digits_other_than_ascii_are_refused_with_the_ascii_to_type(text: str, column: int, char: str, plain: str) -> None:
+    with pytest.raises(FanscanError) as caught:
+        parse_notation(text)
+    assert caught.value.code == "bad_notation"
+    assert str(caught.value).startswith(f"unexpected {char!r} at column {column} ")
+    assert str(caught.value).endswith(f": write it as {plain!r}")
+
+
+def test_an_unexpected_ascii_character_gets_no_hint() -> None:
+    with pytest.raises(FanscanError) as caught:
+        parse_notation("123m456p789s123s#E")
+    assert str(caught.value) == "unexpected '#' at column 17 in '123m456p789s123s#E'"

@@ -72,7 +72,7 @@ def test_the_thread_budget_is_the_cpus_unless_set_or_fixed_by_the_environment(mo
     monkeypatch.setenv(THREADS_VARIABLE, "3")
     assert thread_budget() == 3
     assert _opened_options(TileClassifier()._session).intra_op_num_threads == 3
-    for ignored in ("0", "-2", "many", ""):
+    for ignored in ("0", "-2", "many", "", "²", "３"):  # digits to str.isdigit that are no ASCII number
         monkeypatch.setenv(THREADS_VARIABLE, ignored)
         assert thread_budget() == available_cpus()
     try:
