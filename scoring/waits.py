@@ -1,7 +1,8 @@
 """Wait analysis: which tiles complete a waiting hand, and what each win would score.
 
 ``waits`` scores each winning tile under a rule set (every rule set here plays 14-tile hands: a
-waiting hand of 13). ``unscored_waits`` lists the winning tiles of a 16-tile game's waiting hand
+waiting hand of 13): the tiles the hand's shapes wait on, and any other the rule set scores a
+win on (a wild tile, which stands for any). ``unscored_waits`` lists the winning tiles of a 16-tile game's waiting hand
 (Taiwanese: five sets and a pair when won), which no rule set here scores.
 
 >>> from fanscan.scoring.notation import parse_notation
@@ -18,7 +19,7 @@ from typing import Any
 from fanscan.scoring.decompose import FORMS, SIXTEEN_TILE_HAND, waiting_tiles
 from fanscan.scoring.hand import Hand
 from fanscan.scoring.ruleset import ScoreResult, get_ruleset, score
-from fanscan.scoring.tiles import Tile
+from fanscan.scoring.tiles import PLAYING_TILES, Tile
 
 
 @dataclass(frozen=True)
@@ -52,19 +53,22 @@ def waits(hand: Hand, rules: str = "mcr") -> list[WaitOption]:
     forms = getattr(ruleset, "forms", FORMS)
     chows = getattr(ruleset, "chows", True)
     held = hand.all_tiles()
+
+    def won_on(tile: Tile, self_drawn: bool) -> Hand:
+        return hand.replace(concealed=(*hand.concealed, tile), win_tile=tile, self_drawn=self_drawn,
+                            fourth_tile=False, kong=False, last_tile=False)
+
+    shaped = set(waiting_tiles(hand, forms, chows=chows))
+    # A rule set may complete hands beyond their shapes (a wild tile stands for any): a tile the
+    # rule set scores a win on is a winning tile too, so that waits agrees with score.
+    winning = sorted(shaped | {t for t in PLAYING_TILES if t not in shaped and held.count(t) < 4
+                               and score(won_on(t, False), rules).error is None})
     options = []
-    for tile in waiting_tiles(hand, forms, chows=chows):
+    for tile in winning:
         remaining = 4 - held.count(tile)
         results = []
         for self_drawn in (False, True):
-            complete = hand.replace(
-                concealed=(*hand.concealed, tile),
-                win_tile=tile,
-                self_drawn=self_drawn,
-                fourth_tile=False,
-                kong=False,
-                last_tile=False,
-            )
+            complete = won_on(tile, self_drawn)
             if remaining <= 0:
                 results.append(
                     ScoreResult.failed(

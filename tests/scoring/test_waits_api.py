@@ -60,3 +60,26 @@ def test_unscored_waits_knows_no_fourteen_tile_forms() -> None:
 def test_unscored_waits_asks_for_sixteen_tiles() -> None:
     with pytest.raises(FanscanError, match="a waiting hand here has 16"):
         unscored_waits(parse_notation("123m456p789s123sE", complete=False))
+
+
+@pytest.mark.parametrize("waiting", ["123m456m789m123pE", "123m456m789m12pEE"])
+def test_waits_lists_every_tile_a_wild_hand_is_scored_a_win_on(waiting: str) -> None:
+    # app-custom with 東 as the wild (翻混 on a turned 東): the wild stands for any tile, so the
+    # hand wins on tiles its shape alone does not wait on; waits lists exactly those score accepts.
+    from fanscan.scoring.hand import Hand
+    from fanscan.scoring.ruleset import extra_field_defaults, get_ruleset, score
+    from fanscan.scoring.tiles import PLAYING_TILES
+
+    wild = {"wild": "same", "wild_indicator": "E"}
+    ruleset = get_ruleset("app-custom")
+    obj = {**parse_notation(waiting, complete=False).to_json(), **wild}
+    hand = Hand.from_json(obj, extra_fields=extra_field_defaults(ruleset), size=13)
+    listed = {o.tile.code for o in waits(hand, "app-custom")}
+    scored = {t.code for t in PLAYING_TILES
+              if score({**parse_notation(waiting + t.code).to_json(), **wild}, "app-custom").error is None}
+    assert listed == scored and len(listed) > 1  # the shape alone: E (one wild) or 3p (two)
+    assert {o.tile.code for o in waits(parse_notation(waiting, complete=False), "app-custom")} < listed
+
+
+def test_waits_under_rules_without_wilds_are_the_shapes_alone() -> None:
+    assert [o.tile.code for o in waits(parse_notation("123m456p789s123sE", complete=False))] == ["E"]
