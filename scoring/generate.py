@@ -147,15 +147,7 @@ def _with_conditions(
         kong = rng.random() < 0.1
     fourth = concealed.count(win) == 1 and rng.random() < 0.1
     flowers = tuple(sorted(rng.sample(FLOWERS, rng.choice((0, 0, 0, 1, 2, 3)))))
-    return Hand(
-        tuple(concealed),
-        tuple(melds),
-        win,
-        flowers,
-        self_drawn,
-        rng.choice(WINDS),
-        rng.choice(WINDS),
-        fourth,
-        kong,
-        rng.random() < 0.05,
-    )
+    seat, prevalent = rng.choice(WINDS), rng.choice(WINDS)
+    last = rng.random() < 0.05 and (self_drawn or not kong)  # a robbed kong is no last discard
+    return Hand(tuple(concealed), tuple(melds), win, flowers, self_drawn, seat, prevalent,
+                fourth, kong, last)

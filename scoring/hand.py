@@ -328,6 +328,12 @@ class Hand:
                 f"robbing a kong of {win.code} (kong without self_drawn), but the hand holds"
                 f" another {win.code}"
             )
+        if self.kong and self.last_tile and not self.self_drawn:
+            raise _bad(
+                "robbing a kong (kong without self_drawn) on the last discard (last_tile without"
+                " self_drawn): a robbed kong's tile is no discard, and no kong is made after the"
+                " wall's last tile"
+            )
         if self.fourth_tile and self.concealed.count(win) > 1:
             raise _bad(
                 f"fourth_tile says {win.code} was the last of its kind, but the concealed tiles"

@@ -2,8 +2,9 @@
 
 ``waits`` scores each winning tile under a rule set (every rule set here plays 14-tile hands: a
 waiting hand of 13): the tiles the hand's shapes wait on, and any other the rule set scores a
-win on (a wild tile, which stands for any). ``unscored_waits`` lists the winning tiles of a 16-tile game's waiting hand
-(Taiwanese: five sets and a pair when won), which no rule set here scores.
+win on (a wild tile, which stands for any). ``unscored_waits`` lists the winning tiles of a
+16-tile game's waiting hand (Taiwanese: five sets and a pair when won), which no rule set here
+scores.
 
 >>> from fanscan.scoring.notation import parse_notation
 >>> options = waits(parse_notation("123m456p789s123sE", complete=False))

@@ -135,6 +135,6 @@ def _possible(conditions: Conditions, standing: list[int], counts: list[int],
         if conditions.self_drawn:
             if not any(group.kind == "kong" for group in groups):
                 return False
-        elif counts[win] > 1:
+        elif counts[win] > 1 or conditions.last_tile:  # robbed: no discard, so no last one
             return False
     return not (conditions.fourth_tile and standing[win] > 1)

@@ -166,3 +166,18 @@ def test_hand_from_json_a_wind_that_is_no_wind_names_the_field(value: Any) -> No
         Hand.from_json(_hand(round_wind=value))
     assert caught.value.message.startswith("round_wind is ")
     assert caught.value.message.endswith("expected one of E S W N")
+
+
+@pytest.mark.parametrize("rules", ["mcr", "sichuan", "mingxing", "app-custom", "guobiao-plus", "changsha"])
+def test_robbing_a_kong_on_the_last_discard_is_refused_in_every_rule_set(rules: str) -> None:
+    # kong without self_drawn is a robbed kong, last_tile without self_drawn the last discard: a
+    # robbed kong's tile is no discard, and no kong is made after the wall's last tile. MCR reads
+    # hand JSON on its own fast path; both it and Hand.from_json refuse the pair.
+    from fanscan.scoring.notation import parse_notation
+    from fanscan.scoring.ruleset import score
+
+    obj = {**parse_notation("123m456m789s55m123s").to_json(), "kong": True, "last_tile": True}  # two suits
+    result = score(obj, rules)
+    assert result.error_code == "invalid_hand" and "robbing a kong" in result.error and "last discard" in result.error
+    assert score({**obj, "last_tile": False}, rules).error is None  # each alone is a win
+    assert score({**obj, "kong": False}, rules).error is None
