@@ -80,6 +80,8 @@ def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
         fields["flowers"] = _flower_codes(args.flowers)
     if getattr(args, "base", None) is not None:
         fields["base"] = args.base
+    given = {name: "--" + name.replace("_", "-") for name in fields}
+    given.update(seat_wind="--seat", round_wind="--round")
     for item in args.option:
         name, sep, raw = item.partition("=")
         if not sep or not name:
@@ -92,11 +94,15 @@ def condition_overrides(args: argparse.Namespace) -> dict[str, Any]:
                 f"more than the {MAX_OPTION_CHARS} allowed",
             )
         try:
-            fields[name] = json.loads(raw)
+            value = json.loads(raw)
         except json.JSONDecodeError:
-            fields[name] = raw
+            value = raw
         except (RecursionError, ValueError):  # nested too deeply, or a number too long to convert
             raise FanscanError("bad_option", f"--option {name[:40]}: the value is no option value") from None
+        if name in fields and fields[name] != value:  # never the last of two silently
+            raise FanscanError("bad_option", f"{name[:40]} is given twice ({given[name]} and --option "
+                                             f"{name[:40]}={raw[:40]}): give it once")
+        fields[name], given[name] = value, f"--option {name[:40]}={raw[:40]}"
     return fields
 
 

@@ -155,6 +155,29 @@ def test_score_option_needs_name_and_value(capsys: pytest.CaptureFixture[str]) -
     assert "--option 'dealer' is not NAME=VALUE" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("extra", "named"), [
+    (["--rules", "sichuan", "--base", "2", "--option", "base=3"], "base is given twice (--base and --option base=3)"),
+    (["--rules", "app-custom", "--option", "dealer=true", "--option", "dealer=false"],
+     "dealer is given twice (--option dealer=true and --option dealer=false)"),
+    (["--seat", "S", "--option", 'seat_wind="W"'], "seat_wind is given twice (--seat and"),
+    (["--self-drawn", "--option", "self_drawn=false"], "self_drawn is given twice (--self-drawn and"),
+])
+def test_score_a_field_given_two_values_is_a_usage_error_not_the_last_one_silently(
+    extra: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "--hand", "123m456m789m123p55p", *extra]) == 2
+    err = capsys.readouterr().err
+    assert named in err and err.count("\n") == 1
+
+
+def test_score_a_field_given_twice_alike_is_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["score", "--hand", "123m456m789m123p55p", "--rules", "app-custom", "--json"]
+    assert main([*args, "--option", "dealer=true", "--option", "dealer=true"]) == 0
+    twice = json.loads(capsys.readouterr().out)
+    assert main([*args, "--option", "dealer=true"]) == 0
+    assert twice == json.loads(capsys.readouterr().out)
+
+
 def test_score_jsonl_survives_deep_nesting_and_bom(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
