@@ -48,11 +48,19 @@ def _tile(obj: Any, index: int) -> TileLabel:
     )):
         raise FanscanError("bad_request", f"{where}: box must be four [x, y] points")
     corners = tuple((round(float(x), 2), round(float(y), 2)) for x, y in box)
-    if obj.get("corrected") is True:
-        return TileLabel(code, corners, 1.0, "person")  # type: ignore[arg-type]
+    area = abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]))) / 2
+    if area < 1.0:  # under a pixel: four points on a line or one spot hold no tile
+        raise FanscanError("bad_request", f"{where}: box encloses no area")
+    corrected = obj.get("corrected", False)
+    if not isinstance(corrected, bool):
+        raise FanscanError("bad_request", f"{where}: corrected must be true or false")
     confidence = obj.get("confidence")
-    if not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 <= confidence <= 1:
+    # A corrected tile is the person's (confidence 1), but a confidence sent with it is still checked.
+    if (confidence is not None or not corrected) and (
+            not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 <= confidence <= 1):
         raise FanscanError("bad_request", f"{where}: confidence must be a number 0-1")
+    if corrected:
+        return TileLabel(code, corners, 1.0, "person")  # type: ignore[arg-type]
     return TileLabel(code, corners, round(float(confidence), 4), "model")  # type: ignore[arg-type]
 
 
