@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, BinaryIO, TextIO
 
+from fanscan import strict_json
 from fanscan.errors import FanscanError
 
 MAX_LINE = 1024 * 1024
@@ -105,7 +106,9 @@ def _score_line(number: int, line: str | bytes, rules: str, ruleset: Any, score:
 
 def _scored_text(number: int, line: str, rules: str, score: Any) -> tuple[str, bool]:
     try:
-        obj = json.loads(line)
+        obj = strict_json.loads(line)
+    except strict_json.DuplicateField as error:
+        raise _LineError(f"line {number}: {error}") from None
     except json.JSONDecodeError as error:
         message = (
             f"line {number} is not JSON ({error.msg})"

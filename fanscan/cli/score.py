@@ -23,6 +23,7 @@ from fanscan.cli._declared_sets import (
     MELDS_HELP, check_standing, holds_sets, read_standing, standing_count, with_sets)
 from fanscan.cli._inputs import named
 from fanscan.cli._win_conditions import add_condition_flags, add_win_flags, condition_overrides, with_conditions
+from fanscan import strict_json
 from fanscan.errors import FanscanError
 
 ORDER = 20
@@ -143,7 +144,9 @@ def _run_stdin(args: argparse.Namespace) -> int:
     if not text.startswith("{"):
         return _run_notation(args, text)
     try:
-        obj = json.loads(text)
+        obj = strict_json.loads(text)
+    except strict_json.DuplicateField as error:
+        raise FanscanError("invalid_hand", f"the hand on standard input: {error}") from None
     except json.JSONDecodeError as error:
         raise FanscanError(
             "invalid_hand", f"standard input is not a hand JSON object ({error.msg})"

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import anyio
-from fastapi import Body, FastAPI, File, Form, Request, UploadFile
+from fastapi import Body, Depends, FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -106,6 +106,19 @@ _FRAMEWORK_400 = {
     "Invalid multipart data.": "the upload is not valid multipart form data (a part's header too long?)",
 }
 """FastAPI's and Starlette's own words for a body they could not parse, and ours."""
+
+
+async def _fields_once(request: Request) -> None:
+    """Refuse a JSON body naming a field twice (FastAPI's parse keeps the last, silently); a body
+    that does not parse is left to FastAPI's own errors."""
+    from fanscan import strict_json
+
+    try:
+        strict_json.loads((await request.body()).decode("utf-8"))
+    except strict_json.DuplicateField as error:
+        raise FanscanError("bad_request", f"the request body: {error}") from None
+    except (ValueError, RecursionError):
+        return
 
 
 def _error(status: int, message: str, code: str) -> JSONResponse:
@@ -252,6 +265,7 @@ def create_app(
         description="Body: a hand JSON as in the contract, plus an optional `rules` "
         f"(default `{DEFAULT_RULES}`, see `/api/rules`). Returns the result JSON; a hand that is "
         "not a winning hand gives `total: null` and `error`, with status 200.",
+        dependencies=[Depends(_fields_once)],
     )
     def score_endpoint(
         hand: Annotated[dict[str, Any], Body(openapi_examples={"hand": {"value": _SCORE_EXAMPLE}})],

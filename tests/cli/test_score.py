@@ -178,6 +178,23 @@ def test_score_a_field_given_twice_alike_is_taken(capsys: pytest.CaptureFixture[
     assert twice == json.loads(capsys.readouterr().out)
 
 
+def test_score_a_hand_json_naming_a_field_twice_is_refused_not_read_with_the_last(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = json.dumps(_hand_json())[:-1] + ', "self_drawn": false, "self_drawn": true}'
+    _stdin(monkeypatch, text.encode())
+    assert main(["score", "-"]) == 1
+    assert "the field 'self_drawn' is given twice" in capsys.readouterr().err
+    meld = '{"type": "chow", "type": "pung", "tiles": ["1m", "2m", "3m"]}'
+    lines = text + "\n" + json.dumps(_hand_json()) + "\n" + json.dumps(_hand_json())[:-1] + f', "melds": [{meld}]}}\n'
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    assert main(["score", "--jsonl", "-"]) == 1
+    results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r.get("error_code") for r in results] == ["invalid_hand", None, "invalid_hand"]
+    assert results[0]["error"] == "line 1: the field 'self_drawn' is given twice" and results[1]["total"] == 12
+    assert results[2]["error"] == "line 3: the field 'type' is given twice"
+
+
 def test_score_jsonl_survives_deep_nesting_and_bom(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -257,6 +257,18 @@ def test_app_a_body_that_cannot_be_parsed_is_a_400_in_our_words(client: TestClie
                                "code": "bad_request"}
 
 
+@pytest.mark.parametrize("body", [
+    b'{"concealed": ["1m","2m","3m","4p","5p","6p","7s","8s","9s","1s","2s","3s","E","E"], "win_tile": "E",'
+    b' "self_drawn": false, "self_drawn": true}',
+    b'{"concealed": ["1m","2m","3m","4p","5p","6p","7s","8s","9s","1s","2s","3s","E","E"], "win_tile": "E",'
+    b' "win_tile": "1m"}',
+], ids=["flag", "win-tile"])
+def test_app_score_a_field_given_twice_is_a_400_not_the_last_one_silently(client: TestClient, body: bytes) -> None:
+    response = client.post("/api/score", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400 and response.json()["code"] == "bad_request"
+    assert "is given twice" in response.json()["detail"]
+
+
 def test_app_a_text_field_for_the_photo_is_told_to_upload_a_file(client: TestClient) -> None:
     response = client.post("/api/read", data={"photo": "hello"})
     assert response.status_code == 422

@@ -1,0 +1,41 @@
+"""JSON text read with each object's field names given once.
+
+``json.loads`` keeps the last of two equal names, so a hand JSON with ``"self_drawn": false`` and
+then ``"self_drawn": true`` was scored self-drawn without a word; a name given twice is refused
+instead, as an unknown one is. Used by ``fanscan score`` (standard input and JSON lines) and the
+web app's ``POST /api/score``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class DuplicateField(Exception):
+    """An object of the JSON text names one field twice (not a ValueError: the callers tell
+    those, numbers too long to convert, apart)."""
+
+    def __init__(self, name: str) -> None:
+        shown = name if len(name) <= 40 else f"{name[:37]}..."
+        super().__init__(f"the field {shown!r} is given twice")
+        self.name = name
+
+
+def _fields_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for name, _value in pairs:
+            if name in seen:
+                raise DuplicateField(name)
+            seen.add(name)
+    return obj
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_fields_once)
+
+
+def loads(text: str) -> Any:
+    """``json.loads(text)``, but an object naming a field twice raises ``DuplicateField``."""
+    return _DECODER.decode(text)
