@@ -40,6 +40,7 @@ from fanscan.scoring.tiles import BACK, CHINESE_NAMES, CLASS_LABELS, TILE_CODES
 from fanscan.web.limits import MEGABYTE, BodySizeLimit
 from fanscan.web.services import ProjectScorer, Reader, Scorer, read_photo_json
 from fanscan.web.tile_faces import tile_svg
+from fanscan import strict_json
 from fanscan.web.uploads import photo_format
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -111,8 +112,6 @@ _FRAMEWORK_400 = {
 async def _fields_once(request: Request) -> None:
     """Refuse a JSON body naming a field twice (FastAPI's parse keeps the last, silently); a body
     that does not parse is left to FastAPI's own errors."""
-    from fanscan import strict_json
-
     try:
         strict_json.loads((await request.body()).decode("utf-8"))
     except strict_json.DuplicateField as error:

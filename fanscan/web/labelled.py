@@ -55,9 +55,8 @@ def _tile(obj: Any, index: int) -> TileLabel:
     if not isinstance(corrected, bool):
         raise FanscanError("bad_request", f"{where}: corrected must be true or false")
     confidence = obj.get("confidence")
-    # A corrected tile is the person's (confidence 1), but a confidence sent with it is still checked.
-    if (confidence is not None or not corrected) and (
-            not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 <= confidence <= 1):
+    is_share = isinstance(confidence, (int, float)) and not isinstance(confidence, bool) and 0 <= confidence <= 1
+    if not is_share and not (corrected and confidence is None):  # a corrected tile's sent one is checked too
         raise FanscanError("bad_request", f"{where}: confidence must be a number 0-1")
     if corrected:
         return TileLabel(code, corners, 1.0, "person")  # type: ignore[arg-type]
