@@ -29,13 +29,14 @@ does, through the confidences it gives its tiles:
    photo with the finder's first pass at ``FINER_SIDE``, twice its working size (tilted tiles
    found there stood upright first, step 1). A photo whose first look read no tiles gets this
    look too, and is refused only when it reads none either.
-4. Tiles upright or sideways: ``located_turned`` on the whole photo turned a quarter clockwise;
-   the reader reads the boxes as any boxes, and picks the hand in the photo's own frame (the rows
-   nearest the camera).
+4. Tiles upright or sideways: ``located_turned`` on the whole photo turned a quarter clockwise,
+   and for a far hand (``small_in_photo``) on the part of it around the first look's boxes too
+   (``read_quarter_turned``); the reader reads the boxes as any boxes, and picks the hand in the
+   photo's own frame (the rows nearest the camera).
 5. ``better``: a reading is worth its hand's tiles' expected right less expected wrong (each tile
    ``2 * confidence - 1``); a second reading replaces the first only when it is worth more.
 
-``read_either_way`` runs them for the reader (``read_finer``: step 3; ``read_turned``: steps 4, 5).
+``read_either_way`` runs them for the reader (``read_finer``: step 3; ``read_quarter_turned``: steps 4, 5).
 """
 
 from __future__ import annotations
@@ -118,6 +119,21 @@ def read_turned(photo: Photo, first: PhotoReading, read_located: Callable[[TileD
     return (small, turned, second) if better(second[0], first) else None
 
 
+def read_quarter_turned(photo: Photo, first: PhotoReading, boxes: TileDetections,
+                        read_located: Callable[[TileDetections], Read],
+                        ) -> tuple[np.ndarray, TileDetections, Read] | None:
+    """Step 4: the whole photo turned a quarter (``read_turned``); for a far hand
+    (``small_in_photo``) also the part of it around the first look's ``boxes`` turned, which the
+    finder's first pass sees at the tiles' own scale where the whole photo's shows specks (a far
+    hand's quarter-turned look at the whole photo found its tiles only when that pass found almost
+    nothing and ``locate`` looked finer). The worthiest reading that beats ``first``, or None."""
+    turned = read_turned(photo, first, read_located)
+    if not small_in_photo(photo, first):
+        return turned
+    best = first if turned is None else turned[2][0]
+    return read_turned(photo, best, read_located, window=window_around(photo, 90.0, boxes)) or turned
+
+
 def _read_upright(photo: Photo, boxes: TileDetections, read_located: Callable[[TileDetections], Read],
                   ) -> tuple[np.ndarray, TileDetections, Read] | None:
     """The finder's image, boxes and reading of the part of the photo around ``boxes`` turned to
@@ -149,10 +165,15 @@ def seen_too_small(photo: Photo, reading: PhotoReading, rules: HandRules) -> boo
     tiles: the hand is short of tiles (``short_of_tiles``: blobs of several tiles read as a few),
     or its tiles' median short side would span no more than the finder's scale
     (``locate.REFIND_SHORT``) in the finer first pass (larger, the finder marks pieces of faces)."""
-    if short_of_tiles(reading, rules):
-        return True
+    return short_of_tiles(reading, rules) or small_in_photo(photo, reading)
+
+
+def small_in_photo(photo: Photo, reading: PhotoReading) -> bool:
+    """Whether the reading's hand's tiles' median short side would span no more than the
+    finder's scale (``locate.REFIND_SHORT``) in a first pass at ``FINER_SIDE``: tiles a small part
+    of the photo (a far hand), which a first pass over the whole photo sees as specks."""
     hand = np.array([t.box for t in reading.tiles if t.in_hand], np.float32)
-    return median(short_sides(hand)) * FINER_SIDE / max(photo.size) <= REFIND_SHORT
+    return bool(len(hand)) and median(short_sides(hand)) * FINER_SIDE / max(photo.size) <= REFIND_SHORT
 
 
 def read_finer(photo: Photo, first: PhotoReading | None, read_located: Callable[[TileDetections], Read],
@@ -222,7 +243,7 @@ def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
         if doubtful and seen_too_small(photo, first[0], rules) and (finer := read_finer(photo, first[0], read_located, rules, boxes)):
             small, boxes, first = finer
     if worth_a_second_look(first[0], rules):
-        turned = read_turned(photo, first[0], read_located)
+        turned = read_quarter_turned(photo, first[0], boxes, read_located)
         if turned is not None:
             return turned
     return small, boxes, first

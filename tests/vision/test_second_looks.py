@@ -215,6 +215,54 @@ def test_a_hand_is_seen_too_small_when_short_of_tiles_or_no_larger_than_the_find
     assert second_looks.seen_too_small(photo, _hand(4, 400.0), HandRules((14,), "any"))  # ...but no hand either
 
 
+def test_a_hand_is_small_in_the_photo_by_its_tiles_size_alone() -> None:
+    photo = _blank(4000, 3000)
+    largest = REFIND_SHORT * 4000 / second_looks.FINER_SIDE
+    assert second_looks.small_in_photo(photo, _hand(14, largest))
+    assert second_looks.small_in_photo(photo, _hand(3, largest))  # however few
+    assert not second_looks.small_in_photo(photo, _hand(3, largest * 1.1))
+    assert not second_looks.small_in_photo(photo, _hand(0, 1.0))  # no hand: nothing to size
+
+
+def _quarter_turned_looks(monkeypatch: pytest.MonkeyPatch, first: PhotoReading,
+                          worth: dict) -> tuple[list, tuple | None]:
+    """The windows ``read_quarter_turned`` looked at (None: the whole photo) on a blank 4000 x 3000
+    photo whose first look boxed one tile at (1000, 1000), and what it kept; ``worth`` gives each
+    look's reading (by window, None for the whole photo)."""
+    looked: list = []
+
+    def located_turned(photo, degrees=90.0, window=None):  # noqa: ANN001, ANN202
+        looked.append(window)
+        return np.zeros((8, 8, 3), np.uint8), window
+
+    monkeypatch.setattr(second_looks, "located_turned", located_turned)
+    boxes = _boxes((1000, 1000, 1030, 1040))
+    read = lambda window: (worth[window is not None], window)  # noqa: E731
+    return looked, second_looks.read_quarter_turned(_blank(4000, 3000), first, boxes, read)
+
+
+def test_a_far_hand_is_also_looked_at_turned_around_its_tiles_and_the_worthiest_look_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    far = _hand(14, 30.0)
+    sure, surer = _reading(*[("1m", 0.9, True)] * 14), _reading(*[("1m", 0.99, True)] * 14)
+    looked, kept = _quarter_turned_looks(monkeypatch, far, {False: sure, True: surer})
+    assert looked[0] is None and len(looked) == 2
+    x0, y0, x1, y1 = looked[1]  # the first look's box turned a quarter: (3000 - y, x), with a margin
+    assert x0 < 3000 - 1040 and x1 > 3000 - 1000 and y0 < 1000 and y1 > 1030 and x1 - x0 < 1000
+    assert kept[2] == (surer, looked[1])
+    looked, kept = _quarter_turned_looks(monkeypatch, far, {False: surer, True: sure})
+    assert kept[2] == (surer, None)  # the whole photo's look read worthier
+    looked, kept = _quarter_turned_looks(monkeypatch, far, {False: far, True: far})
+    assert kept is None  # neither beats the first
+
+
+def test_a_near_hand_is_looked_at_turned_only_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    near = _hand(14, 200.0)
+    sure = _reading(*[("1m", 0.99, True)] * 14)
+    looked, kept = _quarter_turned_looks(monkeypatch, near, {False: sure, True: sure})
+    assert looked == [None] and kept[2] == (sure, None)
+
+
 def test_the_finer_look_needs_the_photo_s_pixels_and_is_kept_only_when_worth_more(monkeypatch: pytest.MonkeyPatch) -> None:
     sides: list[int] = []
     finer_boxes = _boxes((0, 0, 10, 14))
