@@ -128,10 +128,24 @@ def read_quarter_turned(photo: Photo, first: PhotoReading, boxes: TileDetections
     hand's quarter-turned look at the whole photo found its tiles only when that pass found almost
     nothing and ``locate`` looked finer). The worthiest reading that beats ``first``, or None."""
     turned = read_turned(photo, first, read_located)
-    if not small_in_photo(photo, first):
+    if not small_in_photo(photo, hand_quads(first)):
         return turned
     best = first if turned is None else turned[2][0]
     return read_turned(photo, best, read_located, window=window_around(photo, 90.0, boxes)) or turned
+
+
+def _read_far_turned(photo: Photo, boxes: TileDetections, read_located: Callable[[TileDetections], Read],
+                     ) -> tuple[np.ndarray, TileDetections, Read] | None:
+    """The look a quarter turned at the part of the photo around ``boxes`` when they are small in
+    it (a far hand whose first look read as no tiles: a column of sideways tiles seen as blobs);
+    None otherwise, or when that look reads no tiles either."""
+    if not small_in_photo(photo, boxes.quads):
+        return None
+    try:
+        small, turned = located_turned(photo, 90.0, window_around(photo, 90.0, boxes))
+        return small, turned, read_located(turned)
+    except FanscanError:
+        return None
 
 
 def _read_upright(photo: Photo, boxes: TileDetections, read_located: Callable[[TileDetections], Read],
@@ -165,15 +179,19 @@ def seen_too_small(photo: Photo, reading: PhotoReading, rules: HandRules) -> boo
     tiles: the hand is short of tiles (``short_of_tiles``: blobs of several tiles read as a few),
     or its tiles' median short side would span no more than the finder's scale
     (``locate.REFIND_SHORT``) in the finer first pass (larger, the finder marks pieces of faces)."""
-    return short_of_tiles(reading, rules) or small_in_photo(photo, reading)
+    return short_of_tiles(reading, rules) or small_in_photo(photo, hand_quads(reading))
 
 
-def small_in_photo(photo: Photo, reading: PhotoReading) -> bool:
-    """Whether the reading's hand's tiles' median short side would span no more than the
-    finder's scale (``locate.REFIND_SHORT``) in a first pass at ``FINER_SIDE``: tiles a small part
-    of the photo (a far hand), which a first pass over the whole photo sees as specks."""
-    hand = np.array([t.box for t in reading.tiles if t.in_hand], np.float32)
-    return bool(len(hand)) and median(short_sides(hand)) * FINER_SIDE / max(photo.size) <= REFIND_SHORT
+def hand_quads(reading: PhotoReading) -> np.ndarray:
+    """The boxes (n, 4, 2) of the reading's hand."""
+    return np.array([t.box for t in reading.tiles if t.in_hand], np.float32).reshape(-1, 4, 2)
+
+
+def small_in_photo(photo: Photo, quads: np.ndarray) -> bool:
+    """Whether boxes' median short side would span no more than the finder's scale
+    (``locate.REFIND_SHORT``) in a first pass at ``FINER_SIDE``: tiles a small part of the photo
+    (a far hand), which a first pass over the whole photo sees as specks."""
+    return bool(len(quads)) and median(short_sides(quads)) * FINER_SIDE / max(photo.size) <= REFIND_SHORT
 
 
 def read_finer(photo: Photo, first: PhotoReading | None, read_located: Callable[[TileDetections], Read],
@@ -224,17 +242,19 @@ def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
     taken (``small``, ``boxes``) reads worth more. Otherwise the look as taken's, unless it
     expects a fault and the finer look (when its tiles were seen too small) or then the
     quarter-turned look reads worth more. A look as taken whose boxes read as no tiles is refused
-    (``no_tiles``) unless the finer look reads tiles: the "shows tiles?" check is fitted for a
-    first look, and a quarter-turned second chance let more pictures of noise through (the upright
-    look of tilted tiles and the finer look are first looks at another angle or scale; neither let
-    more through, docs/benchmarks.md, sessions 44 and 45)."""
+    (``no_tiles``) unless the finer look reads tiles, or, for boxes small in the photo, the look a
+    quarter turned around them (``_read_far_turned``): the "shows tiles?" check is fitted for a
+    first look, and a quarter-turned second chance at the whole photo let more pictures of noise
+    through (the upright look of tilted tiles, the finer look and the far look turned are first
+    looks at another angle or scale of the part holding the boxes; docs/benchmarks.md, sessions 44,
+    45 and 65)."""
     tilted = _read_tilted(photo, small, boxes, read_located, rules)
     if tilted is not None:
         return tilted
     try:
         first = read_located(boxes)
     except FanscanError:
-        finer = read_finer(photo, None, read_located, rules, boxes)
+        finer = read_finer(photo, None, read_located, rules, boxes) or _read_far_turned(photo, boxes, read_located)
         if finer is None:
             raise
         small, boxes, first = finer

@@ -17,7 +17,7 @@ from fanscan.vision.photo_reading import FoundTile, PhotoReading
 from fanscan.vision.samples import sample_photo_path
 from fanscan.vision.locate import REFIND_SHORT, locate
 from fanscan.vision.tilt import UPRIGHT_WITHIN, tiles_tilt
-from fanscan.vision.turned_photo import pixel_centred, turn_matrix
+from fanscan.vision.turned_photo import pixel_centred, turn_matrix, window_around
 
 WIN = HandRules((14,))
 
@@ -218,10 +218,10 @@ def test_a_hand_is_seen_too_small_when_short_of_tiles_or_no_larger_than_the_find
 def test_a_hand_is_small_in_the_photo_by_its_tiles_size_alone() -> None:
     photo = _blank(4000, 3000)
     largest = REFIND_SHORT * 4000 / second_looks.FINER_SIDE
-    assert second_looks.small_in_photo(photo, _hand(14, largest))
-    assert second_looks.small_in_photo(photo, _hand(3, largest))  # however few
-    assert not second_looks.small_in_photo(photo, _hand(3, largest * 1.1))
-    assert not second_looks.small_in_photo(photo, _hand(0, 1.0))  # no hand: nothing to size
+    assert second_looks.small_in_photo(photo, second_looks.hand_quads(_hand(14, largest)))
+    assert second_looks.small_in_photo(photo, second_looks.hand_quads(_hand(3, largest)))  # however few
+    assert not second_looks.small_in_photo(photo, second_looks.hand_quads(_hand(3, largest * 1.1)))
+    assert not second_looks.small_in_photo(photo, second_looks.hand_quads(_hand(0, 1.0)))  # no hand: nothing to size
 
 
 def _quarter_turned_looks(monkeypatch: pytest.MonkeyPatch, first: PhotoReading,
@@ -297,7 +297,7 @@ def test_the_finer_look_needs_the_photo_s_pixels_and_is_kept_only_when_worth_mor
 def test_a_first_look_of_no_tiles_is_refused_only_when_the_finer_look_reads_none_either(
         monkeypatch: pytest.MonkeyPatch) -> None:
     photo = _blank(2000, 1500)
-    first_boxes, finer_boxes = _boxes((0, 0, 10, 14)), _boxes((0, 0, 5, 7))
+    first_boxes, finer_boxes = _boxes((0, 0, 100, 140)), _boxes((0, 0, 5, 7))  # not small in the photo
     small = np.zeros((4, 4, 3), np.uint8)
     monkeypatch.setattr(second_looks, "locate", lambda photo, first_side, blobs_may_be_hands: (small, finer_boxes))
     finer = (_reading(*[("1m", 0.95, True)] * 14), "finer")
@@ -314,6 +314,36 @@ def test_a_first_look_of_no_tiles_is_refused_only_when_the_finer_look_reads_none
 
     with pytest.raises(FanscanError, match="first look"):
         second_looks.read_either_way(photo, small, first_boxes, never, WIN)
+
+
+def test_a_far_first_look_of_no_tiles_is_also_looked_at_a_quarter_turned_around_its_boxes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = _blank(4000, 3000)
+    far_boxes, turned_boxes = _boxes((1000, 1000, 1020, 1028)), _boxes((1000, 1000, 1028, 1020))
+    small = np.zeros((4, 4, 3), np.uint8)
+    monkeypatch.setattr(second_looks, "read_finer", lambda *args: None)  # the finer look reads none
+    windows: list = []
+
+    def located_turned(photo, degrees, window):  # noqa: ANN001, ANN202
+        windows.append((degrees, window))
+        return small, turned_boxes
+
+    monkeypatch.setattr(second_looks, "located_turned", located_turned)
+    turned = (_reading(*[("1m", 0.99, True)] * 14), "turned")
+
+    def read(found: TileDetections) -> tuple:
+        if found is far_boxes:
+            raise FanscanError("no_tiles", "the first look's boxes read as no tiles")
+        return turned
+
+    assert second_looks.read_either_way(photo, small, far_boxes, read, WIN)[1:] == (turned_boxes, turned)
+    assert windows == [(90.0, window_around(photo, 90.0, far_boxes))]
+
+    def never(found: TileDetections) -> tuple:
+        raise FanscanError("no_tiles", "the first look's boxes read as no tiles")
+
+    with pytest.raises(FanscanError, match="first look"):  # that look reads none either: refused
+        second_looks.read_either_way(photo, small, far_boxes, never, WIN)
 
 
 def test_a_hand_seen_whole_and_sure_gets_no_finer_look(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -351,7 +381,7 @@ def test_a_real_hand_far_in_a_phone_photo_is_read_on_the_finer_look() -> None:
 def test_a_few_sure_tiles_read_for_labelling_are_looked_at_finer(monkeypatch: pytest.MonkeyPatch) -> None:
     # Blobs of several tiles can read as a few sure "tiles": no doubt to ask for a look, but no hand either.
     photo = _blank(2000, 1500)
-    first_boxes, finer_boxes = _boxes((0, 0, 10, 14)), _boxes((0, 0, 5, 7))
+    first_boxes, finer_boxes = _boxes((0, 0, 100, 140)), _boxes((0, 0, 5, 7))  # not small in the photo
     small = np.zeros((4, 4, 3), np.uint8)
     monkeypatch.setattr(second_looks, "locate", lambda photo, first_side, blobs_may_be_hands: (small, finer_boxes))
     monkeypatch.setattr(second_looks, "read_turned", lambda *args: None)
