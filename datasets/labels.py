@@ -15,7 +15,6 @@ True
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any, Literal
 
 from fanscan.atomic import write_text_atomic
 from fanscan.errors import FanscanError
+from fanscan.strict_json import finite_number
 from fanscan.scoring.tiles import CLASS_LABELS
 
 FORMAT = "fanscan-labels/1"
@@ -38,6 +38,8 @@ Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], t
 SOURCES: tuple[str, ...] = ("model", "person")
 STATUSES: tuple[str, ...] = ("unreviewed", "reviewed")
 GROUP_KINDS: tuple[str, ...] = ("concealed", "win", "chow", "pung", "kong", "flowers", "unknown")
+MAX_PIXELS = 2**31 - 1
+"""The widest or tallest photo a label file may name (beyond any image format's reach)."""
 CORNER_REACH = 0.5
 """How far outside the photo a tile's corner may lie, as a share of the photo's width (x) or
 height (y): a tile the photo's edge cuts is labelled whole, but a tile mostly beyond the edge
@@ -128,9 +130,15 @@ def _fail(name: str, message: str) -> FanscanError:
 
 
 def _number(value: Any, name: str, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise _fail(name, f"{what} must be a finite number, not {value!r}")
+    if not finite_number(value):
+        raise _fail(name, f"{what} must be a finite number, not {_shown(value)}")
     return float(value)
+
+
+def _shown(value: Any) -> str:
+    """``value`` as a message shows it: a number of 400 digits cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 def _tile_from_json(obj: Any, index: int, group_count: int, name: str) -> TileLabel:
@@ -177,8 +185,8 @@ def _group_from_json(obj: Any, index: int, name: str) -> LabelGroup:
 
 
 def _pixels(value: Any, key: str, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise _fail(name, f"'{key}' must be a positive whole number of pixels, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_PIXELS:
+        raise _fail(name, f"'{key}' must be a whole number of pixels from 1 to {MAX_PIXELS:,}, not {_shown(value)}")
     return value
 
 

@@ -9,6 +9,7 @@ web app's ``POST /api/score``.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 
@@ -39,3 +40,15 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_fields_once)
 def loads(text: str) -> Any:
     """``json.loads(text)``, but an object naming a field twice raises ``DuplicateField``."""
     return _DECODER.decode(text)
+
+
+def finite_number(value: Any) -> bool:
+    """Whether a decoded JSON value is a number (not true or false) that a float holds finitely:
+    JSON integers have no bound, and one of 400 digits overflows ``float`` (``OverflowError``,
+    not a ValueError) wherever it is used as a coordinate."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False

@@ -12,7 +12,6 @@ to the bbox, and a tile without attributes counts as set by a person.
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +22,7 @@ from fanscan.datasets.formats._common import coder, quad_area, rectangle, superc
 from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, labels_from_json, labels_to_json
 from fanscan.errors import FanscanError
+from fanscan.strict_json import finite_number
 from fanscan.scoring.tiles import CLASS_LABELS
 
 
@@ -90,7 +90,7 @@ def _corners(annotation: dict[str, Any], where: str, name: str) -> tuple[Any, ..
     bbox = annotation.get("bbox")
     if not isinstance(bbox, list) or len(bbox) != 4:
         raise _fail(name, f"{where} has neither a 4-corner polygon nor a bbox")
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in bbox):
+    if not all(finite_number(v) for v in bbox):
         raise _fail(name, f"{where} has a bbox that is not four finite numbers")
     x, y, w, h = bbox
     return rectangle(x, y, x + w, y + h)

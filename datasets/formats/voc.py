@@ -72,9 +72,12 @@ def _text(element: ET.Element, path: str, where: str) -> str:
 def _float(element: ET.Element, path: str, where: str) -> float:
     text = _text(element, path, where)
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise FanscanError("bad_dataset", f"{where}: <{path}> is {text!r}, not a number") from None
+        value = math.nan
+    if not math.isfinite(value):
+        raise FanscanError("bad_dataset", f"{where}: <{path}> is {text!r}, not a finite number")
+    return value
 
 
 def parse_voc(text: str, name: str = "VOC annotation", class_map: ClassMap | None = None) -> PhotoLabels:

@@ -11,6 +11,7 @@ YOLO keeps only codes and boxes, so tiles read back count as set by a person, ph
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -115,8 +116,10 @@ def parse_yolo(
         try:
             index = int(fields[0])
             values = [float(field) for field in fields[1:]]
+            if not all(math.isfinite(v) for v in values):
+                raise ValueError
         except ValueError:
-            raise FanscanError("bad_dataset", f"{where}: {line.strip()!r} is not numbers") from None
+            raise FanscanError("bad_dataset", f"{where}: {line.strip()!r} is not finite numbers") from None
         if not 0 <= index < len(names):
             raise FanscanError("bad_dataset", f"{where}: class {index} is not one of {len(names)}")
         code = names[index]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,6 +24,7 @@ from fanscan import __version__
 from fanscan.atomic import atomic_path
 from fanscan.datasets.labels import PhotoLabels, TileLabel, check_corners_reach, label_path, save_labels
 from fanscan.errors import FanscanError
+from fanscan.strict_json import finite_number
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.web.uploads import photo_format
 
@@ -43,7 +43,7 @@ def _tile(obj: Any, index: int) -> TileLabel:
     box = obj.get("box")
     if not (isinstance(box, list) and len(box) == 4 and all(
         isinstance(p, list) and len(p) == 2 and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in p
+            finite_number(v) for v in p
         ) for p in box
     )):
         raise FanscanError("bad_request", f"{where}: box must be four [x, y] points")

@@ -67,6 +67,8 @@ def test_saves_the_photo_and_a_reviewed_label_file(
         ([{"code": "1m", "box": BOX, "confidence": "x", "corrected": True}], "confidence must be"),
         ([{"code": "1m", "box": BOX, "confidence": 0.5, "corrected": "yes"}], "corrected must be true or false"),
         ([{"code": "1m", "box": [[10, 10]] * 4, "confidence": 1}], "encloses no area"),
+        (f'[{{"code": "1m", "box": [[{10**400}, 10], [60, 10], [60, 90], [10, 90]], "confidence": 1}}]',
+         "four [x, y] points"),  # an integer no float holds
         ([{"code": "1m", "box": [[0, 0], [5, 5], [10, 10], [20, 20]], "confidence": 1}], "encloses no area"),
         ([{"code": "1m", "box": [[5000, 1], [5001, 1], [5001, 9], [5000, 9]], "confidence": 1}],
          "outside the photo"),

@@ -133,6 +133,35 @@ def test_labelling_refuses_labels_of_another_size_or_far_off_the_photo(labelling
     assert (folder / "sure.png.fanscan.json").read_text() == before
 
 
+@pytest.mark.parametrize("where", ["corner", "confidence", "width"])
+def test_labelling_refuses_an_integer_no_float_holds_and_keeps_the_file(
+        labelling: Any, folder: Path, where: str) -> None:
+    before = (folder / "sure.png.fanscan.json").read_text()
+    labels = labelling.get("/api/label/labels", params={"image": "sure.png"}).json()
+    huge = 10**400
+    if where == "corner":
+        labels["tiles"][0]["corners"][0][0] = huge
+    elif where == "confidence":
+        labels["tiles"][0]["confidence"] = huge
+    else:
+        labels["width"] = huge
+    response = labelling.put("/api/label/labels", params={"image": "sure.png"}, json=labels)
+    assert response.status_code == 400 and response.json()["code"] == "bad_labels"
+    assert (folder / "sure.png.fanscan.json").read_text() == before
+
+
+def test_labelling_lists_the_photos_when_a_label_file_holds_an_integer_no_float_holds(
+        labelling: Any, folder: Path) -> None:
+    path = folder / "sure.png.fanscan.json"
+    broken = json.loads(path.read_text())
+    broken["tiles"][0]["corners"][0][0] = 10**400
+    path.write_text(json.dumps(broken))
+    listed = labelling.get("/api/label/photos")
+    assert listed.status_code == 200 and "sure.png" in listed.text
+    assert labelling.get("/api/label/labels", params={"image": "sure.png"}).status_code < 500
+    assert json.loads(path.read_text()) == broken  # left as it is for a person to fix
+
+
 def test_labelling_saves_labels_of_a_turned_photo_in_either_frame(labelling: Any, folder: Path) -> None:
     from PIL import Image
 

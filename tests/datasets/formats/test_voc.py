@@ -65,6 +65,14 @@ def test_voc_missing_box_is_named(scene: PhotoLabels) -> None:
         parse_voc(text, "a.xml")
 
 
+@pytest.mark.parametrize("text", ["inf", "nan", "1e999", "wide"])
+def test_voc_number_that_is_no_finite_number_is_named(scene: PhotoLabels, text: str) -> None:
+    xml = format_voc(scene)
+    width = xml[xml.index("<width>"):xml.index("</width>") + len("</width>")]
+    with pytest.raises(FanscanError, match=f"a.xml: <size/width> is '{text}', not a finite number"):
+        parse_voc(xml.replace(width, f"<width>{text}</width>"), "a.xml")
+
+
 def test_voc_unknown_class_is_named(scene: PhotoLabels) -> None:
     text = format_voc(scene).replace("<name>E</name>", "<name>east</name>")
     with pytest.raises(FanscanError, match="a.xml object 2: class 'east' is not a tile code"):

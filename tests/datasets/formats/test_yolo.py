@@ -102,7 +102,9 @@ def test_yolo_dataset_round_trip_through_folders(
     ("line", "message"),
     [
         pytest.param("3 0.5 0.5 0.1", "expected 5 \\(box\\) or 9", id="short"),
-        pytest.param("3 0.5 x 0.1 0.2", "'3 0.5 x 0.1 0.2' is not numbers", id="text"),
+        pytest.param("3 0.5 x 0.1 0.2", "'3 0.5 x 0.1 0.2' is not finite numbers", id="text"),
+        pytest.param("3 0.5 inf 0.1 0.2", "'3 0.5 inf 0.1 0.2' is not finite numbers", id="infinite"),
+        pytest.param("3 0.5 0.5 nan 0.2", "'3 0.5 0.5 nan 0.2' is not finite numbers", id="nan"),
         pytest.param("43 0.5 0.5 0.1 0.2", "class 43 is not one of 43", id="class"),
     ],
 )
