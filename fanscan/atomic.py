@@ -92,3 +92,28 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+
+def create_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` as a new file, whole or not at all; ``FileExistsError`` when
+    ``path`` is there already, even when another process creates it at the same moment: the
+    finished temporary file is hard-linked to the name, which fails on a name that exists (a
+    test for the name, then a write, let two writers both pass and the last one win)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd, temp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(target)) from None
+    temp = Path(temp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, _DEFAULT_FILE_MODE)
+        os.link(temp, target)
+        sync_folder(target.parent)
+    finally:
+        temp.unlink(missing_ok=True)

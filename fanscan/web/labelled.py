@@ -21,8 +21,8 @@ from fastapi import APIRouter, File, Form, UploadFile
 from fastapi.responses import JSONResponse
 
 from fanscan import __version__
-from fanscan.atomic import atomic_path
-from fanscan.datasets.labels import PhotoLabels, TileLabel, check_corners_reach, label_path, save_labels
+from fanscan.atomic import atomic_path, create_atomic
+from fanscan.datasets.labels import PhotoLabels, TileLabel, check_corners_reach, format_labels, label_path
 from fanscan.errors import FanscanError
 from fanscan.strict_json import finite_number
 from fanscan.scoring.tiles import CLASS_LABELS
@@ -75,6 +75,10 @@ def _tiles(text: str) -> tuple[TileLabel, ...]:
     return tuple(_tile(obj, i) for i, obj in enumerate(items))
 
 
+def _already_saved(name: str) -> FanscanError:
+    return FanscanError("already_saved", f"this photo is already saved as {name}: correct it with fanscan label")
+
+
 def save_labelled(directory: Path, data: bytes, filename: str, tiles_json: str) -> dict[str, Any]:
     """Write the photo and its label file into ``directory``; what was written."""
     kind = photo_format(data, filename)
@@ -93,16 +97,17 @@ def save_labelled(directory: Path, data: bytes, filename: str, tiles_json: str) 
     photo = directory / name
     labels_file = label_path(photo)
     if labels_file.exists():
-        raise FanscanError(
-            "already_saved", f"this photo is already saved as {name}: correct it with fanscan label"
-        )
+        raise _already_saved(name)
     labels = PhotoLabels(name, width, height, tiles, (), "reviewed", READER, len(data))
     try:
         directory.mkdir(parents=True, exist_ok=True)
         if not photo.exists():
             with atomic_path(photo) as temp:
                 temp.write_bytes(data)
-        save_labels(labels_file, labels)
+        try:
+            create_atomic(labels_file, format_labels(labels).encode("utf-8"))  # two saves at once: one wins
+        except FileExistsError:
+            raise _already_saved(name) from None
     except OSError as error:  # the server's folder gone, read-only or full: no fault of the request
         raise FanscanError("cannot_save", f"the server could not save the photo in its folder "
                                           f"({error.strerror or type(error).__name__})") from None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fanscan.atomic import atomic_path, write_text_atomic
+from fanscan.atomic import atomic_path, create_atomic, write_text_atomic
 
 
 def test_atomic_write_replaces_file(tmp_path: Path) -> None:
@@ -75,3 +75,45 @@ def test_atomic_temporary_name_is_hidden_and_short(tmp_path: Path) -> None:
         assert temp.name.endswith(".tmp.json")
         assert len(temp.name.encode()) < 80
         temp.write_text("x")
+
+
+def test_create_writes_a_new_file_whole_with_the_normal_mode(tmp_path: Path) -> None:
+    target = tmp_path / "labels.json"
+    create_atomic(target, b"first")
+    assert target.read_bytes() == b"first"
+    assert [p.name for p in tmp_path.iterdir()] == ["labels.json"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+
+
+def test_create_refuses_a_name_that_is_there_and_keeps_its_file(tmp_path: Path) -> None:
+    target = tmp_path / "labels.json"
+    create_atomic(target, b"first")
+    with pytest.raises(FileExistsError):
+        create_atomic(target, b"second")
+    assert target.read_bytes() == b"first"
+    assert [p.name for p in tmp_path.iterdir()] == ["labels.json"]  # no temporary file left
+
+
+def test_create_from_many_threads_at_once_lets_exactly_one_win(tmp_path: Path) -> None:
+    import threading
+
+    target, start = tmp_path / "labels.json", threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def create(number: int) -> None:
+        start.wait()
+        try:
+            create_atomic(target, f"writer {number}".encode())
+            outcomes.append(f"writer {number}")
+        except FileExistsError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=create, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    winners = [o for o in outcomes if o != "refused"]
+    assert len(winners) == 1 and target.read_text() == winners[0]

@@ -55,6 +55,21 @@ def test_saves_the_photo_and_a_reviewed_label_file(
         assert label_path(folder / name).read_bytes() == before  # nothing replaced
 
 
+def test_two_saves_of_one_photo_at_once_keep_the_first_and_refuse_the_second(
+    reader: Any, scorer: Any, photo: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both requests pass the early "saved before?" look before either writes (a double tap).
+    from fanscan.web import labelled
+
+    real_exists = Path.exists
+    monkeypatch.setattr(Path, "exists", lambda path: False if path.name.endswith(".fanscan.json") else real_exists(path))
+    first = labelled.save_labelled(tmp_path, photo, "hand.png", json.dumps([{"code": "1m", "box": BOX, "confidence": 1}]))
+    with pytest.raises(labelled.FanscanError) as refused:
+        labelled.save_labelled(tmp_path, photo, "hand.png", json.dumps([{"code": "9p", "box": BOX, "confidence": 1}]))
+    assert refused.value.code == "already_saved"
+    assert [t.code for t in load_labels(label_path(tmp_path / first["image"])).tiles] == ["1m"]
+
+
 @pytest.mark.parametrize(
     ("tiles", "words"),
     [
