@@ -42,6 +42,7 @@ from fanscan.datasets.labels import (
 from fanscan.atomic import write_text_atomic
 from fanscan.errors import FanscanError
 from fanscan.vision.onnx_session import available_cpus
+from fanscan.worker_guard import end_workers, quiet_pool_threads, workers_start_deaf_to_interrupts
 
 DEFAULT_READER = "fanscan.datasets.prelabel:read_photo_one_thread"
 
@@ -237,25 +238,30 @@ def _pool_results(
     context = multiprocessing.get_context("spawn")
     pending = list(reversed(todo))
     while pending:
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker) as pool:
+        with quiet_pool_threads(), ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker) as pool:
             running: dict[Future[PhotoResult], str] = {}
             broken = False
-            while (pending and not broken) or running:
-                while pending and not broken and len(running) < 2 * workers:
-                    try:
-                        future = pool.submit(label_photo, str(directory), pending[-1], spec)
-                    except BrokenProcessPool:
-                        broken = True
-                        break
-                    running[future] = pending.pop()
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    image = running.pop(future)
-                    try:
-                        yield future.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        yield PhotoResult(image, None, "the worker process reading it died")
+            try:
+                while (pending and not broken) or running:
+                    while pending and not broken and len(running) < 2 * workers:
+                        try:
+                            with workers_start_deaf_to_interrupts():  # a submit may spawn a worker
+                                future = pool.submit(label_photo, str(directory), pending[-1], spec)
+                        except BrokenProcessPool:
+                            broken = True
+                            break
+                        running[future] = pending.pop()
+                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        image = running.pop(future)
+                        try:
+                            yield future.result()
+                        except BrokenProcessPool:
+                            broken = True
+                            yield PhotoResult(image, None, "the worker process reading it died")
+            except KeyboardInterrupt:
+                end_workers(pool)
+                raise
 
 
 def _quiet_worker() -> None:

@@ -6,6 +6,11 @@ imports, its models opening) printed a traceback of 30-70 lines under the one li
 says; it now ends at once, with no word (the parent says it). A parent killed outright (``kill
 -9``, the out-of-memory killer) left its workers running for ever, each holding its models
 (about 140 MB); each now watches its parent and ends when the parent is no longer there.
+
+And what the parent does around its pool (``fanscan read --workers``, ``fanscan label
+--prelabel --workers``): ``workers_start_deaf_to_interrupts`` while it spawns workers (Ctrl-C held
+back until each can end quietly), ``end_workers`` when interrupted, ``quiet_pool_threads`` while
+the pool runs.
 """
 
 from __future__ import annotations
@@ -14,6 +19,9 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 PARENT_CHECK_SECONDS = 1.0
 """How often a worker looks whether its parent is still there."""
@@ -37,3 +45,52 @@ def guard_worker() -> None:
                 os._exit(1)  # noqa: SLF001
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+@contextmanager
+def quiet_pool_threads() -> Iterator[None]:
+    """While the pool runs: the executor's own thread, meeting workers ended by an interrupt
+    with photos still queued, raises ``InvalidStateError`` (a race inside ``concurrent.futures``)
+    and would print its traceback under the one line the command says."""
+    from concurrent.futures import InvalidStateError
+
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not issubclass(args.exc_type, InvalidStateError):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
+
+
+@contextmanager
+def workers_start_deaf_to_interrupts() -> Iterator[None]:
+    """While the pool spawns its workers: Ctrl-C held back (blocked, not lost: it arrives when the
+    pool is up), a mask each new worker inherits, so that one interrupted in its interpreter's own
+    start-up prints no traceback; it lets the interrupt in once it can end quietly
+    (``guard_worker``)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def end_workers(pool: Any) -> None:
+    """Interrupted: the queued photos dropped and every worker ended now, before this process
+    ends (a worker still starting would otherwise outlive it, and print why it cannot start)."""
+    import multiprocessing
+
+    pool.shutdown(wait=False, cancel_futures=True)
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(5)

@@ -15,11 +15,11 @@ if "__mp_main__" in sys.modules:  # imported in a spawned worker: quiet from its
     guard_worker()
 
 from collections.abc import Callable, Iterator  # noqa: E402
-from contextlib import contextmanager  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from typing import Any  # noqa: E402
 
 from fanscan.errors import FanscanError  # noqa: E402
+from fanscan.worker_guard import end_workers, quiet_pool_threads, workers_start_deaf_to_interrupts  # noqa: E402
 from fanscan.vision.onnx_session import available_cpus  # noqa: E402
 
 
@@ -83,46 +83,6 @@ def read_one(name: str, data: bytes | None, options: ReadOptions = ReadOptions()
         return Outcome(name, error="out of memory", code="out_of_memory")
 
 
-@contextmanager
-def _quiet_pool_threads() -> Iterator[None]:
-    """While the pool runs: the executor's own thread, meeting workers ended by an interrupt
-    with photos still queued, raises ``InvalidStateError`` (a race inside ``concurrent.futures``)
-    and would print its traceback under the one line the command says."""
-    import threading
-    from concurrent.futures import InvalidStateError
-
-    previous = threading.excepthook
-
-    def hook(args: threading.ExceptHookArgs) -> None:
-        if not issubclass(args.exc_type, InvalidStateError):
-            previous(args)
-
-    threading.excepthook = hook
-    try:
-        yield
-    finally:
-        threading.excepthook = previous
-
-
-@contextmanager
-def _workers_start_deaf_to_interrupts() -> Iterator[None]:
-    """While the pool spawns its workers: Ctrl-C held back (blocked, not lost: it arrives when the
-    pool is up), a mask each new worker inherits, so that one interrupted in its interpreter's own
-    start-up prints no traceback; it lets the interrupt in once it can end quietly
-    (``worker_guard``)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
 def read_all(
     photos: list[tuple[str, bytes | None]],
     *,
@@ -148,11 +108,11 @@ def read_all(
     threads = max(1, available_cpus() // workers)
     # Spawned, not forked: a child forked after OpenCV has used its thread pool can deadlock.
     context = multiprocessing.get_context("spawn")
-    with _quiet_pool_threads(), ProcessPoolExecutor(
+    with quiet_pool_threads(), ProcessPoolExecutor(
         workers, mp_context=context, initializer=_worker_start, initargs=(model, threads)
     ) as pool:
         names = [name for name, _ in photos]
-        with _workers_start_deaf_to_interrupts():
+        with workers_start_deaf_to_interrupts():
             results = pool.map(read_one, names, [data for _, data in photos], [options] * len(photos))
         done = 0
         try:
@@ -165,18 +125,5 @@ def read_all(
             for name in names[done:]:
                 yield Outcome(name, error="the worker process reading it died", code="worker_died")
         except KeyboardInterrupt:
-            _end_workers(pool)
+            end_workers(pool)
             raise
-
-
-def _end_workers(pool: Any) -> None:
-    """Interrupted: the queued photos dropped and every worker ended now, before this process
-    ends (a worker still starting would otherwise outlive it, and print why it cannot start)."""
-    import multiprocessing
-
-    pool.shutdown(wait=False, cancel_futures=True)
-    workers = multiprocessing.active_children()
-    for worker in workers:
-        worker.terminate()
-    for worker in workers:
-        worker.join(5)

@@ -156,6 +156,48 @@ def test_prelabel_resumes_after_being_killed(photos: Path) -> None:
     assert report.labelled + len(report.failed) == 12 - len(done)
 
 
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the worker processes")
+@pytest.mark.parametrize("after", [0.0, 0.1, 0.2, 1.0])
+def test_prelabel_with_workers_interrupted_says_one_line_and_leaves_no_worker(photos: Path, after: float) -> None:
+    # Ctrl-C reaches the whole group: while the first worker is still starting its interpreter,
+    # and once they read; the batch ends with its one line, no worker's traceback, no worker left.
+    for number in range(12):
+        (photos / f"more{number}.png").write_bytes((photos / "a.png").read_bytes())
+    env = {**os.environ, "FAKE_READER_SLEEP": "0.2"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fanscan", "label", str(photos), "--prelabel", "--reader", READER, "--workers", "2"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while not _children(process) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(after)
+    workers = _children(process)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode in (0, 130)  # 0: it had labelled every photo first
+    assert "Traceback" not in err.decode() and "Exception ignored" not in err.decode()
+    deadline = time.monotonic() + 10
+    while _running(workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _running(workers) == []
+
+
+def _children(process: subprocess.Popen) -> list[str]:
+    return subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+
+
+def _running(pids: list[str]) -> list[str]:
+    alive = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.append(pid)
+    return alive
+
+
 @pytest.mark.slow
 def test_prelabel_on_dask_by_scheduler_address_and_locally(photos: Path) -> None:
     distributed = pytest.importorskip("dask.distributed")
