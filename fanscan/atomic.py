@@ -36,7 +36,10 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
         yield temp
         with open(temp, "rb+") as handle:
             os.fsync(handle.fileno())
-        os.replace(temp, target)
+        try:
+            os.replace(temp, target)
+        except OSError as error:  # a folder of that name, say: name it, not the temporary file
+            raise OSError(error.errno, error.strerror, str(target)) from None
         sync_folder(target.parent)
     finally:
         temp.unlink(missing_ok=True)

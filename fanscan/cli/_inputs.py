@@ -4,6 +4,7 @@ and output paths checked before any work is done."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -131,6 +132,18 @@ def check_image_out(path: str, option: str, inputs: Sequence[str] = ()) -> None:
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
         raise FanscanError("bad_path", f"{option} {path}: the folder {folder} {what}")
+    if len(target.name.encode("utf-8", "surrogateescape")) > _longest_name(folder):
+        raise FanscanError("bad_path", f"{option} {path[:60]}...: the file name is longer than the folder allows")
+    if target.is_dir():
+        raise FanscanError("bad_path", f"{option} {path} is a folder: name the picture's file")
+
+
+def _longest_name(folder: Path) -> int:
+    """The longest file name (bytes) the file system of ``folder`` takes (255 where it cannot say)."""
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (AttributeError, OSError, ValueError):
+        return 255
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fanscan.cli._inputs import named
@@ -162,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
         raise FanscanError("bad_arguments", "--annotate and --debug take one photo, not several")
     if args.annotate:
         check_image_out(args.annotate, "--annotate", names)
+    if args.debug_dir and Path(args.debug_dir).exists() and not Path(args.debug_dir).is_dir():
+        raise FanscanError("bad_path", f"--debug {args.debug_dir} is a file, not a folder")
     if single:
         return _run_one(args, names[0])
     photos = [(name, stdin_bytes("a photo") if name == STDIN else None) for name in names]

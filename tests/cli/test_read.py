@@ -234,14 +234,20 @@ def test_read_shows_progress_on_long_runs(
         pytest.param(["--annotate", "{tmp}/missing/out.jpg"], "the folder {tmp}/missing does not exist",
                      id="annotate-missing-folder"),
         pytest.param(["--annotate", "{tmp}/out.gif"], "should end in .jpg or .png", id="annotate-suffix"),
+        pytest.param(["--annotate", "{tmp}/folder.jpg"], "{tmp}/folder.jpg is a folder", id="annotate-a-folder"),
+        pytest.param(["--annotate", "{tmp}/" + "a" * 300 + ".jpg"], "longer than the folder allows",
+                     id="annotate-name-too-long"),
+        pytest.param(["--debug", "{tmp}/file.txt"], "--debug {tmp}/file.txt is a file, not a folder", id="debug-a-file"),
     ],
 )
 def test_read_annotate_path_is_checked_before_reading(tmp_path: Path, capsys, argv, message) -> None:
+    (tmp_path / "folder.jpg").mkdir()
+    (tmp_path / "file.txt").write_text("x")
     argv = [a.format(tmp=tmp_path) for a in argv]
     assert main(["read", str(SAMPLE_PATH), *argv]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith("fanscan: error: --annotate ")
+    assert captured.err.startswith(f"fanscan: error: {argv[0]} ")
     assert message.format(tmp=tmp_path) in captured.err and captured.err.count("\n") == 1
 
 

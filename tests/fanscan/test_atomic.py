@@ -117,3 +117,11 @@ def test_create_from_many_threads_at_once_lets_exactly_one_win(tmp_path: Path) -
         thread.join()
     winners = [o for o in outcomes if o != "refused"]
     assert len(winners) == 1 and target.read_text() == winners[0]
+
+
+def test_atomic_write_onto_a_folder_names_the_folder_not_the_temporary_file(tmp_path: Path) -> None:
+    (tmp_path / "out.json").mkdir()
+    with pytest.raises(OSError) as failed:
+        write_text_atomic(tmp_path / "out.json", "x")
+    assert failed.value.filename == str(tmp_path / "out.json")
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
