@@ -73,7 +73,7 @@ def load_reader(spec: str) -> Callable[[Path], Any]:
         function = getattr(importlib.import_module(module_name), function_name or "read_photo")
     except (ImportError, AttributeError) as error:
         raise FanscanError(
-            "bad_reader", f"cannot load the photo reader {spec!r}: {error}"
+            "bad_reader", f"cannot load the photo reader {spec!r} (MODULE:FUNCTION): {error}"
         ) from None
     if not callable(function):
         raise FanscanError("bad_reader", f"the photo reader {spec!r} is not a function")

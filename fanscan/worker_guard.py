@@ -69,18 +69,25 @@ def quiet_pool_threads() -> Iterator[None]:
 
 @contextmanager
 def workers_start_deaf_to_interrupts() -> Iterator[None]:
-    """While the pool spawns its workers: Ctrl-C held back (blocked, not lost: it arrives when the
-    pool is up), a mask each new worker inherits, so that one interrupted in its interpreter's own
-    start-up prints no traceback; it lets the interrupt in once it can end quietly
-    (``guard_worker``)."""
+    """While the pool spawns its workers: Ctrl-C held back, not lost, and raised once they are
+    spawned. Blocked in this thread, a mask each new worker inherits, so that one interrupted in
+    its interpreter's own start-up prints no traceback (it lets the interrupt in once it can end
+    quietly, ``guard_worker``); and noted, not raised, by this process's handler meanwhile, since
+    another of its threads (a progress bar's) may take the signal for it: raised in the middle of a
+    spawn, the worker was left without its start-up data and printed "Ran out of input"."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    interrupted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: interrupted.append(signum))
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # one held back is noted now
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 def end_workers(pool: Any) -> None:

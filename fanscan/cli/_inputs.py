@@ -110,9 +110,9 @@ def photo_names(arguments: list[str]) -> list[str]:
     for argument in arguments:
         if argument != STDIN and is_folder(argument):
             found = find_photos(argument, broken_links=True)  # a link to a photo gone is reported, not skipped
-            if not found:
+            if not found and len(arguments) == 1:
                 raise FanscanError("not_found", f"the folder {argument} holds no photos")
-            names += [str(path) for path in found]
+            names += [str(path) for path in found] or [argument]  # among others: reported in its turn
         else:
             names.append(argument)
     return names

@@ -166,6 +166,16 @@ def test_read_several_photos_prints_one_json_line_each_in_order(tmp_path: Path, 
     assert all(line["hand"] == _sample_hand() for line in lines)
 
 
+def test_read_several_arguments_report_a_folder_without_photos_in_its_turn(tmp_path: Path, capsys) -> None:
+    photo, empty = tmp_path / "a.jpg", tmp_path / "empty"
+    shutil.copy(SAMPLE_PATH, photo)
+    empty.mkdir()
+    assert main(["read", str(empty), str(photo), "--json"]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["file"] for line in lines] == [str(empty), str(photo)]
+    assert "error" in lines[0] and lines[1]["hand"] == _sample_hand()
+
+
 @needs_model
 def test_read_folder_goes_on_past_a_bad_photo_and_exits_1(tmp_path: Path, capsys) -> None:
     folder = tmp_path / "photos"
