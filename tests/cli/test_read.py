@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from worker_processes import interrupt_once_working, none_left, workers_of
 from fanscan.vision.classifier import DEFAULT_MODEL
 from fanscan.vision.samples import SAMPLE_PATH
 from PIL import Image
@@ -382,62 +383,27 @@ def _workers_run(tmp_path: Path):  # noqa: ANN202 - a subprocess.Popen
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
 
 
-def _alive(pids: list[str]) -> list[str]:
-    alive = []
-    for pid in pids:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().split()[2]
-        except OSError:
-            continue
-        if state != "Z":
-            alive.append(pid)
-    return alive
-
-
-def _workers_of(process) -> list[str]:  # noqa: ANN001
-    import subprocess
-
-    return subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the worker processes")
 @pytest.mark.parametrize("after", [0.0, 2.0])
 def test_read_with_workers_interrupted_says_one_line_and_leaves_no_worker(tmp_path: Path, after: float) -> None:
     # Ctrl-C reaches the whole group: as soon as the first worker is spawned (it is still
     # starting its interpreter), and once they read
-    import os
-    import signal
-    import time
-
     process = _workers_run(tmp_path)
-    deadline = time.monotonic() + 30
-    while not _workers_of(process) and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(after)
-    workers = _workers_of(process)
-    os.killpg(process.pid, signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    workers, err = interrupt_once_working(process, after)
     assert process.returncode in (0, 130)  # 0: it had read every photo first
-    assert "Traceback" not in err.decode() and "Error" not in err.decode()
-    deadline = time.monotonic() + 10
-    while _alive(workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert _alive(workers) == []
+    assert "Traceback" not in err and "Error" not in err
+    assert none_left(workers)
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the worker processes")
 def test_read_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
     import os
     import signal
-    import subprocess
     import time
 
     process = _workers_run(tmp_path)
     time.sleep(2.5)
-    workers = _workers_of(process)
+    workers = workers_of(process)
     os.kill(process.pid, signal.SIGKILL)
     process.communicate(timeout=60)
-    deadline = time.monotonic() + 15
-    while _alive(workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert _alive(workers) == []
+    assert none_left(workers, seconds=15)

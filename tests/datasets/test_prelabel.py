@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from worker_processes import interrupt_once_working, none_left
 from fanscan.datasets.labels import label_path, load_labels, save_labels
 from fanscan.datasets.prelabel import labels_from_reading, prelabel
 from fanscan.errors import FanscanError
@@ -167,35 +168,10 @@ def test_prelabel_with_workers_interrupted_says_one_line_and_leaves_no_worker(ph
     process = subprocess.Popen(
         [sys.executable, "-m", "fanscan", "label", str(photos), "--prelabel", "--reader", READER, "--workers", "2"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    deadline = time.monotonic() + 30
-    while not _children(process) and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(after)
-    workers = _children(process)
-    os.killpg(process.pid, signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    workers, err = interrupt_once_working(process, after)
     assert process.returncode in (0, 130)  # 0: it had labelled every photo first
-    assert "Traceback" not in err.decode() and "Exception ignored" not in err.decode()
-    deadline = time.monotonic() + 10
-    while _running(workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert _running(workers) == []
-
-
-def _children(process: subprocess.Popen) -> list[str]:
-    return subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
-
-
-def _running(pids: list[str]) -> list[str]:
-    alive = []
-    for pid in pids:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().split()[2]
-        except OSError:
-            continue
-        if state != "Z":
-            alive.append(pid)
-    return alive
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert none_left(workers)
 
 
 @pytest.mark.slow
