@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import stat
@@ -31,8 +32,7 @@ def read_source(source: str | os.PathLike[str] | bytes) -> tuple[bytes, str]:
         if path.is_dir():
             raise FanscanError("unreadable_image", f"{name} is a directory, not an image file")
         if not path.exists():
-            gone = " (a link to a file that is not there)" if path.is_symlink() else ""
-            raise FanscanError("not_found", f"no such file: {name}{gone}")
+            raise FanscanError("not_found", f"no such file: {name}{why_missing(path)}")
     except (OSError, ValueError):  # a name too long for the system, or with a NUL byte in it
         raise FanscanError("not_found", f"no such file: {name}") from None
     too_large = FanscanError(
@@ -66,3 +66,15 @@ def _opened(path: Path, name: str) -> BinaryIO:
                                                f"{PIPE_WAIT_SECONDS} s")
     os.set_blocking(descriptor, True)
     return os.fdopen(descriptor, "rb")
+
+
+def why_missing(path: Path) -> str:
+    """What a message adds about a path that is not there: a link to a file gone, links that lead
+    round in a circle, or nothing."""
+    try:
+        if not path.is_symlink():
+            return ""
+        os.stat(path)
+    except OSError as error:
+        return " (links that lead round in a circle)" if error.errno == errno.ELOOP else " (a link to a file that is not there)"
+    return ""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fanscan.cli._declared_sets import MELDS_HELP, check_standing, read_standing, standing_count
@@ -99,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
     elif is_folder(source):
         raise FanscanError("bad_path", f"{args.notation} is a folder: fanscan waits reads one photo or a notation")
     elif source is args.notation and any(mark in source for mark in "./\\"):  # no notation holds these: a path mistyped
-        raise FanscanError("not_found", f"no such file: {args.notation}")
+        from fanscan.vision.source_bytes import why_missing
+
+        raise FanscanError("not_found", f"no such file: {args.notation}{why_missing(Path(args.notation))}")
     else:
         obj = _parsed(source, size, args.tiles).to_json()
     obj = with_conditions(obj, args, shown) if reading is None else {**obj, **condition_overrides(args)}

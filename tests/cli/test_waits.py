@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -200,6 +201,17 @@ def test_a_waiting_hands_photo_read_and_scored_says_it_waits(tmp_path, capsys: p
 def test_waits_a_mistyped_photo_path_is_no_such_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["waits", "photos/hand.jpg"]) == 1
     assert "no such file: photos/hand.jpg" in capsys.readouterr().err
+
+
+def test_waits_a_link_gone_or_in_a_circle_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "moved.jpg").symlink_to(tmp_path / "elsewhere.jpg")
+    (tmp_path / "a.jpg").symlink_to(tmp_path / "b.jpg")
+    (tmp_path / "b.jpg").symlink_to(tmp_path / "a.jpg")
+    for command in ("waits", "read"):
+        assert main([command, str(tmp_path / "moved.jpg")]) == 1
+        assert capsys.readouterr().err.endswith("moved.jpg (a link to a file that is not there)\n")
+        assert main([command, str(tmp_path / "a.jpg")]) == 1
+        assert capsys.readouterr().err.endswith("a.jpg (links that lead round in a circle)\n")
 
 
 def test_waits_flowers_named_twice_differently_are_an_error(capsys: pytest.CaptureFixture[str]) -> None:
