@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 from fanscan.atomic import write_text_atomic
 from fanscan.errors import FanscanError
-from fanscan.strict_json import finite_number
 from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.strict_json import finite_number
 
 FORMAT = "fanscan-labels/1"
 SUFFIX = ".fanscan.json"

@@ -3,7 +3,8 @@
 ``json.loads`` keeps the last of two equal names, so a hand JSON with ``"self_drawn": false`` and
 then ``"self_drawn": true`` was scored self-drawn without a word; a name given twice is refused
 instead, as an unknown one is. Used by ``fanscan score`` (standard input and JSON lines) and the
-web app's ``POST /api/score``.
+web app's ``POST /api/score``. And ``finite_number``: whether a decoded value is a number a float
+holds (label files, the referee's saves, COCO imports).
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ from fanscan.datasets.formats._common import coder, quad_area, rectangle, superc
 from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, labels_from_json, labels_to_json
 from fanscan.errors import FanscanError
-from fanscan.strict_json import finite_number
 from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.strict_json import finite_number
 
 
 def format_coco(photos: Sequence[PhotoLabels]) -> str:

@@ -24,8 +24,8 @@ from fanscan import __version__
 from fanscan.atomic import atomic_path, create_atomic
 from fanscan.datasets.labels import PhotoLabels, TileLabel, check_corners_reach, format_labels, label_path
 from fanscan.errors import FanscanError
-from fanscan.strict_json import finite_number
 from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.strict_json import finite_number
 from fanscan.web.uploads import photo_format
 
 READER = f"fanscan {__version__} referee page"
