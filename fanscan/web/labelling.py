@@ -34,6 +34,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fanscan.datasets.labels import (
     PhotoLabels,
     check_corners_reach,
+    check_tiles_enclose_area,
     find_photos,
     is_photo,
     label_path,
@@ -171,6 +172,7 @@ class LabelFolder:
             obj = {**obj, "image": image}
         labels = labels_from_json(obj, f"labels for {_named(image)}")
         check_corners_reach(labels, f"labels for {_named(image)}")
+        check_tiles_enclose_area(labels, f"labels for {_named(image)}")
         shown, stored = self.sizes(image)
         width, height = shown
         if (labels.width, labels.height) not in (shown, stored):

@@ -133,6 +133,18 @@ def test_labelling_refuses_labels_of_another_size_or_far_off_the_photo(labelling
     assert (folder / "sure.png.fanscan.json").read_text() == before
 
 
+@pytest.mark.parametrize("corners", [[[10, 10]] * 4, [[0, 0], [5, 5], [10, 10], [20, 20]]], ids=["spot", "line"])
+def test_labelling_refuses_a_box_enclosing_no_area_and_keeps_the_file(
+        labelling: Any, folder: Path, corners: list) -> None:
+    before = (folder / "sure.png.fanscan.json").read_text()
+    labels = labelling.get("/api/label/labels", params={"image": "sure.png"}).json()
+    labels["tiles"][0]["corners"] = corners
+    response = labelling.put("/api/label/labels", params={"image": "sure.png"}, json=labels)
+    assert response.status_code == 400
+    assert response.json()["detail"] == "labels for sure.png: tile 1's box encloses no area"
+    assert (folder / "sure.png.fanscan.json").read_text() == before
+
+
 @pytest.mark.parametrize("where", ["corner", "confidence", "width"])
 def test_labelling_refuses_an_integer_no_float_holds_and_keeps_the_file(
         labelling: Any, folder: Path, where: str) -> None:
