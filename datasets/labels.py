@@ -237,10 +237,12 @@ def check_corners_reach(labels: PhotoLabels, name: str = "label file") -> None:
                                   f"{width} x {height} photo")
 
 
-def enclosed_area(corners: tuple[tuple[float, float], ...]) -> float:
-    """The area (square pixels) four corners enclose (the shoelace formula)."""
-    pairs = zip(corners, (*corners[1:], corners[0]))
-    return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in pairs)) / 2
+def quad_area(corners: Corners) -> float:
+    """The area the four corners enclose, in square pixels (the shoelace formula)."""
+    total = 0.0
+    for (x1, y1), (x2, y2) in zip(corners, (*corners[1:], corners[0])):
+        total += x1 * y2 - x2 * y1
+    return abs(total) / 2
 
 
 def check_tiles_enclose_area(labels: PhotoLabels, name: str = "label file") -> None:
@@ -248,7 +250,7 @@ def check_tiles_enclose_area(labels: PhotoLabels, name: str = "label file") -> N
     line: a click without a drag holds no tile, and exports as a box of no size). Checked on what
     comes in to be saved, as ``check_corners_reach`` is."""
     for index, tile in enumerate(labels.tiles):
-        if enclosed_area(tile.corners) < 1.0:
+        if quad_area(tile.corners) < 1.0:
             raise _fail(name, f"tile {index + 1}'s box encloses no area")
 
 

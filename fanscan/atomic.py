@@ -21,6 +21,22 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     (cv2.imwrite, PIL) still work.
     """
     target = Path(path)
+    temp = _temporary_beside(target)
+    try:
+        yield temp
+        _synced(temp)
+        try:
+            os.replace(temp, target)
+        except OSError as error:  # a folder of that name, say: name it, not the temporary file
+            raise OSError(error.errno, error.strerror, str(target)) from None
+        sync_folder(target.parent)
+    finally:
+        temp.unlink(missing_ok=True)
+
+
+def _temporary_beside(target: Path) -> Path:
+    """An empty temporary file in ``target``'s folder (made if need be), keeping its suffix, with
+    the mode a plain open() would give it (mkstemp makes it private, 0600)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         fd, temp_name = tempfile.mkstemp(
@@ -29,20 +45,13 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     except OSError as error:  # name the file asked for, not the temporary one beside it
         raise OSError(error.errno, error.strerror, str(target)) from None
     os.close(fd)
-    temp = Path(temp_name)
-    # mkstemp makes the file private (0600); give it the mode a plain open() would have.
-    os.chmod(temp, _DEFAULT_FILE_MODE)
-    try:
-        yield temp
-        with open(temp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        try:
-            os.replace(temp, target)
-        except OSError as error:  # a folder of that name, say: name it, not the temporary file
-            raise OSError(error.errno, error.strerror, str(target)) from None
-        sync_folder(target.parent)
-    finally:
-        temp.unlink(missing_ok=True)
+    os.chmod(temp_name, _DEFAULT_FILE_MODE)
+    return Path(temp_name)
+
+
+def _synced(path: Path) -> None:
+    with open(path, "rb+") as handle:
+        os.fsync(handle.fileno())
 
 
 TEMP_NAME_CHARS = 48
@@ -97,25 +106,16 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
-
 def create_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` as a new file, whole or not at all; ``FileExistsError`` when
     ``path`` is there already, even when another process creates it at the same moment: the
     finished temporary file is hard-linked to the name, which fails on a name that exists (a
     test for the name, then a write, let two writers both pass and the last one win)."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = _temporary_beside(target)
     try:
-        fd, temp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent)
-    except OSError as error:
-        raise OSError(error.errno, error.strerror, str(target)) from None
-    temp = Path(temp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, _DEFAULT_FILE_MODE)
+        temp.write_bytes(data)
+        _synced(temp)
         os.link(temp, target)
         sync_folder(target.parent)
     finally:

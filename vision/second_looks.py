@@ -104,19 +104,19 @@ def better(second: PhotoReading, first: PhotoReading) -> bool:
     return net_worth(second) > net_worth(first)
 
 
-def read_turned(photo: Photo, first: PhotoReading, read_located: Callable[[TileDetections], Read],
+def read_turned(photo: Photo, first: PhotoReading | None, read_located: Callable[[TileDetections], Read],
                 degrees: float = 90.0, window: tuple[int, int, int, int] | None = None,
                 ) -> tuple[np.ndarray, TileDetections, Read] | None:
     """The finder's image, boxes and reading (``read_located``'s answer, its ``PhotoReading``
     first) of the photo turned ``degrees`` (``window`` of it), when that reading is worth more
-    than ``first``; else None (also when its boxes read as no tiles, or its decodes would pass
-    the read's budget)."""
+    than ``first`` (any reading, without a first); else None (also when its boxes read as no
+    tiles, or its decodes would pass the read's budget)."""
     try:
         small, turned = located_turned(photo, degrees, window)
         second = read_located(turned)
     except FanscanError:  # no tiles that way, or the decodes it asked for would pass the read's budget
         return None
-    return (small, turned, second) if better(second[0], first) else None
+    return (small, turned, second) if first is None or better(second[0], first) else None
 
 
 def read_quarter_turned(photo: Photo, first: PhotoReading, boxes: TileDetections,
@@ -141,11 +141,7 @@ def _read_far_turned(photo: Photo, boxes: TileDetections, read_located: Callable
     None otherwise, or when that look reads no tiles either."""
     if not small_in_photo(photo, boxes.quads):
         return None
-    try:
-        small, turned = located_turned(photo, 90.0, window_around(photo, 90.0, boxes))
-        return small, turned, read_located(turned)
-    except FanscanError:
-        return None
+    return read_turned(photo, None, read_located, window=window_around(photo, 90.0, boxes))
 
 
 def _read_upright(photo: Photo, boxes: TileDetections, read_located: Callable[[TileDetections], Read],

@@ -31,13 +31,6 @@ def rectangle(x_min: float, y_min: float, x_max: float, y_max: float) -> Corners
     return ((x_min, y_min), (x_max, y_min), (x_max, y_max), (x_min, y_max))
 
 
-def quad_area(corners: Corners) -> float:
-    """The area the four corners enclose, in square pixels (the shoelace formula)."""
-    total = 0.0
-    for (x1, y1), (x2, y2) in zip(corners, (*corners[1:], corners[0])):
-        total += x1 * y2 - x2 * y1
-    return abs(total) / 2
-
 
 def class_code(name: str, where: str) -> str:
     """``name`` as a tile code, or an error naming where the unknown class came from."""

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from fanscan.atomic import write_text_atomic
-from fanscan.datasets.formats._common import coder, quad_area, rectangle, supercategory
+from fanscan.datasets.formats._common import coder, rectangle, supercategory
 from fanscan.datasets.formats.class_map import ClassMap
-from fanscan.datasets.labels import PhotoLabels, labels_from_json, labels_to_json
+from fanscan.datasets.labels import PhotoLabels, labels_from_json, labels_to_json, quad_area
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.strict_json import finite_number

@@ -20,8 +20,8 @@ import cv2
 import numpy as np
 
 from fanscan.atomic import atomic_path, write_text_atomic
-from fanscan.datasets.formats._common import class_code, quad_area
-from fanscan.datasets.labels import Corners, PhotoLabels
+from fanscan.datasets.formats._common import class_code
+from fanscan.datasets.labels import Corners, PhotoLabels, quad_area
 from fanscan.datasets.real_tiles import RealCrop
 from fanscan.errors import FanscanError
 from fanscan.vision.image_io import load_photo

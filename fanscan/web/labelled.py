@@ -22,8 +22,8 @@ from fastapi.responses import JSONResponse
 
 from fanscan import __version__
 from fanscan.atomic import atomic_path, create_atomic
-from fanscan.datasets.labels import (PhotoLabels, TileLabel, check_corners_reach, enclosed_area, format_labels,
-                                     label_path)
+from fanscan.datasets.labels import (PhotoLabels, TileLabel, check_corners_reach, format_labels, label_path,
+                                     quad_area)
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.strict_json import finite_number
@@ -49,7 +49,7 @@ def _tile(obj: Any, index: int) -> TileLabel:
     )):
         raise FanscanError("bad_request", f"{where}: box must be four [x, y] points")
     corners = tuple((round(float(x), 2), round(float(y), 2)) for x, y in box)
-    if enclosed_area(corners) < 1.0:  # under a pixel: four points on a line or one spot hold no tile
+    if quad_area(corners) < 1.0:  # under a pixel: four points on a line or one spot hold no tile
         raise FanscanError("bad_request", f"{where}: box encloses no area")
     corrected = obj.get("corrected", False)
     if not isinstance(corrected, bool):
