@@ -31,7 +31,6 @@ def rectangle(x_min: float, y_min: float, x_max: float, y_max: float) -> Corners
     return ((x_min, y_min), (x_max, y_min), (x_max, y_max), (x_min, y_max))
 
 
-
 def class_code(name: str, where: str) -> str:
     """``name`` as a tile code, or an error naming where the unknown class came from."""
     if name not in CLASS_LABELS:
