@@ -1,5 +1,6 @@
 """Fit ``geometry.UPRIGHT_THOUGH_WIDE``: how much surer than its sideways looks the upright look of a
-tile wider than its row's must be to be kept, by its length along the row.
+tile wider than its row's must be to be kept, by its length along the row; and
+``way_looks.UPRIGHT_SLOPE``: how surely, by that margin, the tile lies upright.
 
     python -m fanscan.models.fit_upright_prior [--standing 300000-300099] [--clutter 300100-300249]
                                                 [--riichi 300300-300399]
@@ -20,6 +21,10 @@ with this prior.
    the looks of every kind summed.
 3. The fitted (a, b) reads the most right (``fitted_margin``). It prints them and their counts;
    the constant is set from them, and ``docs/benchmarks.md`` records the fit.
+4. ``fitted_slope``: with (a, b) fitted, the slope k of ``way_looks.UPRIGHT_SLOPE`` (how surely
+   the tile lies upright: 1 / (1 + exp(-k m)), m the upright look's margin over the rule's) under
+   which the looks mixed by it (``way_looks.wide_tile_reading``) give the true faces the highest
+   likelihood, over the looks whose upright and sideways faces differ (the others mix nothing).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from fanscan.scoring.tiles import CLASS_LABELS
@@ -41,6 +46,8 @@ MARGINS = tuple(float(m) for m in np.round(np.arange(-2.0, 4.01, 0.25), 2))
 """The grid of a: nats of log-odds, the margin for a tile as long along the row as the median."""
 LENGTH_WEIGHTS = tuple(float(w) for w in range(0, 41, 2))
 """The grid of b: nats per unit of log(length along the row over the median's)."""
+SLOPES = tuple(float(k) for k in np.round(np.arange(0.25, 6.01, 0.25), 2))
+"""The grid of the slope k of ``way_looks.UPRIGHT_SLOPE``."""
 MATCH_IOU = 0.5
 
 
@@ -54,13 +61,15 @@ class WideLook:
     true_face: str
     true_way: int
     along: float = 1.0
+    probs: np.ndarray | None = field(default=None, compare=False)
+    """Each way's probabilities (3 x classes), for fitting the slope; None where not recorded."""
 
 
 @contextmanager
-def _recording() -> Iterator[list[tuple[np.ndarray, list[np.ndarray], np.ndarray, list[str]]]]:
+def _recording() -> Iterator[list[tuple[np.ndarray, list[np.ndarray], np.ndarray, list[str], float, np.ndarray]]]:
     """Within it, every tile looked at three ways is recorded: (quad, ways, surest probability of
-    each way, its face)."""
-    seen: list[tuple[np.ndarray, list[np.ndarray], np.ndarray, list[str]]] = []
+    each way, its face, its length along the row over the median's, each way's probabilities)."""
+    seen: list[tuple[np.ndarray, list[np.ndarray], np.ndarray, list[str], float, np.ndarray]] = []
     original = way_looks.WayLooks.best_ways
 
     def best_ways(self: way_looks.WayLooks, tiles, ways):  # noqa: ANN001, ANN202
@@ -72,7 +81,8 @@ def _recording() -> Iterator[list[tuple[np.ndarray, list[np.ndarray], np.ndarray
                 rows = looks[start : start + 3]
                 along = geometry.chords(self._quads, tile_ways[1]) @ np.array([-1.0, 1.0])
                 seen.append((self._quads[t], list(tile_ways), rows.max(axis=1),
-                             [CLASS_LABELS[i] for i in rows.argmax(axis=1)], float(along[t] / np.median(along))))
+                             [CLASS_LABELS[i] for i in rows.argmax(axis=1)], float(along[t] / np.median(along)),
+                             rows.copy()))
             start += len(tile_ways)
         return got
 
@@ -101,12 +111,12 @@ def looks_of_scenes(kind: str, seeds: range) -> list[WideLook]:
             except FanscanError:
                 pass
         truth = [np.asarray(t.quad, np.float64) for t in scene.tiles]
-        for quad, ways, surest, faces, along in seen:
+        for quad, ways, surest, faces, along, probs in seen:
             overlaps = [quad_iou(np.asarray(quad, np.float64), t) for t in truth]
             j = int(np.argmax(overlaps))
             if overlaps[j] >= MATCH_IOU:
                 way = int(np.argmax([float(np.dot(w, face_up(truth[j]))) for w in ways]))
-                out.append(WideLook(tuple(map(float, surest)), tuple(faces), scene.tiles[j].code, way, along))
+                out.append(WideLook(tuple(map(float, surest)), tuple(faces), scene.tiles[j].code, way, along, probs))
         if (n + 1) % 25 == 0:
             print(f"{kind}: {n + 1}/{len(seeds)} scenes, {len(out)} looks", file=sys.stderr, flush=True)
     return out
@@ -132,6 +142,26 @@ def fitted_margin(table: dict[tuple[float, float], dict[str, int]]) -> tuple[flo
     return max(table, key=lambda ab: (sum(table[ab].values()), -ab[1], -abs(ab[0])))
 
 
+def mixture_log_likelihood(looks: list[WideLook], a: float, b: float, slope: float) -> float:
+    """The log-likelihood of the looks' true faces under ``wide_tile_reading``'s mixture with the
+    margin (a, b) and ``slope``, summed over the looks whose upright and sideways faces differ."""
+    total = 0.0
+    for look in looks:
+        if look.probs is None:
+            continue
+        prior = -(a + b * float(np.log(max(look.along, 1e-3))))
+        _, probs, _ = way_looks.wide_tile_reading(look.probs, np.zeros(3, np.float32), prior, slope)
+        if look.faces[2] != look.faces[int(np.argmax(look.surest[:2]))]:
+            total += float(np.log(max(float(probs[CLASS_LABELS.index(look.true_face)]), 1e-6)))
+    return total
+
+
+def fitted_slope(looks: list[WideLook], a: float, b: float) -> tuple[float, dict[float, float]]:
+    """The slope of ``SLOPES`` of the highest ``mixture_log_likelihood``, and each one's."""
+    table = {k: mixture_log_likelihood(looks, a, b, k) for k in SLOPES}
+    return max(table, key=table.__getitem__), table
+
+
 def _seeds(text: str) -> range:
     start, _, end = text.partition("-")
     if not (start.isdigit() and end.isdigit() and int(start) <= int(end)):
@@ -152,9 +182,11 @@ def main(argv: list[str] | None = None) -> int:
                        for look in looks) for kind, looks in kinds.items()}
     a, b = fitted_margin(table)
     one_margin = max((ab for ab in table if ab[1] == 0.0), key=lambda ab: sum(table[ab].values()))
+    slope, likelihoods = fitted_slope([look for looks in kinds.values() for look in looks], a, b)
     print(json.dumps({"looks": {k: len(v) for k, v in kinds.items()}, "never_upright": never,
-                      "fitted": {"a": a, "b": b, "right": table[(a, b)]},
-                      "best_one_margin": {"a": one_margin[0], "right": table[one_margin]}}))
+                      "fitted": {"a": a, "b": b, "right": table[(a, b)], "slope": slope},
+                      "best_one_margin": {"a": one_margin[0], "right": table[one_margin]},
+                      "log_likelihood_by_slope": {str(k): round(v, 1) for k, v in likelihoods.items()}}))
     return 0
 
 

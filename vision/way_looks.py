@@ -30,6 +30,12 @@ from fanscan.vision.classifier import Looks, needs_second_look
 from fanscan.vision.image_io import Photo
 from fanscan.vision.numeric import logit
 
+UPRIGHT_SLOPE = 2.25
+"""How surely a wide tile lies upright, from the margin m by which its upright look beats
+``geometry.UPRIGHT_THOUGH_WIDE``'s rule: 1 / (1 + exp(-UPRIGHT_SLOPE * m)) (``wide_tile_reading``
+mixes its looks by it). Fitted on the rule's own looks (``models/fit_upright_prior.py``): the
+slope under which the mixed looks give the tiles' true faces the highest likelihood."""
+
 WayKey = tuple[int, float, float]
 """(box index, the face's up as x and y): one way a box is cut."""
 
@@ -101,13 +107,22 @@ class WayLooks:
         (``geometry.way_priors``)."""
         seen = self.looks([(t, w) for t, tile_ways in zip(tiles, ways) for w in tile_ways])
         probs = np.asarray(seen.looks.probs, np.float32)
-        picks, chosen, start = [], [], 0
+        no_tile = np.asarray(seen.looks.no_tile, np.float32)
+        picks, chosen, kept_probs, kept_no_tile, start = [], [], [], [], 0
         for tile_ways, priors in zip(ways, geometry.way_priors(self._quads, tiles, ways)):
-            picks.append(_surest_way(probs[start : start + len(tile_ways)], priors))
-            chosen.append(start + picks[-1])
-            start += len(tile_ways)
-        return BestWays(picks, probs[chosen], seen.looks.no_tile[chosen],
-                        [seen.boxes[c] for c in chosen], [seen.crops[c] for c in chosen])
+            end = start + len(tile_ways)
+            pick = _surest_way(probs[start:end], priors)
+            row, empty = probs[start + pick], no_tile[start + pick]
+            if len(tile_ways) == 3:
+                pick, row, empty = wide_tile_reading(probs[start:end], no_tile[start:end], priors[2])
+            picks.append(pick)
+            chosen.append(start + pick)
+            kept_probs.append(row)
+            kept_no_tile.append(empty)
+            start = end
+        return BestWays(picks, np.array(kept_probs, np.float32).reshape(len(picks), probs.shape[1]),
+                        np.array(kept_no_tile, np.float32), [seen.boxes[c] for c in chosen],
+                        [seen.crops[c] for c in chosen])
 
     def _cut_and_look(self, keys: list[WayKey]) -> None:
         if not keys:
@@ -162,6 +177,32 @@ def wide_tile_way(surest: Sequence[float], faces: Sequence[object], upright_prio
     sideways = int(np.argmax(surest[:2]))
     gain = float(logit(surest[2]) - logit(surest[sideways]))
     return 2 if gain + upright_prior > 0 and faces[2] != faces[sideways] else sideways
+
+
+def wide_tile_reading(looks: np.ndarray, no_tile: np.ndarray, upright_prior: float,
+                      slope: float = UPRIGHT_SLOPE) -> tuple[int, np.ndarray, float]:
+    """A wide tile's way kept (``wide_tile_way``), its probabilities and probability of no tile.
+
+    Where the upright look and the surer sideways look name different faces, which way the face
+    points is itself uncertain: the rule's log-odds margin (the upright look's log-odds over the
+    sideways look's, with the prior) read as the probability that the tile is upright, and the
+    tile's probabilities are the two looks' mixed by it. So a claimed 5s whose quarter-turned
+    upright cut reads 5p at 96 % keeps 5s as a likely alternative, which the reading search may
+    take where it completes the hand, rather than the rule's choice alone. The way kept is the
+    one whose face the mixture names."""
+    surest = looks.max(axis=1)
+    faces = looks.argmax(axis=1)
+    pick = wide_tile_way(surest, faces.tolist(), upright_prior)
+    sideways = int(np.argmax(surest[:2]))
+    if faces[2] == faces[sideways]:
+        return pick, looks[pick], float(no_tile[pick])
+    margin = float(logit(surest[2]) - logit(surest[sideways])) + upright_prior
+    upright = 1.0 / (1.0 + np.exp(-slope * margin))
+    mixed = (upright * looks[2] + (1 - upright) * looks[sideways]).astype(np.float32)
+    named = int(np.argmax(mixed))
+    if named in (faces[2], faces[sideways]):
+        pick = 2 if named == faces[2] else sideways
+    return pick, mixed, float(upright * no_tile[2] + (1 - upright) * no_tile[sideways])
 
 
 def _opposite(key: WayKey) -> WayKey:

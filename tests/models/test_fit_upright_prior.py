@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from fanscan.models.fit_upright_prior import WideLook, fitted_margin, read_right, right_by_margin
+import numpy as np
+from fanscan.models.fit_upright_prior import (SLOPES, WideLook, fitted_margin, fitted_slope,
+                                             mixture_log_likelihood, read_right, right_by_margin)
+from fanscan.scoring.tiles import CLASS_LABELS
 
 
 def _look(sideways: float, upright: float, true_way: int, faces=("5s", "5s", "5p"), true_face="5s",
@@ -43,3 +46,33 @@ def test_a_look_naming_the_same_face_either_way_is_read_sideways() -> None:
     # A claimed 9s whose quarter-turned upright cut reads 9s too, surer: kept sideways, right.
     alike = _look(0.80, 0.99, true_way=0, faces=("9s", "9s", "9s"), true_face="9s", along=1.0)
     assert read_right(alike, 0.0, 0.0)
+
+
+def _probs(*faces_and_probabilities: tuple[str, float]) -> np.ndarray:
+    rows = np.full((len(faces_and_probabilities), len(CLASS_LABELS)), 0.0, np.float32)
+    for row, (face, p) in zip(rows, faces_and_probabilities):
+        row[:] = (1 - p) / (len(CLASS_LABELS) - 1)
+        row[CLASS_LABELS.index(face)] = p
+    return rows
+
+
+def _mixed_look(true_way: int, true_face: str) -> WideLook:
+    # Sideways 5s at 0.80, upright 5p at 0.90: upright by 0.81 nats with no margin asked.
+    probs = _probs(("5s", 0.80), ("5s", 0.80), ("5p", 0.90))
+    return WideLook((0.80, 0.80, 0.90), ("5s", "5s", "5p"), true_face, true_way, 1.0, probs)
+
+
+def test_the_slope_fitted_gives_the_true_faces_the_most_likelihood() -> None:
+    # Three in four such looks are upright 5p, one a claimed 5s: the likeliest mixture gives the
+    # upright look about 3/4, which a slope of about 1.36 does (1 / (1 + exp(-k 0.81)) = 0.75).
+    looks = [_mixed_look(2, "5p")] * 3 + [_mixed_look(0, "5s")]
+    slope, table = fitted_slope(looks, 0.0, 0.0)
+    assert set(table) == set(SLOPES) and abs(slope - 1.36) <= 0.125
+    assert table[slope] > table[SLOPES[0]] and table[slope] > table[SLOPES[-1]]
+    # All upright: the steeper the surer, so the grid's steepest slope.
+    assert fitted_slope([_mixed_look(2, "5p")] * 4, 0.0, 0.0)[0] == SLOPES[-1]
+
+
+def test_looks_naming_one_face_or_unrecorded_add_nothing_to_the_likelihood() -> None:
+    alike = WideLook((0.8, 0.8, 0.9), ("9s", "9s", "9s"), "9s", 0, 1.0, _probs(("9s", 0.8), ("9s", 0.8), ("9s", 0.9)))
+    assert mixture_log_likelihood([alike, _look(0.8, 0.9, 0)], 0.0, 0.0, 2.0) == 0.0

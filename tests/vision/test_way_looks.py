@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import geometry
-from fanscan.vision.way_looks import _surest_way
+from fanscan.vision.way_looks import UPRIGHT_SLOPE, _surest_way, wide_tile_reading
 
 
 def _looks(*faces_and_probabilities: tuple[str, float]) -> np.ndarray:
@@ -36,6 +36,39 @@ def test_a_face_read_alike_either_way_keeps_the_sideways_look() -> None:
     # So too for a tile exactly as long along the row as the median one, whose prior is nought.
     assert _surest_way(alike, [0.0, 0.0, -0.0]) == 0
     assert _surest_way(_looks(("5s", 0.80), ("5s", 0.60), ("5p", 0.99)), [0.0, 0.0, -0.0]) == 2
+
+
+def _named(probs: np.ndarray) -> list[str]:
+    return [CLASS_LABELS[i] for i in np.argsort(-probs)[:2]]
+
+
+def test_a_wide_tile_read_upright_keeps_its_sideways_face_as_the_runner_up() -> None:
+    # A claimed 5s: sideways 0.86, its quarter-turned upright cut 5p at 0.96, 1.33 nats surer,
+    # against a prior of -1.19: kept upright by the rule, by a margin of 0.14 nats.
+    looks = _looks(("5s", 0.86), ("5s", 0.86), ("5p", 0.96))
+    pick, probs, no_tile = wide_tile_reading(looks, np.array([0.1, 0.1, 0.3], np.float32), -1.19)
+    assert pick == 2 and _named(probs) == ["5p", "5s"]
+    upright = 1 / (1 + np.exp(-UPRIGHT_SLOPE * (np.log(0.96 / 0.04) - np.log(0.86 / 0.14) - 1.19)))
+    assert abs(float(probs[CLASS_LABELS.index("5s")]) - (1 - upright) * 0.86 - upright * 0.04 / 42) < 1e-4
+    assert 0.3 < float(probs[CLASS_LABELS.index("5s")]) < 0.5 < upright
+    assert abs(no_tile - (upright * 0.3 + (1 - upright) * 0.1)) < 1e-6
+    assert abs(float(probs.sum()) - 1.0) < 1e-4
+
+
+def test_a_wide_tile_whose_looks_name_one_face_keeps_the_sideways_look_whole() -> None:
+    looks = _looks(("9s", 0.80), ("9s", 0.60), ("9s", 0.99))
+    pick, probs, no_tile = wide_tile_reading(looks, np.array([0.2, 0.1, 0.0], np.float32), -1.2)
+    assert pick == 0 and np.array_equal(probs, looks[0]) and abs(no_tile - 0.2) < 1e-7
+
+
+def test_a_wide_tile_is_kept_the_way_whose_face_the_mixture_names() -> None:
+    # The rule keeps the upright 5p (0.55 likely upright), but the sideways look is so much surer
+    # (0.99 against 0.60) that the mixture names 5s: the tile is kept sideways.
+    looks = _looks(("7s", 0.30), ("5s", 0.99), ("5p", 0.60))
+    prior = float(np.log(0.55 / 0.45) / UPRIGHT_SLOPE - np.log(0.6 / 0.4) + np.log(0.99 / 0.01))
+    assert _surest_way(looks, [0.0, 0.0, prior]) == 2
+    pick, probs, _ = wide_tile_reading(looks, np.zeros(3, np.float32), prior)
+    assert pick == 1 and _named(probs)[0] == "5s"
 
 
 def test_the_prior_of_a_wide_tile_grows_with_its_length_along_the_row() -> None:
