@@ -24,7 +24,7 @@ from fanscan import __version__
 from fanscan.atomic import atomic_path, create_atomic
 from fanscan.datasets.labels import (PhotoLabels, TileLabel, check_corners_reach, format_labels, label_path,
                                      quad_area)
-from fanscan.errors import FanscanError
+from fanscan.errors import FanscanError, quoted
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.strict_json import finite_number
 from fanscan.web.uploads import photo_format
@@ -85,7 +85,7 @@ def save_labelled(directory: Path, data: bytes, filename: str, tiles_json: str) 
     tiles = _tiles(tiles_json)
     from fanscan.vision.image_io import load_photo
 
-    picture = load_photo(data)
+    picture = load_photo(data, name=quoted(filename))  # named as its user knows it, as /api/read names it
     width, height = picture.size
     picture.decode(8)  # a file cut short has a header but no picture: refused, as the reader does
     # a tile the photo's edge cuts may reach past it, as in the labelling tool's files

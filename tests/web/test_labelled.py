@@ -129,6 +129,7 @@ def test_a_photo_cut_short_is_refused_and_nothing_saved(reader: Any, scorer: Any
         response = client.post("/api/labelled", files={"photo": ("hand.jpg", cut, "image/jpeg")},
                                data={"tiles": "[]"})
     assert 400 <= response.status_code < 500
+    assert "'hand.jpg'" in response.json()["detail"] and "image data" not in response.json()["detail"]
     assert list(tmp_path.iterdir()) == []
 
 
