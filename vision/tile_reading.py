@@ -29,7 +29,8 @@ from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo
 from fanscan.vision.locate import CROP_MIN_SIDE
 from fanscan.vision.numeric import median
-from fanscan.vision.way_looks import WayLooks
+from fanscan.vision.evidence import face_probabilities
+from fanscan.vision.way_looks import WayLooks, wide_tile_reading
 
 CROP_W, CROP_H = 96, 128
 FACE_OVER_BACK = 0.75
@@ -354,7 +355,8 @@ def read_sideways_again(photo: Photo, readings: list[TileReading], right: np.nda
                         classifier: Any, flower_looks: FlowerLooks | None = None) -> list[TileReading]:
     """The hand's readings with the tiles that lie sideways judged again in the hand's own frame
     (``right``, ``up``): each face-up tile read as upright but sideways there is cut again both
-    ways across the rows, and kept so when it then reads more surely.
+    ways across the rows, and its readings weighed as a wide tile's three looks are
+    (``way_looks.wide_tile_reading``: the upright one kept by the fitted margin, the faces mixed).
 
     ``read_tiles`` judges a tile sideways against the typical tile of its whole cluster, before
     the hand is picked: a pile of discards turned every way in the same cluster raises the typical
@@ -374,11 +376,17 @@ def read_sideways_again(photo: Photo, readings: list[TileReading], right: np.nda
     looker = WayLooks(photo, quads, np.zeros(len(readings), bool), classifier, scale, (CROP_W, CROP_H), lambda _: table)
     got = looker.best_ways(again, [(-right, right)] * len(again))
     rows = got.probs if flower_looks is None else flower_looks.reweigh(got.probs, CLASS_LABELS, got.crops.__getitem__)
+    priors = geometry.way_priors(quads, again, [(-right, right, up)] * len(again))
     out = list(readings)
     for j, i in enumerate(again):
         old = readings[i]
-        new = reading_of(rows[j], float(got.no_tile[j]), got.boxes[j], (-right, right)[got.picks[j]], True,
-                         position=old.position, finder_score=old.finder_score, frame_up=old.frame_up)
-        if new.confidence > old.confidence:
-            out[i] = new
+        looks = np.stack([rows[j], rows[j], face_probabilities(old)])
+        pick, probs, no_tile = wide_tile_reading(looks, np.array([got.no_tile[j], got.no_tile[j], old.no_tile]),
+                                                 priors[j][2])
+        if pick == 2:
+            out[i] = reading_of(probs, no_tile, old.box, geometry.face_up_of(old.orientation), False,
+                                position=old.position, finder_score=old.finder_score, frame_up=old.frame_up)
+        else:
+            out[i] = reading_of(probs, no_tile, got.boxes[j], (-right, right)[got.picks[j]], True,
+                                position=old.position, finder_score=old.finder_score, frame_up=old.frame_up)
     return out

@@ -562,6 +562,24 @@ def test_a_claimed_tile_read_upright_in_a_crowded_cluster_is_read_sideways_in_th
     assert again[4].orientation == pytest.approx(90.0)  # its top to the left
 
 
+def test_a_claimed_tile_read_upright_a_little_surer_is_still_read_sideways_by_its_length() -> None:
+    # Read upright as 2m at 0.9, about 1 nat surer than its sideways cut's 1m (0.77 as the stand-in
+    # reads it); but it is 1.5 times as long along the row as its neighbours, so the fitted margin
+    # asks about 1.6 nats.
+    from dataclasses import replace
+
+    photo, readings = _row_with_a_claimed_tile()
+    readings[4] = replace(readings[4], confidence=0.9, candidates=(("2m", 0.9),))
+    again = tile_reading.read_sideways_again(photo, readings, np.array([1.0, 0.0]), np.array([0.0, -1.0]), _Glyph())
+    assert again[4].code == "1m" and again[4].sideways and again[4].orientation == pytest.approx(90.0)
+    assert again[4].candidates[1][0] == "2m" and 0.01 < again[4].candidates[1][1] < again[4].confidence
+    # Read upright surely enough, it stays upright, its sideways face the runner-up.
+    readings[4] = replace(readings[4], confidence=0.99999, candidates=(("2m", 0.99999),))
+    kept = tile_reading.read_sideways_again(photo, readings, np.array([1.0, 0.0]), np.array([0.0, -1.0]), _Glyph())
+    assert kept[4].code == "2m" and not kept[4].sideways and np.array_equal(kept[4].box, readings[4].box)
+    assert kept[4].orientation == pytest.approx(0.0) and kept[4].candidates[1][0] == "1m"
+
+
 def test_a_tile_read_sideways_stays_as_read_whatever_the_hand_s_frame_says() -> None:
     from dataclasses import replace
 
