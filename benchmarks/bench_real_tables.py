@@ -3,14 +3,16 @@
     python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--refiner R.onnx ...]
         [--model A.onnx ...] [--limit N]
         [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180]
-        [--tilt 30|random | --far 22 | --steep 0.4] [--every-version]
+        [--tilt 30|random | --far 22 | --steep 0.4] [--every-version] [--as-stored]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
 photos, never a version of a trained one), its least turned version, turned back upright where
 its turn allows (``real_tables.upright_version``) and flipped back when the augmentation mirrored
 it (decided from the labels as ``real_table_crops`` does); with ``--every-version``, every
 version the export made of each source so (turned, tinted, grey: more of a real photo's looks,
-though a turned version's labels are boxes around turned boxes). Every pairing of
+though a turned version's labels are boxes around turned boxes); with ``--as-stored``, each photo
+as its file is stored, turned and mirrored as the augmentation left it, with its labels as
+stored (a photo whose turn was lost; a mirror image no camera makes). Every pairing of
 the ``--finder``, ``--refiner`` (box refiner) and ``--model`` (tile classifier) files given
 (default: the shipped ones) reads every photo, side by side in one run; the first pairing's
 failures are annotated. ``--turn`` turns every photo and its labels first (a hand photographed
@@ -379,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="only the first N held-out sources (photos, with --every-version)")
     parser.add_argument("--every-version", action="store_true",
                         help="read every version the export made of each source, not only its least turned")
+    parser.add_argument("--as-stored", action="store_true",
+                        help="read each photo as its file is stored (turned and mirrored as the export left it), "
+                        "not turned back upright")
     parser.add_argument("--annotate", type=Path, help="folder for annotated pictures of failures")
     parser.add_argument("--picture", type=Path, help="confusion matrix PNG of the first model")
     parser.add_argument("--all-tiles", action="store_true",
@@ -446,7 +451,10 @@ def main(argv: list[str] | None = None) -> int:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for number, photo in enumerate(chosen, start=1):
         version = upright_version(photo)
-        image, truth = turned_clockwise(*photo_as_taken(photo, judge, version), args.turn)
+        if args.as_stored:
+            image, truth = turned_clockwise(photo.load(), photo.boxes.astype(np.float32), args.turn)
+        else:
+            image, truth = turned_clockwise(*photo_as_taken(photo, judge, version), args.turn)
         if args.grey:
             image = black_and_white(image)
         truth_codes, back, cut = photo.codes, None, np.zeros((0, 4), np.float32)
@@ -509,7 +517,8 @@ def main(argv: list[str] | None = None) -> int:
         if number % 10 == 0:
             print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
     for name, tally in tallies.items():
-        print(json.dumps({"model": name, "turn": args.turn, "tilt": args.tilt, "steep": args.steep, "far": args.far,
+        print(json.dumps({"model": name, "turn": args.turn, "as_stored": args.as_stored, "tilt": args.tilt,
+                          "steep": args.steep, "far": args.far,
                           "grey": args.grey,
                           "rules": args.rules,
                           **tally.summary()}))
