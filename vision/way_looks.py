@@ -111,10 +111,7 @@ class WayLooks:
         picks, chosen, kept_probs, kept_no_tile, start = [], [], [], [], 0
         for tile_ways, priors in zip(ways, geometry.way_priors(self._quads, tiles, ways)):
             end = start + len(tile_ways)
-            pick = _surest_way(probs[start:end], priors)
-            row, empty = probs[start + pick], no_tile[start + pick]
-            if len(tile_ways) == 3:
-                pick, row, empty = wide_tile_reading(probs[start:end], no_tile[start:end], priors[2])
+            pick, row, empty = kept_look(probs[start:end], no_tile[start:end], priors)
             picks.append(pick)
             chosen.append(start + pick)
             kept_probs.append(row)
@@ -159,13 +156,14 @@ class WayLooks:
             self._answers[k], self._boxes[k], self._crops[k] = answer, box, crop
 
 
-def _surest_way(looks: np.ndarray, priors: list[float]) -> int:
-    """Which of a tile's looks (one row of probabilities per way) to keep: the surest, or for a
-    tile flagged sideways (``geometry.ways_up``: three ways) as ``wide_tile_way`` says."""
-    surest = looks.max(axis=1)
-    if len(looks) != 3:
-        return int(np.argmax(surest))
-    return wide_tile_way(surest, looks.argmax(axis=1).tolist(), priors[2])
+def kept_look(looks: np.ndarray, no_tile: np.ndarray, priors: list[float]) -> tuple[int, np.ndarray, float]:
+    """Which of a tile's looks (one row of probabilities per way) to keep, its probabilities and
+    probability of no tile: the surest, or for a tile flagged sideways (``geometry.ways_up``:
+    three ways) as ``wide_tile_reading`` says."""
+    if len(looks) == 3:
+        return wide_tile_reading(looks, no_tile, priors[2])
+    pick = int(np.argmax(looks.max(axis=1)))
+    return pick, looks[pick], float(no_tile[pick])
 
 
 def wide_tile_way(surest: Sequence[float], faces: Sequence[object], upright_prior: float) -> int:

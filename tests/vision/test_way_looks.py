@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.vision import geometry
-from fanscan.vision.way_looks import UPRIGHT_SLOPE, _surest_way, wide_tile_reading
+from fanscan.vision.way_looks import UPRIGHT_SLOPE, kept_look, wide_tile_reading, wide_tile_way
 
 
 def _looks(*faces_and_probabilities: tuple[str, float]) -> np.ndarray:
@@ -14,6 +14,10 @@ def _looks(*faces_and_probabilities: tuple[str, float]) -> np.ndarray:
         row[CLASS_LABELS.index(face)] = p
         rows.append(row)
     return np.array(rows, np.float32)
+
+
+def _surest_way(looks: np.ndarray, priors: list[float]) -> int:
+    return kept_look(looks, np.zeros(len(looks), np.float32), priors)[0]
 
 
 def test_the_surest_way_is_kept_where_no_way_has_a_prior() -> None:
@@ -66,7 +70,7 @@ def test_a_wide_tile_is_kept_the_way_whose_face_the_mixture_names() -> None:
     # (0.99 against 0.60) that the mixture names 5s: the tile is kept sideways.
     looks = _looks(("7s", 0.30), ("5s", 0.99), ("5p", 0.60))
     prior = float(np.log(0.55 / 0.45) / UPRIGHT_SLOPE - np.log(0.6 / 0.4) + np.log(0.99 / 0.01))
-    assert _surest_way(looks, [0.0, 0.0, prior]) == 2
+    assert wide_tile_way(looks.max(axis=1), looks.argmax(axis=1).tolist(), prior) == 2
     pick, probs, _ = wide_tile_reading(looks, np.zeros(3, np.float32), prior)
     assert pick == 1 and _named(probs)[0] == "5s"
 
