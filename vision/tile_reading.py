@@ -383,10 +383,9 @@ def read_sideways_again(photo: Photo, readings: list[TileReading], right: np.nda
         looks = np.stack([rows[j], rows[j], face_probabilities(old)])
         pick, probs, no_tile = wide_tile_reading(looks, np.array([got.no_tile[j], got.no_tile[j], old.no_tile]),
                                                  priors[j][2])
-        if pick == 2:
-            out[i] = reading_of(probs, no_tile, old.box, geometry.face_up_of(old.orientation), False,
-                                position=old.position, finder_score=old.finder_score, frame_up=old.frame_up)
-        else:
-            out[i] = reading_of(probs, no_tile, got.boxes[j], (-right, right)[got.picks[j]], True,
-                                position=old.position, finder_score=old.finder_score, frame_up=old.frame_up)
+        upright = pick == 2
+        box, face_up = ((old.box, geometry.face_up_of(old.orientation)) if upright
+                        else (got.boxes[j], (-right, right)[got.picks[j]]))
+        out[i] = reading_of(probs, no_tile, box, face_up, not upright, position=old.position,
+                            finder_score=old.finder_score, frame_up=old.frame_up)
     return out
