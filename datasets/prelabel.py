@@ -313,6 +313,22 @@ def _dask_results(
             cluster.close()
 
 
+def distinct_photos(root: Path, photos: list[Path]) -> list[Path]:
+    """Each photo under ``root`` once, as the file it is: a link's labels are its target's (the
+    labelling page reads and saves them there), so a photo reached through links is read once and
+    its label file written beside it; a link out of the folder leads to no photo of it (the page
+    serves none), and neither does a broken link or a loop of links. Sorted by path."""
+    targets = set()
+    for photo in photos:
+        try:
+            target = photo.resolve(strict=True)
+        except (OSError, RuntimeError):
+            continue
+        if target.is_relative_to(root):
+            targets.add(target)
+    return sorted(targets)
+
+
 def prelabel(
     directory: str | os.PathLike[str],
     *,
@@ -338,7 +354,7 @@ def prelabel(
                 "not_found", f"no classifier model at {DEFAULT_MODEL} (fanscan train makes one)"
             )
     version = reader_version(reader)
-    photos = find_photos(root)
+    photos = distinct_photos(root, find_photos(root))
     todo: list[str] = []
     kept_as_they_are: list[tuple[str, str]] = []  # label files that cannot be read: reported, never replaced
     for photo in photos:

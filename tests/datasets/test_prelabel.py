@@ -91,6 +91,26 @@ def test_prelabel_writes_a_label_file_beside_each_photo(photos: Path) -> None:
     assert not label_path(photos / "crash.png").exists()
 
 
+def test_prelabel_reads_a_linked_photo_once_and_labels_it_where_the_labelling_page_looks(photos: Path) -> None:
+    # The page reads and saves a link's labels beside its target: a label file beside the link
+    # would be one nobody reads, and the photo would be read once for each of its names.
+    import cv2
+
+    (photos / "link.png").symlink_to("a.png")
+    (photos / "sub" / "up.png").symlink_to("../b.png")
+    outside = photos.parent / "outside.png"
+    cv2.imwrite(str(outside), np.full((48, 64, 3), 128, np.uint8))
+    (photos / "away.png").symlink_to(outside)
+    (photos / "gone.png").symlink_to("nothing.png")
+    report = prelabel(photos, reader=READER, workers=1, progress=False)
+    assert _reads(photos) == ["a.png", "b.png", "c.jpg", "crash.png", "d.png", "empty.png"]
+    assert (report.labelled, report.skipped) == (5, 0)
+    assert label_path(photos / "a.png").is_file() and label_path(photos / "b.png").is_file()
+    for name in ("link.png", "sub/up.png", "away.png", "gone.png"):
+        assert not label_path(photos / name).exists()
+    assert not label_path(outside).exists()
+
+
 def test_prelabel_rerun_reads_only_what_is_not_current(photos: Path) -> None:
     prelabel(photos, reader=READER, workers=1, progress=False)
     first = _reads(photos)
