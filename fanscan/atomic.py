@@ -7,6 +7,7 @@ power cut too (on POSIX; elsewhere the folder cannot be opened to sync it).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     The temporary file keeps ``path``'s suffix so that writers which pick a format by extension
     (cv2.imwrite, PIL) still work.
     """
-    target = Path(path)
+    target = _replaceable(Path(path))
     temp = _temporary_beside(target)
     try:
         yield temp
@@ -32,6 +33,22 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
         sync_folder(target.parent)
     finally:
         temp.unlink(missing_ok=True)
+
+
+def _replaceable(target: Path) -> Path:
+    """The file a write to ``target`` replaces: ``target``, or the file its links lead to (the link
+    is kept; renaming over it would put a file in its place). Anything there that is no regular
+    file (a device such as /dev/null, a named pipe, a folder) is refused, ``OSError``: renaming
+    over it would replace it, which as root swaps a device node for a file."""
+    if target.is_symlink():
+        real = Path(os.path.realpath(target))
+        if real.is_symlink():
+            raise OSError(errno.ELOOP, "its links lead round in a circle", str(target))
+        target = real
+    if target.exists() and not target.is_file():
+        what = "a folder" if target.is_dir() else "not a regular file (a device or a pipe)"
+        raise OSError(errno.EEXIST, f"{what}, which writing there would replace", str(target))
+    return target
 
 
 def _temporary_beside(target: Path) -> Path:

@@ -64,7 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def _check_out(out: Path, directory: Path, form: str) -> None:
     """Refuse an ``--out`` that would write over the folder's own photos and labels: a COCO file
     named as a photo or a label file, or a folder of images that is the source folder or lies
-    inside it (its photos would then be found among the folder's own)."""
+    inside it (its photos would then be found among the folder's own); and a folder that holds
+    files already (someone's: a dataset written there would replace some and mix with the rest)."""
     from fanscan.datasets.labels import SUFFIX, is_photo
 
     if form == "coco":
@@ -79,6 +80,9 @@ def _check_out(out: Path, directory: Path, form: str) -> None:
     if inside:
         raise FanscanError("bad_path", f"{out} is the folder exported, or inside it: {form} is written "
                                        "to a folder of its own, apart from the photos")
+    if out.is_dir() and any(out.iterdir()):
+        raise FanscanError("bad_path", f"{out} holds files already: {form} is written to a folder of its own, "
+                                       "whose files would replace or mix with them; name a new or empty folder")
 
 
 def _readable(photos: list[PhotoLabels], directory: Path, decode: bool = False) -> list[PhotoLabels]:

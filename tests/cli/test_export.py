@@ -125,6 +125,25 @@ def test_export_refuses_a_file_for_a_folder(
     assert "taken is a file: voc is written to a folder" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("fmt", ["yolo", "voc", "crops"])
+def test_export_refuses_a_folder_that_holds_files_and_leaves_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    folder = _labelled_folder(tmp_path / "photos")
+    out = tmp_path / "mine"
+    (out / "images").mkdir(parents=True)
+    (out / "labels.csv").write_text("mine")
+    (out / "data.yaml").write_text("mine")
+    (out / "images" / "a.jpg").write_text("keep")
+    assert main(["export", str(folder), "--format", fmt, "--out", str(out)]) == 1
+    assert "mine holds files already" in capsys.readouterr().err
+    assert [(out / name).read_text() for name in ("labels.csv", "data.yaml", "images/a.jpg")] == ["mine", "mine", "keep"]
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
+        "data.yaml", "images", "images/a.jpg", "labels.csv"]
+    (out / "empty").mkdir()
+    assert main(["export", str(folder), "--format", fmt, "--out", str(out / "empty")]) == 0
+
+
 def _reviewed_photos(root: Path, count: int) -> Path:
     import cv2
 

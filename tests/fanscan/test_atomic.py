@@ -125,3 +125,38 @@ def test_atomic_write_onto_a_folder_names_the_folder_not_the_temporary_file(tmp_
         write_text_atomic(tmp_path / "out.json", "x")
     assert failed.value.filename == str(tmp_path / "out.json")
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
+
+
+def test_atomic_write_through_a_link_replaces_its_file_and_keeps_the_link(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    real = tmp_path / "data" / "labels.json"
+    real.write_text("old")
+    link = tmp_path / "labels.json"
+    link.symlink_to(real)
+    write_text_atomic(link, "new")
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() == "new"
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["labels.json"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_atomic_write_refuses_to_replace_a_pipe_or_a_device_and_leaves_it(tmp_path: Path) -> None:
+    # Renaming over a device node or a pipe would put a file in its place (as root, /dev/null).
+    pipe = tmp_path / "out.json"
+    os.mkfifo(pipe)
+    with pytest.raises(OSError, match="not a regular file") as error:
+        write_text_atomic(pipe, "new")
+    assert error.value.filename == str(pipe)
+    assert stat.S_ISFIFO(pipe.lstat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    with pytest.raises(OSError, match="not a regular file"):
+        write_text_atomic("/dev/null", "new")
+    assert stat.S_ISCHR(os.lstat("/dev/null").st_mode)
+
+
+def test_atomic_write_refuses_links_that_lead_round_in_a_circle(tmp_path: Path) -> None:
+    (tmp_path / "a.json").symlink_to(tmp_path / "b.json")
+    (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
+    with pytest.raises(OSError, match="circle"):
+        write_text_atomic(tmp_path / "a.json", "new")
+    assert (tmp_path / "a.json").is_symlink() and (tmp_path / "b.json").is_symlink()
