@@ -226,8 +226,8 @@ def labels_from_json(obj: Any, name: str = "label file") -> PhotoLabels:
 
 def check_corners_reach(labels: PhotoLabels, name: str = "label file") -> None:
     """Refuse (``bad_labels``) labels with a corner further than ``CORNER_REACH`` off the photo.
-    Checked on what comes in to be saved (the labelling page's saves, the referee's), not on
-    files read back: a file written before, or by an importer, still loads, and a person can fix it."""
+    Checked on what comes in to be saved (the labelling page's saves, the referee's, ``fanscan
+    import``'s), not on files read back: a file written before still loads, and a person can fix it."""
     width, height = labels.width, labels.height
     for index, tile in enumerate(labels.tiles):
         for x, y in tile.corners:

@@ -70,3 +70,15 @@ def refuse_name_clashes(written_as: dict[str, str], form: str) -> None:
             raise FanscanError("name_clash", f"{form}: {first_of[name]!r} and {image!r} would both be written "
                                              f"as {name!r}: rename one of the photos")
         first_of[name] = image
+
+
+def read_text_file(path: Path) -> str:
+    """A dataset's text file (UTF-8); one that cannot be read, or is no UTF-8 text, is named in a
+    ``bad_dataset`` error."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise FanscanError("bad_dataset", f"{path}: not UTF-8 text (byte {error.object[error.start]:#04x} at "
+                                          f"offset {error.start})") from None
+    except OSError as error:
+        raise FanscanError("bad_dataset", f"{path}: cannot be read ({error.strerror or error})") from None

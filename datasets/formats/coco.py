@@ -82,9 +82,26 @@ def _fail(name: str, message: str) -> FanscanError:
     return FanscanError("bad_dataset", f"{name}: {message}")
 
 
+def _id(value: Any, what: str, name: str) -> int | str | None:
+    """An id as COCO writes them (a whole number or a string; None when missing)."""
+    if value is None or isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise _fail(name, f"{what} must be a whole number or a string, not {type(value).__name__}")
+
+
+def _object(value: Any, what: str, name: str) -> dict[str, Any]:
+    """An optional JSON object (empty when missing)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _fail(name, f"{what} must be an object, not {type(value).__name__}")
+    return value
+
+
 def _corners(annotation: dict[str, Any], where: str, name: str) -> tuple[Any, ...]:
     segmentation = annotation.get("segmentation")
-    if isinstance(segmentation, list) and len(segmentation) == 1 and len(segmentation[0]) == 8:
+    if (isinstance(segmentation, list) and len(segmentation) == 1 and isinstance(segmentation[0], list)
+            and len(segmentation[0]) == 8):
         flat = segmentation[0]
         return tuple((flat[i], flat[i + 1]) for i in range(0, 8, 2))
     bbox = annotation.get("bbox")
@@ -100,18 +117,19 @@ def _tile(annotation: Any, codes: dict[Any, str], name: str) -> tuple[Any, dict[
     """The image id and the label-file JSON of one annotation."""
     if not isinstance(annotation, dict):
         raise _fail(name, "every annotation must be an object")
-    where = f"annotation {annotation.get('id')!r}"
-    if annotation.get("category_id") not in codes:
-        raise _fail(name, f"{where} has unknown category_id {annotation.get('category_id')!r}")
-    attributes = annotation.get("attributes") or {}
+    where = f"annotation {_id(annotation.get('id'), 'an annotation id', name)!r}"
+    category = _id(annotation.get("category_id"), f"{where}'s category_id", name)
+    if category not in codes:
+        raise _fail(name, f"{where} has unknown category_id {category!r}")
+    attributes = _object(annotation.get("attributes"), f"{where}'s attributes", name)
     tile_json = {
-        "code": codes[annotation["category_id"]],
+        "code": codes[category],
         "corners": [list(corner) for corner in _corners(annotation, where, name)],
         "confidence": attributes.get("confidence", 1.0),
         "source": attributes.get("source", "person"),
         "group": attributes.get("group"),
     }
-    return annotation.get("image_id"), tile_json
+    return _id(annotation.get("image_id"), f"{where}'s image_id", name), tile_json
 
 
 def parse_coco(text: str, name: str = "COCO file", class_map: ClassMap | None = None) -> list[PhotoLabels]:
@@ -128,13 +146,16 @@ def parse_coco(text: str, name: str = "COCO file", class_map: ClassMap | None = 
     ):
         raise _fail(name, "a COCO file needs lists 'images', 'annotations' and 'categories'")
     to_code = coder(class_map)
+    if not all(isinstance(category, dict) for category in document["categories"]):
+        raise _fail(name, "every category must be an object with an 'id' and a 'name'")
     codes = {
-        category.get("id"): to_code(str(category.get("name")), name)
+        _id(category.get("id"), "a category id", name): to_code(str(category.get("name")), name)
         for category in document["categories"]
     }
     tiles_by_image: dict[Any, list[Any]] = {}
     for annotation in document["annotations"]:
-        if isinstance(annotation, dict) and codes.get(annotation.get("category_id"), "") is None:
+        if (isinstance(annotation, dict) and codes.get(_id(annotation.get("category_id"), "a category_id", name), "")
+                is None):
             continue  # a category the class map leaves out
         image_id, tile_json = _tile(annotation, codes, name)
         tiles_by_image.setdefault(image_id, []).append(tile_json)
@@ -142,8 +163,8 @@ def parse_coco(text: str, name: str = "COCO file", class_map: ClassMap | None = 
     for image in document["images"]:
         if not isinstance(image, dict) or not isinstance(image.get("file_name"), str):
             raise _fail(name, "every image needs a 'file_name'")
-        extras = image.get("fanscan") or {}
-        tiles = tiles_by_image.get(image.get("id"), [])
+        extras = _object(image.get("fanscan"), f"image {image['file_name']!r}'s 'fanscan'", name)
+        tiles = tiles_by_image.get(_id(image.get("id"), f"image {image['file_name']!r}'s id", name), [])
         by_person = all(tile["source"] == "person" for tile in tiles)
         label_json = {
             "format": "fanscan-labels/1",

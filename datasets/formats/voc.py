@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from fanscan.atomic import write_text_atomic
-from fanscan.datasets.formats._common import coder, place_photo, rectangle, refuse_name_clashes
+from fanscan.datasets.formats._common import coder, place_photo, read_text_file, rectangle, refuse_name_clashes
 from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, TileLabel
 from fanscan.errors import FanscanError
@@ -135,6 +135,6 @@ def load_voc(dataset: str | os.PathLike[str], class_map: ClassMap | None = None)
     if not folder.is_dir():
         raise FanscanError("not_found", f"{dataset} has no Annotations folder (not a VOC dataset)")
     return [
-        parse_voc(path.read_text(encoding="utf-8"), str(path), class_map)
+        parse_voc(read_text_file(path), str(path), class_map)
         for path in sorted(folder.glob("*.xml"))
     ]

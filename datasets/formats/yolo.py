@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fanscan.atomic import write_text_atomic
-from fanscan.datasets.formats._common import coder, place_photo, rectangle, refuse_name_clashes
+from fanscan.datasets.formats._common import coder, place_photo, read_text_file, rectangle, refuse_name_clashes
 from fanscan.datasets.formats.class_map import ClassMap
 from fanscan.datasets.labels import PhotoLabels, TileLabel, find_photos
 from fanscan.errors import FanscanError
@@ -213,13 +213,13 @@ def load_yolo(dataset: str | os.PathLike[str], class_map: ClassMap | None = None
     data = root / "data.yaml"
     if not data.is_file():
         raise FanscanError("not_found", f"{root} has no data.yaml (not a YOLO dataset folder)")
-    names = parse_yolo_data(data.read_text(encoding="utf-8"), str(data), class_map)
+    names = parse_yolo_data(read_text_file(data), str(data), class_map)
     photos = []
     for image in find_photos(root / "images"):
         relative = image.relative_to(root / "images").as_posix()
         width, height = load_photo(image).size
         label_file = _label_file(root, relative)
-        text = label_file.read_text(encoding="utf-8") if label_file.is_file() else ""
+        text = read_text_file(label_file) if label_file.is_file() else ""
         tiles = parse_yolo(text, width, height, names, str(label_file))
         photos.append(PhotoLabels(relative, width, height, tiles, status="reviewed"))
     return photos

@@ -57,7 +57,7 @@ def _ready_maps() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fanscan.datasets.labels import label_path, save_in_folder
+    from fanscan.datasets.labels import check_corners_reach, label_path, save_in_folder
 
     class_map = None
     if args.map:
@@ -91,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         raise FanscanError(
             "not_found", f"photo {missing[0]!r}{more} named in {args.source} is not in {images}"
         )
+    for photo in photos:  # a box off the photo is a slip in the dataset (the labelling page would refuse to save it)
+        check_corners_reach(photo, f"{args.source}, photo {photo.image!r}")
     written = kept = tiles = 0
     for photo in photos:
         if label_path(images / photo.image).exists() and not args.overwrite:

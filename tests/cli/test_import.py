@@ -270,3 +270,38 @@ def test_import_a_bbox_of_no_finite_numbers_is_a_one_line_error(
     err = capsys.readouterr().err
     assert err.startswith("fanscan: error: ") and err.count("\n") == 1
     assert not (tmp_path / "a.png.fanscan.json").exists()
+
+
+def test_import_a_label_file_that_is_no_utf8_text_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = _yolo_set(tmp_path / "set", ["1m"], ["0 0.5 0.5 0.1 0.2"])
+    (source / "labels" / "table.txt").write_bytes(b"\xff\xfe0 0.5 0.5 0.1 0.2\n")
+    assert main(["import", str(source), "--format", "yolo"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fanscan: error: ") and err.count("\n") == 1
+    assert "table.txt: not UTF-8 text (byte 0xff at offset 0)" in err
+
+
+@pytest.mark.parametrize("form", ["yolo", "coco"])
+def test_import_refuses_a_box_off_the_photo_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    # The labelling page refuses to save such a tile: taken in, the photo could not be saved again.
+    import cv2
+
+    if form == "yolo":
+        source = _yolo_set(tmp_path / "set", ["1m"], ["0 0.5 0.5 0.1 0.2", "0 5 5 0.1 0.1"])
+        photo = source / "images" / "table.jpg"
+    else:
+        photo = tmp_path / "table.jpg"
+        cv2.imwrite(str(photo), np.full((100, 200, 3), 90, np.uint8))
+        source = tmp_path / "c.json"
+        source.write_text(json.dumps({
+            "images": [{"id": 1, "file_name": "table.jpg", "width": 200, "height": 100}],
+            "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [10, 10, 20, 30]},
+                            {"id": 2, "image_id": 1, "category_id": 1, "bbox": [5000, 5000, 10, 10]}],
+            "categories": [{"id": 1, "name": "1m"}]}))
+    assert main(["import", str(source), "--format", form]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fanscan: error: ") and err.count("\n") == 1
+    assert "photo 'table.jpg'" in err and "tile 2 has a corner at" in err and "outside the 200 x 100 photo" in err
+    assert not (photo.parent / "table.jpg.fanscan.json").exists()

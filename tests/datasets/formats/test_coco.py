@@ -71,3 +71,37 @@ def test_coco_annotation_of_unknown_category_is_named(scene: PhotoLabels) -> Non
     document["annotations"][0]["category_id"] = 99
     with pytest.raises(FanscanError, match="annotation 1 has unknown category_id 99"):
         parse_coco(json.dumps(document))
+
+
+def _other_tool_document() -> dict:
+    return {
+        "images": [{"id": 7, "file_name": "x.jpg", "width": 100, "height": 80}],
+        "annotations": [{"id": 1, "image_id": 7, "category_id": 3, "bbox": [10, 5, 20, 30]}],
+        "categories": [{"id": 3, "name": "N"}],
+    }
+
+
+@pytest.mark.parametrize(("where", "key", "value", "message"), [
+    ("images", "id", [7], "image 'x.jpg''s id must be a whole number or a string, not list"),
+    ("annotations", "image_id", {"a": 1}, "image_id must be a whole number or a string, not dict"),
+    ("annotations", "category_id", [3], "category_id must be a whole number or a string, not list"),
+    ("categories", "id", 3.5, "a category id must be a whole number or a string, not float"),
+    ("annotations", "attributes", [1], "attributes must be an object, not list"),
+    ("images", "fanscan", "x", "'fanscan' must be an object, not str"),
+    ("annotations", "segmentation", [5], "neither a 4-corner polygon nor a bbox"),
+])
+def test_coco_of_wrong_json_types_is_named_not_a_crash(where: str, key: str, value: object, message: str) -> None:
+    document = _other_tool_document()
+    document[where][0][key] = value
+    if key == "segmentation":
+        del document["annotations"][0]["bbox"]
+    with pytest.raises(FanscanError, match=message):
+        parse_coco(json.dumps(document), "in.json")
+
+
+@pytest.mark.parametrize("categories", [[1], [None], ["x"]])
+def test_coco_categories_that_are_not_objects_are_named(categories: list) -> None:
+    document = _other_tool_document()
+    document["categories"] = categories
+    with pytest.raises(FanscanError, match="every category must be an object"):
+        parse_coco(json.dumps(document), "in.json")
