@@ -53,3 +53,15 @@ def finite_number(value: Any) -> bool:
         return math.isfinite(value)
     except OverflowError:
         return False
+
+
+def dumps(obj: Any) -> str:
+    """``json.dumps(obj, ensure_ascii=False)``, always encodable as UTF-8: a string holding bytes
+    that are no UTF-8 (a file name the file system allowed, decoded with ``surrogateescape``)
+    keeps them as ``\\udcXX`` escapes, which a JSON reader gives back as that string."""
+    text = json.dumps(obj, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text

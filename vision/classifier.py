@@ -24,7 +24,7 @@ import numpy as np
 
 import fanscan.models
 from fanscan.errors import FanscanError
-from fanscan.scoring.tiles import NO_TILE
+from fanscan.scoring.tiles import CLASS_LABELS, NO_TILE
 from fanscan.vision.onnx_session import LazySession
 from fanscan.vision.preprocess import PreprocessSpec, preprocess
 
@@ -80,6 +80,11 @@ class TileClassifier:
         self.answers_no_tile = bool(outputs) and outputs[-1] == NO_TILE
         """Whether the model's last output is ``NO_TILE`` (kept out of ``labels``)."""
         self.labels: tuple[str, ...] = outputs[:-1] if self.answers_no_tile else outputs
+        strange = [label for label in self.labels if label not in CLASS_LABELS]
+        if not self.labels or strange or len(set(self.labels)) < len(self.labels):
+            what = f"{strange[0]!r}, which is no tile code" if strange else "no classes" if not self.labels else \
+                "a class twice"
+            raise FanscanError("bad_model", f"the classifier's sidecar {sidecar} names {what:.80}")
         self.meta = meta
         self._session = LazySession(self.model_path, threads=threads, providers=providers, max_batch=BATCH)
 

@@ -120,13 +120,21 @@ class LazySession:
         return tuple(session.get_inputs()[0].shape)
 
     def run(self, array: np.ndarray) -> np.ndarray:
-        """The model's first output for ``array``."""
+        """The model's first output for ``array``; a model that takes no such input (another
+        model named with this one's sidecar) is ``bad_model``."""
         session = self._session if self._session is not None else self._open()
         step = self.max_batch
-        if step is None or len(array) <= step:
-            return session.run(None, {self._input_name: array})[0]
-        return np.concatenate([session.run(None, {self._input_name: array[start : start + step]})[0]
-                               for start in range(0, len(array), step)])
+        try:
+            if step is None or len(array) <= step:
+                return session.run(None, {self._input_name: array})[0]
+            return np.concatenate([session.run(None, {self._input_name: array[start : start + step]})[0]
+                                   for start in range(0, len(array), step)])
+        except Exception as error:
+            if type(error).__name__ != "InvalidArgument":  # onnxruntime's kind for an input of the wrong shape or type
+                raise
+            first = str(error).strip().splitlines()[0][:160] if str(error).strip() else "InvalidArgument"
+            raise FanscanError("bad_model", f"{self.model_path} does not take the input its sidecar describes "
+                                            f"({first})") from None
 
 
 _shared: dict[tuple[Path, int | None, int | None], LazySession] = {}

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fanscan.errors import FanscanError
+from fanscan.scoring.tiles import CLASS_LABELS
 
 
 def check_read_arguments(source: Any, classifier: Any, debug_dir: str | os.PathLike[str] | None,
@@ -18,6 +19,10 @@ def check_read_arguments(source: Any, classifier: Any, debug_dir: str | os.PathL
     if classifier is not None and not callable(getattr(classifier, "probabilities", None)):
         raise FanscanError("bad_option", f"classifier must be a TileClassifier (or have its probabilities() "
                                          f"and looks()), not {type(classifier).__name__}")
+    labels = getattr(classifier, "labels", None)
+    if classifier is not None and labels is not None and tuple(labels) != CLASS_LABELS:
+        raise FanscanError("bad_model", f"the photo reader needs a classifier of every face ({len(CLASS_LABELS)} "
+                                        f"classes, 1m to back), not one of {len(labels)}")
     if hand_size is not None and (not isinstance(hand_size, int) or isinstance(hand_size, bool)):
         raise FanscanError("bad_option", f"hand_size is a whole number of tiles, not {hand_size!r:.40}")
     if debug_dir is not None and Path(debug_dir).exists() and not Path(debug_dir).is_dir():

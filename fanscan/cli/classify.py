@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from fanscan import strict_json
 from fanscan.cli._inputs import named
 from fanscan.errors import FanscanError
 
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:  # one line per image file, in order: its face, or why it could not be read
         for number, path in enumerate(args.crops):
             if number in failed:
-                print(json.dumps({"file": path, "error": failed[number]}, ensure_ascii=False))
+                print(strict_json.dumps({"file": path, "error": failed[number]}))
                 continue
             code, confidence, none = next(answers)
             line = {"file": path, "code": code, "confidence": round(float(confidence), 4)}

@@ -8,11 +8,11 @@ line of JSON, in the order given.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fanscan import strict_json
 from fanscan.cli._inputs import named
 from fanscan.errors import FanscanError
 
@@ -185,7 +185,7 @@ def _run_one(args: argparse.Namespace, name: str) -> int:
     if args.annotate:
         reading.save_annotated(args.annotate)
     if args.json:
-        print(json.dumps({"file": name, **reading.to_json()}, ensure_ascii=False))
+        print(strict_json.dumps({"file": name, **reading.to_json()}))
     else:
         print(summary(reading, waiting=args.hand == "waiting"))
     return 0
@@ -209,11 +209,10 @@ def _run_many(args: argparse.Namespace, photos: list[tuple[str, bytes | None]]) 
                 bar.write(f"fanscan: error: {outcome.error}", file=sys.stderr)
                 if args.json:
                     line = {"file": outcome.name, "error": outcome.error, "code": outcome.code}
-                    print(json.dumps(line, ensure_ascii=False), flush=True)
+                    print(strict_json.dumps(line), flush=True)
                 continue
             if args.json:
-                print(json.dumps({"file": outcome.name, **(outcome.reading or {})},
-                                 ensure_ascii=False), flush=True)
+                print(strict_json.dumps({"file": outcome.name, **(outcome.reading or {})}), flush=True)
             else:
                 gap = "\n" if number else ""
                 print(f"{gap}== {outcome.name}\n{outcome.summary}", flush=True)

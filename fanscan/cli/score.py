@@ -175,7 +175,7 @@ def _score_and_print(args: argparse.Namespace, hand: dict[str, Any], title: str)
 
     result = score(hand, args.rules)
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
+        print(strict_json.dumps(result.to_json()))
     elif not result.error:
         print(format_table(result, title=title))
     return _exit_status(result)
@@ -238,7 +238,7 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         obj["alternatives"] = [
             {"description": d, "total": r.total, "error": r.error} for d, r in alternatives
         ]
-        print(json.dumps(obj, ensure_ascii=False))
+        print(strict_json.dumps(obj))
     else:
         print(shown)
         print(f"  hand: {hand_notation(read_hand)}")

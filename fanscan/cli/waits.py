@@ -17,10 +17,10 @@ hand with a set laid apart is also a waiting hand of 13 (docs/reader.md).
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fanscan import strict_json
 from fanscan.cli._declared_sets import MELDS_HELP, check_standing, read_standing, standing_count
 from fanscan.cli._inputs import STDIN, is_folder, is_there, stdin_bytes, text_or_none
 from fanscan.cli._win_conditions import add_condition_flags, condition_overrides, with_conditions
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         if reading is not None:
             out["reading"] = reading.to_json()
             out["hand"] = hand.to_json()  # as waited on: the winning tile left open, --melds in
-        print(json.dumps(out, ensure_ascii=False))
+        print(strict_json.dumps(out))
         return 0
     from fanscan.cli.read import hand_notation
 

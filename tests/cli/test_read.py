@@ -407,3 +407,20 @@ def test_read_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
     os.kill(process.pid, signal.SIGKILL)
     process.communicate(timeout=60)
     assert none_left(workers, seconds=15)
+
+
+def test_read_json_of_a_photo_whose_name_is_no_utf8_is_still_utf8(tmp_path: Path, capsys) -> None:
+    # A file system may allow any bytes in a name; Python hands them over as lone surrogates, which
+    # written out raw would make the line no UTF-8 (and so no JSON a reader accepts).
+    import os
+
+    name = tmp_path / os.fsdecode(b"bad\xff\xfename.jpg")
+    try:
+        shutil.copy(SAMPLE_PATH, name)
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system takes UTF-8 names only")
+    assert main(["read", str(name), "--json"]) == 0
+    out = capsys.readouterr().out
+    line = out.encode("utf-8").decode("utf-8")  # no lone surrogate left in it
+    assert json.loads(line)["file"] == str(name)
+    assert "\\udcff\\udcfe" in line

@@ -165,3 +165,46 @@ def test_classifier_rejects_a_non_image():
 def test_classifier_missing_model_is_an_error_naming_it(tmp_path):
     with pytest.raises(FanscanError, match="nothing.onnx"):
         TileClassifier(tmp_path / "nothing.onnx")
+
+
+def _model_with_sidecar(tmp_path, model, change=None):
+    """A copy of ``model`` beside a copy of the shipped classifier's sidecar, ``change``d."""
+    import shutil
+
+    shutil.copy(model, tmp_path / "m.onnx")
+    sidecar = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    if change:
+        change(sidecar)
+    (tmp_path / "m.json").write_text(json.dumps(sidecar))
+    return tmp_path / "m.onnx"
+
+
+@pytest.mark.parametrize(("labels", "message"), [
+    (["zz"] * 44, "names 'zz', which is no tile code"),
+    (["1m", "1m"], "names a class twice"),
+    ([], "names no classes"),
+])
+def test_classifier_whose_sidecar_names_no_tile_codes_is_a_bad_model(tmp_path, labels, message):
+    model = _model_with_sidecar(tmp_path, DEFAULT_MODEL, lambda s: s.update(labels=labels))
+    with pytest.raises(FanscanError, match=message) as error:
+        TileClassifier(model)
+    assert error.value.code == "bad_model"
+
+
+def test_a_model_that_takes_another_input_than_its_sidecar_says_is_a_bad_model(tmp_path):
+    # The box refiner's network named with the classifier's sidecar: its input is 48 x 48 squares.
+    refiner = DEFAULT_MODEL.parent / "box_refiner.onnx"
+    classifier = TileClassifier(_model_with_sidecar(tmp_path, refiner))
+    with pytest.raises(FanscanError, match="does not take the input its sidecar describes") as error:
+        classifier.classify([np.full((128, 96, 3), 200, np.uint8)])
+    assert error.value.code == "bad_model" and "m.onnx" in error.value.message
+
+
+def test_the_photo_reader_refuses_a_classifier_of_some_faces_only(tmp_path):
+    from fanscan.vision.reader import read_photo
+
+    flowers = [f"{n}f" for n in range(1, 9)]
+    model = _model_with_sidecar(tmp_path, DEFAULT_MODEL, lambda s: s.update(labels=flowers))
+    with pytest.raises(FanscanError, match="needs a classifier of every face .* not one of 8") as error:
+        read_photo(cv2.imencode(".png", np.full((60, 80, 3), 90, np.uint8))[1].tobytes(), classifier=TileClassifier(model))
+    assert error.value.code == "bad_model"
