@@ -52,14 +52,16 @@ def set_thread_budget(threads: int | None) -> None:
 
 def thread_budget() -> int:
     """The intra-op threads a session opened with ``threads=None`` gets: ``set_thread_budget``'s,
-    else ``FANSCAN_THREADS``, else every CPU the process may use. One photo's finder, refiner and
-    classifier batches run about 1.5-2 times as fast on two threads as on one
-    (``docs/benchmarks.md``), and the models run one after another, so they never compete."""
+    else ``FANSCAN_THREADS`` (at most the CPUs the process may use: each thread holds a stack and
+    buffers, and FANSCAN_THREADS=99999 took 4 GB to no end), else every CPU the process may use.
+    One photo's finder, refiner and classifier batches run about 1.5-2 times as fast on two
+    threads as on one (``docs/benchmarks.md``), and the models run one after another, so they
+    never compete."""
     if _budget is not None:
         return _budget
     value = os.environ.get(THREADS_VARIABLE, "").strip()
     if value.isascii() and value.isdigit() and int(value) > 0:  # "²" is a digit to isdigit, not to int
-        return int(value)
+        return min(int(value), available_cpus())
     return available_cpus()
 
 

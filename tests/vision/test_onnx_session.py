@@ -69,9 +69,11 @@ def test_threads_can_still_be_chosen() -> None:
 def test_the_thread_budget_is_the_cpus_unless_set_or_fixed_by_the_environment(monkeypatch) -> None:
     monkeypatch.delenv(THREADS_VARIABLE, raising=False)
     assert thread_budget() == available_cpus() >= 1
-    monkeypatch.setenv(THREADS_VARIABLE, "3")
-    assert thread_budget() == 3
-    assert _opened_options(TileClassifier()._session).intra_op_num_threads == 3
+    monkeypatch.setenv(THREADS_VARIABLE, "1")
+    assert thread_budget() == 1
+    assert _opened_options(TileClassifier()._session).intra_op_num_threads == 1
+    monkeypatch.setenv(THREADS_VARIABLE, "99999")  # threads beyond the CPUs only cost memory
+    assert thread_budget() == available_cpus()
     for ignored in ("0", "-2", "many", "", "²", "３"):  # digits to str.isdigit that are no ASCII number
         monkeypatch.setenv(THREADS_VARIABLE, ignored)
         assert thread_budget() == available_cpus()
