@@ -65,8 +65,25 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     modules = [importlib.import_module(f"{__name__}.{name}") for name in _module_names(argv)]
     for module in sorted(modules, key=lambda m: getattr(m, "ORDER", 100)):
         module.register(subparsers)
+    for command_parser in subparsers.choices.values():
+        for action in command_parser._actions:
+            if type(action) is argparse._StoreAction and action.option_strings:
+                action.__class__ = GivenOnce
     parser.set_defaults(command_parsers=subparsers.choices)  # for errors in a command's own words
     return parser
+
+
+class GivenOnce(argparse._StoreAction):
+    """An option of one value, refused when given twice (``--seat E --seat S``): as a field given
+    twice is (README), never settled by taking the last."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        given = getattr(self, "_given_in", set())
+        if id(namespace) in given:
+            parser.error(f"{option_string} is given twice: give it once")
+        self._given_in = given | {id(namespace)}
+        super().__call__(parser, namespace, values, option_string)
 
 
 MESSAGE_CHARS = 400

@@ -37,10 +37,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fanscan import __version__
 from fanscan.errors import FanscanError, quoted
 from fanscan.scoring.tiles import BACK, CHINESE_NAMES, CLASS_LABELS, TILE_CODES
+from fanscan.web.fields_once import form_fields_once, json_fields_once
 from fanscan.web.limits import MEGABYTE, BodySizeLimit
 from fanscan.web.services import ProjectScorer, Reader, Scorer, read_photo_json
 from fanscan.web.tile_faces import tile_svg
-from fanscan import strict_json
 from fanscan.web.uploads import photo_format
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -107,17 +107,6 @@ _FRAMEWORK_400 = {
     "Invalid multipart data.": "the upload is not valid multipart form data (a part's header too long?)",
 }
 """FastAPI's and Starlette's own words for a body they could not parse, and ours."""
-
-
-async def _fields_once(request: Request) -> None:
-    """Refuse a JSON body naming a field twice (FastAPI's parse keeps the last, silently); a body
-    that does not parse is left to FastAPI's own errors."""
-    try:
-        strict_json.loads((await request.body()).decode("utf-8"))
-    except strict_json.DuplicateField as error:
-        raise FanscanError("bad_request", f"the request body: {error}") from None
-    except (ValueError, RecursionError):
-        return
 
 
 def _error(status: int, message: str, code: str) -> JSONResponse:
@@ -238,6 +227,7 @@ def create_app(
             415: {"description": "The upload is not an image format the reader takes."},
             422: {"description": "No photo field, or the photo cannot be read."},
         },
+        dependencies=[Depends(form_fields_once)],
     )
     async def read_endpoint(
         photo: Annotated[UploadFile, File(description="the photo of the hand")],
@@ -264,7 +254,7 @@ def create_app(
         description="Body: a hand JSON as in the contract, plus an optional `rules` "
         f"(default `{DEFAULT_RULES}`, see `/api/rules`). Returns the result JSON; a hand that is "
         "not a winning hand gives `total: null` and `error`, with status 200.",
-        dependencies=[Depends(_fields_once)],
+        dependencies=[Depends(json_fields_once)],
     )
     def score_endpoint(
         hand: Annotated[dict[str, Any], Body(openapi_examples={"hand": {"value": _SCORE_EXAMPLE}})],

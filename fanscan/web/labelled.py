@@ -17,16 +17,17 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, UploadFile
+from fastapi import APIRouter, Depends, File, Form, UploadFile
 from fastapi.responses import JSONResponse
 
-from fanscan import __version__
+from fanscan import __version__, strict_json
 from fanscan.atomic import atomic_path, create_atomic
 from fanscan.datasets.labels import (PhotoLabels, TileLabel, check_corners_reach, format_labels, label_path,
                                      quad_area)
 from fanscan.errors import FanscanError, quoted
 from fanscan.scoring.tiles import CLASS_LABELS
 from fanscan.strict_json import finite_number
+from fanscan.web.fields_once import form_fields_once
 from fanscan.web.uploads import photo_format
 
 READER = f"fanscan {__version__} referee page"
@@ -65,9 +66,11 @@ def _tile(obj: Any, index: int) -> TileLabel:
 
 def _tiles(text: str) -> tuple[TileLabel, ...]:
     try:
-        items = json.loads(text)
+        items = strict_json.loads(text)
     except json.JSONDecodeError:
         raise FanscanError("bad_request", "the tiles field is not valid JSON") from None
+    except strict_json.DuplicateField as error:
+        raise FanscanError("bad_request", f"the tiles field: {error}") from None
     except (RecursionError, ValueError):  # nested too deeply, or a number too long to convert
         raise FanscanError("bad_request", "the tiles field is JSON nested too deeply or holds a number too long") from None
     if not isinstance(items, list):
@@ -126,6 +129,7 @@ def build_router(directory: Path) -> APIRouter:
         "/api/labelled",
         summary="Keep a corrected reading and its photo as labelled data",
         responses={409: {"description": "This photo was saved before."}},
+        dependencies=[Depends(form_fields_once)],
     )
     async def labelled(
         photo: Annotated[UploadFile, File(description="the photo that was read")],

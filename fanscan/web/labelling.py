@@ -28,7 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, HTTPException, Query
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Query
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from fanscan.datasets.labels import (
@@ -45,6 +45,7 @@ from fanscan.datasets.labels import (
 )
 from fanscan.errors import FanscanError
 from fanscan.scoring.tiles import CLASS_LABELS
+from fanscan.web.fields_once import json_fields_once
 
 PAGE = Path(__file__).resolve().parent / "static" / "label" / "index.html"
 _NO_CACHE = {"cache-control": "no-store"}
@@ -282,6 +283,7 @@ def build_router(directory: Path) -> APIRouter:
         "/api/label/labels",
         summary="Replace one photo's label file (saved at once)",
         responses={409: {"description": "If-Match names an older version than the file's."}},
+        dependencies=[Depends(json_fields_once)],
     )
     def put_labels(
         image: ImageQuery,

@@ -107,3 +107,26 @@ def test_dispatch_an_empty_unknown_argument_is_shown_quoted(capsys: pytest.Captu
         main(["rules", "mcr", ""])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.endswith("unrecognized arguments: ''\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ["score", "--hand", "123m456p789sSSS55m", "--seat", "E", "--seat", "S"],
+    ["score", "--hand", "123m456p789sSSS55m", "--base", "2", "--base", "3"],
+    ["score", "--hand", "123m456p789sSSS55m", "--rules", "mcr", "--rules", "sichuan"],
+    ["score", "--hand", "123m456p789sSSS55m", "--hand", "123m456p789sSSS55m"],
+    ["read", "photo.jpg", "--hand", "win", "--hand", "waiting"],
+])
+def test_dispatch_an_option_of_one_value_given_twice_is_refused_not_the_last_taken(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"fanscan {argv[0]}: error: {argv[-2]} is given twice: give it once" in err
+
+
+def test_dispatch_options_meant_to_repeat_still_repeat(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["score", "--hand", "123m456m789s11155s", "--rules", "sichuan", "--option", "dealer=true",
+            "--option", "first_turn=false", "--json"]
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""

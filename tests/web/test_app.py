@@ -269,6 +269,20 @@ def test_app_score_a_field_given_twice_is_a_400_not_the_last_one_silently(client
     assert "is given twice" in response.json()["detail"]
 
 
+@pytest.mark.parametrize("parts", [
+    [("photo", ("a.png", "PHOTO", "image/png")), ("rules", (None, "mcr")), ("rules", (None, "other"))],
+    [("photo", ("a.png", "PHOTO", "image/png")), ("photo", ("b.png", "PHOTO", "image/png"))],
+], ids=["two-rule-sets", "two-photos"])
+def test_app_read_a_field_given_twice_is_a_400_not_the_last_one_silently(
+    client: TestClient, reader: FakeReader, photo: bytes, parts: list
+) -> None:
+    files = [(name, (value[0], photo, value[2]) if value[1] == "PHOTO" else value) for name, value in parts]
+    response = client.post("/api/read", files=files)
+    assert response.status_code == 400 and response.json()["code"] == "bad_request"
+    assert f"the field {parts[-1][0]!r} is given twice" in response.json()["detail"]
+    assert reader.calls == []
+
+
 def test_app_a_text_field_for_the_photo_is_told_to_upload_a_file(client: TestClient) -> None:
     response = client.post("/api/read", data={"photo": "hello"})
     assert response.status_code == 422

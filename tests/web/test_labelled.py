@@ -87,6 +87,8 @@ def test_two_saves_of_one_photo_at_once_keep_the_first_and_refuse_the_second(
         ([{"code": "1m", "box": [[0, 0], [5, 5], [10, 10], [20, 20]], "confidence": 1}], "encloses no area"),
         ([{"code": "1m", "box": [[5000, 1], [5001, 1], [5001, 9], [5000, 9]], "confidence": 1}],
          "outside the photo"),
+        ('[{"code": "1m", "box": [[10, 10], [60, 10], [60, 90], [10, 90]], "confidence": 1, "code": "9p"}]',
+         "the field 'code' is given twice"),
     ],
 )
 def test_bad_tiles_are_a_400(
@@ -107,6 +109,15 @@ def test_a_tile_the_photos_edge_cuts_may_reach_past_it(reader: Any, scorer: Any,
     with _client(reader, scorer, tmp_path) as client:
         response = _post(client, photo, [{"code": "1m", "box": cut, "confidence": 0.9}])
     assert response.status_code == 201, response.text
+
+
+def test_a_field_sent_twice_is_a_400_and_nothing_saved(reader: Any, scorer: Any, photo: bytes, tmp_path: Path) -> None:
+    with _client(reader, scorer, tmp_path) as client:
+        tiles = '[{"code": "1m", "box": [[10, 10], [60, 10], [60, 90], [10, 90]], "confidence": 1}]'
+        response = client.post("/api/labelled", files=[("photo", ("a.png", photo, "image/png")),
+                                                        ("tiles", (None, tiles)), ("tiles", (None, "[]"))])
+    assert response.status_code == 400 and "the field 'tiles' is given twice" in response.json()["detail"]
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_junk_photo_and_missing_field(reader: Any, scorer: Any, photo: bytes, tmp_path: Path) -> None:

@@ -119,6 +119,20 @@ def test_labelling_refuses_bad_labels_and_keeps_the_file(labelling: Any, folder:
     assert (folder / "sure.png.fanscan.json").read_text() == before
 
 
+def test_labelling_refuses_a_save_naming_a_field_twice_and_keeps_the_file(labelling: Any, folder: Path) -> None:
+    # Parsed as FastAPI parses, the last "status" would win: a save marked reviewed without a word.
+    import json
+
+    before = (folder / "sure.png.fanscan.json").read_text()
+    labels = labelling.get("/api/label/labels", params={"image": "sure.png"}).json()
+    body = json.dumps(labels)[:-1] + ', "status": "reviewed"}'
+    response = labelling.put("/api/label/labels", params={"image": "sure.png"}, content=body,
+                             headers={"content-type": "application/json"})
+    assert response.status_code == 400 and response.json()["code"] == "bad_request"
+    assert "the field 'status' is given twice" in response.json()["detail"]
+    assert (folder / "sure.png.fanscan.json").read_text() == before
+
+
 def test_labelling_refuses_labels_of_another_size_or_far_off_the_photo(labelling: Any, folder: Path) -> None:
     before = (folder / "sure.png.fanscan.json").read_text()
     labels = labelling.get("/api/label/labels", params={"image": "sure.png"}).json()
