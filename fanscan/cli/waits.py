@@ -99,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
         reading, obj = _photographed(source, shown, ruleset.name, args.tiles or size, given)
     elif is_folder(source):
         raise FanscanError("bad_path", f"{args.notation} is a folder: fanscan waits reads one photo or a notation")
-    elif source is args.notation and any(mark in source for mark in "./\\"):  # no notation holds these: a path mistyped
+    elif source is args.notation and (any(mark in source for mark in "./\\") or Path(source).is_symlink()):
+        # no notation holds these marks: a path mistyped; or a link whose target is gone or a loop
         from fanscan.vision.source_bytes import why_missing
 
         raise FanscanError("not_found", f"no such file: {args.notation}{why_missing(Path(args.notation))}")

@@ -202,6 +202,17 @@ def test_waits_a_mistyped_photo_path_is_no_such_file(capsys: pytest.CaptureFixtu
     assert main(["waits", "photos/hand.jpg"]) == 1
     assert "no such file: photos/hand.jpg" in capsys.readouterr().err
 
+def test_waits_a_link_to_nothing_or_round_in_a_circle_is_named_not_read_as_notation(
+        tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loopA").symlink_to("loopB")
+    (tmp_path / "loopB").symlink_to("loopA")
+    (tmp_path / "gone").symlink_to("nothing")
+    assert main(["waits", "loopA"]) == 1
+    assert "no such file: loopA (links that lead round in a circle)" in capsys.readouterr().err
+    assert main(["waits", "gone"]) == 1
+    assert "no such file: gone (a link to a file that is not there)" in capsys.readouterr().err
+
 
 def test_waits_a_link_gone_or_in_a_circle_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "moved.jpg").symlink_to(tmp_path / "elsewhere.jpg")
