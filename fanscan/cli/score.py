@@ -268,11 +268,12 @@ def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
 
 
 def _check_win_read(code: str, hand: Any) -> None:
-    """Refuse ``--win CODE`` when the photo's standing tiles hold no ``code``."""
+    """Refuse ``--win CODE`` when the photo's standing tiles hold no ``code``: the photo and the
+    flag disagree (bad input, exit 1; the command line itself is right)."""
     standing = [t.code for t in hand.concealed]
     if code not in standing:
         read = " ".join(standing) or "none"
-        raise FanscanError("bad_arguments", f"--win {code}: the standing tiles read hold no {code} ({read})")
+        raise FanscanError("win_not_read", f"--win {code}: the standing tiles read hold no {code} ({read})")
 
 
 def _only_win_differs(read: Any, other: Any, win: str | None = None) -> bool:

@@ -139,16 +139,16 @@ def test_score_photo_win_leaves_out_the_doubt_it_answers(
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "message", "status"),
     [
-        (["hand.jpg", "--win", "5m"], "--win 5m: the standing tiles read hold no 5m (1m 2m 3m"),
-        (["--hand", "123m456p789s123sEE", "--win", "E"], "--win goes with a PHOTO"),
+        (["hand.jpg", "--win", "5m"], "--win 5m: the standing tiles read hold no 5m (1m 2m 3m", 1),  # the photo's
+        (["--hand", "123m456p789s123sEE", "--win", "E"], "--win goes with a PHOTO", 2),  # the command line's
     ],
 )
 def test_score_photo_win_refuses_a_tile_it_cannot_score(
-    reading: FakeReading, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+    reading: FakeReading, capsys: pytest.CaptureFixture[str], args: list[str], message: str, status: int
 ) -> None:
-    assert main(["score", *args]) == 2
+    assert main(["score", *args]) == status
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 
