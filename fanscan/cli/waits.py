@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         reading, obj = _photographed(source, shown, ruleset.name, args.tiles or size, given)
     elif is_folder(source):
         raise FanscanError("bad_path", f"{args.notation} is a folder: fanscan waits reads one photo or a notation")
-    elif source is args.notation and (any(mark in source for mark in "./\\") or Path(source).is_symlink()):
+    elif source is args.notation and (any(mark in source for mark in "./\\") or _is_link(source)):
         # no notation holds these marks: a path mistyped; or a link whose target is gone or a loop
         from fanscan.vision.source_bytes import why_missing
 
@@ -162,6 +162,15 @@ def _print_waits(name: str, options: list[Any], scored: bool) -> None:
     for row in rows:
         cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2, 3)]
         print("  " + "  ".join([*cells, row[4]]).rstrip())
+
+
+def _is_link(name: str) -> bool:
+    """Whether ``name`` is a link (one to nothing, or in a circle, is no file to read: named so);
+    a name too long for a file is a notation, no link."""
+    try:
+        return Path(name).is_symlink()
+    except (OSError, ValueError):
+        return False
 
 
 def _parsed(text: str, size: int, tiles: int | None) -> Any:
