@@ -56,6 +56,16 @@ class Looks:
     no_tile: np.ndarray
 
 
+def _labels_wrong(labels: tuple[str, ...]) -> str | None:
+    """What is wrong with a sidecar's classes (no tile code, none, one twice), or None."""
+    strange = [label for label in labels if label not in CLASS_LABELS]
+    if strange:
+        return f"{strange[0][:40]!r}, which is no tile code"
+    if not labels:
+        return "no classes"
+    return "a class twice" if len(set(labels)) < len(labels) else None
+
+
 class TileClassifier:
     """Classify tile crops into the 42 faces plus ``back``.
 
@@ -80,11 +90,8 @@ class TileClassifier:
         self.answers_no_tile = bool(outputs) and outputs[-1] == NO_TILE
         """Whether the model's last output is ``NO_TILE`` (kept out of ``labels``)."""
         self.labels: tuple[str, ...] = outputs[:-1] if self.answers_no_tile else outputs
-        strange = [label for label in self.labels if label not in CLASS_LABELS]
-        if not self.labels or strange or len(set(self.labels)) < len(self.labels):
-            what = f"{strange[0]!r}, which is no tile code" if strange else "no classes" if not self.labels else \
-                "a class twice"
-            raise FanscanError("bad_model", f"the classifier's sidecar {sidecar} names {what:.80}")
+        if (wrong := _labels_wrong(self.labels)) is not None:
+            raise FanscanError("bad_model", f"the classifier's sidecar {sidecar} names {wrong}")
         self.meta = meta
         self._session = LazySession(self.model_path, threads=threads, providers=providers, max_batch=BATCH)
 

@@ -113,14 +113,17 @@ def _corners(annotation: dict[str, Any], where: str, name: str) -> tuple[Any, ..
     return rectangle(x, y, x + w, y + h)
 
 
-def _tile(annotation: Any, codes: dict[Any, str], name: str) -> tuple[Any, dict[str, Any]]:
-    """The image id and the label-file JSON of one annotation."""
+def _tile(annotation: Any, codes: dict[Any, str | None], name: str) -> tuple[Any, dict[str, Any]] | None:
+    """The image id and the label-file JSON of one annotation; None for one of a category the
+    class map leaves out (mapped to no code)."""
     if not isinstance(annotation, dict):
         raise _fail(name, "every annotation must be an object")
     where = f"annotation {_id(annotation.get('id'), 'an annotation id', name)!r}"
     category = _id(annotation.get("category_id"), f"{where}'s category_id", name)
     if category not in codes:
         raise _fail(name, f"{where} has unknown category_id {category!r}")
+    if codes[category] is None:
+        return None
     attributes = _object(annotation.get("attributes"), f"{where}'s attributes", name)
     tile_json = {
         "code": codes[category],
@@ -154,11 +157,9 @@ def parse_coco(text: str, name: str = "COCO file", class_map: ClassMap | None = 
     }
     tiles_by_image: dict[Any, list[Any]] = {}
     for annotation in document["annotations"]:
-        if (isinstance(annotation, dict) and codes.get(_id(annotation.get("category_id"), "a category_id", name), "")
-                is None):
-            continue  # a category the class map leaves out
-        image_id, tile_json = _tile(annotation, codes, name)
-        tiles_by_image.setdefault(image_id, []).append(tile_json)
+        if (found := _tile(annotation, codes, name)) is not None:
+            image_id, tile_json = found
+            tiles_by_image.setdefault(image_id, []).append(tile_json)
     photos = []
     for image in document["images"]:
         if not isinstance(image, dict) or not isinstance(image.get("file_name"), str):

@@ -79,10 +79,10 @@ class GivenOnce(argparse._StoreAction):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
-        given = getattr(self, "_given_in", set())
-        if id(namespace) in given:
+        given = namespace.__dict__.setdefault("_given_once", set())  # the options this parse has met
+        if self.dest in given:
             parser.error(f"{option_string} is given twice: give it once")
-        self._given_in = given | {id(namespace)}
+        given.add(self.dest)
         super().__call__(parser, namespace, values, option_string)
 
 
