@@ -308,16 +308,20 @@ def format_labels(labels: PhotoLabels) -> str:
     return f'{head}, "tiles": {body}}}\n'
 
 
-def load_labels(path: str | os.PathLike[str]) -> PhotoLabels:
-    """Read a label file."""
+def load_labels(path: str | os.PathLike[str], name: str | None = None) -> PhotoLabels:
+    """Read a label file; its messages call it ``name`` (by default its path: a server names it
+    as its user knows it, not by the server's own path)."""
     path = Path(path)
+    name = name or str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise FanscanError("not_found", f"no label file {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise _fail(str(path), f"cannot be read ({error})") from None
-    return parse_labels(text, str(path))
+        raise FanscanError("not_found", f"no label file {name}") from None
+    except UnicodeDecodeError:
+        raise _fail(name, "cannot be read (it is not UTF-8 text)") from None
+    except OSError as error:
+        raise _fail(name, f"cannot be read ({error.strerror or error})") from None
+    return parse_labels(text, name)
 
 
 def save_labels(path: str | os.PathLike[str], labels: PhotoLabels) -> None:

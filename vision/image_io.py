@@ -39,11 +39,25 @@ from fanscan.vision.source_bytes import MAX_FILE_BYTES, read_source
 MAX_PIXELS = 120_000_000
 """Photos with more pixels than this are refused before decoding (a 50 MP photo is fine)."""
 
+PHOTO_FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "TIFF", "GIF")
+"""PIL's openers of the formats read, and HEIF once pillow-heif is registered (the web app's
+uploads and the labelling tool's photos are the same); other formats PIL knows (icons, TGA, PCX,
+PPM, EPS, ...) are no photos and are refused."""
+ACCEPTED = "JPEG, PNG, WebP, BMP, TIFF, GIF or HEIC"
+
+_JPEG_FORMATS = frozenset({"JPEG", "MPO"})
+"""MPO: a JPEG followed by more pictures (a phone's preview or depth map), opened by PIL's JPEG
+opener; the first picture is the photo."""
+
 MEGABYTE = 1024 * 1024
 _DCT_SCALES = (8, 4, 2, 1)
 
 # Bytes a pixel takes in PIL's memory for each mode (RGB is stored in 4 bytes); others take 4.
 _PIL_PIXEL_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2, "I;16N": 2}
+
+
+def _openers() -> tuple[str, ...]:
+    return PHOTO_FORMATS + (("HEIF",) if "HEIF" in Image.OPEN else ())
 
 
 @dataclass(frozen=True)
@@ -128,7 +142,7 @@ class Photo:
         return -(-self.width // scale), -(-self.height // scale)
 
     def _open(self) -> Image.Image:
-        return Image.open(io.BytesIO(self.data))
+        return Image.open(io.BytesIO(self.data), formats=_openers())
 
     def decode(self, scale: int = 1) -> np.ndarray:
         """The upright photo as BGR uint8, decoded at about 1/``scale`` (1, 2, 4 or 8) of full size.
@@ -181,7 +195,7 @@ class Photo:
             by_opencv = self._plain_jpeg()
         if by_opencv:
             return out, out * 6  # the reduced decode, plus one turned or resized copy
-        reduce = scale if self.format == "JPEG" else 1  # only JPEG decodes at reduced size
+        reduce = scale if self.format in _JPEG_FORMATS else 1  # only JPEG decodes at reduced size
         decoded = -(-self.width // reduce) * -(-self.height // reduce)
         native = decoded * _PIL_PIXEL_BYTES.get(self.mode, 4)
         shrunk = 0
@@ -244,7 +258,7 @@ class Photo:
     def _plain_jpeg(self) -> bool:
         """A colour JPEG that ends where a JPEG ends (one cut short is left to PIL, which says so)."""
         ends = self.data[-64:].rstrip(b"\0\r\n ").endswith(_JPEG_END)
-        return self.format == "JPEG" and self.mode == "RGB" and ends
+        return self.format in _JPEG_FORMATS and self.mode == "RGB" and ends
 
     def _decode_with_opencv(self, scale: int) -> np.ndarray | None:
         """The upright BGR picture at 1/``scale`` by OpenCV's reduced JPEG decode, or None when it
@@ -274,7 +288,7 @@ class Photo:
         try:
             image = self._open()
             stored_w, stored_h = image.size
-            if scale > 1 and image.format == "JPEG":
+            if scale > 1 and image.format in _JPEG_FORMATS:
                 image.draft("RGB", (stored_w // scale, stored_h // scale))
             image.load()
             top = pixel_modes.top_level(image)
@@ -341,14 +355,14 @@ def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFA
     if heif.is_heif(data):
         heif.register_opener(name)
     try:
-        image = Image.open(io.BytesIO(data))
+        image = Image.open(io.BytesIO(data), formats=_openers())
         width, height = image.size
     except Image.DecompressionBombError:
         raise FanscanError(
             "image_too_large", f"{name} has more than {MAX_PIXELS // 1_000_000} megapixels"
         ) from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
-        raise FanscanError("unreadable_image", f"{name} is not an image file fanscan can read") from None
+        raise FanscanError("unreadable_image", f"{name} is not an image file fanscan can read ({ACCEPTED})") from None
     if width * height > MAX_PIXELS:
         raise FanscanError(
             "image_too_large",

@@ -38,7 +38,7 @@ from fanscan import __version__
 from fanscan.errors import FanscanError, quoted
 from fanscan.scoring.tiles import BACK, CHINESE_NAMES, CLASS_LABELS, TILE_CODES
 from fanscan.web.fields_once import form_fields_once, json_fields_once
-from fanscan.web.limits import MEGABYTE, BodySizeLimit
+from fanscan.web.limits import IDLE_SECONDS, MEGABYTE, BodySizeLimit
 from fanscan.web.services import ProjectScorer, Reader, Scorer, read_photo_json
 from fanscan.web.tile_faces import tile_svg
 from fanscan.web.uploads import photo_format
@@ -138,6 +138,7 @@ def create_app(
     scorer: Scorer | None = None,
     *,
     max_upload_bytes: int = MAX_UPLOAD_BYTES,
+    upload_idle_seconds: float = IDLE_SECONDS,
     max_concurrent_reads: int | None = None,
     labelling_dir: str | os.PathLike[str] | None = None,
     save_labelled_dir: str | os.PathLike[str] | None = None,
@@ -146,6 +147,8 @@ def create_app(
 
     ``save_labelled_dir`` turns on the page's "Save as labelled data" (``fanscan.web.labelled``);
     without it the page does not offer it and ``POST /api/labelled`` does not exist.
+
+    A request body that sends nothing for ``upload_idle_seconds`` is answered 408.
 
     Photo reads run in worker threads, at most ``max_concurrent_reads`` at once (default: the CPU
     count, up to 4); further reads wait their turn.
@@ -164,7 +167,7 @@ def create_app(
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
-    app.add_middleware(BodySizeLimit, max_bytes=max_upload_bytes)
+    app.add_middleware(BodySizeLimit, max_bytes=max_upload_bytes, idle_seconds=upload_idle_seconds)
     app.add_middleware(_SecurityHeaders)
 
     @app.exception_handler(FanscanError)
@@ -179,7 +182,7 @@ def create_app(
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
         if error.status_code == 400 and str(error.detail) in _FRAMEWORK_400:
             return _error(400, _FRAMEWORK_400[str(error.detail)], "bad_request")
-        code = "too_large" if error.status_code == 413 else f"http_{error.status_code}"
+        code = {413: "too_large", 408: "stalled_upload"}.get(error.status_code, f"http_{error.status_code}")
         return _error(error.status_code, str(error.detail), code)
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)

@@ -15,10 +15,14 @@ from fanscan.errors import FanscanError
 
 
 async def json_fields_once(request: Request) -> None:
-    """Refuse a JSON body naming a field twice; a body that does not parse is left to FastAPI's
-    own errors."""
+    """Refuse a JSON body naming a field twice, or one that is no UTF-8 (JSON sent between
+    systems is UTF-8, RFC 8259; FastAPI would guess UTF-16 or UTF-32 from its first bytes); a body
+    that does not parse is left to FastAPI's own errors."""
+    body = await request.body()
+    if body[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\0" in body:  # UTF-16 or UTF-32 (no JSON holds a NUL)
+        raise FanscanError("bad_request", "the request body is not UTF-8 text: send the JSON as UTF-8")
     try:
-        strict_json.loads((await request.body()).decode("utf-8"))
+        strict_json.loads(body.decode("utf-8"))
     except strict_json.DuplicateField as error:
         raise FanscanError("bad_request", f"the request body: {error}") from None
     except (ValueError, RecursionError):

@@ -151,7 +151,7 @@ class LabelFolder:
         photo = self.photo(image)
         path = _existing_label_file(photo)
         if path is not None:
-            return replace(load_labels(path), image=image)
+            return replace(load_labels(path, name=f"the labels of {_shown(image)}"), image=image)
         width, height = self.size(image)
         return PhotoLabels(image, width, height)
 

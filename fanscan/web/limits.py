@@ -1,14 +1,17 @@
-"""Refuse request bodies over a size limit with 413, before (or while) reading them.
+"""Refuse request bodies over a size limit with 413, and bodies that stop arriving with 408.
 
 A declared ``Content-Length`` over the limit is refused at once, without reading a byte of the body;
 a body sent without one (chunked) is counted as it streams in and refused as soon as it passes the
-limit, so no request ever holds more than the limit in memory or on disk.
+limit, so no request ever holds more than the limit in memory or on disk. A body that sends nothing
+for ``idle_seconds`` (a client gone quiet, or one holding connections open on purpose) is answered
+408 and its connection closed, so it holds no worker and no connection for ever.
 """
 
 from __future__ import annotations
 
 import json
 
+import anyio
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -28,12 +31,31 @@ class BodyTooLarge(HTTPException):
         super().__init__(status_code=413, detail=too_large_message(limit))
 
 
-class BodySizeLimit:
-    """ASGI middleware: at most ``max_bytes`` of request body per HTTP request."""
+class BodyStalled(HTTPException):
+    """Raised from ``receive`` when a body still being sent goes quiet for too long."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, idle_seconds: float) -> None:
+        super().__init__(status_code=408, detail=stalled_message(idle_seconds))
+
+
+def stalled_message(idle_seconds: float) -> str:
+    """The one-sentence refusal for a body that stopped arriving."""
+    return f"the upload stopped: nothing arrived for {idle_seconds:g} s"
+
+
+IDLE_SECONDS = 30.0
+"""How long a request body may send nothing before it is given up (a phone on a poor connection
+sends something every few seconds; a stalled upload sends nothing)."""
+
+
+class BodySizeLimit:
+    """ASGI middleware: at most ``max_bytes`` of request body per HTTP request, none of it more
+    than ``idle_seconds`` after the last part."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, idle_seconds: float = IDLE_SECONDS) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.idle_seconds = idle_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -46,20 +68,31 @@ class BodySizeLimit:
 
         received = 0
         started = False
+        body_done = False
 
         async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, body_done
+            if body_done:  # afterwards receive only waits for a disconnect, however long it takes
+                return await receive()
+            with anyio.move_on_after(self.idle_seconds) as waited:
+                message = await receive()
+            if waited.cancelled_caught:
+                raise BodyStalled(self.idle_seconds)
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
                     raise BodyTooLarge(self.max_bytes)
+                body_done = not message.get("more_body", False)
+            else:
+                body_done = True
             return message
 
         async def tracking_send(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+                if not body_done:  # answered before its body came: the rest is not waited for
+                    message = {**message, "headers": [*message.get("headers", []), (b"connection", b"close")]}
             await send(message)
 
         try:
@@ -68,6 +101,10 @@ class BodySizeLimit:
             if started:
                 raise
             await _send_json(send, 413, too_large_message(self.max_bytes), "too_large")
+        except BodyStalled:
+            if started:
+                raise
+            await _send_json(send, 408, stalled_message(self.idle_seconds), "stalled_upload")
 
 
 def _content_length(scope: Scope) -> int | None:

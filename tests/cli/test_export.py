@@ -75,7 +75,7 @@ def test_export_skips_a_photo_that_is_no_image_and_exports_the_rest(
     out = tmp_path / "out"
     assert main(["export", str(folder), "--format", fmt, "--out", str(out)]) == 0
     captured = capsys.readouterr()
-    assert captured.err == "fanscan: skipped fake.jpg: it is not an image file fanscan can read\n"
+    assert captured.err == "fanscan: skipped fake.jpg: it is not an image file fanscan can read (JPEG, PNG, WebP, BMP, TIFF, GIF or HEIC)\n"
     assert captured.out == (f"exported 1 photos, 2 tiles, as {fmt} to {out} "
                             "(1 unreviewed left out; --all includes them; 1 skipped: no image fanscan reads)\n")
     assert not list(out.rglob("fake*"))

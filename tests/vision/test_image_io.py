@@ -178,3 +178,30 @@ def test_image_io_a_corrupt_jpeg_fails_in_one_line_without_libjpeg_noise(capfd: 
         photo.decode(2)
     assert caught.value.code == "unreadable_image" and "\n" not in caught.value.message
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("kind", ["TGA", "ICO", "PCX", "PPM", "SGI", "IM"])
+def test_image_io_formats_that_are_no_photos_are_refused_as_the_web_app_refuses_them(kind: str) -> None:
+    buffer = io.BytesIO()
+    _marked(64, 48).save(buffer, kind)
+    Image.open(io.BytesIO(buffer.getvalue())).load()  # PIL itself reads it
+    with pytest.raises(FanscanError) as caught:
+        load_photo(buffer.getvalue(), name="icon")
+    assert caught.value.code == "unreadable_image"
+    assert caught.value.message == "icon is not an image file fanscan can read (JPEG, PNG, WebP, BMP, TIFF, GIF or HEIC)"
+
+
+def test_image_io_a_phones_multi_picture_jpeg_is_decoded_as_a_jpeg_at_reduced_size() -> None:
+    """An MPO (a JPEG with a preview or depth map after it, as some phones save) is decoded by
+    OpenCV's reduced JPEG decode like any JPEG, its first picture only."""
+    picture = _marked(800, 600)
+    buffer = io.BytesIO()
+    picture.save(buffer, "MPO", save_all=True, append_images=[Image.new("RGB", (80, 60), "green")], quality=95)
+    photo = load_photo(buffer.getvalue())
+    assert photo.format == "MPO" and photo.size == (800, 600)
+    assert photo._plain_jpeg()
+    assert photo.decode_cost(4) == (200 * 150, 200 * 150 * 6)
+    quarter = photo.decode(4)
+    assert quarter.shape == (150, 200, 3)
+    assert tuple(quarter[20, 20]) == pytest.approx((0, 0, 255), abs=12)  # red (BGR) top left: the first picture
+    assert tuple(quarter[120, 180]) == pytest.approx((255, 0, 0), abs=12)

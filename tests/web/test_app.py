@@ -257,6 +257,27 @@ def test_app_a_body_that_cannot_be_parsed_is_a_400_in_our_words(client: TestClie
                                "code": "bad_request"}
 
 
+_HAND_TEXT = '{"concealed": ["1m","2m","3m","4p","5p","6p","7s","8s","9s","1s","2s","3s","E","E"], "win_tile": "E"}'
+
+
+@pytest.mark.parametrize("body", [
+    _HAND_TEXT.encode("utf-16"),  # with its byte-order mark: FastAPI alone would read it
+    _HAND_TEXT.encode("utf-16-le"),
+    _HAND_TEXT.encode("utf-32"),
+], ids=["utf16-bom", "utf16-le", "utf32"])
+def test_app_score_a_body_that_is_no_utf8_is_a_400(client: TestClient, body: bytes) -> None:
+    response = client.post("/api/score", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json() == {"detail": "the request body is not UTF-8 text: send the JSON as UTF-8",
+                               "code": "bad_request"}
+
+
+def test_app_score_a_utf8_body_with_a_byte_order_mark_is_read(client: TestClient) -> None:
+    response = client.post("/api/score", content=b"\xef\xbb\xbf" + _HAND_TEXT.encode(),
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 200
+
+
 @pytest.mark.parametrize("body", [
     b'{"concealed": ["1m","2m","3m","4p","5p","6p","7s","8s","9s","1s","2s","3s","E","E"], "win_tile": "E",'
     b' "self_drawn": false, "self_drawn": true}',

@@ -249,3 +249,17 @@ def test_labelling_page_and_its_files_are_served(labelling: Any) -> None:
     assert page.status_code == 200 and "/static/label/label.js" in page.text
     assert labelling.get("/static/label/label.js").status_code == 200
     assert labelling.get("/static/label/label.css").status_code == 200
+
+
+@pytest.mark.parametrize("content", [b"{not json", b"\xff\xfe{}", b'{"image": "sure.png", "width": 60}'],
+                         ids=["not-json", "not-utf8", "no-tiles"])
+def test_labelling_a_broken_label_file_is_named_by_its_photo_not_the_server_path(
+    labelling: Any, folder: Path, content: bytes
+) -> None:
+    label_path(folder / "sure.png").write_bytes(content)
+    response = labelling.get("/api/label/labels", params={"image": "sure.png"})
+    assert response.status_code == 400 and response.json()["code"] == "bad_labels"
+    detail = response.json()["detail"]
+    assert detail.startswith("the labels of 'sure.png': ") and "\n" not in detail
+    assert str(folder) not in detail
+    assert label_path(folder / "sure.png").read_bytes() == content  # left for a person to mend

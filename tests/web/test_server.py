@@ -168,3 +168,46 @@ def test_server_bind_refuses_a_busy_port() -> None:
 )
 def test_server_is_loopback(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
+
+
+@pytest.mark.parametrize("path", ["/api/read", "/api/score"])
+def test_server_gives_up_a_body_that_stops_arriving(fakes: Any, reader: Any, scorer: Any, path: str) -> None:
+    """A client that declares a body, sends part of it and goes quiet is answered 408 and its
+    connection closed: it holds no worker and no connection for ever."""
+    app = create_app(reader=reader, scorer=scorer, upload_idle_seconds=0.5)
+    kind, start = {
+        "/api/read": ("multipart/form-data; boundary=x", b'--x\r\nContent-Disposition: form-data; name="photo"'),
+        "/api/score": ("application/json", b'{"concealed": "'),
+    }[path]
+    request = (
+        f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: {kind}\r\nContent-Length: 1000\r\n\r\n"
+    ).encode() + start
+    with fakes.live_server(app) as url, socket.create_connection(_address(url), timeout=5) as sock:
+        started = time.monotonic()
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):  # until the server closes the connection
+            answer += chunk
+        waited = time.monotonic() - started
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
+    assert b'"code":"stalled_upload"' in answer.replace(b" ", b"")
+    assert b"nothing arrived for 0.5 s" in answer
+    assert 0.4 < waited < 4
+    assert reader.calls == []
+
+
+def test_server_closes_a_connection_it_answered_before_its_body_came(fakes: Any, reader: Any, scorer: Any) -> None:
+    """An answer given without reading the body (here: a JSON body where a photo form is asked
+    for) closes the connection, instead of waiting on the rest of a body that never comes."""
+    app = create_app(reader=reader, scorer=scorer, upload_idle_seconds=60)
+    request = (
+        b"POST /api/read HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 1000\r\n\r\n{"
+    )
+    with fakes.live_server(app) as url, socket.create_connection(_address(url), timeout=5) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 422"), answer[:100]
+    assert b"connection: close" in answer.lower()
