@@ -24,7 +24,7 @@ with this prior.
 4. ``fitted_slope``: with (a, b) fitted, the slope k of ``way_looks.UPRIGHT_SLOPE`` (how surely
    the tile lies upright: 1 / (1 + exp(-k m)), m the upright look's margin over the rule's) under
    which the looks mixed by it (``way_looks.wide_tile_reading``) give the true faces the highest
-   likelihood, over the looks whose upright and sideways faces differ (the others mix nothing).
+   likelihood, over every look (where both name one face, the mixture still sets how sure it is).
 """
 
 from __future__ import annotations
@@ -144,15 +144,14 @@ def fitted_margin(table: dict[tuple[float, float], dict[str, int]]) -> tuple[flo
 
 def mixture_log_likelihood(looks: list[WideLook], a: float, b: float, slope: float) -> float:
     """The log-likelihood of the looks' true faces under ``wide_tile_reading``'s mixture with the
-    margin (a, b) and ``slope``, summed over the looks whose upright and sideways faces differ."""
+    margin (a, b) and ``slope``, summed over the looks."""
     total = 0.0
     for look in looks:
         if look.probs is None:
             continue
         prior = -(a + b * float(np.log(max(look.along, 1e-3))))
-        _, probs, _ = way_looks.wide_tile_reading(look.probs, np.zeros(3, np.float32), prior, slope)
-        if look.faces[2] != look.faces[int(np.argmax(look.surest[:2]))]:
-            total += float(np.log(max(float(probs[CLASS_LABELS.index(look.true_face)]), 1e-6)))
+        _, probs, _, _ = way_looks.wide_tile_reading(look.probs, np.zeros(3, np.float32), prior, slope)
+        total += float(np.log(max(float(probs[CLASS_LABELS.index(look.true_face)]), 1e-6)))
     return total
 
 
@@ -183,8 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     a, b = fitted_margin(table)
     one_margin = max((ab for ab in table if ab[1] == 0.0), key=lambda ab: sum(table[ab].values()))
     slope, likelihoods = fitted_slope([look for looks in kinds.values() for look in looks], a, b)
+    shipped = geometry.UPRIGHT_THOUGH_WIDE
     print(json.dumps({"looks": {k: len(v) for k, v in kinds.items()}, "never_upright": never,
                       "fitted": {"a": a, "b": b, "right": table[(a, b)], "slope": slope},
+                      "shipped": {"a": shipped[0], "b": shipped[1], "right": table.get(shipped),
+                                  "slope": way_looks.UPRIGHT_SLOPE},
                       "best_one_margin": {"a": one_margin[0], "right": table[one_margin]},
                       "log_likelihood_by_slope": {str(k): round(v, 1) for k, v in likelihoods.items()}}))
     return 0

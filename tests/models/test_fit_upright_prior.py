@@ -73,6 +73,10 @@ def test_the_slope_fitted_gives_the_true_faces_the_most_likelihood() -> None:
     assert fitted_slope([_mixed_look(2, "5p")] * 4, 0.0, 0.0)[0] == SLOPES[-1]
 
 
-def test_looks_naming_one_face_or_unrecorded_add_nothing_to_the_likelihood() -> None:
+def test_looks_naming_one_face_add_their_mixture_and_unrecorded_ones_nothing() -> None:
     alike = WideLook((0.8, 0.8, 0.9), ("9s", "9s", "9s"), "9s", 0, 1.0, _probs(("9s", 0.8), ("9s", 0.8), ("9s", 0.9)))
-    assert mixture_log_likelihood([alike, _look(0.8, 0.9, 0)], 0.0, 0.0, 2.0) == 0.0
+    # upright by log(9) - log(4) = 0.81 nats; at slope 2 the tile lies upright with p = 0.835
+    upright = 1 / (1 + np.exp(-2.0 * np.log(9 / 4)))
+    expected = np.log(upright * 0.9 + (1 - upright) * 0.8)
+    assert abs(mixture_log_likelihood([alike], 0.0, 0.0, 2.0) - expected) < 1e-5
+    assert mixture_log_likelihood([_look(0.8, 0.9, 0)], 0.0, 0.0, 2.0) == 0.0
