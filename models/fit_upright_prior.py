@@ -124,9 +124,8 @@ def looks_of_scenes(kind: str, seeds: range) -> list[WideLook]:
 
 def read_right(look: WideLook, a: float, b: float) -> bool:
     """Whether the look is read the right way up with the right face when its upright look is
-    kept only if its log-odds beat the surest sideways look's by more than a + b log(along),
-    and it names another face."""
-    way = wide_tile_way(look.surest, look.faces, -(a + b * float(np.log(max(look.along, 1e-3)))))
+    kept only if its log-odds beat the surest sideways look's by more than a + b log(along)."""
+    way = wide_tile_way(look.surest, -(a + b * float(np.log(max(look.along, 1e-3)))))
     return (way == 2) == (look.true_way == 2) and look.faces[way] == look.true_face
 
 
@@ -150,7 +149,7 @@ def mixture_log_likelihood(looks: list[WideLook], a: float, b: float, slope: flo
         if look.probs is None:
             continue
         prior = -(a + b * float(np.log(max(look.along, 1e-3))))
-        _, probs, _, _ = way_looks.wide_tile_reading(look.probs, np.zeros(3, np.float32), prior, slope)
+        _, probs, _ = way_looks.wide_tile_reading(look.probs, np.zeros(3, np.float32), prior, slope)
         total += float(np.log(max(float(probs[CLASS_LABELS.index(look.true_face)]), 1e-6)))
     return total
 

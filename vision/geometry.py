@@ -169,11 +169,11 @@ length along the row over the frame's median tile's. In a laid-down hand such a 
 claimed tile lying sideways, as long along the row as the others are high (L about 1.35; its
 face a quarter turned, a bamboo's upright cut may read as dots); a tile laid flat beyond a hand
 standing on edge, seen from the seat, is as wide for its height but no longer along the row (L
-about 1), its face upright. Fitted (``models/fit_upright_prior.py``) on the 1,607 looks at tiles
-so flagged in generated scenes (standing, cluttered and riichi-win hands, seeds
-300000-300399): the pair that reads the most of them the right way up with the right face
-(1,449; never upright 1,373, one margin for every length at best 1,444; ``docs/benchmarks.md``,
-session 62)."""
+about 1), its face upright. Fitted (``models/fit_upright_prior.py``) on the looks at tiles so
+flagged in generated scenes (standing, cluttered and riichi-win hands, seeds 300000-300399):
+the pair that reads the most of them the right way up with the right face (session 62: 1,449 of
+1,607; refitted in session 68 on that day's reader, the rule then also weighing a face read
+alike either way: 1,485 of 1,613, never upright 1,397; ``docs/benchmarks.md``)."""
 
 
 def way_priors(quads: np.ndarray, tiles: Sequence[int], ways: Sequence[Sequence[np.ndarray]]) -> list[list[float]]:

@@ -381,7 +381,7 @@ def read_sideways_again(photo: Photo, readings: list[TileReading], right: np.nda
     for j, i in enumerate(again):
         old = readings[i]
         looks = np.stack([rows[j], rows[j], face_probabilities(old)])
-        pick, probs, no_tile, _ = wide_tile_reading(looks, np.array([got.no_tile[j], got.no_tile[j], old.no_tile]),
+        pick, probs, no_tile = wide_tile_reading(looks, np.array([got.no_tile[j], got.no_tile[j], old.no_tile]),
                                                  priors[j][2])
         upright = pick == 2
         box, face_up = ((old.box, geometry.face_up_of(old.orientation)) if upright

@@ -54,7 +54,7 @@ class WayLooksSeen:
 class BestWays:
     """Of the tiles asked (``WayLooks.best_ways``), each one's surest way: its place among the
     tile's ways, the look's probabilities and probability of no tile, the box oriented that way
-    and the crop (as cut) of the look that shows its face (``kept_look``)."""
+    and its crop as cut."""
 
     picks: list[int]
     probs: np.ndarray
@@ -108,19 +108,18 @@ class WayLooks:
         seen = self.looks([(t, w) for t, tile_ways in zip(tiles, ways) for w in tile_ways])
         probs = np.asarray(seen.looks.probs, np.float32)
         no_tile = np.asarray(seen.looks.no_tile, np.float32)
-        picks, chosen, shown, kept_probs, kept_no_tile, start = [], [], [], [], [], 0
+        picks, chosen, kept_probs, kept_no_tile, start = [], [], [], [], 0
         for tile_ways, priors in zip(ways, geometry.way_priors(self._quads, tiles, ways)):
             end = start + len(tile_ways)
-            pick, row, empty, face_look = kept_look(probs[start:end], no_tile[start:end], priors)
+            pick, row, empty = kept_look(probs[start:end], no_tile[start:end], priors)
             picks.append(pick)
             chosen.append(start + pick)
-            shown.append(start + face_look)
             kept_probs.append(row)
             kept_no_tile.append(empty)
             start = end
         return BestWays(picks, np.array(kept_probs, np.float32).reshape(len(picks), probs.shape[1]),
                         np.array(kept_no_tile, np.float32), [seen.boxes[c] for c in chosen],
-                        [seen.crops[c] for c in shown])
+                        [seen.crops[c] for c in chosen])
 
     def _cut_and_look(self, keys: list[WayKey]) -> None:
         if not keys:
@@ -157,56 +156,50 @@ class WayLooks:
             self._answers[k], self._boxes[k], self._crops[k] = answer, box, crop
 
 
-def kept_look(looks: np.ndarray, no_tile: np.ndarray, priors: list[float]) -> tuple[int, np.ndarray, float, int]:
-    """Which of a tile's looks (one row of probabilities per way) to keep, its probabilities,
-    probability of no tile and the look whose crop shows its face: the surest, or for a tile
-    flagged sideways (``geometry.ways_up``: three ways) as ``wide_tile_reading`` says."""
+def kept_look(looks: np.ndarray, no_tile: np.ndarray, priors: list[float]) -> tuple[int, np.ndarray, float]:
+    """Which of a tile's looks (one row of probabilities per way) to keep, its probabilities and
+    probability of no tile: the surest, or for a tile flagged sideways (``geometry.ways_up``:
+    three ways) as ``wide_tile_reading`` says."""
     if len(looks) == 3:
         return wide_tile_reading(looks, no_tile, priors[2])
     pick = int(np.argmax(looks.max(axis=1)))
-    return pick, looks[pick], float(no_tile[pick]), pick
+    return pick, looks[pick], float(no_tile[pick])
 
 
-def wide_tile_way(surest: Sequence[float], faces: Sequence[object], upright_prior: float) -> int:
+def wide_tile_way(surest: Sequence[float], upright_prior: float) -> int:
     """Of a wide tile's three looks (both ways across the row, then upright: each one's surest
-    probability and face), the one to keep: the surer sideways look, unless the upright look's
-    log-odds with its prior (``geometry.way_priors``) beat it and it names another face (a face
-    read alike either way, a 9s or a 5p alike a quarter turned, says nothing of which way the
-    tile lies, and its box's shape says sideways)."""
+    probability), the one to keep: the surer sideways look, unless the upright look's log-odds
+    with its prior (``geometry.way_priors``) beat it. So also where the looks name one face: a
+    flower laid flat beyond a standing hand, as wide as a sideways tile, reads 1f at 87 % upright
+    and at 18 % cut on its side, and lies upright (on the fit's 1,613 looks, 18 more read the
+    right way up than when a face read alike either way kept the box's sideways shape,
+    ``models/fit_upright_prior.py``, docs/benchmarks.md session 68)."""
     sideways = int(np.argmax(surest[:2]))
     gain = float(logit(surest[2]) - logit(surest[sideways]))
-    return 2 if gain + upright_prior > 0 and faces[2] != faces[sideways] else sideways
+    return 2 if gain + upright_prior > 0 else sideways
 
 
 def wide_tile_reading(looks: np.ndarray, no_tile: np.ndarray, upright_prior: float,
-                      slope: float = UPRIGHT_SLOPE) -> tuple[int, np.ndarray, float, int]:
-    """A wide tile's way kept (``wide_tile_way``), its probabilities, probability of no tile and
-    the look whose crop shows its face (for the flowers' second looks).
+                      slope: float = UPRIGHT_SLOPE) -> tuple[int, np.ndarray, float]:
+    """A wide tile's way kept (``wide_tile_way``), its probabilities and probability of no tile.
 
     Which way the face points is uncertain: the rule's log-odds margin (the upright look's
     log-odds over the surer sideways look's, with the prior) is read as the probability that the
     tile is upright, and the tile's probabilities are the two looks' mixed by it. So a claimed 5s
     whose quarter-turned upright cut reads 5p at 96 % keeps 5s as a likely alternative, which the
-    reading search may take where it completes the hand, rather than the rule's choice alone; the
-    way kept is the one whose face the mixture names. Where both looks name one face, the way
-    stays the rule's (the face says nothing of it), but the face is as sure as the mixture makes
-    it: a flower laid flat beyond a standing hand, as wide as a sideways tile, reads 1f at 87 %
-    upright and at 18 % cut a quarter turned, and is a 1f at 87 %, its upright crop the one the
-    flowers' second looks read, not at 18 % through a crop on its side."""
+    reading search may take where it completes the hand, rather than the rule's choice alone. The
+    way kept is the one whose face the mixture names (where both name one face, the rule's)."""
     surest = looks.max(axis=1)
     faces = looks.argmax(axis=1)
-    pick = wide_tile_way(surest, faces.tolist(), upright_prior)
+    pick = wide_tile_way(surest, upright_prior)
     sideways = int(np.argmax(surest[:2]))
     margin = float(logit(surest[2]) - logit(surest[sideways])) + upright_prior
     upright = 1.0 / (1.0 + np.exp(-slope * margin))
     mixed = (upright * looks[2] + (1 - upright) * looks[sideways]).astype(np.float32)
-    empty = float(upright * no_tile[2] + (1 - upright) * no_tile[sideways])
-    if faces[2] == faces[sideways]:
-        return pick, mixed, empty, 2 if upright > 0.5 else sideways
     named = int(np.argmax(mixed))
-    if named in (faces[2], faces[sideways]):
+    if faces[2] != faces[sideways] and named in (faces[2], faces[sideways]):
         pick = 2 if named == faces[2] else sideways
-    return pick, mixed, empty, pick
+    return pick, mixed, float(upright * no_tile[2] + (1 - upright) * no_tile[sideways])
 
 
 def _opposite(key: WayKey) -> WayKey:

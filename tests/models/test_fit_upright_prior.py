@@ -42,10 +42,11 @@ def test_the_fitted_pair_reads_the_most_right_the_least_length_weight_among_ties
     assert sum(right_by_margin(looks)[(a, b)].values()) == 20 and b > 0
 
 
-def test_a_look_naming_the_same_face_either_way_is_read_sideways() -> None:
-    # A claimed 9s whose quarter-turned upright cut reads 9s too, surer: kept sideways, right.
+def test_a_look_naming_the_same_face_either_way_is_judged_by_its_margin_too() -> None:
+    # A claimed 9s whose quarter-turned upright cut reads 9s too, surer: read upright (wrong)
+    # unless the margin asked outweighs the upright look's 3.2 nats.
     alike = _look(0.80, 0.99, true_way=0, faces=("9s", "9s", "9s"), true_face="9s", along=1.0)
-    assert read_right(alike, 0.0, 0.0)
+    assert not read_right(alike, 0.0, 0.0) and read_right(alike, 4.0, 0.0)
 
 
 def _probs(*faces_and_probabilities: tuple[str, float]) -> np.ndarray:
