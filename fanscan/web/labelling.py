@@ -133,8 +133,6 @@ class LabelFolder:
     def size(self, image: str) -> tuple[int, int]:
         """The photo's width and height as shown (EXIF orientation applied), its header parsed; a
         file that is no image fanscan reads is refused, named as the folder names it."""
-        from fanscan.vision.image_io import load_photo
-
         return self.sizes(image)[0]
 
     def sizes(self, image: str) -> tuple[tuple[int, int], tuple[int, int]]:
