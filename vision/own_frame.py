@@ -8,7 +8,10 @@ hand's rows may run 30 to 60 degrees off it: its faces are cut askew, and its ro
 behind the row taken into it. Once the hand is picked:
 
 1. its own frame is the frame of its tiles alone (``geometry.hand_frame``); within
-   ``geometry.FRAME_AGREES`` of the frame they were read in, nothing changes;
+   ``geometry.FRAME_AGREES`` of the frame they were read in, the tiles keep their looks (cut that
+   little askew, a face reads alike) but lie in the rows of their own frame: a cluster's frame
+   set by the wall or discards around the hand, 20 degrees off, makes a row climb across it as
+   far as a meld laid behind the row lies above it, and the two would run into one;
 2. otherwise every tile is cut again in the hand's own frame, each one lying sideways there both
    ways across its row (``geometry.ways_up``), the flowers' second looks taken;
 3. the tiles so read are the hand's when they read more surely, on average, than as first read
@@ -17,6 +20,7 @@ behind the row taken into it. Once the hand is picked:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -44,7 +48,7 @@ def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarr
     quads = np.stack([r.box for r in readings])
     own_right, own_up = geometry.hand_frame(quads)
     if abs(float(own_up @ up)) >= np.cos(geometry.FRAME_AGREES):
-        return readings, right, up
+        return _laid_in(readings, *_same_way(own_right, own_up, up))
     sideways = geometry.sideways_flags(quads, own_right, own_up)
     choices = geometry.ways_up(own_up, own_right, sideways)
     scale = photo.scale_for(quads, CROP_MIN_SIDE)
@@ -62,3 +66,14 @@ def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarr
     if np.mean([r.confidence for r in again]) <= np.mean([r.confidence for r in readings]):
         return readings, right, up
     return again, own_right, own_up
+
+
+def _same_way(own_right: np.ndarray, own_up: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The hand's own frame turned to point the way ``up`` does (the frame its tiles were read in)."""
+    return (own_right, own_up) if float(own_up @ up) >= 0 else (-own_right, -own_up)
+
+
+def _laid_in(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
+             ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
+    """The readings as read, their positions along the rows of the frame (``right``, ``up``)."""
+    return [replace(r, position=float(r.box.mean(axis=0) @ right)) for r in readings], right, up

@@ -15,14 +15,15 @@ from fanscan.vision.image_io import load_photo
 from glyph_classifier import CountingGlyph, Glyph, draw_glyph
 
 
-def _slanted_row(degrees: float, count: int = 6) -> tuple:
+def _slanted_row(degrees: float, count: int = 6, behind: int = 0) -> tuple:
     """A photo of ``count`` upright faces (40 x 60) side by side in a row turned ``degrees``
     counter-clockwise, and their readings as a cluster read in the photo's upright frame gives
-    them: each 2m at 0.7, its frame's up the photo's."""
+    them: each 2m at 0.7, its frame's up the photo's. ``behind`` faces more lie in a second row
+    just above the first (a meld laid behind the hand), from its second tile on."""
     canvas = np.full((600, 800, 3), 60, np.uint8)
     corners = []
-    for k in range(count):
-        x0, y0 = 250 + 42 * k, 270
+    places = [(250 + 42 * k, 270) for k in range(count)] + [(292 + 42 * k, 208) for k in range(behind)]
+    for x0, y0 in places:
         face = draw_glyph(np.full((60, 40, 3), 90, np.uint8))
         canvas[y0 : y0 + 60, x0 : x0 + 40] = face
         corners.append([[x0, y0], [x0 + 40, y0], [x0 + 40, y0 + 60], [x0, y0 + 60]])
@@ -49,12 +50,35 @@ def test_a_hand_whose_rows_run_far_off_the_frame_it_was_read_in_is_read_again_in
     assert len(rows) == 1 and len(rows[0]) == 1  # one row, one group: as laid
 
 
-def test_a_hand_whose_rows_run_within_the_frames_agreement_is_left_as_read() -> None:
+def test_a_hand_whose_rows_run_within_the_frames_agreement_keeps_its_looks_but_lies_in_its_own_rows() -> None:
     photo, readings = _slanted_row(15)
     classifier = CountingGlyph()
     again, right, up = own_frame.read_in_own_frame(photo, readings, *UPRIGHT, classifier)
-    assert again is readings and classifier.seen == 0
-    assert right is UPRIGHT[0] and up is UPRIGHT[1]
+    assert classifier.seen == 0  # not cut again: cut 15 degrees askew, the faces read as they did
+    assert [(r.code, r.confidence) for r in again] == [(r.code, r.confidence) for r in readings]
+    assert all(np.array_equal(a.box, r.box) for a, r in zip(again, readings))
+    slant = math.radians(15)
+    assert up == pytest.approx([-math.sin(slant), -math.cos(slant)], abs=0.05)
+    assert right == pytest.approx([math.cos(slant), -math.sin(slant)], abs=0.05)
+    assert [r.position for r in again] == pytest.approx([float(r.box.mean(axis=0) @ right) for r in readings])
+
+
+def test_a_meld_behind_a_row_slanted_within_the_agreement_is_a_row_of_its_own() -> None:
+    """Measured across the cluster's frame, 20 degrees off, the row's tiles climb as far as the
+    meld behind it lies above them, and the two rows run into one (a chow behind a hand read as
+    concealed tiles); across the hand's own frame they are two."""
+    photo, readings = _slanted_row(20, count=9, behind=3)
+    assert len(geometry.rows_and_groups(readings, *UPRIGHT)) == 1
+    again, right, up = own_frame.read_in_own_frame(photo, readings, *UPRIGHT, CountingGlyph())
+    rows = geometry.rows_and_groups(again, right, up)
+    assert sorted(len(row[0]) for row in rows) == [3, 9]
+
+
+def test_the_own_frame_points_the_way_the_frame_read_in_does() -> None:
+    photo, readings = _slanted_row(15)
+    flipped = (-UPRIGHT[0], -UPRIGHT[1])
+    _, right, up = own_frame.read_in_own_frame(photo, readings, *flipped, CountingGlyph())
+    assert float(up @ flipped[1]) > 0.9 and float(right @ flipped[0]) > 0.9
 
 
 def test_a_hand_read_no_more_surely_in_its_own_frame_is_left_as_read() -> None:
