@@ -40,9 +40,10 @@ FEWEST_TILES = 5
 def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray,
                       classifier: Any, flower_looks: FlowerLooks | None = None,
                       ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
-    """The hand's ``readings`` and frame (``right``, ``up``: the one they were read in), or, when
-    the hand's own rows run more than ``FRAME_AGREES`` off it and its tiles read more surely cut
-    in their own frame, the tiles so read and that frame (the module's steps)."""
+    """The hand's ``readings`` and the frame to lay its rows in (the module's steps): within
+    ``FRAME_AGREES`` of the frame they were read in (``right``, ``up``), the readings as read in
+    their own frame; beyond it, the tiles cut again in their own frame and that frame when they
+    read more surely so, else the readings and frame as given."""
     if len(readings) < FEWEST_TILES:
         return readings, right, up
     quads = np.stack([r.box for r in readings])
