@@ -7,7 +7,7 @@ is what the layout analyser made of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -76,6 +76,10 @@ class TileReading:
     finder_score: float = 1.0
     frame_up: tuple[float, float] | None = None
     no_tile: float = 0.0
+
+    def placed_along(self, right: np.ndarray) -> TileReading:
+        """This reading, its position its box's centre along ``right`` (a frame's rows)."""
+        return replace(self, position=float(self.box.mean(axis=0) @ right))
 
 
 @dataclass(frozen=True)

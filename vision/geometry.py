@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 from fanscan.vision.detections import TileReading
@@ -397,4 +396,4 @@ def in_their_frame(readings: list[TileReading], right: np.ndarray, up: np.ndarra
         return readings, right, up
     up = np.array(ups.most_common(1)[0][0])
     right = np.array([-up[1], up[0]])
-    return [replace(r, position=float(r.box.mean(axis=0) @ right)) for r in readings], right, up
+    return [r.placed_along(right) for r in readings], right, up

@@ -20,7 +20,6 @@ behind the row taken into it. Once the hand is picked:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -77,4 +76,4 @@ def _same_way(own_right: np.ndarray, own_up: np.ndarray, up: np.ndarray) -> tupl
 def _laid_in(readings: list[TileReading], right: np.ndarray, up: np.ndarray,
              ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
     """The readings as read, their positions along the rows of the frame (``right``, ``up``)."""
-    return [replace(r, position=float(r.box.mean(axis=0) @ right)) for r in readings], right, up
+    return [r.placed_along(right) for r in readings], right, up

@@ -174,9 +174,15 @@ def wide_tile_way(surest: Sequence[float], upright_prior: float) -> int:
     and at 18 % cut on its side, and lies upright (on the fit's 1,613 looks, 18 more read the
     right way up than when a face read alike either way kept the box's sideways shape,
     ``models/fit_upright_prior.py``, docs/benchmarks.md session 68)."""
+    sideways, margin = _upright_margin(surest, upright_prior)
+    return 2 if margin > 0 else sideways
+
+
+def _upright_margin(surest: Sequence[float], upright_prior: float) -> tuple[int, float]:
+    """The surer of a wide tile's two sideways looks, and the log-odds (with the prior) by which
+    its upright look beats that one."""
     sideways = int(np.argmax(surest[:2]))
-    gain = float(logit(surest[2]) - logit(surest[sideways]))
-    return 2 if gain + upright_prior > 0 else sideways
+    return sideways, float(logit(surest[2]) - logit(surest[sideways])) + upright_prior
 
 
 def wide_tile_reading(looks: np.ndarray, no_tile: np.ndarray, upright_prior: float,
@@ -192,8 +198,7 @@ def wide_tile_reading(looks: np.ndarray, no_tile: np.ndarray, upright_prior: flo
     surest = looks.max(axis=1)
     faces = looks.argmax(axis=1)
     pick = wide_tile_way(surest, upright_prior)
-    sideways = int(np.argmax(surest[:2]))
-    margin = float(logit(surest[2]) - logit(surest[sideways])) + upright_prior
+    sideways, margin = _upright_margin(surest, upright_prior)
     upright = 1.0 / (1.0 + np.exp(-slope * margin))
     mixed = (upright * looks[2] + (1 - upright) * looks[sideways]).astype(np.float32)
     named = int(np.argmax(mixed))
