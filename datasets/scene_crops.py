@@ -14,10 +14,13 @@ crops`` layout come out, so ``fanscan train --extra-crops`` takes either:
     python -m fanscan.datasets.scene_crops --seeds 3000000:3000400 --out work_data/scene_crops/train
 
 ``--unrefined`` cuts along the finder's boxes as found, before the box refiner (``vision.refine``),
-as every crop the shipped classifier trained on was cut.
+as every crop the shipped classifier trained on was cut. ``--standing`` cuts them from hands seen
+mid-game from the seat (``generate_scene(standing=True)``): tiles on edge, and the sets lying flat
+beside them foreshortened at a grazing view.
 
 Seed ranges already used elsewhere: 0-499 the reader benchmark, 1000-1999 the reader's tuning set,
-1,000,000 on the finder's training; training crops come from 3,000,000 on.
+1,000,000 on the finder's training; training crops come from 3,000,000 on (standing hands' from
+3,100,000 on).
 """
 
 from __future__ import annotations
@@ -144,15 +147,15 @@ def parse_seeds(text: str) -> range:
 
 
 def write_scene_crops(seeds: Iterable[int], out: Path, *, progress: bool = True,
-                      refine: bool = True) -> SceneCropCounts:
+                      refine: bool = True, standing: bool = False) -> SceneCropCounts:
     """Cut the crops of every scene in ``seeds`` into ``out/finder`` and ``out/true`` (each with its
     ``labels.csv``, written last and atomically); the totals over all scenes. ``refine``: see
-    ``crops_of_scene``."""
+    ``crops_of_scene``; ``standing``: the scenes show a standing hand (``generate_scene``)."""
     seeds = list(seeds)
     rows: dict[str, list[CropRow]] = {kind: [] for kind in KINDS}
     totals = np.zeros(5, int)
     for seed in tqdm(seeds, desc="scene crops", unit="scene", disable=not progress):
-        crops, counts = crops_of_scene(generate_scene(seed), refine)
+        crops, counts = crops_of_scene(generate_scene(seed, standing=standing), refine)
         totals += (counts.tiles, counts.detections, counts.matched, counts.sideways_misjudged,
                    counts.find_failed)
         for crop in crops:
@@ -172,10 +175,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, type=Path, help="folder to write finder/ and true/ into")
     parser.add_argument("--unrefined", action="store_true",
                         help="cut along the finder's boxes as found, before the box refiner")
+    parser.add_argument("--standing", action="store_true",
+                        help="scenes of a hand standing on edge, seen from the seat, its sets lying beside it")
     args = parser.parse_args(argv)
     try:
         seeds = parse_seeds(args.seeds)
-        counts = write_scene_crops(seeds, args.out, refine=not args.unrefined)
+        counts = write_scene_crops(seeds, args.out, refine=not args.unrefined, standing=args.standing)
     except FanscanError as error:
         print(f"error: {error.message}", file=sys.stderr)
         return 1

@@ -16,9 +16,13 @@ to the photo and the box's own shape fitted into the label elsewhere (``real_pho
 turns each real photo by up to 45 degrees, its labels with it (``turned_photo_examples``): faces
 at a slant with exact corners. ``--side 48`` trains a refiner of smaller squares (default
 ``refine.SIDE``); the reader cuts its squares at the side the model's input declares.
+``--standing-scenes N`` adds N scenes of a hand standing mid-game seen from the seat
+(``generate_scene(standing=True)``): faces on edge, whose boxes take in the tiles' tops, and sets
+lying flat beside them at a grazing view; they join the generated pool.
 
-Scene seeds for training start at ``TRAIN_SEED_BASE``, apart from the benchmark's (0-9999), the
-finder's (1,000,000 on) and the classifier's scene crops (3,000,000 on).
+Scene seeds for training start at ``TRAIN_SEED_BASE`` (standing hands' at ``STANDING_SEED_BASE``),
+apart from the benchmark's (0-9999), the finder's (1,000,000 on) and the classifier's scene crops
+(3,000,000 on).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from fanscan.vision.numeric import quad_iou
 from fanscan.vision.refine import GROW, MIN_SHORT, SIDE, as_input, cut_squares, grown, square_warps
 
 TRAIN_SEED_BASE = 4_000_000
+STANDING_SEED_BASE = 4_100_000
 BATCH = 96
 JITTER = 0.08
 """Standard deviation of the jitter of the true corners, as a share of the tile's short side
@@ -79,16 +84,17 @@ def _jittered(truth: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return order_clockwise((scaled + noise).astype(np.float32))
 
 
-def scene_examples(seed: int, side: int = SIDE) -> tuple[np.ndarray, np.ndarray]:
+def scene_examples(seed: int, side: int = SIDE, standing: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(squares (k, side, side, 3) uint8, true corners in the squares (k, 4, 2) float32) for one
-    generated scene: every finder box matched to a tile, and every tile's jittered true box."""
+    generated scene (``standing``: a hand standing mid-game): every finder box matched to a tile,
+    and every tile's jittered true box."""
     from fanscan.datasets.scene_crops import match_detections
     from fanscan.datasets.scenes import generate_scene
     from fanscan.vision.image_io import load_photo
     from fanscan.vision.locate import locate
 
     rng = np.random.default_rng(seed)
-    scene = generate_scene(seed)
+    scene = generate_scene(seed, standing=standing)
     photo = load_photo(scene.jpeg)
     truth = [tile.quad.astype(np.float32) for tile in scene.tiles]
     _, detections = locate(photo, refine=False)
@@ -280,25 +286,28 @@ def real_examples(folds: list[int], workers: int = 2, turned: float = 0.0,
     return np.concatenate(squares), np.concatenate(corners), photos
 
 
-def build_examples(scenes: int, cache: Path | None, workers: int = 2,
-                   side: int = SIDE) -> tuple[np.ndarray, np.ndarray]:
-    """Examples of ``scenes`` training scenes (squares of side ``side``), from ``cache`` (an .npz)
-    when it holds them at that side."""
+def build_examples(scenes: int, cache: Path | None, workers: int = 2, side: int = SIDE,
+                   standing: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Examples of ``scenes`` training scenes (squares of side ``side``; ``standing``: scenes of
+    standing hands, from ``STANDING_SEED_BASE``), from ``cache`` (an .npz) when it holds them at
+    that side and of that kind."""
     if cache is not None and cache.is_file():
         with np.load(cache) as data:
-            if int(data["scenes"]) >= scenes and data["squares"].shape[1:3] == (side, side):
+            if (int(data["scenes"]) >= scenes and data["squares"].shape[1:3] == (side, side)
+                    and bool(data.get("standing", False)) == standing):
                 return data["squares"], data["corners"]
     squares, corners = [], []
-    seeds = range(TRAIN_SEED_BASE, TRAIN_SEED_BASE + scenes)
+    base = STANDING_SEED_BASE if standing else TRAIN_SEED_BASE
+    examples = functools.partial(scene_examples, side=side, standing=standing)
     with ProcessPoolExecutor(workers) as pool:
-        for n, (s, c) in enumerate(pool.map(functools.partial(scene_examples, side=side), seeds, chunksize=4)):
+        for n, (s, c) in enumerate(pool.map(examples, range(base, base + scenes), chunksize=4)):
             squares.append(s)
             corners.append(c)
             if n % 50 == 0:
-                print(f"scene {n}/{scenes}", file=sys.stderr, flush=True)
+                print(f"{'standing ' * standing}scene {n}/{scenes}", file=sys.stderr, flush=True)
     result = np.concatenate(squares), np.concatenate(corners)
     if cache is not None:
-        np.savez(cache, squares=result[0], corners=result[1], scenes=scenes)
+        np.savez(cache, squares=result[0], corners=result[1], scenes=scenes, standing=standing)
     return result
 
 
@@ -397,11 +406,23 @@ def _corner_errors(net, squares: np.ndarray, corners: np.ndarray) -> tuple[float
     return float(np.abs(corners - _grown_nominal(side)).mean()), float(np.abs(predicted - corners).mean())
 
 
+def _split_each(kinds: list[tuple[np.ndarray, np.ndarray]], held_out: float
+                ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The examples of every kind (squares, corners) joined, less each kind's last ``held_out``
+    share, and those shares joined."""
+    cuts = [int(len(squares) * (1 - held_out)) for squares, _ in kinds]
+    train = tuple(np.concatenate([kind[i][:cut] for kind, cut in zip(kinds, cuts)]) for i in (0, 1))
+    test = tuple(np.concatenate([kind[i][cut:] for kind, cut in zip(kinds, cuts)]) for i in (0, 1))
+    return (train[0], train[1]), (test[0], test[1])
+
+
 def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_out: float = 0.05,
           real_folds: list[int] | None = None, real_share: float = 0.5, init: Path | None = None,
-          real_turned: float = 0.0, width: float = 1.0, side: int = SIDE) -> None:
-    """Build examples from ``scenes`` scenes (and the real photos of ``real_folds``, drawn for
-    ``real_share`` of each batch), train for ``steps`` steps (from the ONNX ``init``, its batch
+          real_turned: float = 0.0, width: float = 1.0, side: int = SIDE, standing_scenes: int = 0,
+          standing_cache: Path | None = None) -> None:
+    """Build examples from ``scenes`` scenes and ``standing_scenes`` of standing hands (their
+    examples pooled; ``standing_cache`` keeps theirs), and the real photos of ``real_folds``, drawn
+    for ``real_share`` of each batch), train for ``steps`` steps (from the ONNX ``init``, its batch
     norms frozen, when given), report the corner error on the last ``held_out`` share of each
     kind's examples, export ONNX to ``out`` (weights beside it as .pt, its sidecar as .json,
     ``sidecar``)."""
@@ -413,9 +434,11 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
     net = build_net(width, side)
     if init is not None:
         load_onnx_weights(net, init)  # before the examples: a bad --init fails at once
-    squares, corners = build_examples(scenes, cache, side=side)
-    split = int(len(squares) * (1 - held_out))
-    pools = [(squares[:split], corners[:split])]
+    kinds = [build_examples(scenes, cache, side=side)]
+    if standing_scenes:
+        kinds.append(build_examples(standing_scenes, standing_cache, side=side, standing=True))
+    scene_train, scene_test = _split_each(kinds, held_out)
+    pools = [scene_train]
     real_photos = 0
     real_test = _no_examples(side)
     if real_folds:
@@ -434,9 +457,9 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
         lambda predicted, y: (predicted - y).abs().mean(),
         50, lambda loss: f"corner error {loss:.2f} px of {side}", frozen_norms=init is not None)
     net.eval()
-    before, after = _corner_errors(net, squares[split:], corners[split:])
+    before, after = _corner_errors(net, *scene_test)
     real_before, real_after = _corner_errors(net, *real_test)
-    print(f"held-out examples {len(squares) - split}: mean corner error {before:.2f} px as found, "
+    print(f"held-out examples {len(scene_test[0])}: mean corner error {before:.2f} px as found, "
           f"{after:.2f} px refined (of {side}); real {len(real_test[0])}: {real_before:.2f} -> "
           f"{real_after:.2f} px", file=sys.stderr)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
@@ -450,7 +473,9 @@ def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_ou
         "batch": BATCH,
         "scenes": scenes,
         "scene_seeds": [TRAIN_SEED_BASE, TRAIN_SEED_BASE + scenes],
-        "examples": len(train_squares) + len(squares) - split + len(real_test[0]),
+        "standing_scenes": standing_scenes,
+        "standing_scene_seeds": [STANDING_SEED_BASE, STANDING_SEED_BASE + standing_scenes] if standing_scenes else None,
+        "examples": len(train_squares) + len(scene_test[0]) + len(real_test[0]),
         "jitter": JITTER,
         "held_out_share": held_out,
         "held_out_corner_error_px": {"as_found": round(before, 2), "refined": round(after, 2)},
@@ -480,6 +505,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("box_refiner.onnx"))
     parser.add_argument("--cache", type=Path, help="an .npz keeping the examples for reruns")
+    parser.add_argument("--standing-scenes", type=int, default=0, metavar="N",
+                        help="also N scenes of a hand standing mid-game, seen from the seat (default 0)")
+    parser.add_argument("--standing-cache", type=Path, help="an .npz keeping the standing scenes' examples")
     parser.add_argument("--real-folds", type=lambda t: [int(f) for f in t.split(",") if f],
                         help="also train on the real table photos of these source folds (e.g. 0,1,2,3)")
     parser.add_argument("--real-share", type=float, default=0.5,
@@ -495,6 +523,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.steps < 1:
         parser.error("--scenes and --steps must be positive")
+    if args.standing_scenes < 0:
+        parser.error("--standing-scenes must not be negative")
     if not 0 < args.real_share < 1:
         parser.error("--real-share must lie between 0 and 1")
     if args.real_folds:
@@ -520,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--real-turned: DEGREES must lie between 0 and 45")
     train(args.scenes, args.steps, args.out, args.cache, real_folds=args.real_folds,
           real_share=args.real_share, init=args.init, real_turned=args.real_turned, width=args.width,
-          side=args.side)
+          side=args.side, standing_scenes=args.standing_scenes, standing_cache=args.standing_cache)
     return 0
 
 

@@ -68,3 +68,17 @@ def test_scene_crops_codes_match_truth_and_faces_are_upright(tmp_path) -> None:
         quarter = max(_gray(image) @ _gray(cv2.rotate(true, turn))
                       for turn in (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE))
         assert upright > quarter, crop.path.name
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not finder.MODEL_PATH.is_file(), reason="no tile finder model")
+@pytest.mark.skipif(not set(SCENE_STYLES) & set(tile_art.available_styles()), reason="no tile art")
+def test_scene_crops_of_a_standing_hand_are_that_scenes_tiles(tmp_path) -> None:
+    seed = 3_100_002  # seven tiles standing, two sets lying flat beside them
+    standing, laid = generate_scene(seed, standing=True), generate_scene(seed)
+    counts = write_scene_crops([seed], tmp_path, progress=False, standing=True)
+    assert counts.tiles == len(standing.tiles)
+    true_codes = Counter(r.label for r in load_crops(tmp_path / "true"))
+    assert true_codes == Counter(t.code for t in standing.tiles) != Counter(t.code for t in laid.tiles)
+    assert any(t.standing for t in standing.tiles) and any(not t.standing for t in standing.tiles)
+    assert counts.matched >= 0.5 * len(standing.tiles)

@@ -122,7 +122,7 @@ def test_scene_examples_cached_at_another_side_are_not_used(tmp_path, monkeypatc
     assert train_refiner.build_examples(5, cache, side=64)[0].shape == (3, 64, 64, 3)
     made: list[int] = []
 
-    def scene(seed: int, side: int = refine.SIDE):
+    def scene(seed: int, side: int = refine.SIDE, standing: bool = False):
         made.append(side)
         return np.zeros((1, side, side, 3), np.uint8), np.zeros((1, 4, 2), np.float32)
 
@@ -130,6 +130,69 @@ def test_scene_examples_cached_at_another_side_are_not_used(tmp_path, monkeypatc
     monkeypatch.setattr(train_refiner, "ProcessPoolExecutor", _InlinePool)
     squares, _ = train_refiner.build_examples(2, cache, side=48)
     assert squares.shape == (2, 48, 48, 3) and made == [48, 48]
+
+
+def test_standing_scene_examples_come_from_their_own_seeds_and_cache(tmp_path, monkeypatch) -> None:
+    from fanscan.models import train_refiner
+
+    cache = tmp_path / "laid.npz"
+    np.savez(cache, squares=np.zeros((3, 48, 48, 3), np.uint8), corners=np.zeros((3, 4, 2), np.float32), scenes=5)
+    asked: list[tuple[int, bool]] = []
+
+    def scene(seed: int, side: int = refine.SIDE, standing: bool = False):
+        asked.append((seed, standing))
+        return np.full((1, side, side, 3), 7, np.uint8), np.zeros((1, 4, 2), np.float32)
+
+    monkeypatch.setattr(train_refiner, "scene_examples", scene)
+    monkeypatch.setattr(train_refiner, "ProcessPoolExecutor", _InlinePool)
+    # The laid scenes' cache is no standing hands' examples.
+    squares, _ = train_refiner.build_examples(2, cache, side=48, standing=True)
+    base = train_refiner.STANDING_SEED_BASE
+    assert asked == [(base, True), (base + 1, True)] and squares.shape == (2, 48, 48, 3)
+    standing_cache = tmp_path / "standing.npz"
+    train_refiner.build_examples(2, standing_cache, side=48, standing=True)
+    asked.clear()
+    assert train_refiner.build_examples(2, standing_cache, side=48, standing=True)[0].shape == (2, 48, 48, 3)
+    assert asked == []  # read back from its own cache
+    assert train_refiner.build_examples(2, standing_cache, side=48)[0].shape == (2, 48, 48, 3)
+    assert asked == [(train_refiner.TRAIN_SEED_BASE, False), (train_refiner.TRAIN_SEED_BASE + 1, False)]
+
+
+def test_each_kind_of_examples_keeps_its_own_last_share_apart() -> None:
+    from fanscan.models.train_refiner import _split_each
+
+    laid = (np.arange(20)[:, None], np.arange(20))
+    standing = (np.arange(100, 110)[:, None], np.arange(100, 110))
+    (train_squares, train_corners), (test_squares, test_corners) = _split_each([laid, standing], 0.1)
+    assert list(test_corners) == [18, 19, 109] and list(test_squares[:, 0]) == [18, 19, 109]
+    assert len(train_corners) == 27 and 109 not in train_corners and 17 in train_corners and 108 in train_corners
+
+
+@pytest.mark.train
+def test_training_with_standing_scenes_records_them(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import json
+
+    from fanscan.models import train_refiner
+
+    rng = np.random.default_rng(3)
+    kinds: list[bool] = []
+
+    def examples(scenes, cache, side=refine.SIDE, standing=False):
+        kinds.append(standing)
+        n = 30 if standing else 40
+        return (rng.integers(0, 255, (n, side, side, 3), dtype=np.uint8),
+                rng.uniform(8, side - 8, (n, 4, 2)).astype(np.float32))
+
+    monkeypatch.setattr(train_refiner, "build_examples", examples)
+    out = tmp_path / "refiner.onnx"
+    train_refiner.train(3, 2, out, width=0.5, standing_scenes=4)
+    training = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["training"]
+    base = train_refiner.STANDING_SEED_BASE
+    assert kinds == [False, True]
+    assert training["standing_scenes"] == 4 and training["standing_scene_seeds"] == [base, base + 4]
+    assert training["examples"] == 70
 
 
 class _InlinePool:
@@ -237,7 +300,8 @@ def test_training_with_real_photos_records_them_in_the_sidecar(tmp_path, monkeyp
 
 @pytest.mark.parametrize("argv", [["--real-folds", "4"], ["--real-share", "1.5"], ["--scenes", "0"],
                                   ["--init", "no-such-refiner.onnx"], ["--real-turned", "50"],
-                                  ["--width", "0"], ["--side", "50"], ["--side", "8"]])
+                                  ["--width", "0"], ["--side", "50"], ["--side", "8"],
+                                  ["--standing-scenes", "-1"]])
 def test_bad_refiner_training_arguments_are_usage_errors(argv) -> None:
     from fanscan.models import train_refiner
 
