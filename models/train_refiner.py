@@ -411,9 +411,9 @@ def _split_each(kinds: list[tuple[np.ndarray, np.ndarray]], held_out: float
     """The examples of every kind (squares, corners) joined, less each kind's last ``held_out``
     share, and those shares joined."""
     cuts = [int(len(squares) * (1 - held_out)) for squares, _ in kinds]
-    train = tuple(np.concatenate([kind[i][:cut] for kind, cut in zip(kinds, cuts)]) for i in (0, 1))
-    test = tuple(np.concatenate([kind[i][cut:] for kind, cut in zip(kinds, cuts)]) for i in (0, 1))
-    return (train[0], train[1]), (test[0], test[1])
+    kept = tuple(np.concatenate([kind[i][:cut] for kind, cut in zip(kinds, cuts)]) for i in (0, 1))
+    apart = tuple(np.concatenate([kind[i][cut:] for kind, cut in zip(kinds, cuts)]) for i in (0, 1))
+    return (kept[0], kept[1]), (apart[0], apart[1])
 
 
 def train(scenes: int, steps: int, out: Path, cache: Path | None = None, held_out: float = 0.05,
