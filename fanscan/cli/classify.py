@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING
 
@@ -112,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             line = {"file": path, "code": code, "confidence": round(float(confidence), 4)}
             if classifier.answers_no_tile:
                 line["no_tile"] = round(float(none), 4)
-            print(json.dumps(line))
+            print(strict_json.dumps(line))
         return 1 if failed else 0
     width = max(len("file"), *(len(path) for path in paths))
     print(f"{'file':<{width}}  code  confidence" + "  no tile" * classifier.answers_no_tile)

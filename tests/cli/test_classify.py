@@ -196,3 +196,13 @@ def test_a_model_file_that_is_no_model_or_disagrees_with_its_sidecar_is_a_one_li
         err = capsys.readouterr().err
         assert err.startswith("fanscan: error: ") and words in err and err.count("\n") == 1
 
+
+
+def test_classify_json_names_a_crop_as_its_file_is_named(crops, tmp_path, capsys):
+    # Every line the same way: a name in another script as itself, as `read --json` writes it.
+    named = tmp_path / "東風.png"
+    named.write_bytes((tmp_path / "E.png").read_bytes())
+    assert main(["classify", str(named), str(tmp_path / "missing.png"), "--json"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("東風.png") == 1 and "\\u" not in out
+    assert [json.loads(line)["file"] for line in out.splitlines()] == [str(named), str(tmp_path / "missing.png")]
