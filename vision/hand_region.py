@@ -1,7 +1,8 @@
 """Which boxes are the player's hand, and the backs of a concealed kong the finder missed.
 
 1. ``without_duplicates``: of two boxes on one tile, the surer reading's stays (such pairs found
-   later, ``on_one_tile``, the reading search keeps one of at most).
+   later, and boxes whose centres lie too close for two tiles, ``on_one_tile``, the reading
+   search keeps one of at most).
 2. ``slivers``: boxes both small and doubtful, set aside before the hand is picked.
 3. ``in_hand``: the rows of touching tiles nearest the camera are the hand (``hand_links``);
    other tiles the photo shows (walls, discards, other hands) stay apart (``hand_and_apart``).
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
 from fanscan.vision import flower_set, hand_links
@@ -44,6 +46,15 @@ between 0.2 and 0.5: read with 0.15, 0.2, 0.25, 0.35 and 0.5, the fitting folds 
 (0.25), 1,423 (0.35) and 1,421 (0.5) of 1,528 (``docs/benchmarks.md``, session 43). Kept above
 the overlap of true neighbours' refined boxes, which on generated scenes reach 0.23 (a box across
 two tiles and a true one 0.30; duplicates seen there overlapped 0.38-0.78)."""
+ONE_TILE_CENTRES = 0.6
+"""Two overlapping boxes whose centres lie closer than this many short sides of the typical box
+(the median of the boxes searched) are on one tile, whatever their overlap: two tiles side by side
+have their centres about a tile's width apart, and a box across two tiles, or one of a tile's two
+halves boxed apart, sits under half a width from a tile's centre. Measured on the reading search's
+boxes of rf-chinese folds 0-3 (the labeller's own boxes, ``docs/benchmarks.md``, session 72): of
+120 overlapping pairs on two labelled tiles none lay closer than 0.64 short sides; 56 other
+overlapping pairs did (0.35-0.6), and the hand kept both boxes of 7 of them (a fourth 8m or 9s
+making a false kong). The held-out fold 4's 18 pairs on two tiles lay 1.0 or more apart."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _FLOWER_CODES = frozenset(CLASS_LABELS[CLASS_LABELS.index("1f") : CLASS_LABELS.index("8f") + 1])
 
@@ -115,7 +126,8 @@ def without_duplicates(readings: list[TileReading]) -> list[TileReading]:
     """The readings less the less confident of each two boxes overlapping more than
     ``DUPLICATE_IOU``: the finder and the refiner sometimes put a second box on a tile, shifted."""
     overlapping: dict[int, set[int]] = {}
-    for i, j in on_one_tile(readings):
+    pairs = overlapping_pairs(np.stack([r.box for r in readings]), DUPLICATE_IOU) if len(readings) > 1 else []
+    for i, j in pairs:
         overlapping.setdefault(i, set()).add(j)
         overlapping.setdefault(j, set()).add(i)
     kept: set[int] = set()
@@ -126,10 +138,28 @@ def without_duplicates(readings: list[TileReading]) -> list[TileReading]:
 
 
 def on_one_tile(readings: list[TileReading]) -> list[tuple[int, int]]:
-    """The pairs of boxes (i < j) overlapping more than ``DUPLICATE_IOU``: on one tile. Found
-    after the duplicates went, such a pair is a gap's probe cut where a box first read as no tile
-    lies, that box then read again as a tile in the hand's frame; the search keeps one at most."""
-    return overlapping_pairs(np.stack([r.box for r in readings]), DUPLICATE_IOU) if len(readings) > 1 else []
+    """The pairs of boxes (i < j) on one tile, of which the search keeps one at most: those
+    overlapping more than ``DUPLICATE_IOU`` (found after the duplicates went, a gap's probe cut
+    where a box first read as no tile lies, that box then read again as a tile in the hand's
+    frame), and those overlapping at all whose centres lie closer than ``ONE_TILE_CENTRES``
+    (a box across two tiles, or two halves of one tile)."""
+    if len(readings) < 2:
+        return []
+    quads = np.stack([np.asarray(r.box, np.float64) for r in readings])
+    pairs = set(overlapping_pairs(quads, DUPLICATE_IOU)) | set(_close_centres(quads))
+    return sorted(pairs)
+
+
+def _close_centres(quads: np.ndarray) -> list[tuple[int, int]]:
+    """The pairs (i < j) of overlapping quads whose centres lie closer than ``ONE_TILE_CENTRES``
+    short sides of the median quad."""
+    short = np.minimum(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1),
+                       np.linalg.norm(quads[:, 2] - quads[:, 1], axis=1))
+    centres = quads.mean(axis=1)
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    close = np.argwhere(np.triu(apart < ONE_TILE_CENTRES * median(short.tolist()), 1))
+    hulls = [cv2.convexHull(q.astype(np.float32)).reshape(-1, 2) for q in quads]
+    return [(int(i), int(j)) for i, j in close if cv2.intersectConvexConvex(hulls[i], hulls[j])[0] > 0]
 
 
 def kept_twin(pairs: list[tuple[int, int]], box: int, kept: set[int]) -> int | None:

@@ -341,6 +341,19 @@ def test_two_boxes_on_one_tile_are_never_both_kept() -> None:
     assert len(_read([*tiles, beside], HandRules((15,), "any"))[0].kept) == 15
 
 
+def test_a_box_across_two_tiles_of_a_pung_is_no_fourth_tile() -> None:
+    # The box read as 1m across the second and third 1m would make a concealed kong (a complete
+    # hand of 15): its centre lies half a tile from theirs, so it is no tile of its own.
+    pung = "1m 1m 1m 4p 5p 6p 7s 8s 9s E E 6m 7m | 8m"
+    tiles = _hand(pung)
+    across = replace(tiles[1], confidence=0.9, candidates=(("1m", 0.9),), box=tiles[1].box + np.float32([15, 0]),
+                     finder_score=0.9)
+    best = _read([*tiles, across])[0]
+    assert best.satisfied and best.kept == tuple(range(14)) and _codes(best) == pung.replace("| ", "").split()
+    (change,) = best.changes
+    assert change.index == 14 and change.reason == "another box on the same tile reads it as 1m"
+
+
 def test_of_two_boxes_on_one_tile_the_hand_keeps_the_one_that_completes_it() -> None:
     tiles = _hand(COMPLETE)
     tiles[5] = replace(tiles[5], code="9p", confidence=0.9, candidates=(("9p", 0.9),), finder_score=0.5)
