@@ -53,7 +53,7 @@ have their centres about a tile's width apart, and a box across two tiles, or on
 halves boxed apart, sits under half a width from a tile's centre. Measured on the reading search's
 boxes of rf-chinese folds 0-3 (the labeller's own boxes, ``docs/benchmarks.md``, session 72): of
 120 overlapping pairs on two labelled tiles none lay closer than 0.64 short sides; 56 other
-overlapping pairs did (0.35-0.6), and the hand kept both boxes of 7 of them (a fourth 8m or 9s
+overlapping pairs did, and the hand kept both boxes of 7 of them (a fourth 8m or 9s
 making a false kong). The held-out fold 4's 18 pairs on two tiles lay 1.0 or more apart."""
 _BACK_INDEX = CLASS_LABELS.index(BACK)
 _FLOWER_CODES = frozenset(CLASS_LABELS[CLASS_LABELS.index("1f") : CLASS_LABELS.index("8f") + 1])
