@@ -36,11 +36,11 @@ def test_a_second_box_on_a_tile_goes_and_the_surer_reading_stays() -> None:
 def test_boxes_whose_centres_lie_under_a_tile_apart_are_on_one_tile() -> None:
     row = [_reading(31.0 * k, 30, 0.99) for k in range(4)]  # touching neighbours: centres 31 px apart
     row[3] = _reading(31.0 * 3 - 6, 30, 0.99)  # pushed 6 px into its neighbour: centres 0.8 tiles apart
-    across = _reading(31.0 + 15, 30, 0.9)  # across row[1] and row[2]: IoU 0.33 with each, centres 0.5 apart
-    half = _reading(0, 15, 0.9)  # the left half of row[0], boxed apart from it (IoU 0.5)
+    across = _reading(31.0 + 15, 30, 0.9)  # across row[1] and row[2]: IoU 0.33 and 0.30, centres 0.5 tiles apart
+    halves = [_reading(0, 17, 0.99), _reading(11, 17, 0.98)]  # row[0] boxed as two halves: IoU 0.21
     assert hand_region.on_one_tile(row) == []
     assert hand_region.on_one_tile([*row, across]) == [(1, 4), (2, 4)]
-    assert hand_region.on_one_tile([*row, half]) == [(0, 4)]
+    assert hand_region.on_one_tile([*halves, *row[1:]]) == [(0, 1)]
     assert hand_region.without_duplicates([*row, across]) == [*row, across]  # left to the search
     apart = [_reading(100.0 * k, 30, 0.99) for k in range(3)] + [_reading(30.5, 1, 0.9)]
     assert hand_region.on_one_tile(apart) == []  # a speck beside a tile, its centre 16 px away: no overlap, no pair
