@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import cv2
 import numpy as np
 from fanscan.scoring.tiles import BACK, CLASS_LABELS
 from fanscan.vision import flower_set, hand_links
 from fanscan.vision.detections import TileReading
 from fanscan.vision.evidence import box_features, load_evidence
 from fanscan.vision.image_io import Photo
-from fanscan.vision.locate import CROP_MIN_SIDE
-from fanscan.vision.numeric import median, overlapping_pairs, quad_areas
+from fanscan.vision.locate import CROP_MIN_SIDE, short_sides
+from fanscan.vision.numeric import median, overlapping_pairs, quad_areas, quad_iou
 from fanscan.vision.tile_reading import CROP_H, CROP_W
 
 BACK_PROBE_ALONE = 0.8
@@ -153,13 +152,10 @@ def on_one_tile(readings: list[TileReading]) -> list[tuple[int, int]]:
 def _close_centres(quads: np.ndarray) -> list[tuple[int, int]]:
     """The pairs (i < j) of overlapping quads whose centres lie closer than ``ONE_TILE_CENTRES``
     short sides of the median quad."""
-    short = np.minimum(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1),
-                       np.linalg.norm(quads[:, 2] - quads[:, 1], axis=1))
     centres = quads.mean(axis=1)
     apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    close = np.argwhere(np.triu(apart < ONE_TILE_CENTRES * median(short.tolist()), 1))
-    hulls = [cv2.convexHull(q.astype(np.float32)).reshape(-1, 2) for q in quads]
-    return [(int(i), int(j)) for i, j in close if cv2.intersectConvexConvex(hulls[i], hulls[j])[0] > 0]
+    close = np.argwhere(np.triu(apart < ONE_TILE_CENTRES * median(short_sides(quads).tolist()), 1))
+    return [(int(i), int(j)) for i, j in close if quad_iou(quads[i], quads[j]) > 0]
 
 
 def kept_twin(pairs: list[tuple[int, int]], box: int, kept: set[int]) -> int | None:
