@@ -15,11 +15,21 @@ behind the row taken into it. Once the hand is picked:
 2. otherwise every tile is cut again in the hand's own frame, each one lying sideways there both
    ways across its row (``geometry.ways_up``), the flowers' second looks taken;
 3. the tiles so read are the hand's when they read more surely, on average, than as first read
-   (the comparison a frame group's quarter-turned trial makes, ``tile_reading._read_group``).
+   (the comparison a frame group's quarter-turned trial makes, ``tile_reading._read_group``);
+4. otherwise the tiles keep their first looks, but the hand's rows still lie in its own frame, as
+   in step 1: its tiles' neighbours say which way its rows run, whichever frame read its faces
+   more surely. A cluster's frame a quarter turn off (a wall's column beside the row) reads each
+   upright tile as one lying sideways, turned both ways, and the surer of two looks is surer than
+   the one look the tile gets upright in its own frame; the faces come out the same, but measured
+   in the cluster's frame every tile was a row of its own, a claimed tile alone (three of 150
+   generated cluttered tables, session 73). Each tile lies sideways in the hand's rows only when
+   its box there is as wide as a sideways tile's too (``geometry.sideways_flags``); a tile that
+   is, read upright first, is judged again after (``tile_reading.read_sideways_again``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -41,8 +51,8 @@ def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarr
                       ) -> tuple[list[TileReading], np.ndarray, np.ndarray]:
     """The hand's ``readings`` and the frame to lay its rows in (the module's steps): within
     ``FRAME_AGREES`` of the frame they were read in (``right``, ``up``), the readings as read in
-    their own frame; beyond it, the tiles cut again in their own frame and that frame when they
-    read more surely so, else the readings and frame as given."""
+    their own frame; beyond it, the tiles cut again in their own frame when they read more surely
+    so, else as read but in the rows of their own frame (step 4)."""
     if len(readings) < FEWEST_TILES:
         return readings, right, up
     quads = np.stack([r.box for r in readings])
@@ -64,8 +74,18 @@ def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarr
                         frame_up=frame_up, face_down=bool(face_down[t]))
              for t, old in enumerate(readings)]
     if np.mean([r.confidence for r in again]) <= np.mean([r.confidence for r in readings]):
-        return readings, right, up
+        return _laid_in(_in_rows_of(readings, quads, own_right, own_up), own_right, own_up)  # step 4
     return again, own_right, own_up
+
+
+def _in_rows_of(readings: list[TileReading], quads: np.ndarray, right: np.ndarray, up: np.ndarray,
+                ) -> list[TileReading]:
+    """The readings as read, in the frame (``right``, ``up``): lying sideways only where their
+    boxes lie across its rows too, and that frame the one a cut of the hand is laid in
+    (``geometry.in_their_frame``)."""
+    across = geometry.sideways_flags(quads, right, up)
+    frame_up = (float(up[0]), float(up[1]))
+    return [replace(r, sideways=r.sideways and flag, frame_up=frame_up) for r, flag in zip(readings, across)]
 
 
 def _same_way(own_right: np.ndarray, own_up: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

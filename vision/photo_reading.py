@@ -66,6 +66,9 @@ class PhotoReading:
     groups: list[dict] = field(default_factory=list)
     left_out: list[FoundTile] = field(default_factory=list)
     """Boxes the finder drew that the reader took for no tile (``interpret``: boxes the search read as no tile)."""
+    hand_accepted: bool = False
+    """Whether the rules accept the hand as read (a complete hand read as a win, a hand waiting to
+    win read as waiting; ``interpret``'s ``satisfied``): the doubts say what is wrong when not."""
     _photo: Photo | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:

@@ -95,6 +95,7 @@ def _photo_reading(photo: Photo, read: HandRead, apart: list[TileReading],
         image_size=photo.size,
         groups=groups,
         left_out=[_found(r, -1, in_hand=False) for r, _ in read.left_out],
+        hand_accepted=read.best is not None and read.best.satisfied,
         _photo=photo,
     )
 

@@ -33,8 +33,12 @@ does, through the confidences it gives its tiles:
    and for a far hand (``small_in_photo``) on the part of it around the first look's boxes too
    (``read_quarter_turned``); the reader reads the boxes as any boxes, and picks the hand in the
    photo's own frame (the rows nearest the camera).
-5. ``better``: a reading is worth its hand's tiles' expected right less expected wrong (each tile
-   ``2 * confidence - 1``); a second reading replaces the first only when it is worth more.
+5. ``better``: asked for a win, a reading whose hand the rules accept
+   (``PhotoReading.hand_accepted``) is worth more than one whose hand they do not; otherwise, or
+   between two alike, a reading is worth its hand's tiles' expected right less expected wrong
+   (each tile ``2 * confidence - 1``). A second reading replaces the first only when it is worth
+   more. Counting tiles alone, a look that took a wall's white sides into the hand as white
+   dragons outweighed the look whose hand was complete.
 
 ``read_either_way`` runs them for the reader (``read_finer``: step 3; ``read_quarter_turned``: steps 4, 5).
 """
@@ -99,14 +103,19 @@ def net_worth(reading: PhotoReading) -> float:
     return float(sum(2.0 * t.confidence - 1.0 for t in reading.tiles if t.in_hand))
 
 
-def better(second: PhotoReading, first: PhotoReading) -> bool:
-    """Whether the second reading is worth more than the first (a tie keeps the first)."""
+def better(second: PhotoReading, first: PhotoReading, rules: HandRules | None = None) -> bool:
+    """Whether the second reading is worth more than the first (step 5; a tie keeps the first).
+    Whether the rules accept the hand counts where they ask for a complete hand (``rules`` None:
+    a win, the reader's default); a hand waiting to win is found too easily among a photo's tiles
+    (``hand_splits.worth_cutting``) to outweigh surer tiles."""
+    if (rules is None or rules.kind == "win") and second.hand_accepted != first.hand_accepted:
+        return second.hand_accepted
     return net_worth(second) > net_worth(first)
 
 
 def read_turned(photo: Photo, first: PhotoReading | None, read_located: Callable[[TileDetections], Read],
                 degrees: float = 90.0, window: tuple[int, int, int, int] | None = None,
-                ) -> tuple[np.ndarray, TileDetections, Read] | None:
+                rules: HandRules | None = None) -> tuple[np.ndarray, TileDetections, Read] | None:
     """The finder's image, boxes and reading (``read_located``'s answer, its ``PhotoReading``
     first) of the photo turned ``degrees`` (``window`` of it), when that reading is worth more
     than ``first`` (any reading, without a first); else None (also when its boxes read as no
@@ -116,22 +125,22 @@ def read_turned(photo: Photo, first: PhotoReading | None, read_located: Callable
         second = read_located(turned)
     except FanscanError:  # no tiles that way, or the decodes it asked for would pass the read's budget
         return None
-    return (small, turned, second) if first is None or better(second[0], first) else None
+    return (small, turned, second) if first is None or better(second[0], first, rules) else None
 
 
 def read_quarter_turned(photo: Photo, first: PhotoReading, boxes: TileDetections,
-                        read_located: Callable[[TileDetections], Read],
+                        read_located: Callable[[TileDetections], Read], rules: HandRules | None = None,
                         ) -> tuple[np.ndarray, TileDetections, Read] | None:
     """Step 4: the whole photo turned a quarter (``read_turned``); for a far hand
     (``small_in_photo``) also the part of it around the first look's ``boxes`` turned, which the
     finder's first pass sees at the tiles' own scale where the whole photo's shows specks (a far
     hand's quarter-turned look at the whole photo found its tiles only when that pass found almost
     nothing and ``locate`` looked finer). The worthiest reading that beats ``first``, or None."""
-    turned = read_turned(photo, first, read_located)
+    turned = read_turned(photo, first, read_located, rules=rules)
     if not small_in_photo(photo, hand_quads(first)):
         return turned
     best = first if turned is None else turned[2][0]
-    return read_turned(photo, best, read_located, window=window_around(photo, 90.0, boxes)) or turned
+    return read_turned(photo, best, read_located, window=window_around(photo, 90.0, boxes), rules=rules) or turned
 
 
 def _read_far_turned(photo: Photo, boxes: TileDetections, read_located: Callable[[TileDetections], Read],
@@ -208,7 +217,7 @@ def read_finer(photo: Photo, first: PhotoReading | None, read_located: Callable[
         second = _read_tilted(photo, small, found, read_located, rules) or (small, found, read_located(found))
     except FanscanError:
         return None
-    return second if first is None or better(second[2][0], first) else None
+    return second if first is None or better(second[2][0], first, rules) else None
 
 
 def _read_tilted(photo: Photo, small: np.ndarray, boxes: TileDetections,
@@ -225,7 +234,7 @@ def _read_tilted(photo: Photo, small: np.ndarray, boxes: TileDetections,
             as_taken = read_located(boxes)
         except FanscanError:
             return upright
-        if better(as_taken[0], upright[2][0]):
+        if better(as_taken[0], upright[2][0], rules):
             return small, boxes, as_taken
     return upright
 
@@ -259,7 +268,7 @@ def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
         if doubtful and seen_too_small(photo, first[0], rules) and (finer := read_finer(photo, first[0], read_located, rules, boxes)):
             small, boxes, first = finer
     if worth_a_second_look(first[0], rules):
-        turned = read_quarter_turned(photo, first[0], boxes, read_located)
+        turned = read_quarter_turned(photo, first[0], boxes, read_located, rules)
         if turned is not None:
             return turned
     return small, boxes, first

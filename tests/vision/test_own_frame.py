@@ -81,12 +81,40 @@ def test_the_own_frame_points_the_way_the_frame_read_in_does() -> None:
     assert float(up @ flipped[1]) > 0.9 and float(right @ flipped[0]) > 0.9
 
 
-def test_a_hand_read_no_more_surely_in_its_own_frame_is_left_as_read() -> None:
+def test_a_hand_read_no_more_surely_in_its_own_frame_keeps_its_looks_but_lies_in_its_own_rows() -> None:
     photo, readings = _slanted_row(40)
     surer = [TileReading("2m", 0.9, r.box, 0.0, False, r.position, (("2m", 0.9),), frame_up=(0.0, -1.0))
              for r in readings]
-    again, _, up = own_frame.read_in_own_frame(photo, surer, *UPRIGHT, Glyph())
-    assert again is surer and up is UPRIGHT[1]
+    again, right, up = own_frame.read_in_own_frame(photo, surer, *UPRIGHT, Glyph())
+    assert [(r.code, r.confidence) for r in again] == [("2m", 0.9)] * 6  # the looks as read
+    assert all(np.array_equal(a.box, r.box) for a, r in zip(again, surer))
+    slant = math.radians(40)
+    assert up == pytest.approx([-math.sin(slant), -math.cos(slant)], abs=0.05)
+    assert all(r.frame_up == pytest.approx(tuple(up)) for r in again)  # a cut of the hand lies so too
+    assert [r.position for r in again] == pytest.approx([float(r.box.mean(axis=0) @ right) for r in surer])
+    rows = geometry.rows_and_groups(again, right, up)
+    assert len(rows) == 1 and len(rows[0]) == 1
+
+
+QUARTER_OFF = (np.array([0.0, -1.0]), np.array([-1.0, 0.0]))
+"""A cluster's frame a quarter turn off an upright row (a wall's column beside it set it)."""
+
+
+def test_a_row_read_a_quarter_turn_off_lies_in_its_own_rows_its_tiles_upright() -> None:
+    """In a frame a quarter turn off, each upright tile is wider across the frame's rows than high
+    and was read as lying sideways, turned both ways: surer than its one upright look in its own
+    frame, so the looks stay; but measured in that frame each tile is a row of its own, each a
+    claimed tile alone. In its own rows they are one row of upright tiles."""
+    photo, readings = _slanted_row(0)
+    as_read = [TileReading("2m", 0.9, r.box, 90.0, True, float(r.box.mean(axis=0) @ QUARTER_OFF[0]),
+                           (("2m", 0.9),), frame_up=(-1.0, 0.0)) for r in readings]
+    assert len(geometry.rows_and_groups(as_read, *QUARTER_OFF)) == 6
+    again, right, up = own_frame.read_in_own_frame(photo, as_read, *QUARTER_OFF, Glyph())
+    assert [(r.code, r.confidence, r.orientation) for r in again] == [("2m", 0.9, 90.0)] * 6
+    assert up == pytest.approx([0.0, -1.0], abs=0.05) and right == pytest.approx([1.0, 0.0], abs=0.05)
+    assert not any(r.sideways for r in again)
+    rows = geometry.rows_and_groups(again, right, up)
+    assert len(rows) == 1 and len(rows[0]) == 1 and len(rows[0][0]) == 6
 
 
 def test_too_few_tiles_set_no_frame_of_their_own() -> None:

@@ -58,6 +58,8 @@ def test_reader_doubts_name_the_uncertain_tile(reading) -> None:
     uncertain = [t for t in reading.tiles if t.confidence < 0.6]
     from fanscan.vision.hand_rules import is_complete
 
+    # Second looks prefer a reading whose hand the rules accept: the reading says whether they do.
+    assert reading.hand_accepted == is_complete(reading.hand.to_json())
     if not is_complete(reading.hand.to_json()):  # the template classifier reads its 3m as 8m
         assert any("make no complete hand" in d and "check the least sure tiles" in d for d in reading.doubts)
     for tile in uncertain:  # said as a doubtful reading, or as a guess taken to fit the hand
@@ -193,7 +195,7 @@ def test_reader_hand_rules_apply_to_a_hand_not_to_a_labelling_photo(scene) -> No
     # Each flower exists once: one reader of 5f takes its next guess (6f), one 7f; the others have
     # no face left the search may afford (0.1 % each), so they break the rule as little as it can.
     assert codes.count("6f") == 1 and codes.count("7f") == 1 and codes.count("5f") == len(codes) - 2
-    assert any("a set has only one 5f" in d for d in as_hand.doubts)
+    assert any("a set has only one 5f" in d for d in as_hand.doubts) and not as_hand.hand_accepted
     any_tiles = read_photo(scene.jpeg, classifier=_SameFlowerEverywhere(), one_hand=False, flower_looks=False)
     codes = [t.code for t in any_tiles.tiles if t.code != "back"]
     assert set(codes) == {"5f"} and len(codes) > 4

@@ -22,10 +22,10 @@ from fanscan.vision.turned_photo import pixel_centred, turn_matrix, window_aroun
 WIN = HandRules((14,))
 
 
-def _reading(*tiles: tuple[str, float, bool]) -> PhotoReading:
+def _reading(*tiles: tuple[str, float, bool], accepted: bool = False) -> PhotoReading:
     found = [FoundTile(code, confidence, ((0, 0), (1, 0), (1, 1), (0, 1)), 0.0, 0, in_hand)
              for code, confidence, in_hand in tiles]
-    return PhotoReading(found, parse_notation("123456789m123p55s"), [], [], (100, 100))
+    return PhotoReading(found, parse_notation("123456789m123p55s"), [], [], (100, 100), hand_accepted=accepted)
 
 
 def test_expected_faults_count_doubtful_faces_and_tiles_missing_from_the_smallest_hand() -> None:
@@ -54,6 +54,23 @@ def test_the_second_reading_is_kept_only_when_worth_more() -> None:
     assert not second_looks.better(first, first)  # a tie keeps the first
 
 
+def test_a_reading_whose_hand_the_rules_accept_is_worth_more_than_one_whose_hand_they_do_not() -> None:
+    """Counting tiles alone, a look that takes a wall's white sides into the hand as white dragons
+    outweighs the look whose hand is complete."""
+    complete = _reading(*[("1m", 0.9, True)] * 14, accepted=True)
+    with_a_wall = _reading(*[("1m", 0.9, True)] * 14, *[("P", 0.9, True)] * 5)
+    assert second_looks.net_worth(with_a_wall) > second_looks.net_worth(complete)
+    assert second_looks.better(complete, with_a_wall)
+    assert not second_looks.better(with_a_wall, complete)
+    surer = _reading(*[("1m", 0.95, True)] * 14, accepted=True)  # both accepted: the worthier
+    assert second_looks.better(surer, complete) and not second_looks.better(complete, surer)
+    # Asked for a waiting hand (found too easily among a photo's tiles) or any, the tiles decide.
+    for rules in (HandRules((14,), "waiting"), HandRules((14,), "any")):
+        assert second_looks.better(with_a_wall, complete, rules)
+        assert not second_looks.better(complete, with_a_wall, rules)
+    assert second_looks.better(complete, with_a_wall, WIN)
+
+
 def test_a_reading_the_reader_is_sure_of_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     def never(photo, *turn):  # noqa: ANN001, ANN002, ANN202
         raise AssertionError("the sure sample was read again turned")
@@ -71,7 +88,7 @@ def test_the_turned_reading_reads_the_same_tiles_in_the_photo_s_frame(monkeypatc
     plain = reader.read_photo(sample_photo_path())
     monkeypatch.setattr(second_looks, "worth_a_second_look", lambda reading, rules: True)
     seconds: list[PhotoReading] = []
-    monkeypatch.setattr(second_looks, "better", lambda second, first: seconds.append(second) or True)
+    monkeypatch.setattr(second_looks, "better", lambda second, first, rules=None: seconds.append(second) or True)
     turned = reader.read_photo(sample_photo_path())
     assert seconds == [turned]  # the turned boxes were read, and their reading kept
     assert turned.hand.to_json() == plain.hand.to_json()
@@ -126,7 +143,7 @@ def test_a_photo_read_for_labelling_gets_the_second_look_too(monkeypatch: pytest
 
     seconds: list[PhotoReading] = []
     monkeypatch.setattr(second_looks, "worth_a_second_look", doubtful)
-    monkeypatch.setattr(second_looks, "better", lambda second, first: seconds.append(second) or True)
+    monkeypatch.setattr(second_looks, "better", lambda second, first, rules=None: seconds.append(second) or True)
     every_tile = reader.read_photo(sample_photo_path(), one_hand=False)
     assert seconds == [every_tile] and all(t.in_hand for t in every_tile.tiles)
     assert asked and {rules.kind for rules in asked} == {"any"}  # no hand the tiles could be short of
@@ -384,7 +401,7 @@ def test_a_few_sure_tiles_read_for_labelling_are_looked_at_finer(monkeypatch: py
     first_boxes, finer_boxes = _boxes((0, 0, 100, 140)), _boxes((0, 0, 5, 7))  # not small in the photo
     small = np.zeros((4, 4, 3), np.uint8)
     monkeypatch.setattr(second_looks, "locate", lambda photo, first_side, blobs_may_be_hands: (small, finer_boxes))
-    monkeypatch.setattr(second_looks, "read_turned", lambda *args: None)
+    monkeypatch.setattr(second_looks, "read_turned", lambda *args, **kwargs: None)
     readings = {id(first_boxes): (_hand(1, 400.0), "blob"), id(finer_boxes): (_hand(14, 60.0), "finer")}
     labelling = HandRules((14,), "any")
     assert not second_looks.worth_a_second_look(readings[id(first_boxes)][0], labelling)
