@@ -59,8 +59,8 @@ def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarr
     own_right, own_up = geometry.hand_frame(quads)
     if abs(float(own_up @ up)) >= np.cos(geometry.FRAME_AGREES):
         return _laid_in(readings, *_same_way(own_right, own_up, up))
-    sideways = geometry.sideways_flags(quads, own_right, own_up)
-    choices = geometry.ways_up(own_up, own_right, sideways)
+    across = geometry.sideways_flags(quads, own_right, own_up)
+    choices = geometry.ways_up(own_up, own_right, across)
     scale = photo.scale_for(quads, CROP_MIN_SIDE)
     table = cast_table_of(photo, readings, scale)
     face_down = np.array([r.code == BACK for r in readings])
@@ -68,24 +68,17 @@ def read_in_own_frame(photo: Photo, readings: list[TileReading], right: np.ndarr
     got = looker.best_ways(range(len(readings)), choices)
     rows = got.probs if flower_looks is None else flower_looks.reweigh(got.probs, CLASS_LABELS, got.crops.__getitem__)
     frame_up = (float(own_up[0]), float(own_up[1]))
-    sideways = geometry.read_sideways(sideways, got.picks)
+    sideways = geometry.read_sideways(across, got.picks)
     again = [reading_of(rows[t], float(got.no_tile[t]), got.boxes[t], choices[t][got.picks[t]], sideways[t],
                         position=float(old.box.mean(axis=0) @ own_right), finder_score=old.finder_score,
                         frame_up=frame_up, face_down=bool(face_down[t]))
              for t, old in enumerate(readings)]
     if np.mean([r.confidence for r in again]) <= np.mean([r.confidence for r in readings]):
-        return _laid_in(_in_rows_of(readings, quads, own_right, own_up), own_right, own_up)  # step 4
+        # Step 4: the looks as read, sideways only where their boxes lie across the own rows too,
+        # and the own frame the one a cut of the hand is laid in (geometry.in_their_frame).
+        as_read = [replace(r, sideways=r.sideways and flag, frame_up=frame_up) for r, flag in zip(readings, across)]
+        return _laid_in(as_read, own_right, own_up)
     return again, own_right, own_up
-
-
-def _in_rows_of(readings: list[TileReading], quads: np.ndarray, right: np.ndarray, up: np.ndarray,
-                ) -> list[TileReading]:
-    """The readings as read, in the frame (``right``, ``up``): lying sideways only where their
-    boxes lie across its rows too, and that frame the one a cut of the hand is laid in
-    (``geometry.in_their_frame``)."""
-    across = geometry.sideways_flags(quads, right, up)
-    frame_up = (float(up[0]), float(up[1]))
-    return [replace(r, sideways=r.sideways and flag, frame_up=frame_up) for r, flag in zip(readings, across)]
 
 
 def _same_way(own_right: np.ndarray, own_up: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
