@@ -9,7 +9,9 @@ nothing. A reading (one option per candidate) also pays the layout's costs: a cl
 no set, a group with a back that is no concealed kong, a back in no concealed kong, a flower
 inside a group of suit tiles or at its end. The search:
 
-1. ``options``: each candidate's options, cheapest first, none dearer than the mending budget.
+1. ``box_options.options``: each candidate's options, cheapest first, none dearer than the
+   mending budget (leaving out a box that shares its tile with another costs only its margin
+   over that twin).
 2. Readings are taken in order of their options' total cost (best-first: each reading has at
    most three successors, none cheaper, and is reached from one reading only, so the queue grows
    with the readings tried, not with the boxes).
@@ -37,10 +39,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from fanscan.scoring.tiles import BACK, CLASS_LABELS, FLOWER_CODES
+from fanscan.scoring.tiles import BACK, FLOWER_CODES
 from fanscan.vision import layout
+from fanscan.vision.box_options import options
 from fanscan.vision.detections import HandLayout, TileReading
-from fanscan.vision.evidence import Evidence, box_features, face_probabilities, load_evidence
+from fanscan.vision.evidence import Evidence, load_evidence
 from fanscan.vision.hand_rules import HandRules, copies_allowed, hand_rules, satisfies, unread_kongs
 from fanscan.vision.hand_region import kept_twin, on_one_tile
 from fanscan.vision.layout_events import EVENT_REASONS, layout_cost, layout_events, rows_without
@@ -58,8 +61,6 @@ MAX_TRIED_NO_SIZE = 500
 ALTERNATIVES_WITHIN = math.log(10)
 """Once the best reading is found, others are looked for only while they can be at least a tenth
 as likely (nats): what the reader offers as alternatives and weighs its doubts by."""
-MIN_FACE_PROBABILITY = 1e-5
-"""Faces less likely than this are no option (they would only ever be taken past the budget)."""
 
 
 @dataclass(frozen=True)
@@ -91,36 +92,6 @@ class Interpretation:
     """The layout events it shows (``layout_events``)."""
     ranks: tuple[int, ...] = ()
     changes: tuple[Change, ...] = ()
-
-
-@dataclass(frozen=True)
-class _Option:
-    code: str | None
-    probability: float  # the classifier's (untempered) probability of the face; P(no tile) for None
-    cost: float
-
-
-def options(readings: list[TileReading], image_size: tuple[int, int], evidence: Evidence,
-            budget: float) -> list[list[_Option]]:
-    """Each candidate's options, cheapest first, costs counted from the cheapest."""
-    if not readings:
-        return []
-    every_probs = [face_probabilities(r) for r in readings]
-    p_tile = evidence.tiles.tile_probability(box_features(readings, image_size, np.stack(every_probs)))
-    out = []
-    for p, probs in zip(p_tile, every_probs):
-        logs = evidence.tiles.face_log_probs(probs)
-        logs = logs - logs.max()  # a face costs against the likeliest: its doubt is no doubt that a tile lies there
-        p = float(np.clip(p, 1e-9, 1 - 1e-9))
-        keep, drop = -math.log(p), -math.log(1 - p)
-        floor = min(keep, drop)  # the likeliest face costs ``keep``
-        faces = np.nonzero((probs >= MIN_FACE_PROBABILITY) & (keep - logs - floor <= budget))[0]
-        these = [_Option(CLASS_LABELS[j], float(probs[j]), keep - float(logs[j]) - floor) for j in faces]
-        if drop - floor <= budget:
-            these.append(_Option(None, 1 - p, drop - floor))
-        these.sort(key=lambda o: o.cost)
-        out.append(these)
-    return out
 
 
 def _may_have_a_size(tally: _Tally, rules: HandRules) -> bool:
@@ -172,12 +143,12 @@ class _Search:
         self.readings, self.right, self.up, self.rows = readings, right, up, rows
         self.most_layouts = most_layouts
         self.rules, self.evidence = rules, evidence
-        self.options = options(readings, image_size, evidence, evidence.layout.max_cost)
+        self._one_tile = on_one_tile(readings)  # of two boxes on one tile, one is kept at most
+        self.options = options(readings, image_size, evidence, evidence.layout.max_cost, self._one_tile)
         self.layouts = 0
         self._changeable = [i for i, opts in enumerate(self.options) if len(opts) > 1]
         self._first_codes = [opts[0].code for opts in self.options]
         self._first_tally = _Tally.of(self._first_codes)
-        self._one_tile = on_one_tile(readings)  # of two boxes on one tile, one is kept at most
         self._seen: dict[tuple[str | None, ...], tuple[float, Interpretation | None]] = {}
 
     def _ranks(self, changed: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
@@ -196,6 +167,18 @@ class _Search:
             return self.options[box][rank.get(box, 0)].code is not None
 
         return sum(kept(i) and kept(j) for i, j in self._one_tile)
+
+    def _both_left_out(self, changed: tuple[tuple[int, int], ...]) -> float:
+        """What a reading that leaves out both boxes of a tile owes beyond its options' costs:
+        each was made cheap to leave out for its twin's sake (``options``), and together they
+        must cost what leaving out the likelier tile alone does."""
+        rank = {self._order[place]: rank for place, rank in changed}
+        owed = 0.0
+        for i, j in self._one_tile:
+            a, b = self.options[i][rank.get(i, 0)], self.options[j][rank.get(j, 0)]
+            if a.code is None and b.code is None:
+                owed += max(0.0, max(a.alone, b.alone) - a.cost - b.cost)
+        return owed
 
     def _interpretation(self, ranks: tuple[int, ...], cost: float) -> Interpretation:
         kept = tuple(i for i, opts in enumerate(self.options) if opts[ranks[i]].code is not None)
@@ -271,6 +254,26 @@ class _Search:
             return True
         return False
 
+    def _queue_successors(self, heap: list, cost: float, changed: tuple[tuple[int, int], ...], tally: _Tally,
+                          budget: float) -> None:
+        """Queue a reading's successors within the budget (see ``run``)."""
+        order, first_step = self._order, self._first_step
+        place, rank = changed[-1] if changed else (-1, 0)
+        successors = []
+        if changed and rank + 1 < len(self.options[order[place]]):
+            box_options = self.options[order[place]]
+            successors.append((cost + box_options[rank + 1].cost - box_options[rank].cost,
+                               (*changed[:-1], (place, rank + 1)), ((order[place], rank, rank + 1),)))
+        if place + 1 < len(order):
+            after = place + 1
+            successors.append((cost + first_step[after], (*changed, (after, 1)), ((order[after], 0, 1),)))
+            if changed and rank == 1:
+                successors.append((cost - first_step[place] + first_step[after], (*changed[:-1], (after, 1)),
+                                   ((order[place], 1, 0), (order[after], 0, 1))))
+        for child_cost, child, child_steps in successors:
+            if child_cost <= budget:
+                heapq.heappush(heap, (child_cost, child, tally, child_steps, 0.0))
+
     def run(self, n_best: int) -> list[Interpretation]:
         n = len(self.options)
         start = (0,) * n
@@ -297,35 +300,29 @@ class _Search:
         # when that took its second option (move). Every reading is reached once, so the queue
         # grows by at most three a reading tried; none dearer than the budget joins it.
         order = sorted(self._changeable, key=lambda j: (self.options[j][1].cost - self.options[j][0].cost, j))
-        first_step = [self.options[j][1].cost - self.options[j][0].cost for j in order]
+        self._first_step = [self.options[j][1].cost - self.options[j][0].cost for j in order]
         self._order = order
         # Each entry: cost, the reading, its parent's tally, and the (box, rank before, rank
         # after) steps that made it from the parent.
-        heap: list[tuple[float, tuple[tuple[int, int], ...], _Tally | None, tuple[tuple[int, int, int], ...]]] = [
-            (0.0, (), None, ())]
+        # and what the reading owes beyond its options (its successors are queued when it is
+        # first taken, from its options' cost; it is then queued again with the debt added).
+        heap: list[tuple[float, tuple[tuple[int, int], ...], _Tally | None, tuple[tuple[int, int, int], ...], float]] = [
+            (0.0, (), None, (), 0.0)]
         while heap and self.layouts < self.most_layouts and tried < most_tried:
-            cost, changed, parents, steps = heapq.heappop(heap)
+            cost, changed, parents, steps, owed = heapq.heappop(heap)
             tried += 1
             if found and (cost > found[0].cost + ALTERNATIVES_WITHIN
                           or (len(found) >= n_best and cost > found[n_best - 1].cost)):
                 break
             tally = self._first_tally if parents is None else parents.changed(
                 [(self.options[box][was].code, self.options[box][now].code) for box, was, now in steps])
-            place, rank = changed[-1] if changed else (-1, 0)
-            successors = []
-            if changed and rank + 1 < len(self.options[order[place]]):
-                box_options = self.options[order[place]]
-                successors.append((cost + box_options[rank + 1].cost - box_options[rank].cost,
-                                   (*changed[:-1], (place, rank + 1)), ((order[place], rank, rank + 1),)))
-            if place + 1 < len(order):
-                after = place + 1
-                successors.append((cost + first_step[after], (*changed, (after, 1)), ((order[after], 0, 1),)))
-                if changed and rank == 1:
-                    successors.append((cost - first_step[place] + first_step[after], (*changed[:-1], (after, 1)),
-                                       ((order[place], 1, 0), (order[after], 0, 1))))
-            for child_cost, child, child_steps in successors:
-                if child_cost <= budget:
-                    heapq.heappush(heap, (child_cost, child, tally, child_steps))
+            if not owed:
+                self._queue_successors(heap, cost, changed, tally, budget)
+                owed = self._both_left_out(changed) if self._one_tile and changed else 0.0
+                if owed:
+                    if cost + owed <= budget:
+                        heapq.heappush(heap, (cost + owed, changed, parents, steps, owed))
+                    continue
             broken = tally.excess + (self._both_kept(changed) if self._one_tile else 0)
             if broken:
                 if least_excess is None or broken < least_excess[0]:

@@ -309,7 +309,8 @@ def test_a_photo_of_more_tiles_than_any_hand_asks_only_for_the_copies() -> None:
     codes = " ".join(["1m 2m 3m 4m 5m 6m 7m 8m 9m 1p"] * 4)
     tiles = _hand(codes)
     tiles[0] = replace(tiles[0], confidence=0.6, candidates=(("1m", 0.6), ("1s", 0.3)))
-    tiles += _hand("1m")  # a fifth 1m, far to the right
+    fifth = _hand("1m")[0]
+    tiles.append(replace(fifth, box=fifth.box + np.float32([1400, 0])))  # a fifth 1m, far to the right
     right, up = hand_frame(np.stack([t.box for t in tiles]))
     search = interpret._Search(tiles, right, up, rows_and_groups(tiles, right, up), (4000, 1000), WIN, EVIDENCE)
     assert not search._sizes_reachable()
@@ -352,6 +353,37 @@ def test_a_box_across_two_tiles_of_a_pung_is_no_fourth_tile() -> None:
     assert best.satisfied and best.kept == tuple(range(14)) and _codes(best) == pung.replace("| ", "").split()
     (change,) = best.changes
     assert change.index == 14 and change.reason == "another box on the same tile reads it as 1m"
+
+
+TIGHT = Evidence(EVIDENCE.tiles, replace(EVIDENCE.layout, max_cost=3.0))  # the shipped evidence's budget
+
+
+def _read_tight(tiles: list[TileReading]) -> interpret.Interpretation:
+    right, up = hand_frame(np.stack([t.box for t in tiles]))
+    return interpret.interpret(tiles, right, up, rows_and_groups(tiles, right, up), (2000, 1000), WIN, TIGHT)[0]
+
+
+def test_a_sure_half_box_on_a_pung_tile_is_left_out_though_a_tile_that_sure_costs_past_the_budget() -> None:
+    # One tile of a pung boxed twice, the second box a narrow half read as surely as the rest:
+    # leaving a box that sure out costs more than the budget (-log 0.01 = 4.6 nats), but this
+    # one's twin holds the tile, so leaving it out costs nothing and the pung is no kong.
+    pung = "1m 1m 1m 4p 5p 6p 7s 8s 9s E E 6m 7m | 8m"
+    tiles = _hand(pung)
+    half = replace(tiles[0], box=tiles[0].box * np.float32([0.6, 1]) + np.float32([12, 0]))
+    best = _read_tight([*tiles, half])
+    assert best.satisfied and len(best.kept) == 14 and sorted(_codes(best)) == sorted(pung.replace("| ", "").split())
+    assert best.layout.hand["melds"] == []
+    (change,) = best.changes
+    assert change.taken is None and change.reason == "another box on the same tile reads it as 1m"
+
+
+def test_a_sure_tile_boxed_twice_is_not_left_out_whole_to_complete_a_hand() -> None:
+    # A 15th tile, sure, boxed twice: either box may go for the other's sake, not both at once,
+    # which would leave out a sure tile.
+    tiles = _hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E 9p 6m 7m | 8m")
+    twin = replace(tiles[11], box=tiles[11].box + np.float32([8, 0]))
+    best = _read_tight([*tiles, twin])
+    assert not best.satisfied and sum(r.code == "9p" for r in best.readings) == 1
 
 
 def test_of_two_boxes_on_one_tile_the_hand_keeps_the_one_that_completes_it() -> None:
