@@ -302,10 +302,10 @@ class _Search:
         order = sorted(self._changeable, key=lambda j: (self.options[j][1].cost - self.options[j][0].cost, j))
         self._first_step = [self.options[j][1].cost - self.options[j][0].cost for j in order]
         self._order = order
-        # Each entry: cost, the reading, its parent's tally, and the (box, rank before, rank
-        # after) steps that made it from the parent.
-        # and what the reading owes beyond its options (its successors are queued when it is
-        # first taken, from its options' cost; it is then queued again with the debt added).
+        # Each entry: cost, the reading, its parent's tally, the (box, rank before, rank after)
+        # steps that made it from the parent, and what the reading owes beyond its options'
+        # cost (``_both_left_out``: its successors are queued from its options' cost when it is
+        # first taken; it is then queued again with the debt added).
         heap: list[tuple[float, tuple[tuple[int, int], ...], _Tally | None, tuple[tuple[int, int, int], ...], float]] = [
             (0.0, (), None, (), 0.0)]
         while heap and self.layouts < self.most_layouts and tried < most_tried:
