@@ -15,9 +15,9 @@
    classified (a doubtful crop also turned 180 degrees, inside the classifier); possible flowers
    get a second look (``flowers``); sideways tiles are tried turned both ways, and when the tiles
    read poorly the whole hand is tried a quarter turn off (never upside down: which way up is the
-   camera's to say, ``geometry.up_the_photo``); each cluster
-   of tiles (a hand, a pile of discards) is read in its own frame (``frame_groups``). A box the
-   classifier reads as more likely no tile than a tile is dropped (``tiles_only``);
+   camera's to say, ``geometry.up_the_photo``); each cluster of tiles (a hand, a pile of
+   discards) is read in its own frame (``frame_groups``). A box the classifier reads as more
+   likely no tile than a tile is dropped (``tiles_only``);
    ``tile_photo`` refuses a photo of a hand whose boxes read like no tiles (a floor, a grid); the
    boxes read as flowers are given distinct flowers, one set's (``flower_set``).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
@@ -27,11 +27,10 @@
    sideways tiles judged again there (``read_sideways_again``), its doubtful faces read again cut
    as its typical tile (``typical_cut``); read as no hand the rules allow (step 6),
    ``hand_splits`` cuts it along its weakest joins, up to three times, or, short of any hand,
-   ``hand_joins`` joins to it the clusters apart likeliest linked to it (melds lying flat beyond
-   a standing row), up to three.
-5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), and
-   beside two equal faces standing apart the slots of a concealed kong's backs
-   (``hand_region.probe_backs``).
+   ``hand_joins`` joins up to three clusters apart likeliest linked to it (flat melds beyond a row).
+5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), beside two
+   equal faces apart the slots of a concealed kong's backs (``hand_region.probe_backs``), and, for
+   a hand still short, the places beyond its rows' ends (``row_ends``).
 6. ``interpret``: the search over readings of the hand's boxes (which are tiles, each one's face)
    under the fitted ``evidence`` and the rule set's hand sizes; ``layout.analyse`` makes its
    groups, melds, winning tile and doubts.
@@ -52,8 +51,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from fanscan.vision import (debug_images, doubts, flower_set, flowers, geometry, hand_joins, hand_region, hand_splits,
-                            layout, memory, own_frame, row_gaps, session_opening, tile_photo, second_looks, white_balance)
+from fanscan.vision import (debug_images, doubts, flower_set, flowers, geometry, hand_joins, hand_region, hand_splits, layout,
+                            memory, own_frame, row_ends, row_gaps, session_opening, tile_photo, second_looks, white_balance)
 from fanscan.vision.detections import TileDetections, TileReading
 from fanscan.vision.flowers import FlowerLooks
 from fanscan.vision.image_io import Photo, load_photo
@@ -194,5 +193,7 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
     elif one_hand and hand_joins.worth_joining(read, wanted) and (joined := hand_joins.first_complete(
             searched[: len(readings)], apart, up, wanted, lambda p, n: read_part(p, n)[0], photo.size)):
         read, apart = joined
+    elif one_hand and hand_joins.worth_joining(read, wanted):  # still short: beyond its rows' ends
+        read = row_ends.read_with_ends(read, photo, apart, right, up, classifier, looks, read_part)
     apart = flower_set.one_of_each_flower(apart, frozenset(r.code for r in read.readings)) if one_hand else apart
     return _photo_reading(photo, read, apart, wanted), read

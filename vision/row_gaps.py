@@ -103,8 +103,17 @@ def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up:
         return readings
     framed, frame_right, frame_up = geometry.in_their_frame(readings, right, up)
     slots = gap_slots(framed, geometry.rows_and_groups(framed, frame_right, frame_up), frame_right)
+    return readings + read_slots(photo, readings, slots, frame_right, classifier, flower_looks)
+
+
+def read_slots(photo: Photo, readings: list[TileReading], slots: list[tuple[int, np.ndarray]],
+               frame_right: np.ndarray, classifier: Any, flower_looks: FlowerLooks | None = None,
+               ) -> list[TileReading]:
+    """A reading of each slot (the index of the reading it was moved from, its quad) that the
+    classifier finds likelier a tile than no tile, or that reads as a blank white dragon the
+    finder's look finds likelier a tile than not; never a back."""
     if not slots:
-        return readings
+        return []
     probs, no_tiles, _ = look_at_cuts(photo, readings, [slot for _, slot in slots], classifier, flower_looks)
     # A slot is a candidate when the classifier finds a tile likelier than none there, or reads a
     # blank (its "no tile" says nothing then); the finder's look, asked only of those, decides a
@@ -118,6 +127,5 @@ def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up:
         if reading.code != BACK and (no_tile < OPEN_AT or reading.code == BLANK):
             maybe.append(reading)
     looks = slot_looks.tile_probabilities(photo, np.stack([r.box for r in readings]), [r.box for r in maybe])
-    added = [replace(r, finder_score=float(look)) for r, look in zip(maybe, looks)
-             if r.no_tile < OPEN_AT or 1.0 - look < OPEN_AT]
-    return readings + added
+    return [replace(r, finder_score=float(look)) for r, look in zip(maybe, looks)
+            if r.no_tile < OPEN_AT or 1.0 - look < OPEN_AT]
