@@ -51,7 +51,7 @@ def options(readings: list[TileReading], image_size: tuple[int, int], evidence: 
         logs = evidence.tiles.face_log_probs(probs)
         logs = logs - logs.max()  # a face costs against the likeliest: its doubt is no doubt that a tile lies there
         p = float(p)
-        keep, drop = -math.log(p), -math.log(1 - p)
+        keep, drop = float(keep_costs[i]), -math.log(1 - p)
         floor = min(keep, drop)  # the likeliest face costs ``keep``
         alone = drop - floor
         twins = [b if a == i else a for a, b in one_tile if i in (a, b)]

@@ -190,10 +190,9 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
         readings, up, wanted, lambda p, n: read_part(p, n, False)[0], searched[: len(readings)])
     if cut:
         read, apart = cut[0], cut[1] + apart
-    elif one_hand and hand_joins.worth_joining(read, wanted) and (joined := hand_joins.first_complete(
-            searched[: len(readings)], apart, up, wanted, lambda p, n: read_part(p, n)[0], photo.size)):
-        read, apart = joined
-    elif one_hand and hand_joins.worth_joining(read, wanted):  # still short: beyond its rows' ends
-        read = row_ends.read_with_ends(read, photo, apart, right, up, classifier, looks, read_part)
+    elif one_hand and hand_joins.worth_joining(read, wanted):  # short: the clusters apart, else beyond its ends
+        joined = hand_joins.first_complete(searched[: len(readings)], apart, up, wanted,
+                                           lambda p, n: read_part(p, n)[0], photo.size)
+        read, apart = joined or (row_ends.read_with_ends(read, photo, apart, right, up, classifier, looks, read_part), apart)
     apart = flower_set.one_of_each_flower(apart, frozenset(r.code for r in read.readings)) if one_hand else apart
     return _photo_reading(photo, read, apart, wanted), read
