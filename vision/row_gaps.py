@@ -13,14 +13,18 @@ neighbour). Such a gap is a set the player laid apart as often: the classifier d
    makes a neighbour nor fills a slot.
 2. ``probe_gaps``: each slot is cut out, balanced on the hand's tiles and classified like any
    box (the flowers' second looks too), and the finder looks at it again among its neighbours
-   (``slot_looks``). One the classifier finds likelier a tile than no tile becomes a candidate of
-   the hand, and so does one read as a blank white dragon that the finder's look finds likelier
-   a tile than table: to the classifier a blank face and a plain patch of table are alike (its
-   "no tile" 0.7-0.9 for either on the generated tables looked at), to the finder they are not.
-   The finder's look is the candidate's finder score, and the reading search keeps it or leaves
-   it out like the finder's boxes. A slot read as a back is left empty: dark felt between two
-   sets looks like a tile's back, and a concealed kong's backs are probed at its ends
-   (``hand_region.probe_backs``).
+   (``slot_looks``). A slot becomes a candidate of the hand when both looks find a tile likelier
+   than not there: the classifier (likelier a tile than no tile, or a blank white dragon, of
+   which its "no tile" says nothing: to it a blank face and a plain patch of table are alike, 0.7-0.9
+   for either on the generated tables looked at) and the finder (likelier a tile than table).
+   Either look alone lets phantoms in: the classifier reads a neighbour's side wall or a seam as a
+   face (a flower at 0.76-0.93) where the finder's look is under 0.05, and the reading search's
+   tile model cannot weigh that look (its finder feature is held within the range it was fitted
+   on, the finder's own boxes, about 0.7 and up); on the real photos of rf-chinese every slot on
+   a labelled tile had a look over 0.5 (``docs/benchmarks.md``, session 75). The look is the
+   candidate's finder score, and the search keeps it or leaves it out like the finder's boxes. A
+   slot read as a back is left empty: dark felt between two sets looks like a tile's back, and a
+   concealed kong's backs are probed at its ends (``hand_region.probe_backs``).
 """
 
 from __future__ import annotations
@@ -94,9 +98,8 @@ def gap_slots(readings: list[TileReading], rows: list[list[list[int]]], right: n
 
 def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray, classifier: Any,
                flower_looks: FlowerLooks | None = None) -> list[TileReading]:
-    """The hand's readings and a reading of each gap slot (``gap_slots``) that the classifier
-    finds likelier a tile than no tile, or that reads as a blank white dragon the finder's look
-    finds likelier a tile than not (``slot_looks``); never a back. A classifier that cannot
+    """The hand's readings and a reading of each gap slot (``gap_slots``) that both the classifier
+    and the finder's look find likelier a tile than not (``read_slots``); never a back. A classifier that cannot
     answer "no tile" (``answers_no_tile``: a stand-in) gives no evidence either way: nothing is
     probed."""
     if len(readings) < 2 or not getattr(classifier, "answers_no_tile", False):
@@ -110,14 +113,13 @@ def read_slots(photo: Photo, readings: list[TileReading], slots: list[tuple[int,
                frame_right: np.ndarray, classifier: Any, flower_looks: FlowerLooks | None = None,
                ) -> list[TileReading]:
     """A reading of each slot (the index of the reading it was moved from, its quad) that the
-    classifier finds likelier a tile than no tile, or that reads as a blank white dragon the
-    finder's look finds likelier a tile than not; never a back."""
+    classifier finds likelier a tile than no tile (or reads as a blank white dragon) and the
+    finder's look (``slot_looks``) likelier a tile than table; never a back."""
     if not slots:
         return []
     probs, no_tiles, _ = look_at_cuts(photo, readings, [slot for _, slot in slots], classifier, flower_looks)
-    # A slot is a candidate when the classifier finds a tile likelier than none there, or reads a
-    # blank (its "no tile" says nothing then); the finder's look, asked only of those, decides a
-    # blank and is every candidate's finder score.
+    # The classifier's "no tile" says nothing of a blank; the finder's look, asked only of the
+    # slots the classifier lets through, must find a tile there too, and is the candidate's finder score.
     maybe = []
     for (a, slot), slot_probs, no_tile in zip(slots, probs, no_tiles):
         reading = reading_of(np.asarray(slot_probs, np.float32), float(no_tile), slot,
@@ -127,5 +129,4 @@ def read_slots(photo: Photo, readings: list[TileReading], slots: list[tuple[int,
         if reading.code != BACK and (no_tile < OPEN_AT or reading.code == BLANK):
             maybe.append(reading)
     looks = slot_looks.tile_probabilities(photo, np.stack([r.box for r in readings]), [r.box for r in maybe])
-    return [replace(r, finder_score=float(look)) for r, look in zip(maybe, looks)
-            if r.no_tile < OPEN_AT or 1.0 - look < OPEN_AT]
+    return [replace(r, finder_score=float(look)) for r, look in zip(maybe, looks) if 1.0 - look < OPEN_AT]

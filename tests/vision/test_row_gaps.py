@@ -98,11 +98,19 @@ class _Reads:
         return Looks(probs, np.full(len(images), self.no_tile, np.float32))
 
 
-@pytest.mark.parametrize(("code", "no_tile", "added"),
-                         [("7p", 0.02, True), ("7p", 0.6, False), ("back", 0.02, False), ("P", 0.85, False)])
-def test_a_slot_becomes_a_candidate_when_read_likelier_a_tile_than_not_and_not_a_back(code, no_tile, added) -> None:
-    # The photo is a plain grey table: the finder's own look at the slot finds no tile there, so a
-    # slot read as a blank white dragon with the classifier's doubt is no candidate either.
+@pytest.mark.parametrize(("code", "no_tile", "look", "added"),
+                         [("7p", 0.02, 0.9, True), ("7p", 0.02, 0.05, False), ("7p", 0.6, 0.9, False),
+                          ("back", 0.02, 0.9, False), ("P", 0.85, 0.9, True), ("P", 0.85, 0.05, False)])
+def test_a_slot_becomes_a_candidate_when_both_looks_find_a_tile_there_and_not_a_back(
+        monkeypatch: pytest.MonkeyPatch, code: str, no_tile: float, look: float, added: bool) -> None:
+    # The classifier must find a tile likelier than none (its "no tile" says nothing of a blank
+    # white dragon), and the finder's own look at the slot a tile likelier than table: a face read
+    # on a neighbour's side wall, where the finder sees table, is no candidate.
+    from fanscan.vision import slot_looks
+
+    looked_at = []
+    monkeypatch.setattr(slot_looks, "tile_probabilities",
+                        lambda photo, tiles, slots: looked_at.extend(slots) or np.full(len(slots), look))
     photo = load_photo(cv2.imencode(".png", np.full((300, 400, 3), 200, np.uint8))[1].tobytes())
     row = [_tile(10 + STEP * k) for k in (0, 1, 2, 4, 5, 6)]
     classifier = _Reads(code, no_tile)
@@ -110,11 +118,20 @@ def test_a_slot_becomes_a_candidate_when_read_likelier_a_tile_than_not_and_not_a
     assert len(classifier.crops) == 1 and classifier.crops[0].shape[:2] == (128, 96)
     assert probed[:6] == row
     assert len(probed) == 6 + added
+    # The finder is asked only about slots the classifier lets through.
+    assert len(looked_at) == (code != "back" and (no_tile < 0.5 or code == "P"))
     if added:
         new = probed[6]
         assert new.code == code and new.confidence == pytest.approx(0.9)
-        assert new.finder_score < 0.1 and new.no_tile == pytest.approx(no_tile)  # the finder's look: table
+        assert new.finder_score == pytest.approx(look) and new.no_tile == pytest.approx(no_tile)
         assert np.allclose(new.box.mean(axis=0), [10 + STEP * 3 + WIDTH / 2, 120])
+
+
+def test_the_finder_s_look_at_a_slot_on_plain_table_finds_no_tile() -> None:
+    # The real look, not a stand-in: a slot on a plain grey table is table to the finder.
+    photo = load_photo(cv2.imencode(".png", np.full((300, 400, 3), 200, np.uint8))[1].tobytes())
+    row = [_tile(10 + STEP * k) for k in (0, 1, 2, 4, 5, 6)]
+    assert row_gaps.probe_gaps(photo, row, RIGHT, UP, _Reads("7p", 0.02)) == row
 
 
 def test_a_classifier_that_cannot_say_no_tile_probes_nothing() -> None:
