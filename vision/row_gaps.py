@@ -15,8 +15,9 @@ neighbour). Such a gap is a set the player laid apart as often: the classifier d
    box (the flowers' second looks too), and the finder looks at it again among its neighbours
    (``slot_looks``). A slot becomes a candidate of the hand when both looks find a tile likelier
    than not there: the classifier (likelier a tile than no tile, or a blank white dragon, of
-   which its "no tile" says nothing: to it a blank face and a plain patch of table are alike, 0.7-0.9
-   for either on the generated tables looked at) and the finder (likelier a tile than table).
+   which its "no tile" says nothing: to it a blank face and a plain patch of table are alike,
+   0.7-0.9 for either on the generated tables looked at) and the finder (likelier a tile than
+   table).
    Either look alone lets phantoms in: the classifier reads a neighbour's side wall or a seam as a
    face (a flower at 0.76-0.93) where the finder's look is under 0.05, and the reading search's
    tile model cannot weigh that look (its finder feature is held within the range it was fitted
@@ -98,10 +99,10 @@ def gap_slots(readings: list[TileReading], rows: list[list[list[int]]], right: n
 
 def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray, classifier: Any,
                flower_looks: FlowerLooks | None = None) -> list[TileReading]:
-    """The hand's readings and a reading of each gap slot (``gap_slots``) that both the classifier
-    and the finder's look find likelier a tile than not (``read_slots``); never a back. A classifier that cannot
-    answer "no tile" (``answers_no_tile``: a stand-in) gives no evidence either way: nothing is
-    probed."""
+    """The hand's readings and a reading of each gap slot (``gap_slots``) that both the
+    classifier and the finder's look find likelier a tile than not (``read_slots``); never a back.
+    A classifier that cannot answer "no tile" (``answers_no_tile``: a stand-in) gives no evidence
+    either way: nothing is probed."""
     if len(readings) < 2 or not getattr(classifier, "answers_no_tile", False):
         return readings
     framed, frame_right, frame_up = geometry.in_their_frame(readings, right, up)
@@ -119,7 +120,7 @@ def read_slots(photo: Photo, readings: list[TileReading], slots: list[tuple[int,
         return []
     probs, no_tiles, _ = look_at_cuts(photo, readings, [slot for _, slot in slots], classifier, flower_looks)
     # The classifier's "no tile" says nothing of a blank; the finder's look, asked only of the
-    # slots the classifier lets through, must find a tile there too, and is the candidate's finder score.
+    # slots the classifier lets through, must find a tile there too: the candidate's finder score.
     maybe = []
     for (a, slot), slot_probs, no_tile in zip(slots, probs, no_tiles):
         reading = reading_of(np.asarray(slot_probs, np.float32), float(no_tile), slot,
@@ -129,4 +130,5 @@ def read_slots(photo: Photo, readings: list[TileReading], slots: list[tuple[int,
         if reading.code != BACK and (no_tile < OPEN_AT or reading.code == BLANK):
             maybe.append(reading)
     looks = slot_looks.tile_probabilities(photo, np.stack([r.box for r in readings]), [r.box for r in maybe])
-    return [replace(r, finder_score=float(look)) for r, look in zip(maybe, looks) if 1.0 - look < OPEN_AT]
+    return [replace(r, finder_score=float(look))
+            for r, look in zip(maybe, looks) if 1.0 - look < OPEN_AT]

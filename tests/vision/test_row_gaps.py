@@ -99,18 +99,24 @@ class _Reads:
 
 
 @pytest.mark.parametrize(("code", "no_tile", "look", "added"),
-                         [("7p", 0.02, 0.9, True), ("7p", 0.02, 0.05, False), ("7p", 0.6, 0.9, False),
-                          ("back", 0.02, 0.9, False), ("P", 0.85, 0.9, True), ("P", 0.85, 0.05, False)])
+                         [("7p", 0.02, 0.9, True), ("7p", 0.02, 0.05, False),
+                          ("7p", 0.6, 0.9, False), ("back", 0.02, 0.9, False),
+                          ("P", 0.85, 0.9, True), ("P", 0.85, 0.05, False)])
 def test_a_slot_becomes_a_candidate_when_both_looks_find_a_tile_there_and_not_a_back(
-        monkeypatch: pytest.MonkeyPatch, code: str, no_tile: float, look: float, added: bool) -> None:
+        monkeypatch: pytest.MonkeyPatch, code: str, no_tile: float, look: float,
+        added: bool) -> None:
     # The classifier must find a tile likelier than none (its "no tile" says nothing of a blank
     # white dragon), and the finder's own look at the slot a tile likelier than table: a face read
     # on a neighbour's side wall, where the finder sees table, is no candidate.
     from fanscan.vision import slot_looks
 
     looked_at = []
-    monkeypatch.setattr(slot_looks, "tile_probabilities",
-                        lambda photo, tiles, slots: looked_at.extend(slots) or np.full(len(slots), look))
+
+    def looks(photo, tiles, slots):  # noqa: ANN001, ANN202, ARG001
+        looked_at.extend(slots)
+        return np.full(len(slots), look)
+
+    monkeypatch.setattr(slot_looks, "tile_probabilities", looks)
     photo = load_photo(cv2.imencode(".png", np.full((300, 400, 3), 200, np.uint8))[1].tobytes())
     row = [_tile(10 + STEP * k) for k in (0, 1, 2, 4, 5, 6)]
     classifier = _Reads(code, no_tile)
