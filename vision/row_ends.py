@@ -9,9 +9,9 @@ the photo's glare or a slant the finder missed. So, only then:
    face-up tiles (a row's end, or a winning tile's place before the melds laid after it), a slot
    one typical step on along the rows and one a step and a half on (a winning tile set apart),
    each where no box of the photo lies within half a step and whose centre lies in the photo.
-2. ``row_gaps.read_slots`` reads them as the gaps inside the rows are read: a slot that both the
-   classifier and the finder's look find likelier a tile than not (never a back) is a candidate,
-   the finder's look its finder score.
+2. ``row_gaps.read_slots`` reads them as the gaps inside the rows are read: a slot that the
+   classifier and the finder's look together find likelier a tile than not (never a back) is a
+   candidate, the finder's look its finder score.
 3. ``read_with_ends``: the hand is read again with the candidates, and that reading kept only
    when the rules accept it: the search weighs each candidate like a finder's box.
 """

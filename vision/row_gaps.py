@@ -13,19 +13,22 @@ neighbour). Such a gap is a set the player laid apart as often: the classifier d
    makes a neighbour nor fills a slot.
 2. ``probe_gaps``: each slot is cut out, balanced on the hand's tiles and classified like any
    box (the flowers' second looks too), and the finder looks at it again among its neighbours
-   (``slot_looks``). A slot becomes a candidate of the hand when both looks find a tile likelier
-   than not there: the classifier (likelier a tile than no tile, or a blank white dragon, of
-   which its "no tile" says nothing: to it a blank face and a plain patch of table are alike,
-   0.7-0.9 for either on the generated tables looked at) and the finder (likelier a tile than
-   table).
-   Either look alone lets phantoms in: the classifier reads a neighbour's side wall or a seam as a
-   face (a flower at 0.76-0.93) where the finder's look is under 0.05, and the reading search's
-   tile model cannot weigh that look (its finder feature is held within the range it was fitted
-   on, the finder's own boxes, about 0.7 and up); on the real photos of rf-chinese every slot on
-   a labelled tile had a look over 0.5 (``docs/benchmarks.md``, session 75). The look is the
-   candidate's finder score, and the search keeps it or leaves it out like the finder's boxes. A
-   slot read as a back is left empty: dark felt between two sets looks like a tile's back, and a
-   concealed kong's backs are probed at its ends (``hand_region.probe_backs``).
+   (``slot_looks``). A slot the classifier finds likelier a tile than no tile, or reads as a
+   blank white dragon, is looked at by the finder, and becomes a candidate of the hand when the
+   two looks together find a tile likelier than not there: their odds of a tile multiplied, each
+   look's taken at even odds before it, favour a tile, that is, the finder's probability of a
+   tile exceeds the classifier's of no tile. The classifier's "no tile" says nothing of a blank (to
+   it a blank face and a plain patch of table are alike, 0.7-0.9 for either on the generated
+   tables looked at), so a blank's look must find a tile likelier than table alone. The
+   classifier alone lets phantoms in: it reads a neighbour's side wall or a seam as a face (a
+   flower at 0.76-0.93, "no tile" 0.2-0.5) where the finder's look is under 0.05, and the reading
+   search's tile model cannot weigh so low a look (its finder feature is held within the range it
+   was fitted on, the finder's own boxes, about 0.7 and up). The finder alone misses tiles: a far
+   hand's tile it looks at weakly (0.44-0.48 where the classifier is sure). On the real photos of
+   rf-chinese every slot on a labelled tile passes (``docs/benchmarks.md``, session 75). The
+   look is the candidate's finder score, and the search keeps it or leaves it out like the
+   finder's boxes. A slot read as a back is left empty: dark felt between two sets looks like a
+   tile's back, and a concealed kong's backs are probed at its ends (``hand_region.probe_backs``).
 """
 
 from __future__ import annotations
@@ -99,8 +102,8 @@ def gap_slots(readings: list[TileReading], rows: list[list[list[int]]], right: n
 
 def probe_gaps(photo: Photo, readings: list[TileReading], right: np.ndarray, up: np.ndarray, classifier: Any,
                flower_looks: FlowerLooks | None = None) -> list[TileReading]:
-    """The hand's readings and a reading of each gap slot (``gap_slots``) that both the
-    classifier and the finder's look find likelier a tile than not (``read_slots``); never a back.
+    """The hand's readings and a reading of each gap slot (``gap_slots``) that the classifier
+    and the finder's look together find likelier a tile than not (``read_slots``); never a back.
     A classifier that cannot answer "no tile" (``answers_no_tile``: a stand-in) gives no evidence
     either way: nothing is probed."""
     if len(readings) < 2 or not getattr(classifier, "answers_no_tile", False):
@@ -114,13 +117,15 @@ def read_slots(photo: Photo, readings: list[TileReading], slots: list[tuple[int,
                frame_right: np.ndarray, classifier: Any, flower_looks: FlowerLooks | None = None,
                ) -> list[TileReading]:
     """A reading of each slot (the index of the reading it was moved from, its quad) that the
-    classifier finds likelier a tile than no tile (or reads as a blank white dragon) and the
-    finder's look (``slot_looks``) likelier a tile than table; never a back."""
+    classifier finds likelier a tile than no tile (or reads as a blank white dragon) and that the
+    finder's look (``slot_looks``) finds likelier a tile than the classifier finds no tile (a
+    blank: than table); never a back."""
     if not slots:
         return []
     probs, no_tiles, _ = look_at_cuts(photo, readings, [slot for _, slot in slots], classifier, flower_looks)
-    # The classifier's "no tile" says nothing of a blank; the finder's look, asked only of the
-    # slots the classifier lets through, must find a tile there too: the candidate's finder score.
+    # The finder's look, asked only of the slots the classifier lets through, is weighed against
+    # the classifier's "no tile" (even odds for a blank, of which that says nothing): the two
+    # looks' odds of a tile multiplied favour one. The look is the candidate's finder score.
     maybe = []
     for (a, slot), slot_probs, no_tile in zip(slots, probs, no_tiles):
         reading = reading_of(np.asarray(slot_probs, np.float32), float(no_tile), slot,
@@ -130,5 +135,5 @@ def read_slots(photo: Photo, readings: list[TileReading], slots: list[tuple[int,
         if reading.code != BACK and (no_tile < OPEN_AT or reading.code == BLANK):
             maybe.append(reading)
     looks = slot_looks.tile_probabilities(photo, np.stack([r.box for r in readings]), [r.box for r in maybe])
-    return [replace(r, finder_score=float(look))
-            for r, look in zip(maybe, looks) if 1.0 - look < OPEN_AT]
+    return [replace(r, finder_score=float(look)) for r, look in zip(maybe, looks)
+            if look > (OPEN_AT if r.code == BLANK else r.no_tile)]

@@ -99,15 +99,18 @@ class _Reads:
 
 
 @pytest.mark.parametrize(("code", "no_tile", "look", "added"),
-                         [("7p", 0.02, 0.9, True), ("7p", 0.02, 0.05, False),
-                          ("7p", 0.6, 0.9, False), ("back", 0.02, 0.9, False),
-                          ("P", 0.85, 0.9, True), ("P", 0.85, 0.05, False)])
-def test_a_slot_becomes_a_candidate_when_both_looks_find_a_tile_there_and_not_a_back(
+                         [("7p", 0.02, 0.9, True), ("7p", 0.3, 0.05, False),
+                          ("7p", 0.3, 0.45, True), ("7p", 0.6, 0.9, False),
+                          ("back", 0.02, 0.9, False), ("P", 0.85, 0.9, True),
+                          ("P", 0.85, 0.45, False)])
+def test_a_slot_becomes_a_candidate_when_both_looks_together_find_a_tile_there(
         monkeypatch: pytest.MonkeyPatch, code: str, no_tile: float, look: float,
         added: bool) -> None:
-    # The classifier must find a tile likelier than none (its "no tile" says nothing of a blank
-    # white dragon), and the finder's own look at the slot a tile likelier than table: a face read
-    # on a neighbour's side wall, where the finder sees table, is no candidate.
+    # The classifier must find a tile likelier than none, and the finder's own look at the slot
+    # find a tile likelier than the classifier finds none: a face read on a neighbour's side wall
+    # ("no tile" 0.3), where the finder sees table, is no candidate; a far tile the finder looks
+    # at weakly, where the classifier is sure, is one. A blank white dragon, of which the
+    # classifier's "no tile" says nothing, needs a look likelier a tile than table; a back none.
     from fanscan.vision import slot_looks
 
     looked_at = []
