@@ -22,10 +22,10 @@
    boxes read as flowers are given distinct flowers, one set's (``flower_set``).
 4. ``hand_region``: the player's hand is told from the other tiles the photo shows (``in_hand``:
    the rows of touching tiles nearest the camera); the others are kept, marked not in the hand.
-   The hand is laid out in the frame its tiles were read in (``geometry.in_their_frame``), or
-   read again in its own rows' frame where those run another way (``own_frame``), its
-   sideways tiles judged again there (``read_sideways_again``), its doubtful faces read again cut
-   as its typical tile (``typical_cut``); read as no hand the rules allow (step 6),
+   The hand (or, read for labelling, every tile) is laid out in its tiles' frame, or read again in
+   its own rows' frame where those run another way (``own_frame``), its sideways tiles judged
+   again there (``read_sideways_again``), its doubtful faces read again cut as its typical tile
+   (``typical_cut``); read as no hand the rules allow (step 6),
    ``hand_splits`` cuts it along its weakest joins, up to three times, or, short of any hand,
    ``hand_joins`` joins up to three clusters apart likeliest linked to it (flat melds beyond a row).
 5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), beside two
@@ -115,8 +115,8 @@ def read_photo(
     (``in_hand``, slivers set aside first: ``slivers``); every other tile found stays in
     ``tiles`` with ``in_hand`` False (after the hand's, group -1), read as its own face.
     ``one_hand=False`` (a photo of any tiles: grids, piles, several hands, e.g. for labelling)
-    reads every tile as one layout, each keeping its own reading: no copy limits, no completing
-    the hand, nothing left out, every tile ``in_hand``.
+    reads every tile as one layout (read again as a hand's are: step 4), each keeping its own
+    reading: no copy limits, no completing the hand, nothing left out, every tile ``in_hand``.
     ``rules`` (a rule set's name) gives the hand's size (by default any rule set's, or a
     16-tile game's); ``hand`` says what the photo shows: a ``win`` (a complete hand), a hand
     ``waiting`` to win (one tile short), or ``any`` (no size asked); ``hand_size`` asks for a
@@ -173,7 +173,7 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
     def read_part(part: list[TileReading], most_layouts: int = MAX_LAYOUTS,
                   read_again: bool = True) -> tuple[HandRead, list[TileReading]]:  # the tiles searched: in order
         part, part_right, part_up = geometry.in_their_frame(part, right, up)
-        if one_hand and read_again:  # a cut of a hand read whole keeps its tiles as read there
+        if read_again:  # a cut of a hand read whole keeps its tiles as read there
             part, part_right, part_up = own_frame.read_in_own_frame(photo, part, part_right, part_up, classifier, looks)
             part = read_sideways_again(photo, part, part_right, part_up, classifier, looks)
             part = read_doubtful_again(photo, part, part_right, part_up, classifier, looks)
