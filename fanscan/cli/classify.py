@@ -37,8 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "The code and its confidence say which face the crop shows if it shows one; no_tile is "
         "the model's own answer to whether it does. A plain back or a blank white dragon may "
         "score high on both (a face with no drawing looks like felt); the photo reader keeps "
-        "those as tiles. A whole photo of a hand gets a warning: read it with "
-        "`fanscan read`.",
+        "those as tiles. A crop wider than tall (a tile lying sideways) is read turned a "
+        "quarter too, and a doubtful one again at its middle (a loose crop, table around the "
+        "face). A whole photo of a hand gets a warning: read it with `fanscan read`.",
         epilog="exit status: 0 every crop was named; 1 bad input (a file that is no image); "
         "2 usage error.",
     )
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from fanscan.cli import one_line
     from fanscan.cli._inputs import STDIN, photo_source
     from fanscan.vision.classifier import TileClassifier, default_classifier
+    from fanscan.vision.crop_reading import read_crops
     from fanscan.vision.flowers import FlowerLooks, default_flower_looks
     from fanscan.vision.annotate import DOUBT_BELOW
     from fanscan.vision.image_io import load_photo
@@ -83,7 +85,10 @@ def run(args: argparse.Namespace) -> int:
     looks = default_flower_looks()
     if args.no_numerals:
         looks = FlowerLooks(looks.specialist, None)
-    codes, confidences, no_tile = classifier.named(images, looks)
+    readings = read_crops(images, classifier, looks)
+    codes = [r.code for r in readings]
+    confidences = [r.confidence for r in readings]
+    no_tile = [r.no_tile for r in readings]
     for path, photo, image, code, confidence, none in zip(paths, photos, images, codes, confidences, no_tile,
                                                           strict=True):
         found = tiles_in_photo(photo)

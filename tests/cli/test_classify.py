@@ -206,3 +206,20 @@ def test_classify_json_names_a_crop_as_its_file_is_named(crops, tmp_path, capsys
     out = capsys.readouterr().out
     assert out.count("東風.png") == 1 and "\\u" not in out
     assert [json.loads(line)["file"] for line in out.splitlines()] == [str(named), str(tmp_path / "missing.png")]
+
+
+def test_classify_names_crops_turned_a_quarter_or_cut_loose(crops, tmp_path, capsys):
+    # A tile lying sideways gives a crop wider than tall, a loose crop shows the table around the
+    # face: each named as its tight upright crop is (before, the quarter-turned crops were read as
+    # the classifier never learnt faces: turned, and a loose one was the table's as much as the face's).
+    cut = []
+    for path in crops:
+        face = cv2.imread(path)
+        turned = tmp_path / f"turned-{len(cut)}.png"
+        cv2.imwrite(str(turned), cv2.rotate(face, cv2.ROTATE_90_COUNTERCLOCKWISE))
+        loose = tmp_path / f"loose-{len(cut)}.png"
+        cv2.imwrite(str(loose), cv2.copyMakeBorder(face, 50, 50, 38, 38, cv2.BORDER_CONSTANT, value=(150, 180, 205)))
+        cut += [str(turned), str(loose)]
+    assert main(["classify", *cut, "--json"]) == 0
+    codes = [json.loads(line)["code"] for line in capsys.readouterr().out.splitlines()]
+    assert codes == ["5p", "5p", "E", "E", "8s", "8s"]
