@@ -18,7 +18,7 @@ named right 15 % of the time, with a margin of a quarter of the face each way 79
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -43,9 +43,10 @@ class CropReading:
 def read_crops(images: Sequence[np.ndarray], classifier: TileClassifier,
                looks: FlowerLooks | None = None) -> list[CropReading]:
     """Each crop's face (steps 1 and 2 above)."""
-    readings = _surest(classifier, looks, [[image] + _turned(image) for image in images])
+    readings = _surest(classifier, looks, [_both_ways(image) for image in images])
     doubtful = [i for i, reading in enumerate(readings) if reading.confidence < SECOND_LOOK_BELOW]
-    again = _surest(classifier, looks, [_middles(images[i]) + _turned(images[i], _middles) for i in doubtful])
+    again = _surest(classifier, looks, [[middle for way in _both_ways(images[i]) for middle in _middles(way)]
+                                        for i in doubtful])
     for i, middle in zip(doubtful, again, strict=True):
         if middle.confidence > readings[i].confidence and middle.no_tile < readings[i].no_tile:
             readings[i] = middle
@@ -67,12 +68,11 @@ def _surest(classifier: TileClassifier, looks: FlowerLooks | None,
     return out
 
 
-def _turned(image: np.ndarray, views: Callable[[np.ndarray], list[np.ndarray]] = lambda image: [image],
-            ) -> list[np.ndarray]:
-    """``views`` of the crop turned a quarter when it is wider than tall (a face lying sideways,
-    or an upright face cut wide); none otherwise."""
+def _both_ways(image: np.ndarray) -> list[np.ndarray]:
+    """The crop, and when it is wider than tall (a face lying sideways, or an upright face cut
+    wide) the crop turned a quarter too."""
     height, width = image.shape[:2]
-    return views(np.ascontiguousarray(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))) if width > height else []
+    return [image, np.ascontiguousarray(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))] if width > height else [image]
 
 
 def _middles(image: np.ndarray) -> list[np.ndarray]:
