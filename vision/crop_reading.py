@@ -3,7 +3,7 @@
 A crop as the classifier learnt it is the tile's face, upright, filling the image. People crop
 otherwise: a tile lying sideways gives an image wider than tall, and a loose crop shows the table
 around the face. Read as they were, held-out real crops (rf-chinese fold 4) turned a quarter were
-named right 15 % of the time, with a margin of a quarter of the face each way 79 %
+named right 15 % of the time, with a margin of a quarter of the face each way 78 %
 (docs/benchmarks.md, session 76).
 
 1. Each crop is read as it is and, when it is wider than tall (a face lying sideways, or an upright
