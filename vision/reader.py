@@ -28,9 +28,9 @@
    (``typical_cut``); read as no hand the rules allow (step 6),
    ``hand_splits`` cuts it along its weakest joins, up to three times, or, short of any hand,
    ``hand_joins`` joins up to three clusters apart likeliest linked to it (flat melds beyond a row).
-5. Probes: a gap in the hand's rows with room for one tile is classified (``row_gaps``), beside two
-   equal faces apart the slots of a concealed kong's backs (``hand_region.probe_backs``), and, for
-   a hand still short, the places beyond its rows' ends (``row_ends``).
+5. Probes: a gap in the hand's rows (read for labelling, any rows') with room for one tile is
+   classified (``row_gaps``), beside two equal faces apart the slots of a concealed kong's backs
+   (``hand_region.probe_backs``), and, for a hand still short, beyond its rows' ends (``row_ends``).
 6. ``interpret``: the search over readings of the hand's boxes (which are tiles, each one's face)
    under the fitted ``evidence`` and the rule set's hand sizes; ``layout.analyse`` makes its
    groups, melds, winning tile and doubts.
@@ -168,7 +168,7 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
         tile_photo.refuse_unless_tiles(readings, photo.name)
     readings = hand_region.without_duplicates(readings)
     readings, apart = hand_region.hand_and_apart(readings, up, photo.size) if one_hand else (readings, [])  # to label: all
-    readings = row_gaps.probe_gaps(photo, readings, right, up, classifier, looks) if one_hand else readings
+    readings = row_gaps.probe_gaps(photo, readings, right, up, classifier, looks)
 
     def read_part(part: list[TileReading], most_layouts: int = MAX_LAYOUTS,
                   read_again: bool = True) -> tuple[HandRead, list[TileReading]]:  # the tiles searched: in order
