@@ -4,6 +4,7 @@
         [--model A.onnx ...] [--limit N]
         [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180]
         [--tilt 30|random | --far 22 | --steep 0.4] [--every-version] [--as-stored]
+        [--grey] [--camera-fault defocus:1.5|motion:5|bright:2|hazy:0.6|dim:0.4]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
 photos, never a version of a trained one), its least turned version, turned back upright where
@@ -26,7 +27,11 @@ bottom edge drawn out by SHARE of the width past the frame: a keystone), keeps t
 wholly in the frame and compares the reader's boxes warped back with them. With ``--tilt`` and
 ``--steep``, a tile the new frame cuts (its label left out) is not judged: a reader box lying
 mostly on it (``cut_by_frame``, ``over_cut``) is neither asked for in the hand nor counted against
-it, nor counted as a box over no labelled tile.
+it, nor counted as a box over no labelled tile. ``--camera-fault KIND:AMOUNT`` shows every photo
+as a poorer camera would (``camera_fault``: out of focus, a Gaussian of sigma AMOUNT px; shaken,
+a motion blur AMOUNT px long; ``bright``, AMOUNT times the light, clipped at white; ``hazy``,
+every level drawn to AMOUNT of its distance from white; ``dim``, AMOUNT of the light with sensor
+noise), its labels unchanged.
 
 Per photo and in total, for each model:
 - ``found``: labelled tiles with a reader box of IoU >= 0.5 (boxes compared as upright rectangles),
@@ -332,6 +337,42 @@ def tilt_for(source: str, tilt: float | str) -> float:
     return float(np.random.default_rng(zlib.crc32(source.encode())).uniform(-45.0, 45.0))
 
 
+CAMERA_FAULTS = ("defocus", "motion", "bright", "hazy", "dim")
+DIM_NOISE = 7.0
+"""Sensor noise (sigma, levels) of a dim photo, as ``bench_conditions`` draws it."""
+
+
+def _camera_fault_of(text: str) -> tuple[str, float]:
+    kind, _, amount = text.partition(":")
+    try:
+        value = float(amount)
+    except ValueError:
+        value = -1.0
+    if kind not in CAMERA_FAULTS or not value > 0:
+        raise argparse.ArgumentTypeError(f"{text}: expected KIND:AMOUNT, KIND one of {', '.join(CAMERA_FAULTS)}, "
+                                         "AMOUNT above 0")
+    return kind, value
+
+
+def camera_fault(image: np.ndarray, kind: str, amount: float, seed: int) -> np.ndarray:
+    """A BGR photo as a poorer camera would take it (``--camera-fault``); same size and dtype."""
+    from fanscan.datasets.photo_effects import hazier, motion_blur, over_exposed
+
+    light = image.astype(np.float32)
+    if kind == "defocus":
+        light = cv2.GaussianBlur(light, (0, 0), amount)
+    elif kind == "motion":
+        light = motion_blur(light, amount, 30.0)
+    elif kind == "bright":
+        light = over_exposed(light, amount)
+    elif kind == "hazy":
+        light = hazier(light, amount)
+    else:
+        noise = np.random.default_rng([seed, 11]).normal(0.0, DIM_NOISE, light.shape).astype(np.float32)
+        light = light * np.float32(amount) + noise
+    return np.clip(light, 0, 255).astype(np.uint8)
+
+
 def far_away(image: np.ndarray, boxes: np.ndarray, short: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The photo shrunk until its labelled tiles' median short side is ``short`` pixels and laid in
     a 12 MP photo of its own table (``bench_scenes.far_canvas``), and its x0 y0 x1 y1 boxes with it."""
@@ -405,6 +446,9 @@ def main(argv: list[str] | None = None) -> int:
                         "photo its own tilt within 45 degrees either way")
     parser.add_argument("--grey", action="store_true",
                         help="every photo made black and white first (a camera or filter without colour)")
+    parser.add_argument("--camera-fault", type=_camera_fault_of, metavar="KIND:AMOUNT",
+                        help="every photo shown as a poorer camera would: defocus:SIGMA_PX, motion:LENGTH_PX, "
+                        "bright:GAIN, hazy:SHARE or dim:SHARE (labels unchanged)")
     parser.add_argument("--rules", metavar="NAME",
                         help="rule set whose hand size the reading must have (default: any rule set's, or a "
                         "16-tile game's, as `fanscan read` reads)")
@@ -457,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
             image, truth = turned_clockwise(*photo_as_taken(photo, judge, version), args.turn)
         if args.grey:
             image = black_and_white(image)
+        if args.camera_fault:
+            image = camera_fault(image, *args.camera_fault, number)
         truth_codes, back, cut = photo.codes, None, np.zeros((0, 4), np.float32)
         if args.tilt is not None or args.steep is not None:
             if args.tilt is not None:
@@ -519,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, tally in tallies.items():
         print(json.dumps({"model": name, "turn": args.turn, "as_stored": args.as_stored, "tilt": args.tilt,
                           "steep": args.steep, "far": args.far,
-                          "grey": args.grey,
+                          "grey": args.grey, "camera_fault": ":".join(map(str, args.camera_fault or ())) or None,
                           "rules": args.rules,
                           **tally.summary()}))
     for name, tally in unturned.items():

@@ -58,6 +58,23 @@ def over_exposed(image: np.ndarray, gain: float) -> np.ndarray:
     return np.minimum(image * np.float32(gain), 255.0)
 
 
+def random_camera_fault(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A float32 BGR image (levels 0-255) as a poorer photo would show it, one of four faults drawn
+    evenly: another exposure (``random_exposure``: hazier, over-exposed and clipped, another tone
+    curve), out of focus (a Gaussian blur of sigma 0.6-2.5 px), a moving hand (a motion blur 2-8 px
+    long) or too little light (0.3-0.6 of it, sensor noise of sigma 3-9). Sized for pictures at the
+    scale a model sees them (the finder's working image, a 256-px training window)."""
+    kind = int(rng.integers(4))
+    if kind == 0:
+        return random_exposure(image, rng)
+    if kind == 1:
+        return cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.6, 2.5)))
+    if kind == 2:
+        return random_motion_blur(image, rng, 8.0)
+    dim = image * np.float32(rng.uniform(0.3, 0.6))
+    return np.clip(dim + rng.normal(0.0, rng.uniform(3.0, 9.0), image.shape).astype(np.float32), 0.0, 255.0)
+
+
 def black_and_white(image: np.ndarray) -> np.ndarray:
     """A BGR image as a camera without colour would give it: three equal channels."""
     return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)

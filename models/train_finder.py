@@ -33,6 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from fanscan.atomic import atomic_path, write_text_atomic
+from fanscan.datasets.photo_effects import random_camera_fault
 from fanscan.vision.finder import SHRINK, WORK_SIDE
 
 TRAIN_SEED_BASE = 1_000_000
@@ -316,12 +317,14 @@ def _turned(image: np.ndarray, mask: np.ndarray, degrees: float) -> tuple[np.nda
 
 def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.Generator, size: int,
              zoom: tuple[float, float] | None = None, weights: np.ndarray | None = None,
-             rotate: float = 0.0, stretch: float | None = None):
+             rotate: float = 0.0, stretch: float | None = None, faults: float = 0.0):
     """Endless random (crop, mask) batches with flips, 90-degree turns, light jitter and, with
     ``zoom``, windows seen larger or smaller (``_window``); each window's picture drawn with
     ``weights`` (probabilities; default: all alike); with ``rotate``, half of the pictures first
     turned by an angle drawn uniformly within that many degrees either way (``_turned``); with
-    ``stretch``, windows foreshortened (``_window``)."""
+    ``stretch``, windows foreshortened (``_window``); with ``faults``, that share of the windows
+    seen as a poorer photo shows them (``photo_effects.random_camera_fault``: over-exposed, hazy,
+    out of focus, shaken or dim), their targets unchanged."""
     crop = 256
     while True:
         xs, ys = [], []
@@ -335,7 +338,10 @@ def _batches(images: list[np.ndarray], masks: list[np.ndarray], rng: np.random.G
             im, m = np.rot90(im, k), np.rot90(m, k)
             if rng.random() < 0.5:
                 im, m = im[:, ::-1], m[:, ::-1]
-            im = im.astype(np.float32) / 255 * rng.uniform(0.75, 1.25) + rng.uniform(-0.1, 0.1)
+            im = im.astype(np.float32)
+            if faults and rng.random() < faults:
+                im = random_camera_fault(im, rng)
+            im = im / 255 * rng.uniform(0.75, 1.25) + rng.uniform(-0.1, 0.1)
             xs.append(np.ascontiguousarray(im.transpose(2, 0, 1)))
             ys.append(np.ascontiguousarray(m))
         yield np.stack(xs), np.stack(ys).astype(np.int64)
@@ -464,7 +470,7 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
           rotate: float = 0.0, one_per_source: bool = False, batch: int = 6,
           stretch: float | None = None, clutter_share: float = 0.0, standing_share: float = 0.0,
           max_lr: float = MAX_LR, busy_share: float = 0.0, seed: int = 0, width: float = 1.0,
-          device: str = "cpu", workers: int = 0, minutes: float | None = None) -> None:
+          device: str = "cpu", workers: int = 0, minutes: float | None = None, faults: float = 0.0) -> None:
     """From ``start`` (``initial_net``'s network of ``width`` and whether its norms stay frozen),
     generate ``scenes`` scenes, train for ``steps`` steps on ``device`` (windows zoomed by ``zoom``,
     see ``_window``; cut in ``workers`` processes, or in this one when 0; with ``minutes``, only as
@@ -484,7 +490,7 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         images, masks = images + real_images, masks + real_masks
     weights = torch.tensor([1.0, 2.0, 4.0], device=device)
     torch.manual_seed(seed)
-    options = dict(size=batch, zoom=zoom, weights=draw, rotate=rotate, stretch=stretch)
+    options = dict(size=batch, zoom=zoom, weights=draw, rotate=rotate, stretch=stretch, faults=faults)
     batches = (parallel_batches(images, masks, seed, workers, **options) if workers
                else _batches(images, masks, np.random.default_rng(seed), **options))
     steps = fit(net, batches, steps,
@@ -519,6 +525,7 @@ def train(start: tuple, scenes: int, steps: int, out: Path, cache: Path | None =
         "zoom": list(zoom) if zoom else None,
         "rotate": rotate,
         "stretch": stretch,
+        "camera_faults": faults,
         "clutter_share": clutter_share,
         "standing_share": standing_share,
         "busy_share": busy_share,
@@ -567,6 +574,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rotate", type=float, default=0.0, metavar="DEGREES",
                         help="turn half of the training pictures by up to this many degrees either "
                         "way (at most 45; default 0: quarter turns and flips only)")
+    parser.add_argument("--camera-faults", type=float, default=0.0, metavar="SHARE",
+                        help="share of the training windows seen over-exposed, hazy, out of focus, shaken "
+                             "or dim (photo_effects.random_camera_fault; 0-1, default 0)")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the training windows' draws (default 0): two seeds of one recipe "
                              "tell its effect from a run's luck")
@@ -607,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--zoom: LOW and HIGH must satisfy 0.55 <= LOW <= HIGH <= 4")
     if not 0 < args.real_share < 1:
         parser.error("--real-share must lie between 0 and 1")
-    for name in ("clutter_share", "standing_share", "busy_share"):
+    for name in ("clutter_share", "standing_share", "busy_share", "camera_faults"):
         if not 0 <= getattr(args, name) <= 1:
             parser.error(f"--{name.replace('_', '-')} must lie between 0 and 1")
     if args.real_folds:
@@ -629,7 +639,8 @@ def main(argv: list[str] | None = None) -> int:
     train(start, args.scenes, args.steps, args.out, args.cache, tuple(args.zoom) if args.zoom else None,
           args.real_folds, args.real_share, args.init, args.unturned_only, args.rotate,
           args.one_per_source, args.batch, args.stretch, args.clutter_share, args.standing_share,
-          args.max_lr, args.busy_share, args.seed, args.width, args.device, args.workers, args.minutes)
+          args.max_lr, args.busy_share, args.seed, args.width, args.device, args.workers, args.minutes,
+          args.camera_faults)
     return 0
 
 

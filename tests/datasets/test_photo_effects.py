@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fanscan.datasets.photo_effects import CASTS, motion_blur, random_cast, random_exposure, random_motion_blur
+from fanscan.datasets.photo_effects import (CASTS, motion_blur, random_camera_fault, random_cast, random_exposure,
+                                            random_motion_blur)
 
 
 def _dot() -> np.ndarray:
@@ -55,3 +56,20 @@ def test_random_exposure_keeps_white_and_levels_in_range_and_draws_all_three_kin
         elif abs(middle - 128.5) > 5:
             kinds.add("tone curve")  # black and white kept, the middle moved
     assert kinds == {"hazier", "over-exposed", "tone curve"}
+
+
+def test_random_camera_fault_draws_every_fault_and_keeps_levels_in_range() -> None:
+    image = np.full((64, 64, 3), 120, np.float32)
+    image[16:48, 16:48] = 230  # a light tile on a grey table: its edge shows blur, its body clipping
+    rng = np.random.default_rng(5)
+    seen = {"blurred": 0, "brighter": 0, "darker": 0, "noisy": 0}
+    for _ in range(80):
+        out = random_camera_fault(image, rng)
+        assert out.shape == image.shape and out.dtype == np.float32
+        assert out.min() >= 0 and out.max() <= 255
+        edge = np.abs(np.diff(out[32, 10:22, 0])).max()
+        seen["blurred"] += edge < 100  # the 110-level step at the tile's edge spread out
+        seen["brighter"] += out[4, 4, 0] > 125
+        seen["darker"] += out[4, 4, 0] < 90
+        seen["noisy"] += out[2:12, 2:12, 0].std() > 2
+    assert all(count >= 5 for count in seen.values()), seen

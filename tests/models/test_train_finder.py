@@ -275,6 +275,23 @@ def test_train_finder_windows_are_drawn_by_weight() -> None:
     assert (y == 1).all()  # every window from the second picture
 
 
+def test_train_finder_shows_a_share_of_windows_as_a_poorer_camera_would() -> None:
+    from fanscan.models.train_finder import _batches
+
+    picture = np.full((300, 300, 3), 120, np.uint8)
+    picture[:, 150:] = 230  # a straight edge: blur softens it, a fault's exposure moves its levels
+    mask = [np.zeros((150, 150), np.uint8)]
+
+    def faulty_windows(faults: float) -> int:
+        x, y = next(_batches([picture], mask, np.random.default_rng(3), 64, faults=faults))
+        assert (y == 0).all()  # targets untouched
+        # a plain window holds the picture's two levels (scaled and shifted alike); blur and noise add more
+        return sum(len(np.unique(np.round(window[0], 4))) > 2 for window in x)
+
+    assert faulty_windows(0.0) == 0
+    assert faulty_windows(1.0) > 0
+
+
 @pytest.mark.parametrize("folds", ["0,4", "0,7"], ids=["held-out", "no-such-fold"])
 def test_train_finder_refuses_real_folds_it_may_not_train_on(folds: str, capsys: pytest.CaptureFixture[str]) -> None:
     from fanscan.models import train_finder

@@ -194,3 +194,26 @@ def test_bench_real_tables_leaves_a_tile_the_new_frame_cuts_unjudged(bench):
     assert unjudged == bench.HandCheck(True, 0, 0, faces_exact=True)
     phantom = bench.hand_check([(0, 0)], [True, True, True], ["5p", "8p", "E"], truth, frozenset({1}))
     assert not phantom.exact and phantom.put_in_faces == ("E",)
+
+
+def test_bench_real_tables_shows_a_photo_as_a_poorer_camera_would(bench):
+    image = np.full((60, 80, 3), 100, np.uint8)
+    image[20:40, 30:50] = 200  # a light tile on a grey table
+    sharp_step = np.abs(np.diff(image[30, :, 0].astype(int))).max()
+    blurred = bench.camera_fault(image, "defocus", 3.0, seed=1)
+    assert blurred.shape == image.shape and blurred.dtype == np.uint8
+    assert np.abs(np.diff(blurred[30, :, 0].astype(int))).max() < sharp_step / 2  # the edge is soft
+    bright = bench.camera_fault(image, "bright", 2.0, seed=1)
+    assert bright[30, 40, 0] == 255 and bright[5, 5, 0] == 200  # the tile clips, the table doubles
+    hazy = bench.camera_fault(image, "hazy", 0.5, seed=1)
+    assert hazy[5, 5, 0] == 177  # half way to white
+    dim = bench.camera_fault(image, "dim", 0.4, seed=1)
+    assert 30 < dim[5:15, 5:25].mean() < 50 and dim[5:15, 5:25].std() > 3  # dark and noisy
+    assert np.array_equal(dim, bench.camera_fault(image, "dim", 0.4, seed=1))  # the same each run
+
+
+@pytest.mark.parametrize("text", ["blur:2", "defocus", "defocus:0", "bright:x"])
+def test_bench_real_tables_refuses_a_camera_fault_it_does_not_know(bench, capsys, text):
+    with pytest.raises(SystemExit):
+        bench.main(["--camera-fault", text])
+    assert "--camera-fault" in capsys.readouterr().err
