@@ -33,25 +33,27 @@ def camera_views(image: np.ndarray) -> list[tuple[str, np.ndarray]]:
     return [("as taken", image)] + [(title, camera_fault(image, kind, amount, 1)) for title, kind, amount in faults]
 
 
-def panel(title: str, seen: np.ndarray, expected: dict) -> tuple[np.ndarray, str]:
-    """The reading of ``seen`` drawn and titled, and its title."""
+def panel(title: str, seen: np.ndarray, expected: dict | None) -> tuple[np.ndarray, str, dict | None]:
+    """The reading of ``seen`` drawn and titled, its title, and its hand (None: refused). With no
+    ``expected`` hand (the photo as taken), the reading's own hand is the one expected."""
     from fanscan.errors import FanscanError
     from fanscan.vision.reader import read_photo
 
     try:
         reading = read_photo(cv2.imencode(".jpg", seen)[1].tobytes())
     except FanscanError:
-        shown, words = seen, f"{title}: refused as no tiles"
+        shown, words, hand = seen, f"{title}: refused as no tiles", None
     else:
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "annotated.jpg")
             reading.save_annotated(path)
             shown = cv2.imread(path)
-        exact = "read exactly" if reading.hand.to_json() == expected else "not exact"
+        hand = reading.hand.to_json()
+        exact = "read exactly" if expected is None or hand == expected else "not exact"
         words = f"{title}: {sum(t.in_hand for t in reading.tiles)} tiles in the hand, {exact}"
     band = np.full((TITLE_HEIGHT, PANEL[0], 3), 255, np.uint8)
     cv2.putText(band, words, (8, 25), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 1, cv2.LINE_AA)
-    return np.vstack([band, cv2.resize(shown, PANEL, interpolation=cv2.INTER_AREA)]), words
+    return np.vstack([band, cv2.resize(shown, PANEL, interpolation=cv2.INTER_AREA)]), words, hand
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,18 +61,19 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: picture_camera_faults.py OUT.jpg", file=sys.stderr)
         return 2
-    from fanscan.vision.reader import read_photo
     from fanscan.vision.samples import sample_photo_path
 
     image = cv2.imread(str(sample_photo_path()))
-    expected = read_photo(sample_photo_path()).hand.to_json()
-    panels = []
-    for title, seen in camera_views(image):
-        shown, words = panel(title, seen, expected)
+    panels, expected = [], None
+    for title, seen in camera_views(image):  # the photo as taken first: its hand is the one expected
+        shown, words, hand = panel(title, seen, expected)
+        expected = hand if expected is None else expected
         panels.append(shown)
         print(words)
     grid = np.vstack([np.hstack(panels[row : row + 3]) for row in (0, 3)])
-    cv2.imwrite(args[0], grid, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if not cv2.imwrite(args[0], grid, [cv2.IMWRITE_JPEG_QUALITY, 80]):
+        print(f"picture_camera_faults.py: cannot write {args[0]}", file=sys.stderr)
+        return 1
     return 0
 
 

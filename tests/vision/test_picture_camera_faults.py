@@ -20,3 +20,9 @@ def test_the_picture_shows_six_panels_and_the_sample_read_exactly_as_taken(tmp_p
 def test_the_picture_asks_where_to_go(capsys) -> None:
     assert load_benchmark("picture_camera_faults").main([]) == 2
     assert "usage" in capsys.readouterr().err
+
+
+def test_the_picture_says_so_when_it_cannot_be_written(tmp_path, capsys) -> None:
+    out = tmp_path / "no such folder" / "faults.jpg"
+    assert load_benchmark("picture_camera_faults").main([str(out)]) == 1
+    assert capsys.readouterr().err.strip().endswith(f"cannot write {out}")
