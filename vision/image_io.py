@@ -129,6 +129,11 @@ class Photo:
     """The decodes made black and white, per scale, while the photo is read in grey (``read_in_grey``)."""
     beyond_reach: bool = False
     """Whether its ``balance`` left a cast the gains could not take out (``white_balance.beyond_reach``)."""
+    light_judged: bool = False
+    """Whether its light was judged for dimness (``white_balance.brightened_when_dim``: once a photo)."""
+    balanced_for: frozenset[str] = frozenset()
+    """What its ``balance`` tables took out, in order of no matter: ``"dim"`` (a photo too dark for the
+    networks, ``white_balance.brightened_when_dim``), ``"cast"`` (a light's colour, ``balanced_for_cast``)."""
     finder_passes: dict = field(default_factory=dict, repr=False)
     """``locate.whole_photo_pass``'s boxes per (decode scale, side); emptied by ``balance``."""
 
@@ -240,16 +245,20 @@ class Photo:
         """Whether the photo's decodes come through a colour balance (``balance``)."""
         return self._balance is not None
 
-    def balance(self, table: np.ndarray, *, beyond_reach: bool = False) -> None:
+    def balance(self, table: np.ndarray, *, beyond_reach: bool = False, takes_out: str = "cast") -> None:
         """From now on every decode, those already made included, comes through ``table`` (a
-        ``cv2.LUT`` table per channel, from ``white_balance.lookup_table``); ``beyond_reach``: it
-        leaves a cast it could not take out. Only once per photo."""
-        if self._balance is not None:
-            raise ValueError("the photo is balanced already")
-        self._balance, self.beyond_reach = table, beyond_reach
-        self.finder_passes.clear()
+        ``cv2.LUT`` table per channel, from ``white_balance.lookup_table``), after any table before
+        it; ``beyond_reach``: it leaves a cast it could not take out. ``takes_out``: what the table
+        takes out (``balanced_for``), once per photo each."""
+        if takes_out in self.balanced_for:
+            raise ValueError(f"the photo is balanced for {takes_out} already")
         for scale, array in self._cache.items():
             self._cache[scale] = cv2.LUT(array, table)
+        if self._balance is not None:  # the new table after the old: one table, one lookup a decode
+            table = np.take_along_axis(table, self._balance.astype(np.intp), axis=0)
+        self._balance, self.beyond_reach = table, self.beyond_reach or beyond_reach
+        self.balanced_for = self.balanced_for | {takes_out}
+        self.finder_passes.clear()
 
     def read_in_grey(self, grey: bool) -> None:
         """From now on its decodes (after any ``balance``) come black and white, or in colour again."""

@@ -97,10 +97,7 @@ BoxJudge = Callable[[TileDetections], float]
 
 def find_scale(photo: Photo, side: int = finder.WORK_SIDE) -> int:
     """The coarsest decode scale whose picture still has ``side`` pixels along its long side."""
-    for scale in (8, 4, 2):
-        if max(photo.size) / scale >= side:
-            return scale
-    return 1
+    return next((scale for scale in (8, 4, 2) if max(photo.size) / scale >= side), 1)
 
 
 def likely_crop_scale(photo: Photo) -> int:
@@ -158,6 +155,8 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     # shrunk from it): 12 MP, 35 + 55 ms -> 60 ms.
     photo.decode(min(scale, likely_crop_scale(photo)))
     small, detections = whole_photo_pass(photo, scale, first_side)
+    if white_balance.brightened_when_dim(photo, small):  # dark as few photos it learnt on were
+        small, detections = whole_photo_pass(photo, scale, first_side)
     # A pass that saw no hand judges no light: a rack's, a table edge's or far rows' colour is no tile's.
     seen = without_specks(detections)
     if _hand_seen(seen, blobs_may_be_hands) and white_balance.balanced_for_cast(photo, small, seen):

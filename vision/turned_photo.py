@@ -73,8 +73,18 @@ class TurnedPhoto:
     def balanced(self) -> bool:
         return self.photo.balanced
 
-    def balance(self, table: np.ndarray, *, beyond_reach: bool = False) -> None:
-        self.photo.balance(table, beyond_reach=beyond_reach)
+    @property
+    def balanced_for(self) -> frozenset[str]:
+        return self.photo.balanced_for
+
+    @property
+    def light_judged(self) -> bool:
+        """Always: the photo's first look judged its light on the whole photo (a window of it
+        turned may be darker than the photo)."""
+        return True
+
+    def balance(self, table: np.ndarray, *, beyond_reach: bool = False, takes_out: str = "cast") -> None:
+        self.photo.balance(table, beyond_reach=beyond_reach, takes_out=takes_out)
         self.finder_passes.clear()
 
     def size_at(self, scale: int) -> tuple[int, int]:

@@ -1,4 +1,9 @@
-"""Taking a light's colour cast out of a photo, judged on the tiles' bodies.
+"""Taking a light's colour cast out of a photo, judged on the tiles' bodies; a dim photo brightened.
+
+A photo darker than nearly all those the networks learnt on (``DIM_BELOW``: an evening table
+under a weak lamp, a camera that set its exposure by a bright window) is brought up to that
+level first (``brightened_when_dim``), judged on its brightest pixels, before any tile is found:
+in the dark the finder misses the tiles, so no tile can say how dark the photo is.
 
 Tile bodies are ivory under any table, so their bright level (the 90th percentile of each channel
 inside a tile) says the light's colour better than the photo's brightest pixels do: those are as
@@ -30,6 +35,19 @@ STRONG_CAST = 0.2
 """A cast whose largest gain is further than this from 1 (in log: 22 %) is taken out of the whole
 photo before the tiles are searched (``balanced_for_cast``); slighter ones are left to the crops'
 own balance."""
+DIM_BELOW = 208.0
+"""A photo whose ``bright_level`` lies below this is brightened to it: the 1st percentile of the
+bright levels of the real photos the finder and the classifier learnt on (rf-chinese folds 0-3,
+322 photos, least turned, turned back upright; median 255, lowest 202). Brought only to this
+level, a photo just below it changes by less than the finder's own training jitter of the light
+(gains 0.75-1.25)."""
+BRIGHT_SHARE = 0.9998
+"""A photo's bright level is the level this share of its pixels lie at or below, each pixel at
+its brightest channel: the brightest 60 pixels of the finder's 640 x 480 copy, about as many as
+a far hand's faces fill there (14 tiles 20 px wide in a 12 MP photo are about 3 x 4 px each), so
+that a far hand on a dark table still lights its photo, and a few hot pixels do not. The
+brightest channel: a coloured lamp's photo is bright in some channel (a magenta one's grey
+level is low)."""
 CAST_SAMPLE = 0.6
 """The cast is judged on the middle of each found tile, this share of its box."""
 
@@ -86,12 +104,33 @@ def balanced(images: list[np.ndarray], table: np.ndarray | None) -> list[np.ndar
     return images if table is None else [cv2.LUT(image, table) for image in images]
 
 
+def bright_level(image: np.ndarray) -> float:
+    """The level ``BRIGHT_SHARE`` of a BGR image's pixels lie at or below, each pixel taken at its
+    brightest channel."""
+    blue, green, red = cv2.split(image)
+    counts = np.cumsum(cv2.calcHist([cv2.max(cv2.max(blue, green), red)], [0], None, [256], [0, 256]).ravel())
+    return float(np.searchsorted(counts, BRIGHT_SHARE * counts[-1]))
+
+
+def brightened_when_dim(photo: Photo, small: np.ndarray) -> bool:
+    """Whether the photo (``small``: its finder's copy) was darker than ``DIM_BELOW``, and so now
+    brightened to it (``Photo.balance``, every channel by the same gain, before the cast's).
+    Judged once a photo, on the first whole copy the finder sees."""
+    if photo.light_judged:
+        return False
+    photo.light_judged = True
+    if (level := bright_level(small)) >= DIM_BELOW:
+        return False
+    photo.balance(lookup_table(np.full(3, DIM_BELOW / max(level, 1.0), np.float32)), takes_out="dim")
+    return True
+
+
 def balanced_for_cast(photo: Photo, small: np.ndarray, found: TileDetections) -> bool:
     """Whether the photo was under a strong colour cast (``STRONG_CAST``, judged on the middles of
     the tiles ``found`` face up in ``small``), and so now balanced (``Photo.balance``): the finder
     and the classifier learnt tiles under near-neutral light. The photo records whether the cast
     was ``beyond_reach`` (``Photo.beyond_reach``: ``better_in_grey`` asks)."""
-    if photo.balanced:
+    if "cast" in photo.balanced_for:
         return False
     found = found.subset(~found.backs)  # a wall's coloured backs say nothing of the light
     if len(found) < 3:

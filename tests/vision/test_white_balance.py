@@ -249,3 +249,76 @@ def test_the_crops_light_is_judged_on_the_faces_not_on_a_walls_coloured_backs() 
     for crop in classifier.crops[:4]:
         middle = crop[40:90, 30:66].reshape(-1, 3).mean(axis=0)
         assert middle == pytest.approx(BODY_REFERENCE, abs=4)
+
+
+def _png(image: np.ndarray) -> bytes:
+    return cv2.imencode(".png", image)[1].tobytes()
+
+
+def _lit(image: np.ndarray, light: np.ndarray | float) -> np.ndarray:
+    return np.clip(image.astype(np.float32) * light, 0, 255).astype(np.uint8)
+
+
+def test_a_photos_bright_level_is_its_brightest_channels() -> None:
+    image = np.zeros((100, 100, 3), np.uint8)
+    image[..., 2] = 200
+    image[0, :1] = 255  # one pixel in 10,000, brighter than the rest: a highlight, no tile
+    assert white_balance.bright_level(image) == 200
+    image[..., 0] = 230  # a magenta lamp's photo: bright in blue and red, with next to no green
+    assert white_balance.bright_level(image) == 230
+
+
+def test_a_dim_photo_is_brightened_to_the_light_the_networks_learnt_and_a_lit_one_is_not() -> None:
+    image, _, _ = _faces_beside_a_blue_wall()  # ivory faces: a bright level of 241
+    for light, dim in ((0.35, True), (0.75, True), (1.0, False), (MAGENTA, False)):
+        photo = load_photo(_png(_lit(image, light)))
+        assert white_balance.brightened_when_dim(photo, photo.decode(1)) == dim
+        assert ("dim" in photo.balanced_for) == dim == photo.balanced
+        level = white_balance.bright_level(photo.decode(1))
+        assert abs(level - white_balance.DIM_BELOW) <= 2 if dim else level >= white_balance.DIM_BELOW
+        assert not white_balance.brightened_when_dim(photo, photo.decode(1))  # once a photo
+
+
+def test_a_turned_look_never_judges_the_light_its_photo_was_read_in() -> None:
+    from fanscan.vision.turned_photo import TurnedPhoto
+
+    image, _, _ = _faces_beside_a_blue_wall()
+    photo = load_photo(_png(_lit(image, 0.35)))
+    view = TurnedPhoto(photo, 90.0)
+    assert not white_balance.brightened_when_dim(view, view.decode(1))  # a window of it may be darker
+    assert not photo.balanced and not photo.light_judged
+
+
+def test_a_dim_photo_under_a_lamp_is_brightened_then_balanced_in_one_table() -> None:
+    from fanscan.vision.detections import TileDetections
+
+    image, quads, _ = _faces_beside_a_blue_wall()
+    photo = load_photo(_png(_lit(image, TUNGSTEN * 0.4)))
+    assert white_balance.brightened_when_dim(photo, photo.decode(1))
+    faces = TileDetections(quads[:4], np.full(4, 0.9, np.float32), np.zeros(4, bool))
+    assert white_balance.balanced_for_cast(photo, photo.decode(1), faces)
+    assert photo.balanced_for == {"dim", "cast"}
+    body = np.median(photo.decode(1)[100:160, 30:80].reshape(-1, 3), axis=0)
+    assert np.allclose(body / body.mean(), BODY_REFERENCE / BODY_REFERENCE.mean(), atol=0.05)  # the lamp's hue gone
+    assert body.mean() > 0.7 * white_balance.DIM_BELOW  # and the light brought up
+    assert not white_balance.balanced_for_cast(photo, photo.decode(1), faces)  # each once
+    with pytest.raises(ValueError):
+        photo.balance(white_balance.lookup_table(np.ones(3, np.float32)), takes_out="dim")
+
+
+@pytest.mark.skipif("xmahjongg-real" not in tile_art.available_styles(), reason="xmahjongg not installed")
+def test_a_hand_in_a_dim_room_is_brightened_then_read_exactly() -> None:
+    # A quarter of the light and sensor noise: before dim photos were brightened, this photo was
+    # refused as showing no tiles.
+    from fanscan.datasets.scenes import generate_scene
+    from fanscan.vision.reader import read_photo
+
+    scene = generate_scene(229303)
+    assert scene.style == "xmahjongg-real"
+    noise = np.random.default_rng(229303).normal(0, 7, scene.image.shape)
+    dim = np.clip(scene.image.astype(np.float32) * 0.25 + noise, 0, 255).astype(np.uint8)
+    data = cv2.imencode(".jpg", dim, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    photo = load_photo(data)
+    locate.locate(photo)
+    assert "dim" in photo.balanced_for
+    assert _hand_key(read_photo(data).hand.to_json()) == _hand_key(scene.hand)
