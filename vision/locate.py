@@ -153,9 +153,9 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     scale = find_scale(photo, first_side)
     # Decoding first at the crops' likely scale makes one decode serve both (the finder's copy is
     # shrunk from it): 12 MP, 35 + 55 ms -> 60 ms.
-    photo.decode(min(scale, likely_crop_scale(photo)))
+    photo.decode(decode_scale := min(scale, likely_crop_scale(photo)))
     small, detections = whole_photo_pass(photo, scale, first_side)
-    if white_balance.brightened_when_dim(photo, small):  # dark as few photos it learnt on were
+    if white_balance.brightened_when_dim(photo, small, decode_scale):  # dark as few photos it learnt on were
         small, detections = whole_photo_pass(photo, scale, first_side)
     # A pass that saw no hand judges no light: a rack's, a table edge's or far rows' colour is no tile's.
     seen = without_specks(detections)

@@ -272,11 +272,11 @@ def test_a_dim_photo_is_brightened_to_the_light_the_networks_learnt_and_a_lit_on
     image, _, _ = _faces_beside_a_blue_wall()  # ivory faces: a bright level of 241
     for light, dim in ((0.35, True), (0.75, True), (1.0, False), (MAGENTA, False)):
         photo = load_photo(_png(_lit(image, light)))
-        assert white_balance.brightened_when_dim(photo, photo.decode(1)) == dim
+        assert white_balance.brightened_when_dim(photo, photo.decode(1), 1) == dim
         assert ("dim" in photo.balanced_for) == dim == photo.balanced
         level = white_balance.bright_level(photo.decode(1))
         assert abs(level - white_balance.DIM_BELOW) <= 2 if dim else level >= white_balance.DIM_BELOW
-        assert not white_balance.brightened_when_dim(photo, photo.decode(1))  # once a photo
+        assert not white_balance.brightened_when_dim(photo, photo.decode(1), 1)  # once a photo
 
 
 def test_a_turned_look_never_judges_the_light_its_photo_was_read_in() -> None:
@@ -285,7 +285,7 @@ def test_a_turned_look_never_judges_the_light_its_photo_was_read_in() -> None:
     image, _, _ = _faces_beside_a_blue_wall()
     photo = load_photo(_png(_lit(image, 0.35)))
     view = TurnedPhoto(photo, 90.0)
-    assert not white_balance.brightened_when_dim(view, view.decode(1))  # a window of it may be darker
+    assert not white_balance.brightened_when_dim(view, view.decode(1), 1)  # a window of it may be darker
     assert not photo.balanced and not photo.light_judged
 
 
@@ -294,7 +294,7 @@ def test_a_dim_photo_under_a_lamp_is_brightened_then_balanced_in_one_table() -> 
 
     image, quads, _ = _faces_beside_a_blue_wall()
     photo = load_photo(_png(_lit(image, TUNGSTEN * 0.4)))
-    assert white_balance.brightened_when_dim(photo, photo.decode(1))
+    assert white_balance.brightened_when_dim(photo, photo.decode(1), 1)
     faces = TileDetections(quads[:4], np.full(4, 0.9, np.float32), np.zeros(4, bool))
     assert white_balance.balanced_for_cast(photo, photo.decode(1), faces)
     assert photo.balanced_for == {"dim", "cast"}
@@ -322,3 +322,17 @@ def test_a_hand_in_a_dim_room_is_brightened_then_read_exactly() -> None:
     locate.locate(photo)
     assert "dim" in photo.balanced_for
     assert _hand_key(read_photo(data).hand.to_json()) == _hand_key(scene.hand)
+
+
+def test_a_far_hand_on_a_dark_table_is_no_dim_photo() -> None:
+    # Its faces, 5 px wide in a 2,000 px photo, blend with the table in the finder's 640 px copy.
+    from fanscan.vision import finder
+
+    image = np.full((1500, 2000, 3), 90, np.uint8)
+    for k in range(24):
+        image[700:707, 600 + 6 * k : 605 + 6 * k] = BODY_REFERENCE
+    photo = load_photo(_png(image))
+    small, _ = finder.working_image(photo.decode(1), finder.WORK_SIDE)
+    assert white_balance.bright_level(small) < white_balance.DIM_BELOW  # the copy alone looks dim
+    assert not white_balance.brightened_when_dim(photo, small, 1) and not photo.balanced
+    assert photo.light_judged
