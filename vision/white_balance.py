@@ -35,12 +35,13 @@ STRONG_CAST = 0.2
 """A cast whose largest gain is further than this from 1 (in log: 22 %) is taken out of the whole
 photo before the tiles are searched (``balanced_for_cast``); slighter ones are left to the crops'
 own balance."""
-DIM_BELOW = 208.0
+DIM_BELOW = 173.0
 """A photo whose ``bright_level`` lies below this is brightened to it: the 1st percentile of the
-bright levels of the real photos the finder and the classifier learnt on (rf-chinese folds 0-3,
-322 photos, least turned, turned back upright; median 255, lowest 202). Brought only to this
-level, a photo just below it changes by less than the finder's own training jitter of the light
-(gains 0.75-1.25)."""
+bright levels of the photos the tile finder learnt on, its two halves weighed alike: the real
+photos (rf-chinese folds 0-3, 322, least turned, turned back upright; 1st percentile 208, lowest
+202) and the generated scenes (seeds 1,000,000-1,000,599 at 640 px; 1st percentile 169, lowest
+120). Brought only to this level, a photo just below it changes by less than the finder's own
+training jitter of the light (gains 0.75-1.25)."""
 BRIGHT_SHARE = 0.9998
 """A photo's bright level is the level this share of its pixels lie at or below, each pixel at
 its brightest channel: the brightest 60 pixels of the finder's 640 x 480 copy, about as many as
@@ -117,9 +118,10 @@ def brightened_when_dim(photo: Photo, small: np.ndarray, decode_scale: int) -> b
     shrunk from) was darker than ``DIM_BELOW``, and so now brightened to it (``Photo.balance``,
     every channel by the same gain that brings the copy to it, before the cast's). Judged once a
     photo, on the first whole copy the finder sees, and when that is dim on the decode too: a far
-    hand's faces, a few pixels wide in the copy, blend there with the table they lie on (the
-    bundled sample laid at 22 px a tile in 12 MP: 194 in the copy, 214 in its decode). The gain
-    is the copy's: a decode's brightest pixels hold more of a dim photo's sensor noise."""
+    hand's faces, a few pixels wide in the copy, blend there with the dark table they lie on
+    (the bundled sample laid at 22 px a tile in 12 MP on its own blue cloth: 194 in the copy,
+    214 in its decode). The gain is the copy's: a decode's brightest pixels hold more of a dim
+    photo's sensor noise."""
     if photo.light_judged:
         return False
     photo.light_judged = True
