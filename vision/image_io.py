@@ -132,7 +132,7 @@ class Photo:
     light_judged: bool = False
     """Whether its light was judged for dimness (``white_balance.brightened_when_dim``: once a photo)."""
     balanced_for: frozenset[str] = frozenset()
-    """What its ``balance`` tables took out, in order of no matter: ``"dim"`` (a photo too dark for the
+    """What its ``balance`` tables took out, in any order: ``"dim"`` (a photo too dark for the
     networks, ``white_balance.brightened_when_dim``), ``"cast"`` (a light's colour, ``balanced_for_cast``)."""
     finder_passes: dict = field(default_factory=dict, repr=False)
     """``locate.whole_photo_pass``'s boxes per (decode scale, side); emptied by ``balance``."""
