@@ -79,18 +79,7 @@ DEFAULT_BUDGET = ReadBudget()
 warnings.filterwarnings("ignore", module=r"PIL(\.|$)")
 warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
 
-# EXIF orientation -> PIL transpose operation that shows the picture upright.
-_ORIENTATION_OPS: dict[int, tuple[Image.Transpose, ...]] = {
-    2: (Image.Transpose.FLIP_LEFT_RIGHT,),
-    3: (Image.Transpose.ROTATE_180,),
-    4: (Image.Transpose.FLIP_TOP_BOTTOM,),
-    5: (Image.Transpose.TRANSPOSE,),
-    6: (Image.Transpose.ROTATE_270,),
-    7: (Image.Transpose.TRANSVERSE,),
-    8: (Image.Transpose.ROTATE_90,),
-}
-
-# The same turns for a decoded array.
+# EXIF orientation -> the turn (of a decoded array) that shows the picture upright.
 _ARRAY_ORIENTATION_OPS: dict[int, Callable[[np.ndarray], np.ndarray]] = {
     2: lambda a: cv2.flip(a, 1),
     3: lambda a: cv2.rotate(a, cv2.ROTATE_180),
@@ -106,6 +95,11 @@ _JPEG_END = b"\xff\xd9"
 
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 ImageFile.LOAD_TRUNCATED_IMAGES = False
+
+
+def unsharp(image: np.ndarray, sigma: float, amount: float) -> np.ndarray:
+    """``image`` with ``amount`` times its difference from itself blurred by ``sigma`` px added."""
+    return cv2.addWeighted(image, 1.0 + amount, cv2.GaussianBlur(image, (0, 0), sigma), -amount, 0.0)
 
 
 @dataclass
@@ -126,11 +120,13 @@ class Photo:
     _cache: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _balance: np.ndarray | None = field(default=None, repr=False)
     _grey: dict[int, np.ndarray] | None = field(default=None, repr=False)
-    """The decodes made black and white, per scale, while the photo is read in grey (``read_in_grey``)."""
+    """The decodes made black and white, per scale, while read in grey (``read_in_grey``)."""
     beyond_reach: bool = False
     """Whether its ``balance`` left a cast the gains could not take out (``white_balance.beyond_reach``)."""
-    light_judged: bool = False
-    """Whether its light was judged for dimness (``white_balance.brightened_when_dim``: once a photo)."""
+    camera_judged: bool = False
+    """Whether its light and focus were judged (``camera_mending.mended``: once a photo)."""
+    sharpening: tuple[float, float] | None = None
+    """(sigma in full-size pixels, amount) of the unsharp mask every decode comes through (``sharpen``)."""
     balanced_for: frozenset[str] = frozenset()
     """What its ``balance`` tables took out, in any order: ``"dim"`` (a photo too dark for the
     networks, ``white_balance.brightened_when_dim``), ``"cast"`` (a light's colour, ``balanced_for_cast``)."""
@@ -150,12 +146,9 @@ class Photo:
         return Image.open(io.BytesIO(self.data), formats=_openers())
 
     def decode(self, scale: int = 1) -> np.ndarray:
-        """The upright photo as BGR uint8, decoded at about 1/``scale`` (1, 2, 4 or 8) of full size.
-
-        The returned array is exactly ``ceil(size / scale)`` when JPEG DCT scaling applies, and is
-        resized to that otherwise, so ``full_coordinate = array_coordinate * (full / array)``. A
-        scale coarser than one already decoded is shrunk from that one instead of decoded again.
-        """
+        """The upright photo as BGR uint8 at 1/``scale`` (1, 2, 4 or 8) of full size: exactly
+        ``ceil(size / scale)`` (JPEG's DCT scaling, else resized), so ``full = array * (full / array)``;
+        a scale coarser than one decoded already is shrunk from that one, not decoded again."""
         if scale not in _DCT_SCALES:
             raise ValueError(f"scale must be one of {_DCT_SCALES}, got {scale}")
         if self._grey is None:
@@ -170,8 +163,7 @@ class Photo:
         finer = [s for s in self._cache if scale % s == 0]
         if finer:
             # Shrinking a finer decode already made costs a few ms; decoding again costs 20-60.
-            array = cv2.resize(self._cache[max(finer)], self.size_at(scale), interpolation=cv2.INTER_AREA)
-            self._cache[scale] = array
+            self._cache[scale] = array = cv2.resize(self._cache[max(finer)], self.size_at(scale), interpolation=cv2.INTER_AREA)
             return array
         array = None
         if self._plain_jpeg():
@@ -182,8 +174,13 @@ class Photo:
             array = self._decode_with_pil(scale)
         if self._balance is not None:
             array = cv2.LUT(array, self._balance)
-        self._cache[scale] = array
+        self._cache[scale] = array = self._sharpened(array)
         return array
+
+    def _sharpened(self, array: np.ndarray) -> np.ndarray:
+        if self.sharpening is None:
+            return array
+        return unsharp(array, self.sharpening[0] * array.shape[1] / self.width, self.sharpening[1])
 
     @property
     def held_bytes(self) -> int:
@@ -198,8 +195,9 @@ class Photo:
         out = out_w * out_h
         if by_opencv is None:
             by_opencv = self._plain_jpeg()
+        sharpened = out * 6 if self.sharpening else 0  # the blurred copy and the result
         if by_opencv:
-            return out, out * 6  # the reduced decode, plus one turned or resized copy
+            return out, out * 6 + sharpened  # the reduced decode, plus one turned or resized copy
         reduce = scale if self.format in _JPEG_FORMATS else 1  # only JPEG decodes at reduced size
         decoded = -(-self.width // reduce) * -(-self.height // reduce)
         native = decoded * _PIL_PIXEL_BYTES.get(self.mode, 4)
@@ -209,7 +207,7 @@ class Photo:
             shrunk = decoded * 3 if self.mode in ("1", "P", "PA") else out * _PIL_PIXEL_BYTES.get(self.mode, 4)
         strip = min(out_h, pixel_modes.STRIP_ROWS) * out_w * 8
         turned = out * 3 if self.orientation in _ARRAY_ORIENTATION_OPS else 0
-        return decoded, native + shrunk + out * 3 + strip + turned
+        return decoded, native + shrunk + out * 3 + strip + turned + sharpened
 
     def _charge(self, scale: int, by_opencv: bool) -> None:
         """Count a decode against the budget, or refuse it before it starts."""
@@ -231,14 +229,16 @@ class Photo:
         self.decoded_pixels += pixels
 
     def decode_as_taken(self, scale: int = 1) -> np.ndarray:
-        """``decode`` without the colour ``balance`` or grey (afresh, not kept; the budget sees only it): to draw on."""
-        if self._balance is None and self._grey is None:
+        """``decode`` without ``balance``, grey or ``sharpen`` (afresh, not kept; the budget sees
+        only it): to draw on."""
+        if self._balance is None and self._grey is None and self.sharpening is None:
             return self.decode(scale)
-        kept, (self._balance, self._cache, self._grey) = (self._balance, self._cache, self._grey), (None, {}, None)
+        kept = self._balance, self._cache, self._grey, self.sharpening
+        self._balance, self._cache, self._grey, self.sharpening = None, {}, None, None
         try:
             return self.decode(scale)
         finally:
-            self._balance, self._cache, self._grey = kept
+            self._balance, self._cache, self._grey, self.sharpening = kept
 
     @property
     def balanced(self) -> bool:
@@ -258,6 +258,16 @@ class Photo:
             table = np.take_along_axis(table, self._balance.astype(np.intp), axis=0)
         self._balance, self.beyond_reach = table, self.beyond_reach or beyond_reach
         self.balanced_for = self.balanced_for | {takes_out}
+        self.finder_passes.clear()
+
+    def sharpen(self, sigma: float, amount: float) -> None:
+        """From now on every decode, those made included, comes through an unsharp mask: ``amount`` times
+        its difference from itself blurred by ``sigma`` full-size pixels (scaled to the decode) added."""
+        if self.sharpening is not None:
+            raise ValueError("the photo is sharpened already")
+        self.sharpening = sigma, amount
+        self._cache = {scale: self._sharpened(array) for scale, array in self._cache.items()}
+        self._grey = None if self._grey is None else {}
         self.finder_passes.clear()
 
     def read_in_grey(self, grey: bool) -> None:
@@ -311,9 +321,8 @@ class Photo:
         except FanscanError:
             raise
         except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
-            raise FanscanError(
-                "unreadable_image", f"{self.name} could not be decoded ({pixel_modes.reason(error)})"
-            ) from None
+            raise FanscanError("unreadable_image",
+                               f"{self.name} could not be decoded ({pixel_modes.reason(error)})") from None
         turn = _ARRAY_ORIENTATION_OPS.get(self.orientation)
         return turn(array) if turn is not None else array
 
@@ -330,14 +339,12 @@ class Photo:
 
     def decode_window(self, scale: int, window: tuple[int, int, int, int]) -> np.ndarray:
         """Part (x0, y0, x1, y1, in the pixels of the decode at 1/``scale``) of that decode."""
-        x0, y0, x1, y1 = window
-        return self.decode(scale)[y0:y1, x0:x1]
+        return self.decode(scale)[window[1]:window[3], window[0]:window[2]]
 
     def crop_quad(self, quad: np.ndarray, out_w: int, out_h: int, scale: int) -> np.ndarray:
         """Warp the quad (4 corners, full-resolution pixels, clockwise from top-left) to out_w x out_h."""
         image = self.decode(scale)
-        fx = image.shape[1] / self.width
-        fy = image.shape[0] / self.height
+        fx, fy = image.shape[1] / self.width, image.shape[0] / self.height
         src = (np.asarray(quad, dtype=np.float32) * np.float32([fx, fy])).astype(np.float32)
         dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
         matrix = cv2.getPerspectiveTransform(src, dst)

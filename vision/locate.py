@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
-from fanscan.vision import finder, geometry, white_balance
+from fanscan.vision import camera_mending, finder, geometry, white_balance
 from fanscan.vision.box_shapes import without_specks
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo
@@ -155,10 +155,11 @@ def locate(photo: Photo, refine: bool = True, first_side: int = finder.WORK_SIDE
     # shrunk from it): 12 MP, 35 + 55 ms -> 60 ms.
     photo.decode(decode_scale := min(scale, likely_crop_scale(photo)))
     small, detections = whole_photo_pass(photo, scale, first_side)
-    if white_balance.brightened_when_dim(photo, small, decode_scale):  # dark as few photos it learnt on were
-        small, detections = whole_photo_pass(photo, scale, first_side)
-    # A pass that saw no hand judges no light: a rack's, a table edge's or far rows' colour is no tile's.
     seen = without_specks(detections)
+    if camera_mending.mended(photo, small, decode_scale, seen if _hand_seen(seen, blobs_may_be_hands) else None):
+        small, detections = whole_photo_pass(photo, scale, first_side)
+        seen = without_specks(detections)
+    # A pass that saw no hand judges no light: a rack's, a table edge's or far rows' colour is no tile's.
     if _hand_seen(seen, blobs_may_be_hands) and white_balance.balanced_for_cast(photo, small, seen):
         small, detections = whole_photo_pass(photo, scale, first_side)
     decoded_width = photo.size_at(scale)[0]

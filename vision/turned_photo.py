@@ -78,9 +78,9 @@ class TurnedPhoto:
         return self.photo.balanced_for
 
     @property
-    def light_judged(self) -> bool:
-        """Always: the photo's first look judged its light on the whole photo (a window of it
-        turned may be darker than the photo)."""
+    def camera_judged(self) -> bool:
+        """Always: the photo's first look judged its light and focus on the whole photo (a window
+        of it turned may be darker or less sharp than the photo)."""
         return True
 
     def balance(self, table: np.ndarray, *, beyond_reach: bool = False, takes_out: str = "cast") -> None:

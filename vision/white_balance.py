@@ -116,15 +116,12 @@ def bright_level(image: np.ndarray) -> float:
 def brightened_when_dim(photo: Photo, small: np.ndarray, decode_scale: int) -> bool:
     """Whether the photo (``small``: its finder's copy; ``decode_scale``: the decode that copy was
     shrunk from) was darker than ``DIM_BELOW``, and so now brightened to it (``Photo.balance``,
-    every channel by the same gain that brings the copy to it, before the cast's). Judged once a
-    photo, on the first whole copy the finder sees, and when that is dim on the decode too: a far
-    hand's faces, a few pixels wide in the copy, blend there with the dark table they lie on
+    every channel by the same gain that brings the copy to it, before the cast's). Judged on the
+    first whole copy the finder sees (``camera_mending.mended``), and when that is dim on the
+    decode too: a far hand's faces, a few pixels wide in the copy, blend there with the dark table they lie on
     (the bundled sample laid at 22 px a tile in 12 MP on its own blue cloth: 194 in the copy,
     214 in its decode). The gain is the copy's: a decode's brightest pixels hold more of a dim
     photo's sensor noise."""
-    if photo.light_judged:
-        return False
-    photo.light_judged = True
     if (level := bright_level(small)) >= DIM_BELOW or bright_level(photo.decode(decode_scale)) >= DIM_BELOW:
         return False
     photo.balance(lookup_table(np.full(3, DIM_BELOW / max(level, 1.0), np.float32)), takes_out="dim")

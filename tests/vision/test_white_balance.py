@@ -276,17 +276,6 @@ def test_a_dim_photo_is_brightened_to_the_light_the_networks_learnt_and_a_lit_on
         assert ("dim" in photo.balanced_for) == dim == photo.balanced
         level = white_balance.bright_level(photo.decode(1))
         assert abs(level - white_balance.DIM_BELOW) <= 2 if dim else level >= white_balance.DIM_BELOW
-        assert not white_balance.brightened_when_dim(photo, photo.decode(1), 1)  # once a photo
-
-
-def test_a_turned_look_never_judges_the_light_its_photo_was_read_in() -> None:
-    from fanscan.vision.turned_photo import TurnedPhoto
-
-    image, _, _ = _faces_beside_a_blue_wall()
-    photo = load_photo(_png(_lit(image, 0.35)))
-    view = TurnedPhoto(photo, 90.0)
-    assert not white_balance.brightened_when_dim(view, view.decode(1), 1)  # a window of it may be darker
-    assert not photo.balanced and not photo.light_judged
 
 
 def test_a_dim_photo_under_a_lamp_is_brightened_then_balanced_in_one_table() -> None:
@@ -336,4 +325,3 @@ def test_a_far_hand_on_a_dark_table_is_no_dim_photo() -> None:
     small, _ = finder.working_image(photo.decode(1), finder.WORK_SIDE)
     assert white_balance.bright_level(small) < white_balance.DIM_BELOW  # the copy alone looks dim
     assert not white_balance.brightened_when_dim(photo, small, 1) and not photo.balanced
-    assert photo.light_judged

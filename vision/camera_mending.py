@@ -1,0 +1,107 @@
+"""A poor camera's faults mended before any tile is searched: a dim photo brightened, a blurred
+one sharpened, each to the photos the networks learnt on.
+
+1. ``mended`` judges a photo once, on the finder's first whole copy of it (a turned look's
+   window never judges: ``TurnedPhoto.camera_judged``).
+2. Its light: darker than nearly all the photos the finder learnt on, it is brightened
+   (``white_balance.brightened_when_dim``).
+3. Its focus, judged on the tiles of the hand that first pass saw (none seen, none judged):
+   less sharp than nearly all of them (``sharpness`` below ``BLURRED_BELOW``), every
+   decode of it comes through an unsharp mask (``Photo.sharpen``) of ``UNSHARP_SIGMA`` pixels of
+   that copy, scaled to each decode (a decode four times the copy's size is sharpened at the same
+   detail), and of the least amount that brings the copy to ``BLURRED_BELOW``
+   (``amount_to_floor``): a photo a little soft is touched a little, one badly out of focus much.
+4. ``locate`` makes its first pass again when either changed the photo.
+
+The sharpness is judged on the finder's copy because that is where the finder looks (a 12 MP
+photo a little out of focus at full size is sharp at 640 px, and is left alone), and on the tiles
+because they are what must be read: judged on the whole copy, a hand laid far away on a plain
+table passed for a blurred photo (its few sharp pixels among the table's smooth ones), and
+sharpened, lost tiles (the held-out photos laid far on their own tables, 87.2 -> 78.2 % found).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from fanscan.vision import white_balance
+from fanscan.vision.detections import TileDetections
+from fanscan.vision.image_io import Photo, unsharp
+
+BLURRED_BELOW = 0.282
+"""A photo whose tiles' ``sharpness`` lies below this is sharpened: the 1st percentile of it on
+the photos the tile finder learnt on, at the finder's 640 px within the boxes of its first pass,
+its two halves weighed alike: the real photos (rf-chinese folds 0-3, 322, least turned, turned
+back upright; 1st percentile 0.266, lowest 0.209) and the generated scenes (seeds
+1,000,000-1,000,599; 1st percentile 0.533, lowest 0.471). The held-out real photos (fold 4) lie at
+0.272 and above; out of focus by a Gaussian of 1 px (of the 640 px photo) at 0.223 and below for
+half of them, by 1.5 px at 0.08-0.2."""
+SHARPNESS_SHARE = 99.5
+"""The percentile of the Laplacian's magnitude that stands for the tiles' sharpest edges."""
+OUTLINE_GROWTH = 1.5
+"""Each tile's box is grown this many times about its middle, so that its outline against the
+table is judged with its face (the box refiner's window is grown 1.6 times for the same reason)."""
+UNSHARP_SIGMA = 1.0
+"""The unsharp mask's blur, in pixels of the finder's copy: of 1, 1.5 and 2.5 px, the one that
+found the most tiles and read the most photos exactly on the real photos the finder learnt on
+(rf-chinese folds 0-3, 343 sources), made out of focus by 1.5 px (94.4, 93.9, 93.5 % found) and
+shaken by 5 px (91.1, 90.7, 90.9 %), each sharpened by the least amount that reaches the floor."""
+MOST_AMOUNT = 8.0
+"""Where ``amount_to_floor`` stops searching: a photo that needs more is past mending (its edges
+gone, not softened), and sharpened that far shows its noise and the mask's rings."""
+AMOUNT_STEPS = 8
+"""Halvings of ``amount_to_floor``'s search: its amount is within 8 / 2^8 = 0.03 of the least."""
+
+
+def sharpness(image: np.ndarray, quads: np.ndarray | None = None) -> float:
+    """How sharp a BGR image's edges are, whatever its contrast: the ``SHARPNESS_SHARE``
+    percentile of its grey Laplacian's magnitude over its grey range (99.9th percentile less
+    the 1st), within ``quads`` (n x 4 x 2, the image's pixels, each grown ``OUTLINE_GROWTH``
+    times) when given. Blur spreads an edge, lowering its Laplacian; dimming lowers both alike."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    edges = np.abs(cv2.Laplacian(grey.astype(np.float32), cv2.CV_32F))
+    if quads is not None:
+        middles = quads.mean(axis=1, keepdims=True)
+        inside = np.zeros(grey.shape, np.uint8)
+        cv2.fillPoly(inside, list(np.round(middles + (quads - middles) * OUTLINE_GROWTH).astype(np.int32)), 1)
+        grey, edges = grey[inside > 0], edges[inside > 0]
+        if not grey.size:
+            return float("inf")
+    low, high = np.percentile(grey, [1.0, 99.9])
+    return float(np.percentile(edges, SHARPNESS_SHARE) / max(float(high - low), 1.0))
+
+
+def amount_to_floor(small: np.ndarray, quads: np.ndarray, sigma: float) -> float:
+    """The least amount of an unsharp mask of ``sigma`` px that brings ``small``'s tiles (``quads``)
+    to a ``sharpness`` of ``BLURRED_BELOW`` (``MOST_AMOUNT`` when none up to it does): a bisection,
+    the sharpness rising with the amount."""
+    low, high = 0.0, MOST_AMOUNT
+    if sharpness(unsharp(small, sigma, high), quads) < BLURRED_BELOW:
+        return high
+    for _ in range(AMOUNT_STEPS):
+        middle = (low + high) / 2
+        sharp = sharpness(unsharp(small, sigma, middle), quads) >= BLURRED_BELOW
+        low, high = (low, middle) if sharp else (middle, high)
+    return high
+
+
+def sharpened_when_blurred(photo: Photo, small: np.ndarray, tiles: TileDetections) -> bool:
+    """Whether the photo (``small``: the finder's copy of it, where it saw ``tiles``) was less
+    sharp there than ``BLURRED_BELOW``, and so now sharpened (``Photo.sharpen``) to it."""
+    if sharpness(small, tiles.quads) >= BLURRED_BELOW:
+        return False
+    amount = amount_to_floor(small, tiles.quads, UNSHARP_SIGMA)
+    photo.sharpen(UNSHARP_SIGMA * photo.width / small.shape[1], amount)
+    return True
+
+
+def mended(photo: Photo, small: np.ndarray, decode_scale: int, hand: TileDetections | None) -> bool:
+    """Whether the photo (``small``: the finder's first copy of it; ``decode_scale``: the decode
+    that copy was shrunk from; ``hand``: the tiles of a hand the finder saw there, or None) was
+    brightened or sharpened; judged once a photo."""
+    if photo.camera_judged:
+        return False
+    photo.camera_judged = True
+    brightened = white_balance.brightened_when_dim(photo, small, decode_scale)
+    return (hand is not None and sharpened_when_blurred(photo, small, hand)) or brightened
