@@ -9,7 +9,7 @@ one sharpened, each to the photos the networks learnt on.
    less sharp than nearly all of them (``sharpness`` below ``BLURRED_BELOW``), every
    decode of it comes through an unsharp mask (``Photo.sharpen``) of ``UNSHARP_SIGMA`` pixels of
    that copy, scaled to each decode (a decode four times the copy's size is sharpened at the same
-   detail), and of the least amount that brings the copy to ``BLURRED_BELOW``
+   detail), and of the least amount that brings its tiles to ``BLURRED_BELOW``
    (``amount_to_floor``): a photo a little soft is touched a little, one badly out of focus much.
 4. ``locate`` makes its first pass again when either changed the photo.
 
@@ -35,8 +35,8 @@ the photos the tile finder learnt on, at the finder's 640 px within the boxes of
 its two halves weighed alike: the real photos (rf-chinese folds 0-3, 322, least turned, turned
 back upright; 1st percentile 0.266, lowest 0.209) and the generated scenes (seeds
 1,000,000-1,000,599; 1st percentile 0.533, lowest 0.471). The held-out real photos (fold 4) lie at
-0.272 and above; out of focus by a Gaussian of 1 px (of the 640 px photo) at 0.223 and below for
-half of them, by 1.5 px at 0.08-0.2."""
+0.272 and above; out of focus by a Gaussian of 1 px (of the 640 px photo), half of them at 0.223
+and below; by 1.5 px, median 0.125 (lowest 0.08)."""
 SHARPNESS_SHARE = 99.5
 """The percentile of the Laplacian's magnitude that stands for the tiles' sharpest edges."""
 OUTLINE_GROWTH = 1.5
@@ -46,7 +46,8 @@ UNSHARP_SIGMA = 1.0
 """The unsharp mask's blur, in pixels of the finder's copy: of 1, 1.5 and 2.5 px, the one that
 found the most tiles and read the most photos exactly on the real photos the finder learnt on
 (rf-chinese folds 0-3, 343 sources), made out of focus by 1.5 px (94.4, 93.9, 93.5 % found) and
-shaken by 5 px (91.1, 90.7, 90.9 %), each sharpened by the least amount that reaches the floor."""
+shaken by 5 px (91.1, 90.7, 90.9 %), each sharpened by the least amount that reaches the floor.
+Chosen while the sharpness was judged on the whole copy (its floor there 0.225), not since."""
 MOST_AMOUNT = 8.0
 """Where ``amount_to_floor`` stops searching: a photo that needs more is past mending (its edges
 gone, not softened), and sharpened that far shows its noise and the mask's rings."""
