@@ -1,17 +1,21 @@
-"""A poor camera's faults mended before any tile is searched: a dim photo brightened, a blurred
-one sharpened, each to the photos the networks learnt on.
+"""A poor camera's faults mended before any tile is searched: a dim photo brightened, a hazy one
+cleared, a blurred one sharpened, each to the photos the networks learnt on.
 
 1. ``mended`` judges a photo once, on the finder's first whole copy of it (a turned look's
    window never judges: ``TurnedPhoto.camera_judged``).
 2. Its light: darker than nearly all the photos the finder learnt on, it is brightened
    (``white_balance.brightened_when_dim``).
-3. Its focus, judged on the tiles of the hand that first pass saw (none seen, none judged):
+3. Its haze (flare, glare or a smudge on the lens, lifting every level towards white), judged
+   only when that pass saw a hand (a plain table, a page or noise has no dark pixel either): its
+   darkest pixels lighter than nearly all of theirs (``dark_level`` above ``HAZY_ABOVE``), every
+   level is stretched so that they fall to that level and white stays white (``cleared_when_hazy``).
+4. Its focus, judged on the tiles of the hand that first pass saw (none seen, none judged):
    less sharp than nearly all of them (``sharpness`` below ``BLURRED_BELOW``), every
    decode of it comes through an unsharp mask (``Photo.sharpen``) of ``UNSHARP_SIGMA`` pixels of
    that copy, scaled to each decode (a decode four times the copy's size is sharpened at the same
    detail), and of the least amount that brings its tiles to ``BLURRED_BELOW``
    (``amount_to_floor``): a photo a little soft is touched a little, one badly out of focus much.
-4. ``locate`` makes its first pass again when either changed the photo.
+5. ``locate`` makes its first pass again when any of them changed the photo.
 
 The sharpness is judged on the finder's copy because that is where the finder looks (a 12 MP
 photo a little out of focus at full size is sharp at 640 px, and is left alone), and on the tiles
@@ -73,6 +77,38 @@ def sharpness(image: np.ndarray, quads: np.ndarray | None = None) -> float:
     return float(np.percentile(edges, SHARPNESS_SHARE) / max(float(high - low), 1.0))
 
 
+HAZY_ABOVE = 37.0
+"""A photo whose ``dark_level`` lies above this is cleared of its haze: the 99th percentile of the
+dark levels of the photos the tile finder learnt on, its two halves weighed alike: the real photos
+(rf-chinese folds 0-3, 322; 99th percentile 18, highest 46) and the generated scenes (seeds
+1,000,000-1,000,599; 99th percentile 37, highest 63). The held-out real photos lie at 12 and
+below; every level drawn to 0.8 of its distance from white, at 51-60."""
+DARK_SHARE = 0.0002
+"""A photo's dark level is the level this share of its pixels lie at or below, each pixel at its
+darkest channel (a haze lifts every channel; a coloured table is dark in some channel): the
+darkest 60 pixels of the finder's 640 x 480 copy, as ``white_balance.BRIGHT_SHARE`` is its brightest."""
+
+
+def dark_level(image: np.ndarray) -> float:
+    """The level ``DARK_SHARE`` of a BGR image's pixels lie at or below, each pixel taken at its
+    darkest channel."""
+    blue, green, red = cv2.split(image)
+    counts = np.cumsum(cv2.calcHist([cv2.min(cv2.min(blue, green), red)], [0], None, [256], [0, 256]).ravel())
+    return float(np.searchsorted(counts, DARK_SHARE * counts[-1]))
+
+
+def cleared_when_hazy(photo: Photo, small: np.ndarray) -> bool:
+    """Whether the photo (``small``: the finder's copy of it) was hazier than ``HAZY_ABOVE``, and so
+    now cleared (``Photo.balance``): every level stretched so that its dark level falls to it and
+    white stays white, every channel alike."""
+    if (level := dark_level(small)) <= HAZY_ABOVE:
+        return False
+    levels = HAZY_ABOVE + (np.arange(256, dtype=np.float32) - level) * (255.0 - HAZY_ABOVE) / max(255.0 - level, 1.0)
+    table = np.repeat(np.clip(np.round(levels), 0, 255).astype(np.uint8)[:, None], 3, axis=1)[:, None, :]
+    photo.balance(table, takes_out="haze")
+    return True
+
+
 def amount_to_floor(small: np.ndarray, quads: np.ndarray, sigma: float) -> float:
     """The least amount of an unsharp mask of ``sigma`` px that brings ``small``'s tiles (``quads``)
     to a ``sharpness`` of ``BLURRED_BELOW`` (``MOST_AMOUNT`` when none up to it does): a bisection,
@@ -100,9 +136,12 @@ def sharpened_when_blurred(photo: Photo, small: np.ndarray, tiles: TileDetection
 def mended(photo: Photo, small: np.ndarray, decode_scale: int, hand: TileDetections | None) -> bool:
     """Whether the photo (``small``: the finder's first copy of it; ``decode_scale``: the decode
     that copy was shrunk from; ``hand``: the tiles of a hand the finder saw there, or None) was
-    brightened or sharpened; judged once a photo."""
+    brightened, cleared or sharpened; judged once a photo."""
     if photo.camera_judged:
         return False
     photo.camera_judged = True
     brightened = white_balance.brightened_when_dim(photo, small, decode_scale)
-    return (hand is not None and sharpened_when_blurred(photo, small, hand)) or brightened
+    if hand is None:  # no tile seen, no haze or focus judged: a plain table's, a page's or noise's
+        return brightened
+    cleared = cleared_when_hazy(photo, small)
+    return sharpened_when_blurred(photo, small, hand) or brightened or cleared

@@ -121,11 +121,11 @@ def test_a_photo_is_judged_once_and_a_turned_look_never() -> None:
     assert not camera_mending.mended(photo, small, 1, tiles)
 
 
-def test_without_a_hand_seen_the_focus_is_not_judged() -> None:
-    photo = load_photo(_png(_sample(blur=3.0)))
+def test_without_a_hand_seen_neither_focus_nor_haze_is_judged() -> None:
+    photo = load_photo(_png(_hazy(_sample(blur=3.0), 0.6)))
     small, _ = _first_pass(photo)
     assert not camera_mending.mended(photo, small, 1, None)
-    assert photo.camera_judged and photo.sharpening is None
+    assert photo.camera_judged and photo.sharpening is None and not photo.balanced
 
 
 def test_a_blurred_sample_is_read_as_it_was_sharp() -> None:
@@ -137,4 +137,41 @@ def test_a_blurred_sample_is_read_as_it_was_sharp() -> None:
     photo = load_photo(data)
     locate.locate(photo)
     assert photo.sharpening is not None
+    assert read_photo(data).hand.to_json() == expected
+
+
+def _hazy(image: np.ndarray, share: float) -> np.ndarray:
+    """Every level drawn to ``share`` of its distance from white (``bench_real_tables.camera_fault``'s haze)."""
+    return (255 - (255 - image.astype(np.float32)) * share).astype(np.uint8)
+
+
+def test_a_photos_dark_level_is_its_darkest_channels() -> None:
+    image = np.full((100, 100, 3), 200, np.uint8)
+    image[0, :1] = 0  # one pixel in 10,000, darker than the rest: a speck, no shadow
+    assert camera_mending.dark_level(image) == 200
+    image[..., 0] = 20  # a yellow table: dark in blue alone
+    assert camera_mending.dark_level(image) == 20
+
+
+def test_a_hazy_photo_is_cleared_and_a_clear_one_is_not() -> None:
+    image = _sample()
+    image[0, 0] = 255
+    for share, hazy in ((1.0, False), (0.8, True), (0.4, True)):
+        photo = load_photo(_png(_hazy(image, share)))
+        assert camera_mending.cleared_when_hazy(photo, _copy(photo)) == hazy
+        assert ("haze" in photo.balanced_for) == hazy
+        level = camera_mending.dark_level(_copy(photo))
+        assert level == pytest.approx(camera_mending.HAZY_ABOVE, abs=2) if hazy else level <= camera_mending.HAZY_ABOVE
+        assert (photo.decode(1)[0, 0] == 255).all()  # white stays white
+
+
+def test_a_hazy_sample_is_read_as_it_was_clear() -> None:
+    # Every level drawn to 0.4 of its distance from white (black at 153); not cleared, a tile was lost.
+    from fanscan.vision.reader import read_photo
+
+    expected = read_photo(str(SAMPLE)).hand.to_json()
+    data = _png(_hazy(_sample(), 0.4))
+    photo = load_photo(data)
+    locate.locate(photo)
+    assert "haze" in photo.balanced_for
     assert read_photo(data).hand.to_json() == expected
