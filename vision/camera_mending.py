@@ -33,6 +33,16 @@ from fanscan.vision import white_balance
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo, unsharp
 
+HAZY_ABOVE = 37.0
+"""A photo whose ``dark_level`` lies above this is cleared of its haze: the 99th percentile of the
+dark levels of the photos the tile finder learnt on, its two halves weighed alike: the real photos
+(rf-chinese folds 0-3, 322; 99th percentile 18, highest 46) and the generated scenes (seeds
+1,000,000-1,000,599; 99th percentile 37, highest 63). The held-out real photos lie at 12 and
+below; every level drawn to 0.8 of its distance from white, at 51-60."""
+DARK_SHARE = 0.0002
+"""A photo's dark level is the level this share of its pixels lie at or below, each pixel at its
+darkest channel (a haze lifts every channel; a coloured table is dark in some channel): the
+darkest 60 pixels of the finder's 640 x 480 copy, as ``white_balance.BRIGHT_SHARE`` is its brightest."""
 BLURRED_BELOW = 0.282
 """A photo whose tiles' ``sharpness`` lies below this is sharpened: the 1st percentile of it on
 the photos the tile finder learnt on, at the finder's 640 px within the boxes of its first pass,
@@ -59,36 +69,6 @@ AMOUNT_STEPS = 8
 """Halvings of ``amount_to_floor``'s search: its amount is within 8 / 2^8 = 0.03 of the least."""
 
 
-def sharpness(image: np.ndarray, quads: np.ndarray | None = None) -> float:
-    """How sharp a BGR image's edges are, whatever its contrast: the ``SHARPNESS_SHARE``
-    percentile of its grey Laplacian's magnitude over its grey range (99.9th percentile less
-    the 1st), within ``quads`` (n x 4 x 2, the image's pixels, each grown ``OUTLINE_GROWTH``
-    times) when given. Blur spreads an edge, lowering its Laplacian; dimming lowers both alike."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    edges = np.abs(cv2.Laplacian(grey.astype(np.float32), cv2.CV_32F))
-    if quads is not None:
-        middles = quads.mean(axis=1, keepdims=True)
-        inside = np.zeros(grey.shape, np.uint8)
-        cv2.fillPoly(inside, list(np.round(middles + (quads - middles) * OUTLINE_GROWTH).astype(np.int32)), 1)
-        grey, edges = grey[inside > 0], edges[inside > 0]
-        if not grey.size:
-            return float("inf")
-    low, high = np.percentile(grey, [1.0, 99.9])
-    return float(np.percentile(edges, SHARPNESS_SHARE) / max(float(high - low), 1.0))
-
-
-HAZY_ABOVE = 37.0
-"""A photo whose ``dark_level`` lies above this is cleared of its haze: the 99th percentile of the
-dark levels of the photos the tile finder learnt on, its two halves weighed alike: the real photos
-(rf-chinese folds 0-3, 322; 99th percentile 18, highest 46) and the generated scenes (seeds
-1,000,000-1,000,599; 99th percentile 37, highest 63). The held-out real photos lie at 12 and
-below; every level drawn to 0.8 of its distance from white, at 51-60."""
-DARK_SHARE = 0.0002
-"""A photo's dark level is the level this share of its pixels lie at or below, each pixel at its
-darkest channel (a haze lifts every channel; a coloured table is dark in some channel): the
-darkest 60 pixels of the finder's 640 x 480 copy, as ``white_balance.BRIGHT_SHARE`` is its brightest."""
-
-
 def dark_level(image: np.ndarray) -> float:
     """The level ``DARK_SHARE`` of a BGR image's pixels lie at or below, each pixel taken at its
     darkest channel."""
@@ -107,6 +87,24 @@ def cleared_when_hazy(photo: Photo, small: np.ndarray) -> bool:
     table = np.repeat(np.clip(np.round(levels), 0, 255).astype(np.uint8)[:, None], 3, axis=1)[:, None, :]
     photo.balance(table, takes_out="haze")
     return True
+
+
+def sharpness(image: np.ndarray, quads: np.ndarray | None = None) -> float:
+    """How sharp a BGR image's edges are, whatever its contrast: the ``SHARPNESS_SHARE``
+    percentile of its grey Laplacian's magnitude over its grey range (99.9th percentile less
+    the 1st), within ``quads`` (n x 4 x 2, the image's pixels, each grown ``OUTLINE_GROWTH``
+    times) when given. Blur spreads an edge, lowering its Laplacian; dimming lowers both alike."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    edges = np.abs(cv2.Laplacian(grey.astype(np.float32), cv2.CV_32F))
+    if quads is not None:
+        middles = quads.mean(axis=1, keepdims=True)
+        inside = np.zeros(grey.shape, np.uint8)
+        cv2.fillPoly(inside, list(np.round(middles + (quads - middles) * OUTLINE_GROWTH).astype(np.int32)), 1)
+        grey, edges = grey[inside > 0], edges[inside > 0]
+        if not grey.size:
+            return float("inf")
+    low, high = np.percentile(grey, [1.0, 99.9])
+    return float(np.percentile(edges, SHARPNESS_SHARE) / max(float(high - low), 1.0))
 
 
 def amount_to_floor(small: np.ndarray, quads: np.ndarray, sigma: float) -> float:

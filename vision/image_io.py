@@ -124,12 +124,12 @@ class Photo:
     beyond_reach: bool = False
     """Whether its ``balance`` left a cast the gains could not take out (``white_balance.beyond_reach``)."""
     camera_judged: bool = False
-    """Whether its light and focus were judged (``camera_mending.mended``: once a photo)."""
+    """Whether its light, haze and focus were judged (``camera_mending.mended``: once a photo)."""
     sharpening: tuple[float, float] | None = None
     """(sigma in full-size pixels, amount) of the unsharp mask every decode comes through (``sharpen``)."""
     balanced_for: frozenset[str] = frozenset()
-    """What its ``balance`` tables took out, in any order: ``"dim"`` (a photo too dark for the
-    networks, ``white_balance.brightened_when_dim``), ``"cast"`` (a light's colour, ``balanced_for_cast``)."""
+    """What its ``balance`` tables took out, in any order: ``"dim"``, ``"haze"`` (``camera_mending.mended``),
+    ``"cast"`` (a light's colour, ``white_balance.balanced_for_cast``)."""
     finder_passes: dict = field(default_factory=dict, repr=False)
     """``locate.whole_photo_pass``'s boxes per (decode scale, side); emptied by ``balance``."""
 

@@ -79,8 +79,8 @@ class TurnedPhoto:
 
     @property
     def camera_judged(self) -> bool:
-        """Always: the photo's first look judged its light and focus on the whole photo (a window
-        of it turned may be darker or less sharp than the photo)."""
+        """Always: the photo's first look judged its light, haze and focus on the whole photo (a
+        window of it turned may be darker, hazier or less sharp than the photo)."""
         return True
 
     def balance(self, table: np.ndarray, *, beyond_reach: bool = False, takes_out: str = "cast") -> None:
