@@ -72,9 +72,7 @@ AMOUNT_STEPS = 8
 def dark_level(image: np.ndarray) -> float:
     """The level ``DARK_SHARE`` of a BGR image's pixels lie at or below, each pixel taken at its
     darkest channel."""
-    blue, green, red = cv2.split(image)
-    counts = np.cumsum(cv2.calcHist([cv2.min(cv2.min(blue, green), red)], [0], None, [256], [0, 256]).ravel())
-    return float(np.searchsorted(counts, DARK_SHARE * counts[-1]))
+    return white_balance.channel_level(image, DARK_SHARE, cv2.min)
 
 
 def cleared_when_hazy(photo: Photo, small: np.ndarray) -> bool:

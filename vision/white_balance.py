@@ -105,12 +105,18 @@ def balanced(images: list[np.ndarray], table: np.ndarray | None) -> list[np.ndar
     return images if table is None else [cv2.LUT(image, table) for image in images]
 
 
+def channel_level(image: np.ndarray, share: float, pick: Callable = cv2.max) -> float:
+    """The level ``share`` of a BGR image's pixels lie at or below, each pixel taken at the channel
+    ``pick`` (``cv2.max``: its brightest, ``cv2.min``: its darkest) chooses."""
+    blue, green, red = cv2.split(image)
+    counts = np.cumsum(cv2.calcHist([pick(pick(blue, green), red)], [0], None, [256], [0, 256]).ravel())
+    return float(np.searchsorted(counts, share * counts[-1]))
+
+
 def bright_level(image: np.ndarray) -> float:
     """The level ``BRIGHT_SHARE`` of a BGR image's pixels lie at or below, each pixel taken at its
     brightest channel."""
-    blue, green, red = cv2.split(image)
-    counts = np.cumsum(cv2.calcHist([cv2.max(cv2.max(blue, green), red)], [0], None, [256], [0, 256]).ravel())
-    return float(np.searchsorted(counts, BRIGHT_SHARE * counts[-1]))
+    return channel_level(image, BRIGHT_SHARE, cv2.max)
 
 
 def brightened_when_dim(photo: Photo, small: np.ndarray, decode_scale: int) -> bool:
