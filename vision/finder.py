@@ -15,6 +15,7 @@ from pathlib import Path
 import cv2
 import fanscan.models
 import numpy as np
+from fanscan.vision import memory
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.numeric import median
 from fanscan.vision.onnx_session import LazySession, shared_session
@@ -48,6 +49,13 @@ out as from the whole image (a multiple of 8, the network's stride, keeps its gr
 carry less context than strips of whole rows: a 2,560 x 1,920 pass in strips of 160 rows ran the
 network on 1.8 times its pixels (9.0 million), in parts on 1.3 times (6.6 million): the pass took
 half the time (docs/benchmarks.md, session 46)."""
+HAND_BACK_PIXELS = 4 * WHOLE_RUN_PIXELS
+"""Before a pass on an image of more pixels (a far photo's 2,560 px copy: about 100 MB of maps and
+labels at once) the heap's free pages go back to the system when the process holds more than
+``memory``'s budget (``memory.hand_back_if_over``): the buffers freed by the passes before it lie
+among live objects, and the pass's own came on top of them. A 12 MP picture of noise, searched at
+2,560 px as it is and turned a quarter, peaked at 306-314 MB without, 290-301 MB with; far hands
+10-20 MB lower too, in the same time (docs/benchmarks.md, session 80)."""
 
 
 def _get_session() -> LazySession:
@@ -125,6 +133,14 @@ def upsampled(plane: np.ndarray, h: int, w: int) -> np.ndarray:
     return cv2.resize(plane, (plane.shape[1] * 2, plane.shape[0] * 2), interpolation=cv2.INTER_LINEAR)[:h, :w]
 
 
+def _tile_map(planes: list[np.ndarray], h: int, w: int) -> np.ndarray:
+    """The probability that each pixel of the working image is tile, from ``half_maps``' planes,
+    whose table plane it takes out of ``planes`` and lets go (at a 2,560 px pass each full-size
+    plane is 20 MB: the subtraction is made in place)."""
+    tile = upsampled(planes.pop(0), h, w)
+    return np.subtract(1.0, tile, out=tile)
+
+
 def network_input(image: np.ndarray) -> np.ndarray:
     """The network's (1, 3, h, w) float input for a BGR uint8 image."""
     # Plane by plane (BGR -> RGB): the same numbers as a whole-array transpose, several times faster.
@@ -171,7 +187,10 @@ def _blobs(tile: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     background = count
     # Seeds on the cores; the rest of the tile region unknown (0); off it, the background.
     markers[tile <= 1.0 - TILE_BELOW] = background
-    cv2.watershed(cv2.cvtColor(_relief(tile), cv2.COLOR_GRAY2BGR), markers)
+    relief = _relief(tile)
+    del tile  # let go before the watershed's colour relief is made (find_tiles keeps no copy)
+    cv2.watershed(cv2.cvtColor(relief, cv2.COLOR_GRAY2BGR), markers)
+    del relief
     markers[(markers <= 0) | (markers >= background)] = 0  # the seams (-1) and the background
     labels = markers
     # Counted over the blobs' pixels only: the table's label 0 needs no area or span.
@@ -295,8 +314,11 @@ def _split_merged(quads: np.ndarray) -> list[tuple[np.ndarray, int]]:
 def find_tiles(small: np.ndarray) -> TileDetections:
     """Tile quads in the working image (see ``working_image``), with a face/back flag each."""
     h, w = small.shape[:2]
-    table, face, back = half_maps(small)
-    count, components, stats, inside = _blobs(1.0 - upsampled(table, h, w))
+    if h * w > HAND_BACK_PIXELS:
+        memory.hand_back_if_over()
+    planes = half_maps(small)
+    count, components, stats, inside = _blobs(_tile_map(planes, h, w))
+    face, back = planes
     # Each blob's summed face and back probabilities, all blobs at once, over the blobs' pixels
     # only (the table's label 0 is not needed); one full-size plane at a time, for memory.
     blob_of = components.ravel()[inside]

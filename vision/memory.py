@@ -8,8 +8,9 @@ of ``benchmarks/bench_peer.py`` read twice in one process, from about 210 MB aft
 read to about 350 MB, with only about 20 MB of it in use (``docs/benchmarks.md``, session 28).
 Handing the free pages back after every read (``malloc_trim``) keeps it near 150 MB between
 reads but costs about a quarter of the reading time: the next read's buffers fault their pages
-in again. So it is done only after a read that leaves the process above ``RESIDENT_BUDGET_MB``.
-Elsewhere than Linux with glibc nothing is done.
+in again. So it is done only when the process holds more than ``RESIDENT_BUDGET_MB``: after a read,
+and before the finder's pass over a far photo's finest copy (``finder.HAND_BACK_PIXELS``), which needs
+about 100 MB at once. Elsewhere than Linux with glibc nothing is done.
 """
 
 from __future__ import annotations

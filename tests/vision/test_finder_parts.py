@@ -85,3 +85,24 @@ def test_the_boxes_are_those_of_the_whole_image(monkeypatch) -> None:
     assert len(one_run) and len(one_run) == len(whole) == len(quarters)
     np.testing.assert_allclose(quarters.quads, one_run.quads, atol=1e-3)
     np.testing.assert_allclose(whole.quads, one_run.quads, atol=1e-3)
+
+
+def test_the_heap_goes_back_before_a_pass_on_a_far_photo_s_fine_copy_only(monkeypatch) -> None:
+    handed_back: list[int] = []
+    monkeypatch.setattr(finder.memory, "hand_back_if_over", lambda: handed_back.append(1) or True)
+    monkeypatch.setattr(finder, "HAND_BACK_PIXELS", 480 * 640)
+    finder.find_tiles(_image(480, 640))  # the working size: nothing handed back
+    assert handed_back == []
+    finder.find_tiles(_image(488, 640))
+    assert handed_back == [1]
+
+
+def test_the_tile_map_is_one_less_the_table_s_plane_brought_up_and_lets_the_plane_go() -> None:
+    rng = np.random.default_rng(3)
+    planes = [rng.random((30, 40), dtype=np.float32) for _ in range(3)]
+    table, face, back = planes
+    expected = 1.0 - finder.upsampled(table, 59, 80)
+    tile = finder._tile_map(planes, 59, 80)
+    assert tile.shape == (59, 80) and tile.dtype == np.float32
+    np.testing.assert_array_equal(tile, expected)
+    assert len(planes) == 2 and planes[0] is face and planes[1] is back
