@@ -32,6 +32,7 @@ import numpy as np
 from fanscan.vision import white_balance
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.image_io import Photo, unsharp
+from fanscan.vision.numeric import quantile, quantiles
 
 HAZY_ABOVE = 37.0
 """A photo whose ``dark_level`` lies above this is cleared of its haze: the 99th percentile of the
@@ -101,8 +102,8 @@ def sharpness(image: np.ndarray, quads: np.ndarray | None = None) -> float:
         grey, edges = grey[inside > 0], edges[inside > 0]
         if not grey.size:
             return float("inf")
-    low, high = np.percentile(grey, [1.0, 99.9])
-    return float(np.percentile(edges, SHARPNESS_SHARE) / max(float(high - low), 1.0))
+    low, high = quantiles(grey, (1.0 / 100, 99.9 / 100))
+    return quantile(edges, SHARPNESS_SHARE / 100) / max(high - low, 1.0)
 
 
 def amount_to_floor(small: np.ndarray, quads: np.ndarray, sigma: float) -> float:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -24,15 +26,22 @@ def quantile(values: np.ndarray | list[float], q: float) -> float:
     """The ``q`` quantile of ``values`` by linear interpolation between the order statistics
     (``np.quantile``'s default method; NaN when there are none), without ``np.quantile``'s
     first-call import of ``numpy.ma``."""
-    if not 0.0 <= q <= 1.0:
-        raise ValueError(f"quantile must be within [0, 1], not {q}")
-    ordered = np.sort(np.asarray(values, dtype=np.float64).ravel())
-    if ordered.size == 0:
-        return float("nan")
-    position = q * (ordered.size - 1)
-    below = int(np.floor(position))
-    above = min(below + 1, ordered.size - 1)
-    return float(ordered[below] + (ordered[above] - ordered[below]) * (position - below))
+    return quantiles(values, (q,))[0]
+
+
+def quantiles(values: np.ndarray | list[float], qs: Sequence[float]) -> list[float]:
+    """``quantile`` of ``values`` at each of ``qs``, the order statistics found by one partial
+    sort (a tile region's pixels: a few hundred thousand values)."""
+    if not all(0.0 <= q <= 1.0 for q in qs):
+        raise ValueError(f"quantiles must be within [0, 1], not {list(qs)}")
+    flat = np.asarray(values, dtype=np.float64).ravel()
+    if flat.size == 0:
+        return [float("nan")] * len(qs)
+    last = flat.size - 1
+    places = [(int(np.floor(q * last)), q * last) for q in qs]
+    ordered = np.partition(flat, sorted({i for below, _ in places for i in (below, min(below + 1, last))}))
+    return [float(ordered[below] + (ordered[min(below + 1, last)] - ordered[below]) * (position - below))
+            for below, position in places]
 
 
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:

@@ -175,3 +175,14 @@ def test_a_hazy_sample_is_read_as_it_was_clear() -> None:
     locate.locate(photo)
     assert "haze" in photo.balanced_for
     assert read_photo(data).hand.to_json() == expected
+
+
+def test_judging_a_photo_imports_no_numpy_ma() -> None:
+    # np.percentile's first call imports numpy.ma: about 35 ms of every one-photo command.
+    import subprocess
+    import sys
+
+    code = ("import sys; from fanscan.vision.reader import read_photo; "
+            f"read_photo({str(SAMPLE)!r}); print('numpy.ma' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "False"

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from fanscan.vision.numeric import median, quantile
+from fanscan.vision.numeric import median, quantile, quantiles
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 10, 11])
@@ -28,10 +28,21 @@ def test_numeric_quantile_matches_numpy(n: int, q: float) -> None:
     assert quantile(values, q) == pytest.approx(float(np.quantile(values, q)))
 
 
+@pytest.mark.parametrize("n", [1, 2, 7, 1000, 100_001])
+def test_numeric_quantiles_at_once_match_numpy_s_one_by_one(n: int) -> None:
+    values = np.random.default_rng(n).integers(0, 256, n).astype(np.uint8)  # ties, as grey levels have
+    qs = (0.01, 0.999, 0.5, 0.0, 1.0, 0.995)
+    assert quantiles(values, qs) == pytest.approx([float(np.quantile(values, q)) for q in qs])
+    assert quantiles(values, qs)[2] == quantile(values, 0.5)
+
+
 def test_numeric_quantile_of_nothing_is_nan_and_out_of_range_refused() -> None:
     assert math.isnan(quantile([], 0.5))
     with pytest.raises(ValueError):
         quantile([1.0, 2.0], 1.5)
+    assert [math.isnan(q) for q in quantiles([], (0.1, 0.9))] == [True, True]
+    with pytest.raises(ValueError):
+        quantiles([1.0, 2.0], (0.5, -0.1))
 
 
 def test_overlapping_pairs_are_the_pairs_over_the_bound_and_no_others() -> None:
