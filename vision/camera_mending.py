@@ -93,12 +93,22 @@ def sharpness(image: np.ndarray, quads: np.ndarray | None = None) -> float:
     percentile of its grey Laplacian's magnitude over its grey range (99.9th percentile less
     the 1st), within ``quads`` (n x 4 x 2, the image's pixels, each grown ``OUTLINE_GROWTH``
     times) when given. Blur spreads an edge, lowering its Laplacian; dimming lowers both alike."""
+    return _sharpness_within(image, None if quads is None else _outlines(image.shape[:2], quads))
+
+
+def _outlines(shape: tuple[int, ...], quads: np.ndarray) -> np.ndarray:
+    """A mask (uint8, 1 inside) of ``quads`` each grown ``OUTLINE_GROWTH`` times about its middle."""
+    middles = quads.mean(axis=1, keepdims=True)
+    inside = np.zeros(shape, np.uint8)
+    cv2.fillPoly(inside, list(np.round(middles + (quads - middles) * OUTLINE_GROWTH).astype(np.int32)), 1)
+    return inside
+
+
+def _sharpness_within(image: np.ndarray, inside: np.ndarray | None) -> float:
+    """``sharpness`` within the pixels ``inside`` marks (all when None)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     edges = np.abs(cv2.Laplacian(grey.astype(np.float32), cv2.CV_32F))
-    if quads is not None:
-        middles = quads.mean(axis=1, keepdims=True)
-        inside = np.zeros(grey.shape, np.uint8)
-        cv2.fillPoly(inside, list(np.round(middles + (quads - middles) * OUTLINE_GROWTH).astype(np.int32)), 1)
+    if inside is not None:
         grey, edges = grey[inside > 0], edges[inside > 0]
         if not grey.size:
             return float("inf")
@@ -109,14 +119,25 @@ def sharpness(image: np.ndarray, quads: np.ndarray | None = None) -> float:
 def amount_to_floor(small: np.ndarray, quads: np.ndarray, sigma: float) -> float:
     """The least amount of an unsharp mask of ``sigma`` px that brings ``small``'s tiles (``quads``)
     to a ``sharpness`` of ``BLURRED_BELOW`` (``MOST_AMOUNT`` when none up to it does): a bisection,
-    the sharpness rising with the amount."""
+    the sharpness rising with the amount. Its steps sharpen only the tiles' part of ``small``, with
+    a margin as wide as the mask and the Laplacian reach: their sharpness is the whole copy's."""
+    inside = _outlines(small.shape[:2], quads)
+    rows, columns = np.nonzero(inside)
+    if rows.size:
+        margin = int(np.ceil(3 * sigma)) + 2
+        top, left = max(int(rows.min()) - margin, 0), max(int(columns.min()) - margin, 0)
+        part = np.s_[top : int(rows.max()) + margin + 1, left : int(columns.max()) + margin + 1]
+        small, inside = small[part], inside[part]
+
+    def sharp_at(amount: float) -> bool:
+        return _sharpness_within(unsharp(small, sigma, amount), inside) >= BLURRED_BELOW
+
     low, high = 0.0, MOST_AMOUNT
-    if sharpness(unsharp(small, sigma, high), quads) < BLURRED_BELOW:
+    if not sharp_at(high):
         return high
     for _ in range(AMOUNT_STEPS):
         middle = (low + high) / 2
-        sharp = sharpness(unsharp(small, sigma, middle), quads) >= BLURRED_BELOW
-        low, high = (low, middle) if sharp else (middle, high)
+        low, high = (low, middle) if sharp_at(middle) else (middle, high)
     return high
 
 
