@@ -341,16 +341,16 @@ class Photo:
         """Part (x0, y0, x1, y1, in the pixels of the decode at 1/``scale``) of that decode."""
         return self.decode(scale)[window[1]:window[3], window[0]:window[2]]
 
-    def crop_quad(self, quad: np.ndarray, out_w: int, out_h: int, scale: int) -> np.ndarray:
-        """Warp the quad (4 corners, full-resolution pixels, clockwise from top-left) to out_w x out_h."""
+    def crop_quad(self, quad: np.ndarray, out_w: int, out_h: int, scale: int, *, mirrored: bool = False) -> np.ndarray:
+        """Warp the quad (4 corners, full-resolution pixels, clockwise from top-left) to out_w x out_h;
+        beyond the frame its last pixels repeated, or (``mirrored``) the picture mirrored about it."""
         image = self.decode(scale)
         fx, fy = image.shape[1] / self.width, image.shape[0] / self.height
         src = (np.asarray(quad, dtype=np.float32) * np.float32([fx, fy])).astype(np.float32)
         dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
         matrix = cv2.getPerspectiveTransform(src, dst)
-        return cv2.warpPerspective(
-            image, matrix, (out_w, out_h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-        )
+        border = cv2.BORDER_REFLECT if mirrored else cv2.BORDER_REPLICATE
+        return cv2.warpPerspective(image, matrix, (out_w, out_h), flags=cv2.INTER_AREA, borderMode=border)
 
 
 def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFAULT_BUDGET,

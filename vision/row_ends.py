@@ -8,7 +8,10 @@ the photo's glare or a slant the finder missed. So, only then:
 1. ``end_slots``: in the hand's own frame and rows, beyond each end of each group of upright
    face-up tiles (a row's end, or a winning tile's place before the melds laid after it), a slot
    one typical step on along the rows and one a step and a half on (a winning tile set apart),
-   each where no box of the photo lies within half a step and whose centre lies in the photo.
+   each where no box of the photo lies within half a step and whose centre lies in the photo (the
+   slot touching the end, also just beyond the frame, ``CUT_REACH``: a row's last tile the frame
+   cuts, which the finder's passes do not box; its crop shows the part inside mirrored beyond the
+   frame, ``row_gaps``).
 2. ``row_gaps.read_slots`` reads them as the gaps inside the rows are read: a slot that the
    classifier and the finder's look together find likelier a tile than not (never a back) is a
    candidate, the finder's look its finder score.
@@ -31,6 +34,11 @@ from fanscan.vision.interpret import MAX_LAYOUTS, HandRead
 from fanscan.vision.numeric import median
 from fanscan.vision.row_gaps import MIN_PAIRS, read_slots
 
+CUT_REACH = 0.25
+"""A slot's centre may lie this many typical steps beyond the photo's frame: the tile there, touching
+its neighbour, still shows about a quarter of its width inside the frame (less, and its crop is
+mostly the part inside mirrored). On rf-chinese's hand photos (folds 0-4), 8 of 154 had a
+labelled tile the frame cut left unread."""
 STEPS_BEYOND = (1.0, 1.5)
 """Slots lie this many typical steps beyond a row's end tile: touching it, and set a little apart
 as a winning tile is (about half a tile's gap)."""
@@ -41,7 +49,8 @@ def end_slots(readings: list[TileReading], rows: list[list[list[int]]], right: n
     """(end tile, slot quad) beyond each end of each group of upright face-up tiles in ``rows``
     (the groups of ``readings`` in their own frame, ``right`` along them), where no box
     (``others``: the centres of every box the photo holds) lies within half a step and whose
-    centre lies in the photo. A step is the typical distance between neighbours in a group."""
+    centre lies in the photo (the slot touching the end: or no more than ``CUT_REACH`` steps beyond
+    its frame). A step is the typical distance between neighbours in a group."""
     centres = np.array([r.box.mean(axis=0) for r in readings])
     lines = [sorted(tiles, key=lambda i: readings[i].position) for row in rows for group in row
              if (tiles := [i for i in group if not readings[i].sideways and readings[i].code != BACK])]
@@ -50,13 +59,15 @@ def end_slots(readings: list[TileReading], rows: list[list[list[int]]], right: n
         return []
     step = median(steps)
     width, height = image_size
+    reach = CUT_REACH * step
     slots = []
     for tiles in lines:
         for end, outward in ((tiles[0], -right), (tiles[-1], right)):
             for beyond in STEPS_BEYOND:
                 slot = readings[end].box + outward * beyond * step
                 centre = slot.mean(axis=0)
-                if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+                cut = reach if beyond == STEPS_BEYOND[0] else 0.0  # a tile set apart lies in the photo
+                if not (-cut <= centre[0] < width + cut and -cut <= centre[1] < height + cut):
                     continue
                 if len(others) and np.linalg.norm(others - centre, axis=1).min() < step / 2:
                     continue  # a box lies there already

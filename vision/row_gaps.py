@@ -122,7 +122,10 @@ def read_slots(photo: Photo, readings: list[TileReading], slots: list[tuple[int,
     blank: than table); never a back."""
     if not slots:
         return []
-    probs, no_tiles, _ = look_at_cuts(photo, readings, [slot for _, slot in slots], classifier, flower_looks)
+    # A slot the photo's frame cuts (a row's last tile, ``row_ends``) is read with its part inside
+    # mirrored beyond the frame: the frame's last column repeated across the rest reads as no tile.
+    probs, no_tiles, _ = look_at_cuts(photo, readings, [slot for _, slot in slots], classifier, flower_looks,
+                                      mirrored=True)
     # The finder's look, asked only of the slots the classifier lets through, is weighed against
     # the classifier's "no tile" (even odds for a blank, of which that says nothing): the two
     # looks' odds of a tile multiplied favour one. The look is the candidate's finder score.

@@ -327,12 +327,14 @@ def reading_of(probs: np.ndarray, no_tile: float, box: np.ndarray, face_up: np.n
 
 
 def look_at_cuts(photo: Photo, readings: list[TileReading], cuts: list[np.ndarray], classifier: Any,
-                 flower_looks: FlowerLooks | None = None) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+                 flower_looks: FlowerLooks | None = None, *, mirrored: bool = False,
+                 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     """The faces' probabilities (the flowers' second looks taken), the probabilities of no tile
     and the crops of new ``cuts`` (quads) among the ``readings``' tiles, cut and balanced as
-    their crops are."""
+    their crops are (``mirrored``: a cut the photo's frame cuts shows its part inside mirrored
+    beyond it, ``Photo.crop_quad``)."""
     scale = photo.scale_for(np.stack([r.box for r in readings]), CROP_MIN_SIDE)
-    crops = white_balance.balanced([photo.crop_quad(cut, CROP_W, CROP_H, scale) for cut in cuts],
+    crops = white_balance.balanced([photo.crop_quad(cut, CROP_W, CROP_H, scale, mirrored=mirrored) for cut in cuts],
                                    cast_table_of(photo, readings, scale))
     looks = classifier.looks(crops)
     probs = np.asarray(looks.probs, np.float32)

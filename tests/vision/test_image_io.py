@@ -66,6 +66,21 @@ def test_image_io_crop_quad_is_upright_and_sized() -> None:
     assert crop[:, :, 2].mean() > 200 and crop[:, :, 0].mean() < 60
 
 
+def test_image_io_a_crop_past_the_frame_repeats_its_last_pixels_or_mirrors_the_picture() -> None:
+    # Columns 150-174 black, 175-199 white (the last); the crop, x 150-250, reaches 50 px past the edge.
+    array = np.zeros((100, 200, 3), np.uint8)
+    array[:, 175:] = 255
+    buffer = io.BytesIO()
+    Image.fromarray(array).save(buffer, "PNG")
+    photo = load_photo(buffer.getvalue())
+    quad = np.float32([[150, 0], [250, 0], [250, 100], [150, 100]])
+    repeated, mirrored = photo.crop_quad(quad, 40, 20, 1), photo.crop_quad(quad, 40, 20, 1, mirrored=True)
+    for crop in (repeated, mirrored):
+        assert crop[:, :8].max() < 30 and crop[:, 12:28].min() > 225  # the part inside, then white
+    assert repeated[:, 32:].min() > 225  # the white last column repeated
+    assert mirrored[:, 32:].max() < 30  # the black before it, mirrored
+
+
 @pytest.mark.parametrize("mode", ["L", "CMYK", "RGBA", "P", "I;16"])
 def test_image_io_decodes_any_mode_to_bgr(mode: str) -> None:
     image = _marked().convert("RGBA") if mode == "RGBA" else _marked()

@@ -44,6 +44,29 @@ def test_no_slot_where_a_box_lies_or_beyond_the_photo() -> None:
     assert _slot_centres(row, apart) == [last + 1.5 * STEP]
 
 
+def test_a_slot_the_photo_s_frame_cuts_is_probed_while_its_centre_lies_within_the_reach() -> None:
+    reach = row_ends.CUT_REACH * STEP
+    for beyond, probed in ((0.8 * reach, True), (1.2 * reach, False)):
+        first = -beyond + STEP  # the first tile's centre: its slot one step on lies ``beyond`` past the edge
+        row = [_tile(first - WIDTH / 2 + STEP * k) for k in range(5)]
+        assert (round(-beyond, 1) in _slot_centres(row)) == probed
+
+
+def test_a_real_hand_whose_last_tile_the_frame_cuts_is_read_whole() -> None:
+    """hand_043 of rf-chinese (fold 4, held out): thirteen orphans, its 1m cut by the photo's right
+    edge to about a third of its width; the finder boxes thirteen tiles."""
+    import cv2
+    from fanscan.datasets.real_tables import least_turned, load_table_photos, upright_version
+
+    photos = [p for p in least_turned(load_table_photos()) if p.source == "hand_043"]
+    if not photos:
+        pytest.skip("../shared/data/rf-chinese is not here")
+    upright = upright_version(photos[0])
+    reading = reader.read_photo(cv2.imencode(".png", upright.image)[1].tobytes())
+    assert sorted(t.code for t in reading.tiles if t.in_hand) == sorted(upright.codes)
+    assert reading.hand_accepted
+
+
 @pytest.mark.parametrize("fifth", ["sideways", "back"])
 def test_only_upright_face_up_tiles_make_a_row_s_ends(fifth: str) -> None:
     # The right end is the fourth tile: its slot one step on lies on the fifth, filled; the one a
