@@ -49,9 +49,12 @@ def test_a_slot_the_photo_s_frame_cuts_is_probed_while_its_centre_lies_within_th
     for beyond, probed in ((0.8 * reach, True), (1.2 * reach, False)):
         first = -beyond + STEP  # the first tile's centre: its slot one step on lies ``beyond`` past the edge
         row = [_tile(first - WIDTH / 2 + STEP * k) for k in range(5)]
-        centres = _slot_centres(row)
-        assert (round(-beyond, 1) in centres) == probed
-        assert min(centres) >= -reach  # the slot a step and a half on (a tile set apart) lies in the photo
+        assert (round(-beyond, 1) in _slot_centres(row)) == probed
+    # The slot a step and a half on (a tile set apart) must lie in the photo: here 0.8 of the
+    # reach past the frame, while the slot touching the end lies inside.
+    first = STEP * 1.5 - 0.8 * reach
+    row = [_tile(first - WIDTH / 2 + STEP * k) for k in range(5)]
+    assert min(_slot_centres(row)) == round(first - STEP, 1) > 0
 
 
 def test_a_real_hand_whose_last_tile_the_frame_cuts_is_read_whole() -> None:
