@@ -49,8 +49,8 @@ def end_slots(readings: list[TileReading], rows: list[list[list[int]]], right: n
     """(end tile, slot quad) beyond each end of each group of upright face-up tiles in ``rows``
     (the groups of ``readings`` in their own frame, ``right`` along them), where no box
     (``others``: the centres of every box the photo holds) lies within half a step and whose
-    centre lies in the photo (the slot touching the end: or no more than ``CUT_REACH`` steps beyond
-    its frame). A step is the typical distance between neighbours in a group."""
+    centre lies in the photo (for the slot touching the end, no more than ``CUT_REACH`` steps
+    beyond its frame). A step is the typical distance between neighbours in a group."""
     centres = np.array([r.box.mean(axis=0) for r in readings])
     lines = [sorted(tiles, key=lambda i: readings[i].position) for row in rows for group in row
              if (tiles := [i for i in group if not readings[i].sideways and readings[i].code != BACK])]
