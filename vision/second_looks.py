@@ -50,7 +50,7 @@ from typing import TypeVar
 
 import numpy as np
 from fanscan.scoring.tiles import BACK
-from fanscan.vision import finder
+from fanscan.vision import finder, geometry
 from fanscan.vision.detections import TileDetections
 from fanscan.vision.hand_rules import HandRules
 from fanscan.vision.image_io import Photo
@@ -146,9 +146,12 @@ def read_quarter_turned(photo: Photo, first: PhotoReading, boxes: TileDetections
 def _read_far_turned(photo: Photo, boxes: TileDetections, read_located: Callable[[TileDetections], Read],
                      ) -> tuple[np.ndarray, TileDetections, Read] | None:
     """The look a quarter turned at the part of the photo around ``boxes`` when they are small in
-    it (a far hand whose first look read as no tiles: a column of sideways tiles seen as blobs);
-    None otherwise, or when that look reads no tiles either."""
-    if not small_in_photo(photo, boxes.quads):
+    it and lie together, one cluster (``geometry.clusters``): a far hand whose first look read as
+    no tiles, a column of sideways tiles seen as blobs. None otherwise, or when that look reads no
+    tiles either. Boxes in several clusters, scattered over the photo as a picture of noise's
+    are, made the part around them the whole photo: a look at the whole photo turned, the second
+    chance the reader denies a refused photo (``read_either_way``), and the read's largest pass."""
+    if not small_in_photo(photo, boxes.quads) or len(set(geometry.clusters(list(boxes.quads)))) > 1:
         return None
     return read_turned(photo, None, read_located, window=window_around(photo, 90.0, boxes))
 
@@ -247,12 +250,12 @@ def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
     taken (``small``, ``boxes``) reads worth more. Otherwise the look as taken's, unless it
     expects a fault and the finer look (when its tiles were seen too small) or then the
     quarter-turned look reads worth more. A look as taken whose boxes read as no tiles is refused
-    (``no_tiles``) unless the finer look reads tiles, or, for boxes small in the photo, the look a
-    quarter turned around them (``_read_far_turned``): the "shows tiles?" check is fitted for a
-    first look, and a quarter-turned second chance at the whole photo let more pictures of noise
-    through (the upright look of tilted tiles, the finer look and the far look turned are first
-    looks at another angle or scale of the part holding the boxes; docs/benchmarks.md, sessions 44,
-    45 and 65)."""
+    (``no_tiles``) unless the finer look reads tiles, or, for boxes small in the photo and lying
+    together, the look a quarter turned around them (``_read_far_turned``): the "shows tiles?"
+    check is fitted for a first look, and a quarter-turned second chance at the whole photo let
+    more pictures of noise through (the upright look of tilted tiles, the finer look and the far
+    look turned are first looks at another angle or scale of the part holding the boxes;
+    docs/benchmarks.md, sessions 44, 45, 65 and 82)."""
     tilted = _read_tilted(photo, small, boxes, read_located, rules)
     if tilted is not None:
         return tilted

@@ -363,6 +363,34 @@ def test_a_far_first_look_of_no_tiles_is_also_looked_at_a_quarter_turned_around_
         second_looks.read_either_way(photo, small, far_boxes, never, WIN)
 
 
+def test_a_far_first_look_of_no_tiles_is_looked_at_turned_only_when_its_boxes_lie_together(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = _blank(4000, 3000)
+    # four small boxes side by side low in the photo (a far hand's blobs), three strays far apart
+    hand = [(1000 + 22 * k, 2500, 1020 + 22 * k, 2528) for k in range(4)]
+    strays = [(100, 100, 120, 128), (3800, 200, 3820, 228), (2000, 1200, 2020, 1228)]
+    monkeypatch.setattr(second_looks, "read_finer", lambda *args: None)
+    windows: list = []
+
+    def located_turned(photo, degrees, window):  # noqa: ANN001, ANN202
+        windows.append(window)
+        raise FanscanError("no_tiles", "that look reads none either")
+
+    def read(found: TileDetections) -> tuple:
+        raise FanscanError("no_tiles", "the first look's boxes read as no tiles")
+
+    monkeypatch.setattr(second_looks, "located_turned", located_turned)
+    small = np.zeros((4, 4, 3), np.uint8)
+    with pytest.raises(FanscanError, match="first look"):
+        second_looks.read_either_way(photo, small, _boxes(*hand), read, WIN)
+    assert windows == [window_around(photo, 90.0, _boxes(*hand))]
+    for scattered in (_boxes(*strays[:2], *hand, strays[2]), _boxes(*strays)):
+        windows.clear()  # around them all would be nearly the whole photo turned: no such look
+        with pytest.raises(FanscanError, match="first look"):
+            second_looks.read_either_way(photo, small, scattered, read, WIN)
+        assert windows == []
+
+
 def test_a_hand_seen_whole_and_sure_gets_no_finer_look(monkeypatch: pytest.MonkeyPatch) -> None:
     def never(*args):  # noqa: ANN002, ANN202
         raise AssertionError("a finer look was taken")
