@@ -16,7 +16,9 @@ does, through the confidences it gives its tiles:
    (``located_turned``: the finder's boxes on that part of the turned photo, ``turned_photo``,
    turned back into the photo's own frame and refined on the photo itself), and that look is read
    first; the look as taken is read too only when this reading expects a fault (step 2), and kept
-   only when worth more (step 5).
+   only when worth more (step 5). The reading kept is the first reading of steps 2, 3 and 5 (a
+   far hand's first pass sees blobs, whose slant can be any); not of step 4: its tiles were
+   stood upright already.
 2. ``worth_a_second_look``: the first reading's hand expects at least one tile wrong or missing
    (``expected_faults``: each face's chance of being wrong, 1 - its confidence, and the tiles it
    lacks for the smallest hand the rules allow). A hand the reader is sure of is not looked at again.
@@ -246,31 +248,39 @@ def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
                     read_located: Callable[[TileDetections], Read], rules: HandRules,
                     ) -> tuple[np.ndarray, TileDetections, Read]:
     """Steps 1-5 for the reader: the finder's image, the boxes and ``read_located``'s reading of
-    them. Tilted tiles (step 1): the upright look's, unless it expects a fault and the look as
-    taken (``small``, ``boxes``) reads worth more. Otherwise the look as taken's, unless it
-    expects a fault and the finer look (when its tiles were seen too small) or then the
-    quarter-turned look reads worth more. A look as taken whose boxes read as no tiles is refused
-    (``no_tiles``) unless the finer look reads tiles, or, for boxes small in the photo and lying
-    together, the look a quarter turned around them (``_read_far_turned``): the "shows tiles?"
-    check is fitted for a first look, and a quarter-turned second chance at the whole photo let
-    more pictures of noise through (the upright look of tilted tiles, the finer look and the far
-    look turned are first looks at another angle or scale of the part holding the boxes;
-    docs/benchmarks.md, sessions 44, 45, 65 and 82)."""
+    them. The first reading is the upright look's when the tiles are tilted (step 1: unless it
+    expects a fault and the look as taken, ``small`` and ``boxes``, reads worth more), else the
+    look as taken's. When it expects a fault, the finer look (when its tiles were seen too small)
+    replaces it if it reads worth more; then, for tiles that were not tilted, the quarter-turned
+    look. The finer look is a tilted reading's too: a far hand's first pass sees blobs, whose
+    slant can be any (a far column of sideways tiles stood "upright" at 53 degrees read 9 of its
+    14 tiles, the finer look all 14); the quarter-turned look is not (a hand stood upright is no
+    hand a quarter turned, and on the real photos it changed as many tiles for the worse as for
+    the better, docs/benchmarks.md, session 83).
+    A look as taken whose boxes read as no tiles is refused (``no_tiles``) unless the finer look
+    reads tiles, or, for boxes small in the photo and lying together, the look a quarter turned
+    around them (``_read_far_turned``): the "shows tiles?" check is fitted for a first look, and a
+    quarter-turned second chance at the whole photo let more pictures of noise through (the
+    upright look of tilted tiles, the finer look and the far look turned are first looks at
+    another angle or scale of the part holding the boxes; docs/benchmarks.md, sessions 44, 45, 65
+    and 82)."""
+    looked_finer = False
     tilted = _read_tilted(photo, small, boxes, read_located, rules)
     if tilted is not None:
-        return tilted
-    try:
-        first = read_located(boxes)
-    except FanscanError:
-        finer = read_finer(photo, None, read_located, rules, boxes) or _read_far_turned(photo, boxes, read_located)
-        if finer is None:
-            raise
-        small, boxes, first = finer
+        small, boxes, first = tilted
     else:
-        doubtful = worth_a_second_look(first[0], rules) or short_of_tiles(first[0], rules)
-        if doubtful and seen_too_small(photo, first[0], rules) and (finer := read_finer(photo, first[0], read_located, rules, boxes)):
-            small, boxes, first = finer
-    if worth_a_second_look(first[0], rules):
+        try:
+            first = read_located(boxes)
+        except FanscanError:
+            finer = read_finer(photo, None, read_located, rules, boxes) or _read_far_turned(photo, boxes, read_located)
+            if finer is None:
+                raise
+            (small, boxes, first), looked_finer = finer, True
+    doubtful = worth_a_second_look(first[0], rules) or short_of_tiles(first[0], rules)
+    if (not looked_finer and doubtful and seen_too_small(photo, first[0], rules)
+            and (finer := read_finer(photo, first[0], read_located, rules, boxes))):
+        small, boxes, first = finer
+    if tilted is None and worth_a_second_look(first[0], rules):
         turned = read_quarter_turned(photo, first[0], boxes, read_located, rules)
         if turned is not None:
             return turned

@@ -194,6 +194,7 @@ def test_the_upright_reading_is_kept_unless_the_look_as_taken_is_worth_more(monk
     upright_boxes = _boxes((0, 0, 10, 14))
     monkeypatch.setattr(second_looks, "located_turned",
                         lambda photo, *turn: (np.zeros((8, 8, 3), np.uint8), upright_boxes))
+    monkeypatch.setattr(second_looks, "read_finer", lambda *args, **kwargs: None)  # step 3 on the reading kept: other tests'
     small = np.zeros((4, 4, 3), np.uint8)
     readings = {id(upright_boxes): (_reading(*[("1m", 0.8, True)] * 14), "upright"),
                 id(slanted): (_reading(*[("1m", 0.9, True)] * 14), "as taken")}
@@ -207,6 +208,29 @@ def test_the_upright_reading_is_kept_unless_the_look_as_taken_is_worth_more(monk
     read = second_looks.read_either_way(photo, small, slanted,
                                         lambda found: asked.append(found) or readings[id(found)], WIN)
     assert asked == [upright_boxes] and read[2][1] == "upright"  # sure of it: the look as taken never read
+
+
+def test_a_tilted_look_short_of_tiles_is_looked_at_finer_but_not_a_quarter_turned(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A far hand's first pass sees blobs; their slant stood a column "upright" at a wrong angle.
+    def never(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("a hand stood upright was looked at a quarter turned")
+
+    monkeypatch.setattr(second_looks, "read_quarter_turned", never)
+    photo = _blank(4000, 3000)
+    slanted = TileDetections(np.float32([[[10, 0], [20, 17], [3, 27], [-7, 10]]] * 5), np.ones(5, np.float32),
+                             np.zeros(5, bool))
+    upright_boxes, finer_boxes = _boxes((0, 0, 10, 14)), _boxes((0, 0, 12, 16))
+    small = np.zeros((4, 4, 3), np.uint8)
+    monkeypatch.setattr(second_looks, "located_turned", lambda photo, *turn: (small, upright_boxes))
+    monkeypatch.setattr(second_looks, "locate", lambda photo, first_side, blobs_may_be_hands: (small, finer_boxes))
+    readings = {id(slanted): (_reading(*[("1m", 0.9, True)] * 3), "as taken"),
+                id(upright_boxes): (_reading(*[("1m", 0.99, True)] * 9), "upright"),
+                id(finer_boxes): (_reading(*[("1m", 0.99, True)] * 14), "finer")}
+    read = second_looks.read_either_way(photo, small, slanted, lambda found: readings[id(found)], WIN)
+    assert read[1] is finer_boxes and read[2][1] == "finer"
+    readings[id(finer_boxes)] = (_reading(*[("1m", 0.99, True)] * 5), "finer")  # worth less: the upright look stays
+    read = second_looks.read_either_way(photo, small, slanted, lambda found: readings[id(found)], WIN)
+    assert read[1] is upright_boxes and read[2][1] == "upright"
 
 
 def _blank(width: int, height: int):  # noqa: ANN202
