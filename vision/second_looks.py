@@ -15,7 +15,9 @@ does, through the confidences it gives its tiles:
    ``tilt.UPRIGHT_WITHIN``, the photo is looked at again turned to stand them upright
    (``located_turned``: the finder's boxes on that part of the turned photo, ``turned_photo``,
    turned back into the photo's own frame and refined on the photo itself), and that look is read
-   first; the look as taken is read too only when this reading expects a fault (step 2), and kept
+   first (the turn a quarter off it too when it reads no tiles or a hand short of tiles: blobs of
+   several tiles mislead whether the boxes stand or lie, ``_read_upright``); the look as taken
+   is read too only when this reading expects a fault (step 2), and kept
    only when worth more (step 5). The reading kept is the first reading of steps 2, 3 and 5 (a
    far hand's first pass sees blobs, whose slant can be any); not of step 4: its tiles were
    stood upright already.
@@ -159,13 +161,29 @@ def _read_far_turned(photo: Photo, boxes: TileDetections, read_located: Callable
 
 
 def _read_upright(photo: Photo, boxes: TileDetections, read_located: Callable[[TileDetections], Read],
-                  ) -> tuple[np.ndarray, TileDetections, Read] | None:
+                  rules: HandRules) -> tuple[np.ndarray, TileDetections, Read] | None:
     """The finder's image, boxes and reading of the part of the photo around ``boxes`` turned to
     stand its tilted tiles upright (``tilted_turn``); None when they are not tilted, or when that
-    look finds or reads no tiles (or would pass the read's budget)."""
+    look finds or reads no tiles (or would pass the read's budget). The boxes' slant is sure, but
+    which of the two turns a quarter apart stands the tiles upright comes from whether the boxes
+    are taller than wide, and a blob of several tiles is wider than a tile: when the look at the
+    first turn reads no tiles or a hand short of tiles (``short_of_tiles``), the other is read too
+    and the worthier reading kept."""
     degrees = tilted_turn(boxes)
     if degrees is None:
         return None
+    upright = _upright_look(photo, boxes, degrees, read_located)
+    if upright is None or short_of_tiles(upright[2][0], rules):
+        other = _upright_look(photo, boxes, degrees - 90.0 if degrees > 0 else degrees + 90.0, read_located)
+        if other is not None and (upright is None or better(other[2][0], upright[2][0], rules)):
+            return other
+    return upright
+
+
+def _upright_look(photo: Photo, boxes: TileDetections, degrees: float, read_located: Callable[[TileDetections], Read],
+                  ) -> tuple[np.ndarray, TileDetections, Read] | None:
+    """The finder's image, boxes and reading of the part of the photo around ``boxes`` turned
+    ``degrees``; None when that look finds or reads no tiles (or would pass the read's budget)."""
     try:
         small, upright = located_turned(photo, degrees, window_around(photo, degrees, boxes))
         return small, upright, read_located(upright)
@@ -231,7 +249,7 @@ def _read_tilted(photo: Photo, small: np.ndarray, boxes: TileDetections,
     """Step 1 on one look's boxes: None when its tiles are not tilted; else the upright look's
     image, boxes and reading, unless that reading expects a fault and the look as taken
     (``small``, ``boxes``) reads worth more."""
-    upright = _read_upright(photo, boxes, read_located)
+    upright = _read_upright(photo, boxes, read_located, rules)
     if upright is None:
         return None
     if worth_a_second_look(upright[2][0], rules):

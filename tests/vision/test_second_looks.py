@@ -210,6 +210,44 @@ def test_the_upright_reading_is_kept_unless_the_look_as_taken_is_worth_more(monk
     assert asked == [upright_boxes] and read[2][1] == "upright"  # sure of it: the look as taken never read
 
 
+def test_tilted_tiles_are_also_stood_upright_a_quarter_turn_off_when_that_turn_reads_no_hand(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Blobs of several standing tiles are wider than tall: taken for tiles lying sideways, they
+    # ask for a turn a quarter off the one that stands the tiles upright.
+    photo = _blank(2000, 1500)
+    slanted = TileDetections(np.float32([[[10, 0], [20, 17], [3, 27], [-7, 10]]] * 5), np.ones(5, np.float32),
+                             np.zeros(5, bool))
+    first_turn = second_looks.tilted_turn(slanted)
+    assert first_turn is not None
+    other_turn = first_turn - 90.0 if first_turn > 0 else first_turn + 90.0
+    looks = {first_turn: _boxes((0, 0, 10, 14)), other_turn: _boxes((0, 0, 12, 16))}
+    turns: list[float] = []
+
+    def located(photo, degrees, window):  # noqa: ANN001, ANN202
+        turns.append(degrees)
+        return np.zeros((4, 4, 3), np.uint8), looks[degrees]
+
+    monkeypatch.setattr(second_looks, "located_turned", located)
+    readings = {id(looks[first_turn]): (_reading(*[("1m", 0.99, True)] * 14), "first turn"),
+                id(looks[other_turn]): (_reading(*[("1m", 0.99, True)] * 14, accepted=True), "other turn")}
+    read = second_looks._read_upright(photo, slanted, lambda found: readings[id(found)], WIN)
+    assert turns == [first_turn] and read[2][1] == "first turn"  # a whole hand: the other turn is not read
+    readings[id(looks[first_turn])] = (_reading(*[("1m", 0.99, True)] * 3), "first turn")
+    read = second_looks._read_upright(photo, slanted, lambda found: readings[id(found)], WIN)
+    assert turns[1:] == [first_turn, other_turn] and read[1] is looks[other_turn] and read[2][1] == "other turn"
+
+    def no_tiles_at_the_first_turn(found: TileDetections) -> tuple:
+        if found is looks[first_turn]:
+            raise FanscanError("no_tiles", "no tiles that way")
+        return readings[id(found)]
+
+    read = second_looks._read_upright(photo, slanted, no_tiles_at_the_first_turn, WIN)
+    assert read[1] is looks[other_turn]
+    readings[id(looks[other_turn])] = (_reading(*[("1m", 0.5, True)] * 2), "other turn")  # worth less: kept short
+    read = second_looks._read_upright(photo, slanted, lambda found: readings[id(found)], WIN)
+    assert read[2][1] == "first turn"
+
+
 def test_a_tilted_look_short_of_tiles_is_looked_at_finer_but_not_a_quarter_turned(monkeypatch: pytest.MonkeyPatch) -> None:
     # A far hand's first pass sees blobs; their slant stood a column "upright" at a wrong angle.
     def never(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
