@@ -16,11 +16,10 @@ does, through the confidences it gives its tiles:
    (``located_turned``: the finder's boxes on that part of the turned photo, ``turned_photo``,
    turned back into the photo's own frame and refined on the photo itself), and that look is read
    first (the turn a quarter off it too when it reads no tiles or a hand short of tiles: blobs of
-   several tiles mislead whether the boxes stand or lie, ``_read_upright``); the look as taken
-   is read too only when this reading expects a fault (step 2), and kept
-   only when worth more (step 5). The reading kept is the first reading of steps 2, 3 and 5 (a
-   far hand's first pass sees blobs, whose slant can be any); not of step 4: its tiles were
-   stood upright already.
+   several tiles mislead whether the boxes stand or lie, ``_read_upright``); the look as taken is
+   read too only when this reading expects a fault (step 2), and kept only when worth more (step
+   5). The reading kept is the first reading of steps 2, 3 and 5 (a far hand's first pass sees
+   blobs, whose slant can be any); not of step 4: its tiles were stood upright already.
 2. ``worth_a_second_look``: the first reading's hand expects at least one tile wrong or missing
    (``expected_faults``: each face's chance of being wrong, 1 - its confidence, and the tiles it
    lacks for the smallest hand the rules allow). A hand the reader is sure of is not looked at again.
@@ -33,10 +32,10 @@ does, through the confidences it gives its tiles:
    photo with the finder's first pass at ``FINER_SIDE``, twice its working size (tilted tiles
    found there stood upright first, step 1). A photo whose first look read no tiles gets this
    look too, and is refused only when it reads none either.
-4. Tiles upright or sideways: ``located_turned`` on the whole photo turned a quarter clockwise,
-   and for a far hand (``small_in_photo``) on the part of it around the first look's boxes too
-   (``read_quarter_turned``); the reader reads the boxes as any boxes, and picks the hand in the
-   photo's own frame (the rows nearest the camera).
+4. Tiles upright or sideways (not tilted): ``located_turned`` on the whole photo turned a quarter
+   clockwise, and for a far hand (``small_in_photo``) on the part of it around the first look's
+   boxes too (``read_quarter_turned``); the reader reads the boxes as any boxes, and picks the
+   hand in the photo's own frame (the rows nearest the camera).
 5. ``better``: asked for a win, a reading whose hand the rules accept
    (``PhotoReading.hand_accepted``) is worth more than one whose hand they do not; otherwise, or
    between two alike, a reading is worth its hand's tiles' expected right less expected wrong
