@@ -15,11 +15,12 @@ does, through the confidences it gives its tiles:
    ``tilt.UPRIGHT_WITHIN``, the photo is looked at again turned to stand them upright
    (``located_turned``: the finder's boxes on that part of the turned photo, ``turned_photo``,
    turned back into the photo's own frame and refined on the photo itself), and that look is read
-   first (the turn a quarter off it too when it reads no tiles or a hand short of tiles: blobs of
-   several tiles mislead whether the boxes stand or lie, ``_read_upright``); the look as taken is
-   read too only when this reading expects a fault (step 2), and kept only when worth more (step
-   5). The reading kept is the first reading of steps 2, 3 and 5 (a far hand's first pass sees
-   blobs, whose slant can be any); not of step 4: its tiles were stood upright already.
+   first (the turn a quarter off it too when it reads no tiles or a hand short of tiles or
+   expecting a fault: blobs of several tiles mislead whether the boxes stand or lie,
+   ``_read_upright``); the look as taken is read too only when this reading expects a fault
+   (step 2), and kept only when worth more (step 5). The reading kept is the first reading of
+   steps 2, 3 and 5 (a far hand's first pass sees blobs, whose slant can be any); not of step 4:
+   its tiles were stood upright already.
 2. ``worth_a_second_look``: the first reading's hand expects at least one tile wrong or missing
    (``expected_faults``: each face's chance of being wrong, 1 - its confidence, and the tiles it
    lacks for the smallest hand the rules allow). A hand the reader is sure of is not looked at again.
@@ -166,13 +167,13 @@ def _read_upright(photo: Photo, boxes: TileDetections, read_located: Callable[[T
     look finds or reads no tiles (or would pass the read's budget). The boxes' slant is sure, but
     which of the two turns a quarter apart stands the tiles upright comes from whether the boxes
     are taller than wide, and a blob of several tiles is wider than a tile: when the look at the
-    first turn reads no tiles or a hand short of tiles (``short_of_tiles``), the other is read too
-    and the worthier reading kept."""
+    first turn reads no tiles, or a hand short of tiles (``short_of_tiles``) or expecting a fault
+    (``worth_a_second_look``), the other is read too and the worthier reading kept."""
     degrees = tilted_turn(boxes)
     if degrees is None:
         return None
     upright = _upright_look(photo, boxes, degrees, read_located)
-    if upright is None or short_of_tiles(upright[2][0], rules):
+    if upright is None or short_of_tiles(upright[2][0], rules) or worth_a_second_look(upright[2][0], rules):
         other = _upright_look(photo, boxes, degrees - 90.0 if degrees > 0 else degrees + 90.0, read_located)
         if other is not None and (upright is None or better(other[2][0], upright[2][0], rules)):
             return other
