@@ -62,7 +62,7 @@ from fanscan.vision.locate import FEW_TILES, REFIND_SHORT, locate, short_sides
 from fanscan.vision.refine import refined_and_split
 from fanscan.vision.numeric import median
 from fanscan.vision.photo_reading import PhotoReading
-from fanscan.vision.tilt import tilted_turn
+from fanscan.vision.tilt import quarter_off, tilted_turn
 from fanscan.vision.turned_photo import TurnedPhoto, window_around
 from fanscan.errors import FanscanError
 
@@ -173,8 +173,8 @@ def _read_upright(photo: Photo, boxes: TileDetections, read_located: Callable[[T
     if degrees is None:
         return None
     upright = _upright_look(photo, boxes, degrees, read_located)
-    if upright is None or short_of_tiles(upright[2][0], rules) or worth_a_second_look(upright[2][0], rules):
-        other = _upright_look(photo, boxes, degrees - 90.0 if degrees > 0 else degrees + 90.0, read_located)
+    if upright is None or doubtful(upright[2][0], rules):
+        other = _upright_look(photo, boxes, quarter_off(degrees), read_located)
         if other is not None and (upright is None or better(other[2][0], upright[2][0], rules)):
             return other
     return upright
@@ -194,6 +194,12 @@ def _upright_look(photo: Photo, boxes: TileDetections, degrees: float, read_loca
 FINER_SIDE = 2 * finder.WORK_SIDE
 """The finer look's first pass: the finder's working size twice over (tiles 11-15 px wide in the
 first pass, 22-30 px in it; its later searches at the tiles' own scale are ``locate``'s)."""
+
+
+def doubtful(reading: PhotoReading, rules: HandRules) -> bool:
+    """Whether the reading expects a fault (``worth_a_second_look``) or is short of tiles
+    (``short_of_tiles``): what asks for the finer look and for the other upright turn."""
+    return worth_a_second_look(reading, rules) or short_of_tiles(reading, rules)
 
 
 def short_of_tiles(reading: PhotoReading, rules: HandRules) -> bool:
@@ -294,8 +300,7 @@ def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
             if finer is None:
                 raise
             (small, boxes, first), looked_finer = finer, True
-    doubtful = worth_a_second_look(first[0], rules) or short_of_tiles(first[0], rules)
-    if (not looked_finer and doubtful and seen_too_small(photo, first[0], rules)
+    if (not looked_finer and doubtful(first[0], rules) and seen_too_small(photo, first[0], rules)
             and (finer := read_finer(photo, first[0], read_located, rules, boxes))):
         small, boxes, first = finer
     if tilted is None and worth_a_second_look(first[0], rules):

@@ -62,8 +62,14 @@ def tiles_tilt(detections: TileDetections) -> Tilt | None:
     across_rows = np.abs((long_side - rows) % 180.0 - 90.0) < 45.0
     upright = -rows
     if weights[agree & across_rows].sum() > weights[agree & ~across_rows].sum():
-        upright = upright + 90.0 if upright <= 0 else upright - 90.0
+        upright = quarter_off(upright)
     return Tilt(float(upright), float(weights[agree].sum() / weights.sum()))
+
+
+def quarter_off(turn: float) -> float:
+    """The turn a quarter off ``turn`` that stays within (-90, 90]: the other way of standing
+    boxes of one slant upright (their long sides across the slant rather than along it)."""
+    return turn + 90.0 if turn <= 0 else turn - 90.0
 
 
 def tilted_turn(detections: TileDetections) -> float | None:
