@@ -83,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| crops | n | as given | as `fanscan classify` reads them | ms a crop (as given / classify) |")
     print("|---|---:|---:|---:|---:|")
     for name, crops, codes, cut_so in ways:
+        if not crops:  # --camerash 0
+            continue
         images = [cut_so(c) for c in crops]
         start = time.perf_counter()
         named = classifier.named(images, looks)[0]

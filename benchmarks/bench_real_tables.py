@@ -3,7 +3,7 @@
     python benchmarks/bench_real_tables.py [--finder F.onnx ...] [--refiner R.onnx ...]
         [--model A.onnx ...] [--limit N]
         [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180]
-        [--tilt 30|random | --far 22 | --steep 0.4] [--every-version] [--as-stored]
+        [--tilt 30|random | --far 22 | --near 4 | --steep 0.4] [--every-version] [--as-stored]
         [--grey] [--camera-fault defocus:1.5|motion:5|bright:2|hazy:0.6|dim:0.4]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
@@ -22,7 +22,8 @@ tilted; ``random``: each source its own tilt within an eighth turn), keeps the l
 wholly in the frame and compares the reader's boxes turned back with them; ``--far SHORT``
 shrinks it until its labelled tiles' short sides span SHORT pixels and lays it, edges faded,
 at a random place of a 12 MP photo of its own table (a hand photographed from far;
-``bench_scenes.far_canvas``); ``--steep SHARE`` warps it as a camera held lower would see it (its
+``bench_scenes.far_canvas``); ``--near SCALE`` enlarges it and its labels SCALE times (a phone's
+photo of many more pixels a tile than the export's 640 x 640 kept: 4 makes 2560 x 2560); ``--steep SHARE`` warps it as a camera held lower would see it (its
 bottom edge drawn out by SHARE of the width past the frame: a keystone), keeps the labels still
 wholly in the frame and compares the reader's boxes warped back with them. With ``--tilt`` and
 ``--steep``, a tile the new frame cuts (its label left out) is not judged: a reader box lying
@@ -434,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--far", type=float, metavar="SHORT",
                         help="each photo shrunk until its labelled tiles' short sides span SHORT px and laid "
                         "in a 12 MP photo of its own table (a hand photographed from far)")
+    parser.add_argument("--near", type=float, metavar="SCALE",
+                        help="enlarge every photo and its labels SCALE times (1-8), as taken with more pixels a tile")
     parser.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
                         help="turn every photo (and its labels) this many degrees clockwise first: "
                         "a hand photographed from another side of the table")
@@ -453,8 +456,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="rule set whose hand size the reading must have (default: any rule set's, or a "
                         "16-tile game's, as `fanscan read` reads)")
     args = parser.parse_args(argv)
-    if sum(option is not None for option in (args.tilt, args.far, args.steep)) > 1:
-        parser.error("--tilt, --far and --steep: choose one (each maps the labels its own way)")
+    if sum(option is not None for option in (args.tilt, args.far, args.near, args.steep)) > 1:
+        parser.error("--tilt, --far, --near and --steep: choose one (each maps the labels its own way)")
+    if args.near is not None and not 1 <= args.near <= 8:
+        parser.error("--near: a scale from 1 to 8")
     if args.steep is not None and not 0 <= args.steep < 1:
         parser.error("--steep: a share of the width from 0 up to 1")
 
@@ -513,8 +518,11 @@ def main(argv: list[str] | None = None) -> int:
             truth, truth_codes = truth[kept], tuple(photo.codes[i] for i in kept)
         if args.far is not None and len(truth):
             image, truth = far_away(image, truth, args.far, number)
+        if args.near is not None:
+            image = cv2.resize(image, None, fx=args.near, fy=args.near, interpolation=cv2.INTER_CUBIC)
+            truth = truth * np.float32(args.near)
         labels_own = version is not None and version.turn == 0
-        encoded = cv2.imencode(".png" if args.far is None else ".jpg", image)[1].tobytes()
+        encoded = cv2.imencode(".png" if args.far is None and args.near is None else ".jpg", image)[1].tobytes()
         line: dict = {"photo": photo.path.name, "source": photo.source, "labelled": len(truth),
                       "labels_own": labels_own}
         for name, finder_path, refiner_path, links_path, classifier, evidence_path in models:
@@ -564,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{number}/{len(chosen)} photos", file=sys.stderr, flush=True)
     for name, tally in tallies.items():
         print(json.dumps({"model": name, "turn": args.turn, "as_stored": args.as_stored, "tilt": args.tilt,
-                          "steep": args.steep, "far": args.far,
+                          "steep": args.steep, "far": args.far, "near": args.near,
                           "grey": args.grey, "camera_fault": ":".join(map(str, args.camera_fault or ())) or None,
                           "rules": args.rules,
                           **tally.summary()}))
