@@ -32,7 +32,7 @@ import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
 from fanscan.errors import FanscanError
-from fanscan.vision import heif, pixel_modes
+from fanscan.vision import exif_orientation, heif, pixel_modes
 from fanscan.vision.numeric import median
 from fanscan.vision.source_bytes import MAX_FILE_BYTES, read_source
 
@@ -387,10 +387,7 @@ def load_photo(source: str | os.PathLike[str] | bytes, budget: ReadBudget = DEFA
         )
     if width < 16 or height < 16:
         raise FanscanError("unreadable_image", f"{name} is only {width}x{height} pixels")
-    try:
-        orientation = int(image.getexif().get(0x0112, 1))
-    except Exception:  # noqa: BLE001 - a broken EXIF block only loses the orientation
-        orientation = 1
+    orientation = exif_orientation.orientation(image, data)
     if orientation in (5, 6, 7, 8):
         width, height = height, width
     photo = Photo(data, name, width, height, orientation, image.format or "unknown", image.mode, budget)
