@@ -4,7 +4,7 @@
         [--model A.onnx ...] [--limit N]
         [--annotate DIR] [--picture CONFUSION.png] [--all-tiles] [--turn 180]
         [--tilt 30|random | --far 22 | --near 4 | --steep 0.4] [--every-version] [--as-stored]
-        [--grey] [--camera-fault defocus:1.5|motion:5|bright:2|hazy:0.6|dim:0.4]
+        [--grey] [--camera-fault defocus:1.5|motion:5|bright:2|hazy:0.6|dim:0.4|jpeg:40]
 
 Reads, of each held-out source (``datasets.real_tables``, fold ``HELD_OUT_FOLD``: whole source
 photos, never a version of a trained one), its least turned version, turned back upright where
@@ -32,7 +32,8 @@ it, nor counted as a box over no labelled tile. ``--camera-fault KIND:AMOUNT`` s
 as a poorer camera would (``camera_fault``: out of focus, a Gaussian of sigma AMOUNT px; shaken,
 a motion blur AMOUNT px long; ``bright``, AMOUNT times the light, clipped at white; ``hazy``,
 every level drawn to AMOUNT of its distance from white; ``dim``, AMOUNT of the light with sensor
-noise), its labels unchanged.
+noise; ``jpeg``, saved again as a JPEG of quality AMOUNT, as a messaging app sends it), its
+labels unchanged.
 
 Per photo and in total, for each model:
 - ``found``: labelled tiles with a reader box of IoU >= 0.5 (boxes compared as upright rectangles),
@@ -338,7 +339,7 @@ def tilt_for(source: str, tilt: float | str) -> float:
     return float(np.random.default_rng(zlib.crc32(source.encode())).uniform(-45.0, 45.0))
 
 
-CAMERA_FAULTS = ("defocus", "motion", "bright", "hazy", "dim")
+CAMERA_FAULTS = ("defocus", "motion", "bright", "hazy", "dim", "jpeg")
 DIM_NOISE = 7.0
 """Sensor noise (sigma, levels) of a dim photo, as ``bench_conditions`` draws it."""
 
@@ -359,6 +360,9 @@ def camera_fault(image: np.ndarray, kind: str, amount: float, seed: int) -> np.n
     """A BGR photo as a poorer camera would take it (``--camera-fault``); same size and dtype."""
     from fanscan.datasets.photo_effects import hazier, motion_blur, over_exposed
 
+    if kind == "jpeg":
+        return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(min(amount, 100))])[1],
+                            cv2.IMREAD_COLOR)
     light = image.astype(np.float32)
     if kind == "defocus":
         light = cv2.GaussianBlur(light, (0, 0), amount)
