@@ -7,6 +7,9 @@ saying so, and the rest must pass.
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pytest
 from no_system_art import hide_system_art
 
@@ -22,5 +25,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--no-system-art"):
         patcher = pytest.MonkeyPatch()
-        hide_system_art(patcher)
+        cache = tempfile.TemporaryDirectory(prefix="fanscan-no-art-cache-")
+        hide_system_art(patcher, Path(cache.name))
+        config.add_cleanup(cache.cleanup)
         config.add_cleanup(patcher.undo)

@@ -7,7 +7,6 @@ its own (not ``conftest``) so that tests can import it by a name no other file h
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +43,10 @@ def clear_art_caches() -> None:
                 value.cache_clear()
 
 
-def hide_system_art(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make this process see no Debian tile art or fonts (see the module docstring); a test
-    that calls it calls ``clear_art_caches`` when done, so that later tests see the art again."""
+def hide_system_art(monkeypatch: pytest.MonkeyPatch, cache_dir: Path) -> None:
+    """Make this process see no Debian tile art or fonts (see the module docstring), rendered art
+    cached in ``cache_dir`` (the caller's to remove); a test that calls it calls
+    ``clear_art_caches`` when done, so that later tests see the art again."""
     import importlib
 
     clear_art_caches()
@@ -57,4 +57,4 @@ def hide_system_art(monkeypatch: pytest.MonkeyPatch) -> None:
                 monkeypatch.setattr(module, attribute, _hidden(value))
     tile_art = importlib.import_module("fanscan.datasets.tile_art")
     monkeypatch.setattr(tile_art, "_rsvg", lambda: None)
-    monkeypatch.setenv("XDG_CACHE_HOME", tempfile.mkdtemp(prefix="fanscan-no-art-cache-"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache_dir))

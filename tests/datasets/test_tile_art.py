@@ -67,14 +67,14 @@ def test_tile_art_render_back_rejects_unknown_colour():
         tile_art.render_back("plaid")
 
 
-def test_tile_art_hidden_system_art_leaves_no_debian_style_or_font(monkeypatch, request):
+def test_tile_art_hidden_system_art_leaves_no_debian_style_or_font(monkeypatch, request, tmp_path):
     # The suite's --no-system-art option (tests/conftest.py): a machine without Debian's packages.
     from no_system_art import clear_art_caches, hide_system_art
 
     from fanscan.datasets import composed_faces, scenes
 
     request.addfinalizer(clear_art_caches)  # runs before monkeypatch puts the paths back
-    hide_system_art(monkeypatch)
+    hide_system_art(monkeypatch, tmp_path)
     assert set(tile_art.available_styles()) <= {"cangjie6"}  # only ../shared art may remain
     assert composed_faces.available_fonts() == ()
     monkeypatch.setattr(tile_art, "available_styles", lambda: [])
