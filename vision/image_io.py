@@ -132,6 +132,8 @@ class Photo:
     ``"cast"`` (a light's colour, ``white_balance.balanced_for_cast``)."""
     finder_passes: dict = field(default_factory=dict, repr=False)
     """``locate.whole_photo_pass``'s boxes per (decode scale, side); emptied by ``balance``."""
+    shows_tiles_from: float = 0.5
+    """The probability of showing tiles a look's boxes must reach (``tile_photo.refuse_unless_tiles``)."""
 
     @property
     def size(self) -> tuple[int, int]:

@@ -165,7 +165,7 @@ def _read_located(photo: Photo, detections: TileDetections, classifier: Any, loo
     if not (readings := tiles_only(readings)):
         raise FanscanError("no_tiles", f"no mahjong tiles were found in {photo.name}")
     if one_hand:  # a photo to label keeps every box
-        tile_photo.refuse_unless_tiles(readings, photo.name)
+        tile_photo.refuse_unless_tiles(readings, photo.name, photo.shows_tiles_from)
     readings = hand_region.without_duplicates(readings)
     readings, apart = hand_region.hand_and_apart(readings, up, photo.size) if one_hand else (readings, [])  # to label: all
     readings = row_gaps.probe_gaps(photo, readings, right, up, classifier, looks)

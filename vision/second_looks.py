@@ -36,7 +36,9 @@ does, through the confidences it gives its tiles:
 4. Tiles upright or sideways (not tilted): ``located_turned`` on the whole photo turned a quarter
    clockwise, and for a far hand (``small_in_photo``) on the part of it around the first look's
    boxes too (``read_quarter_turned``); the reader reads the boxes as any boxes, and picks the
-   hand in the photo's own frame (the rows nearest the camera).
+   hand in the photo's own frame (the rows nearest the camera). A photo whose first look the
+   "shows tiles?" check refused, and the finer look read none either, gets the whole photo's
+   look too, kept when the two looks judged together show tiles (``_read_turned_judged_with``).
 5. ``better``: asked for a win, a reading whose hand the rules accept
    (``PhotoReading.hand_accepted``) is worth more than one whose hand they do not; otherwise, or
    between two alike, a reading is worth its hand's tiles' expected right less expected wrong
@@ -158,6 +160,28 @@ def _read_far_turned(photo: Photo, boxes: TileDetections, read_located: Callable
     if not small_in_photo(photo, boxes.quads) or len(set(geometry.clusters(list(boxes.quads)))) > 1:
         return None
     return read_turned(photo, None, read_located, window=window_around(photo, 90.0, boxes))
+
+
+def _read_turned_judged_with(photo: Photo, boxes: TileDetections, refused: FanscanError,
+                             read_located: Callable[[TileDetections], Read],
+                             ) -> tuple[np.ndarray, TileDetections, Read] | None:
+    """The look at the whole photo turned a quarter, for a photo whose first look's ``boxes`` the
+    "shows tiles?" check ``refused`` (``tile_photo.TilesNotShown``, at its probability): kept when
+    the two looks, judged together, show tiles: the mean of the two probabilities at least a half,
+    so the turned look must reach one less the first's. Judged alone, a second look is a second
+    draw for noise (docs/benchmarks.md, sessions 36 and 80); a quarter-turned hand whose first
+    look the check doubted reads surely turned (session 84). Only for a first look of a hand's
+    boxes or more (``locate.FEW_TILES``): a look of a box or two found no hand turned the wrong
+    way, and a one-box look is the check's least sure (a picture of noise, one box each way).
+    None when it reads no tiles so judged."""
+    first = getattr(refused, "probability", None)
+    if first is None or len(boxes) < FEW_TILES:  # refused for no boxes at all, or no hand in doubt
+        return None
+    bar, photo.shows_tiles_from = photo.shows_tiles_from, 1.0 - first
+    try:
+        return read_turned(photo, None, read_located)
+    finally:
+        photo.shows_tiles_from = bar
 
 
 def _read_upright(photo: Photo, boxes: TileDetections, read_located: Callable[[TileDetections], Read],
@@ -283,27 +307,30 @@ def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
     the better, docs/benchmarks.md, session 83).
     A look as taken whose boxes read as no tiles is refused (``no_tiles``) unless the finer look
     reads tiles, or, for boxes small in the photo and lying together, the look a quarter turned
-    around them (``_read_far_turned``): the "shows tiles?" check is fitted for a first look, and a
-    quarter-turned second chance at the whole photo let more pictures of noise through (the
-    upright look of tilted tiles, the finer look and the far look turned are first looks at
-    another angle or scale of the part holding the boxes; docs/benchmarks.md, sessions 44, 45, 65
-    and 82)."""
-    looked_finer = False
+    around them (``_read_far_turned``), or, for boxes the "shows tiles?" check doubted, the whole
+    photo a quarter turned judged together with them (``_read_turned_judged_with``; that look is
+    step 4's, not taken again): the check is fitted for a first look, and a quarter-turned second
+    chance judged alone let more pictures of noise through (the upright look of tilted tiles, the
+    finer look and the far look turned are first looks at another angle or scale of the part
+    holding the boxes; docs/benchmarks.md, sessions 44, 45, 65, 82 and 84)."""
+    looked_finer = turned_already = False
     tilted = _read_tilted(photo, small, boxes, read_located, rules)
     if tilted is not None:
         small, boxes, first = tilted
     else:
         try:
             first = read_located(boxes)
-        except FanscanError:
+        except FanscanError as refused:
             finer = read_finer(photo, None, read_located, rules, boxes) or _read_far_turned(photo, boxes, read_located)
+            if finer is None and (finer := _read_turned_judged_with(photo, boxes, refused, read_located)) is not None:
+                turned_already = True  # step 4's look
             if finer is None:
                 raise
             (small, boxes, first), looked_finer = finer, True
     if (not looked_finer and doubtful(first[0], rules) and seen_too_small(photo, first[0], rules)
             and (finer := read_finer(photo, first[0], read_located, rules, boxes))):
         small, boxes, first = finer
-    if tilted is None and worth_a_second_look(first[0], rules):
+    if tilted is None and not turned_already and worth_a_second_look(first[0], rules):
         turned = read_quarter_turned(photo, first[0], boxes, read_located, rules)
         if turned is not None:
             return turned

@@ -144,12 +144,27 @@ def load_model(path: Path = MODEL_PATH) -> TilePhotoModel | None:
     return TilePhotoModel.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
-def refuse_unless_tiles(readings: list[TileReading], photo_name: str) -> None:
-    """Raise ``no_tiles`` when the shipped model (if installed) judges the boxes to show no tiles."""
+class TilesNotShown(FanscanError):
+    """``no_tiles``: a look's boxes judged to show no tiles, at ``probability`` that they do."""
+
+    def __init__(self, message: str, probability: float) -> None:
+        super().__init__("no_tiles", message)
+        self.probability = probability
+
+    def __reduce__(self) -> tuple:  # sent back from a worker process whole
+        return type(self), (self.message, self.probability)
+
+
+def refuse_unless_tiles(readings: list[TileReading], photo_name: str, at_least: float = 0.5) -> None:
+    """Raise ``TilesNotShown`` when the shipped model (if installed) gives the boxes a probability
+    of showing tiles under ``at_least``."""
     model = load_model()
-    if model is None or model.shows_tiles(readings):
+    if model is None:
+        return
+    probability = model.probability(photo_features(readings)) if readings else 0.0
+    if probability >= at_least:
         return
     found = (f"the {len(readings)} boxes found there do not read like tile faces" if len(readings) > 1
              else "the box found there does not read like a tile's face")
-    raise FanscanError("no_tiles", f"no mahjong tiles were recognised in {photo_name}: {found} (if it "
-                                   "shows tiles, photograph them closer, from above, in even light)")
+    raise TilesNotShown(f"no mahjong tiles were recognised in {photo_name}: {found} (if it shows tiles, "
+                        "photograph them closer, from above, in even light)", probability)

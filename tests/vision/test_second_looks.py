@@ -122,16 +122,17 @@ def test_the_turned_reading_is_kept_only_when_worth_more(monkeypatch: pytest.Mon
     assert second_looks.read_turned(photo, worthier[0], lambda found: (_reading(("1m", 0.6, True)), "")) is None
 
 
-def test_a_photo_whose_boxes_read_as_no_tiles_is_refused_without_a_second_look(monkeypatch: pytest.MonkeyPatch) -> None:
-    def never(photo, *turn):  # noqa: ANN001, ANN002, ANN202
-        raise AssertionError("a photo of no tiles was looked at again")
-
-    monkeypatch.setattr(second_looks, "located_turned", never)
+def test_a_photo_whose_boxes_read_as_no_tiles_is_refused_though_looked_at_turned(monkeypatch: pytest.MonkeyPatch) -> None:
+    turns: list = []
+    located_turned = second_looks.located_turned
+    monkeypatch.setattr(second_looks, "located_turned",
+                        lambda photo, *turn: turns.append(turn) or located_turned(photo, *turn))
     rng = np.random.default_rng(3)
     noise = rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)
     with pytest.raises(FanscanError) as refused:
         reader.read_photo(cv2.imencode(".png", noise)[1].tobytes())
     assert refused.value.code == "no_tiles"
+    assert turns in ([], [(90.0, None)])  # at most the one look at it a quarter turned, judged with the first
 
 
 def test_a_photo_read_for_labelling_gets_the_second_look_too(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -519,3 +520,46 @@ def test_the_finer_look_stands_tilted_tiles_upright_too(monkeypatch: pytest.Monk
                 id(slanted): (_reading(*[("1m", 0.6, True)] * 14), "slanted")}
     finer = second_looks.read_finer(photo, None, lambda found: readings[id(found)], WIN)
     assert finer[1] is upright_boxes and finer[2][1] == "upright"
+
+
+def test_a_first_look_the_check_doubted_is_kept_turned_only_when_both_looks_together_show_tiles(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The look a quarter turned must reach one less the first look's probability of showing
+    tiles (the two looks' mean at least a half), and is then taken once, not again as step 4."""
+    from fanscan.vision.tile_photo import TilesNotShown
+
+    photo = _blank(640, 480)
+    first_boxes = _boxes(*[(100 * k, 0, 100 * k + 100, 140) for k in range(5)])  # a hand's boxes, not small
+    turned_boxes = _boxes((0, 0, 140, 100))
+    small = np.zeros((4, 4, 3), np.uint8)
+    monkeypatch.setattr(second_looks, "read_finer", lambda *args: None)
+    looks: list[float] = []
+
+    def located_turned(photo, degrees=90.0, window=None):  # noqa: ANN001, ANN202
+        assert window is None  # the whole photo
+        return small, turned_boxes
+
+    monkeypatch.setattr(second_looks, "located_turned", located_turned)
+    turned = (_reading(*[("1m", 0.7, True)] * 14), "turned")  # doubtful: step 4 would look again
+
+    def read(first_probability: float):  # noqa: ANN202
+        def read_located(found: TileDetections) -> tuple:
+            if found is first_boxes:
+                raise TilesNotShown("the first look's boxes read as no tiles", first_probability)
+            looks.append(photo.shows_tiles_from)
+            if 0.8 < photo.shows_tiles_from:  # the turned look shows tiles at 0.8
+                raise TilesNotShown("the turned look's boxes read as no tiles", 0.8)
+            return turned
+        return read_located
+
+    assert second_looks.read_either_way(photo, small, first_boxes, read(0.3), WIN)[1:] == (turned_boxes, turned)
+    assert looks == [pytest.approx(0.7)] and photo.shows_tiles_from == 0.5
+    looks.clear()
+    with pytest.raises(FanscanError, match="first look"):  # 0.1 and 0.8 together: under a half
+        second_looks.read_either_way(photo, small, first_boxes, read(0.1), WIN)
+    assert looks == [pytest.approx(0.9)] and photo.shows_tiles_from == 0.5
+    looks.clear()
+    few = _boxes(*[(100 * k, 0, 100 * k + 100, 140) for k in range(4)])  # fewer than a hand's: no turned look
+    with pytest.raises(FanscanError, match="first look"):
+        second_looks.read_either_way(photo, small, few, lambda found: read(0.45)(first_boxes), WIN)
+    assert looks == []

@@ -4,6 +4,7 @@ a photo of no tiles in one line."""
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 
@@ -177,3 +178,24 @@ def test_touching_is_counted_alike_in_chunks(monkeypatch: pytest.MonkeyPatch) ->
     whole = _feature(photo_features(boxes), "touching")
     monkeypatch.setattr(tile_photo, "_ROWS_AT_ONCE", 3)
     assert _feature(photo_features(boxes), "touching") == whole and 0 < whole < 1
+
+
+def test_a_refusal_carries_how_likely_the_boxes_were_to_show_tiles_and_the_bar_can_be_raised(monkeypatch) -> None:
+    from fanscan.errors import FanscanError
+    from fanscan.vision import tile_photo
+
+    weights = [0.0] * len(FEATURES)
+    weights[FEATURES.index("face_logit")] = 1.0
+    monkeypatch.setattr(tile_photo, "load_model", lambda: _model(weights))
+    readings = [_box("5m", 0.8), _box("6m", 0.8, x=31)]
+    probability = _model(weights).probability(photo_features(readings))
+    assert 0.5 < probability < 0.9
+    tile_photo.refuse_unless_tiles(readings, "p.jpg")  # passes the usual bar of a half
+    tile_photo.refuse_unless_tiles(readings, "p.jpg", at_least=probability - 1e-6)
+    with pytest.raises(tile_photo.TilesNotShown) as refused:
+        tile_photo.refuse_unless_tiles(readings, "p.jpg", at_least=probability + 1e-6)
+    assert isinstance(refused.value, FanscanError) and refused.value.code == "no_tiles"
+    assert refused.value.probability == pytest.approx(probability)
+    assert "\n" not in refused.value.message and "p.jpg" in refused.value.message
+    again = pickle.loads(pickle.dumps(refused.value))  # as a worker process sends it back
+    assert (again.code, again.message, again.probability) == ("no_tiles", refused.value.message, probability)
