@@ -23,7 +23,9 @@ wholly in the frame and compares the reader's boxes turned back with them; ``--f
 shrinks it until its labelled tiles' short sides span SHORT pixels and lays it, edges faded,
 at a random place of a 12 MP photo of its own table (a hand photographed from far;
 ``bench_scenes.far_canvas``); ``--near SCALE`` enlarges it and its labels SCALE times (a phone's
-photo of many more pixels a tile than the export's 640 x 640 kept: 4 makes 2560 x 2560); ``--steep SHARE`` warps it as a camera held lower would see it (its
+photo of many more pixels a tile than the export's 640 x 640 kept: 4 makes 2560 x 2560; like
+``--far``'s, passed to the reader as a JPEG of quality 95, as a phone saves it); ``--steep SHARE``
+warps it as a camera held lower would see it (its
 bottom edge drawn out by SHARE of the width past the frame: a keystone), keeps the labels still
 wholly in the frame and compares the reader's boxes warped back with them. With ``--tilt`` and
 ``--steep``, a tile the new frame cuts (its label left out) is not judged: a reader box lying

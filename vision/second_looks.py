@@ -64,6 +64,7 @@ from fanscan.vision.locate import FEW_TILES, REFIND_SHORT, locate, short_sides
 from fanscan.vision.refine import refined_and_split
 from fanscan.vision.numeric import median
 from fanscan.vision.photo_reading import PhotoReading
+from fanscan.vision.tile_photo import TilesNotShown
 from fanscan.vision.tilt import quarter_off, tilted_turn
 from fanscan.vision.turned_photo import TurnedPhoto, window_around
 from fanscan.errors import FanscanError
@@ -174,10 +175,9 @@ def _read_turned_judged_with(photo: Photo, boxes: TileDetections, refused: Fansc
     boxes or more (``locate.FEW_TILES``): a look of a box or two found no hand turned the wrong
     way, and a one-box look is the check's least sure (a picture of noise, one box each way).
     None when it reads no tiles so judged."""
-    first = getattr(refused, "probability", None)
-    if first is None or len(boxes) < FEW_TILES:  # refused for no boxes at all, or no hand in doubt
+    if not isinstance(refused, TilesNotShown) or len(boxes) < FEW_TILES:  # no boxes at all, or no hand in doubt
         return None
-    bar, photo.shows_tiles_from = photo.shows_tiles_from, 1.0 - first
+    bar, photo.shows_tiles_from = photo.shows_tiles_from, 1.0 - refused.probability
     try:
         return read_turned(photo, None, read_located)
     finally:
@@ -321,12 +321,12 @@ def read_either_way(photo: Photo, small: np.ndarray, boxes: TileDetections,
         try:
             first = read_located(boxes)
         except FanscanError as refused:
-            finer = read_finer(photo, None, read_located, rules, boxes) or _read_far_turned(photo, boxes, read_located)
-            if finer is None and (finer := _read_turned_judged_with(photo, boxes, refused, read_located)) is not None:
-                turned_already = True  # step 4's look
-            if finer is None:
+            again = read_finer(photo, None, read_located, rules, boxes) or _read_far_turned(photo, boxes, read_located)
+            if again is None:  # step 4's look, then not taken again
+                again, turned_already = _read_turned_judged_with(photo, boxes, refused, read_located), True
+            if again is None:
                 raise
-            (small, boxes, first), looked_finer = finer, True
+            (small, boxes, first), looked_finer = again, True
     if (not looked_finer and doubtful(first[0], rules) and seen_too_small(photo, first[0], rules)
             and (finer := read_finer(photo, first[0], read_located, rules, boxes))):
         small, boxes, first = finer
